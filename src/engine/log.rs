@@ -1,0 +1,435 @@
+//! The loaded log: compact event records, the shared provenance array, the text arena the
+//! payloads stay in, and the problems met while reading. Built from [`EventBatch`]es.
+
+use std::borrow::Cow;
+
+use super::event::{
+    EventIdx, EventRecord, EventText, FLAG_SEED, FLAG_SYNTHESIZED, FLAG_TAKES_PART, NO_SOURCES,
+    NO_TIME, OpSlot, SurfaceOp, TypeId,
+};
+use super::header::SessionHeader;
+use super::packed::{PackedRow, member_json};
+use super::problem::LogProblem;
+use super::types::TypeTable;
+
+/// An event as a store hands it to a batch.
+#[derive(Clone, Debug)]
+pub struct NewEvent<'a> {
+    /// `seq` as written.
+    pub seq: u64,
+    /// `time`, if present.
+    pub time: Option<i64>,
+    /// `type` as written.
+    pub type_name: &'a str,
+    /// The decoded `surfaceOp`.
+    pub op: SurfaceOp,
+    /// `sourceEventSeqs`, if present.
+    pub sources: Option<&'a [u64]>,
+    /// 1-based line, or 0.
+    pub line: u32,
+    /// Where the event's JSON lives.
+    pub text: EventText,
+}
+
+/// Events read by one reader (or one thread of a reader), with their own type table.
+/// Batches are concatenated in file order with [`EventBatch::append`].
+#[derive(Clone, Debug, Default)]
+pub struct EventBatch {
+    /// The records, in file order.
+    pub events: Vec<EventRecord>,
+    /// Type names of `events`.
+    pub types: TypeTable,
+    /// Shared `sourceEventSeqs` storage.
+    pub sources: Vec<u64>,
+    /// Replace endpoints, indexed by [`OpSlot::Replace`].
+    pub replaces: Vec<(u64, u64)>,
+    /// Packed chunk rows, indexed by [`EventText::PackedMember`].
+    pub packed_rows: Vec<PackedRow>,
+    /// Problems met while reading, in file order.
+    pub problems: Vec<LogProblem>,
+}
+
+impl EventBatch {
+    /// Adds one event.
+    pub fn push(&mut self, event: NewEvent<'_>) {
+        let kind = self.types.intern(event.type_name);
+        let op = match event.op {
+            SurfaceOp::None => OpSlot::None,
+            SurfaceOp::Append => OpSlot::Append,
+            SurfaceOp::Malformed(m) => OpSlot::Malformed(m),
+            SurfaceOp::Replace { start, end } => {
+                self.replaces.push((start, end));
+                OpSlot::Replace(self.replaces.len() as u32 - 1)
+            }
+        };
+        let (sources_start, sources_len) = match event.sources {
+            None => (self.sources.len() as u32, NO_SOURCES),
+            Some(list) => {
+                let start = self.sources.len() as u32;
+                self.sources.extend_from_slice(list);
+                (start, list.len() as u32)
+            }
+        };
+        self.events.push(EventRecord {
+            seq: event.seq,
+            time: event.time.unwrap_or(NO_TIME),
+            kind,
+            op,
+            sources_start,
+            sources_len,
+            line: event.line,
+            text: event.text,
+            flags: 0,
+        });
+    }
+
+    /// Adds a packed row and returns its index for [`EventText::PackedMember`].
+    pub fn push_packed_row(&mut self, row: PackedRow) -> u32 {
+        self.packed_rows.push(row);
+        self.packed_rows.len() as u32 - 1
+    }
+
+    /// Appends `other` (which follows `self` in file order), remapping its ids.
+    pub fn append(&mut self, other: EventBatch) {
+        let type_map: Vec<TypeId> = other
+            .types
+            .iter()
+            .map(|(_, name)| self.types.intern(name))
+            .collect();
+        let sources_base = self.sources.len() as u32;
+        let replaces_base = self.replaces.len() as u32;
+        let rows_base = self.packed_rows.len() as u32;
+        self.events.reserve(other.events.len());
+        for mut e in other.events {
+            e.kind = type_map[e.kind.0 as usize];
+            e.sources_start += sources_base;
+            if let OpSlot::Replace(i) = e.op {
+                e.op = OpSlot::Replace(i + replaces_base);
+            }
+            if let EventText::PackedMember { row, member } = e.text {
+                e.text = EventText::PackedMember {
+                    row: row + rows_base,
+                    member,
+                };
+            }
+            self.events.push(e);
+        }
+        self.sources.extend(other.sources);
+        self.replaces.extend(other.replaces);
+        self.packed_rows.extend(other.packed_rows);
+        self.problems.extend(other.problems);
+    }
+}
+
+/// A fully read session log. Immutable once built, apart from [`EventLog::extend`] (live
+/// follow appends) and [`EventLog::push_synthesized`] (repair preview).
+#[derive(Clone, Debug, Default)]
+pub struct EventLog {
+    /// The session header, when the file has one.
+    pub header: Option<SessionHeader>,
+    /// The text arena: every event's JSON lives here (or is rebuilt from a packed row in it).
+    pub text: Vec<u8>,
+    /// All events, in log order.
+    pub events: Vec<EventRecord>,
+    /// Type names.
+    pub types: TypeTable,
+    /// Shared provenance storage.
+    pub sources: Vec<u64>,
+    /// Replace endpoints.
+    pub replaces: Vec<(u64, u64)>,
+    /// Packed chunk rows.
+    pub packed_rows: Vec<PackedRow>,
+    /// JSON of events synthesized by repair (not from the file).
+    pub synthesized: Vec<String>,
+    /// Reading problems (bad lines, rows, frames, header).
+    pub problems: Vec<LogProblem>,
+    /// The greatest seq seen so far among events that take part (rule 6).
+    max_seq: Option<u64>,
+}
+
+impl EventLog {
+    /// Builds a log from its header, its text arena and the batch read from it.
+    pub fn new(header: Option<SessionHeader>, text: Vec<u8>, batch: EventBatch) -> Self {
+        let mut log = EventLog {
+            header,
+            text,
+            ..Default::default()
+        };
+        log.extend(batch);
+        log
+    }
+
+    /// Appends events read later (live follow). `batch` text offsets refer to [`EventLog::text`].
+    pub fn extend(&mut self, batch: EventBatch) {
+        let first_new = self.events.len();
+        let mut own = EventBatch {
+            events: std::mem::take(&mut self.events),
+            types: std::mem::take(&mut self.types),
+            sources: std::mem::take(&mut self.sources),
+            replaces: std::mem::take(&mut self.replaces),
+            packed_rows: std::mem::take(&mut self.packed_rows),
+            problems: std::mem::take(&mut self.problems),
+        };
+        own.append(batch);
+        self.events = own.events;
+        self.types = own.types;
+        self.sources = own.sources;
+        self.replaces = own.replaces;
+        self.packed_rows = own.packed_rows;
+        self.problems = own.problems;
+        let seed_len = self
+            .header
+            .as_ref()
+            .and_then(|h| h.seed_length)
+            .unwrap_or(0);
+        for (i, e) in self.events.iter_mut().enumerate().skip(first_new) {
+            if self.max_seq.is_none_or(|m| e.seq > m) {
+                e.flags |= FLAG_TAKES_PART;
+                self.max_seq = Some(e.seq);
+            }
+            if (i as u64) < seed_len {
+                e.flags |= FLAG_SEED;
+            }
+        }
+    }
+
+    /// Appends a synthesized event (a repair closer) with its JSON text.
+    pub fn push_synthesized(&mut self, mut event: NewEvent<'_>, json: String) {
+        self.synthesized.push(json);
+        event.text = EventText::Synthesized(self.synthesized.len() as u32 - 1);
+        let mut batch = EventBatch::default();
+        batch.push(event);
+        self.extend(batch);
+        if let Some(last) = self.events.last_mut() {
+            last.flags |= FLAG_SYNTHESIZED;
+        }
+    }
+
+    /// Number of events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// True when the log has no events.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The record at `idx`.
+    pub fn event(&self, idx: EventIdx) -> &EventRecord {
+        &self.events[idx.get()]
+    }
+
+    /// The type name of the event at `idx`.
+    pub fn type_name(&self, idx: EventIdx) -> &str {
+        self.types.name(self.events[idx.get()].kind)
+    }
+
+    /// True when the event at `idx` has a surface-eligible type.
+    pub fn is_eligible(&self, idx: EventIdx) -> bool {
+        self.types.is_eligible(self.events[idx.get()].kind)
+    }
+
+    /// The decoded `surfaceOp` of the event at `idx`.
+    pub fn op(&self, idx: EventIdx) -> SurfaceOp {
+        match self.events[idx.get()].op {
+            OpSlot::None => SurfaceOp::None,
+            OpSlot::Append => SurfaceOp::Append,
+            OpSlot::Malformed(m) => SurfaceOp::Malformed(m),
+            OpSlot::Replace(i) => {
+                let (start, end) = self.replaces.get(i as usize).copied().unwrap_or((0, 0));
+                SurfaceOp::Replace { start, end }
+            }
+        }
+    }
+
+    /// The `sourceEventSeqs` of the event at `idx`, if present.
+    pub fn sources(&self, idx: EventIdx) -> Option<&[u64]> {
+        let e = &self.events[idx.get()];
+        if !e.has_sources() {
+            return None;
+        }
+        let start = e.sources_start as usize;
+        self.sources.get(start..start + e.sources_len as usize)
+    }
+
+    /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
+    pub fn event_json(&self, idx: EventIdx) -> Cow<'_, str> {
+        let e = &self.events[idx.get()];
+        match e.text {
+            EventText::Line { start, len } => {
+                let start = start as usize;
+                let bytes = self.text.get(start..start + len as usize).unwrap_or(&[]);
+                String::from_utf8_lossy(bytes)
+            }
+            EventText::PackedMember { row, member } => {
+                match self.packed_rows.get(row as usize) {
+                    Some(r) => Cow::Owned(member_json(r, &self.text, member, e.seq, e.time)),
+                    None => Cow::Borrowed("{}"),
+                }
+            }
+            EventText::Synthesized(i) => self
+                .synthesized
+                .get(i as usize)
+                .map_or(Cow::Borrowed("{}"), |s| Cow::Borrowed(s.as_str())),
+        }
+    }
+
+    /// The event parsed as a JSON value. `None` only when its text is not JSON.
+    pub fn event_value(&self, idx: EventIdx) -> Option<serde_json::Value> {
+        serde_json::from_str(&self.event_json(idx)).ok()
+    }
+
+    /// The event's `data` parsed as a JSON value (`Null` when missing).
+    pub fn data_value(&self, idx: EventIdx) -> serde_json::Value {
+        match self.event_value(idx) {
+            Some(serde_json::Value::Object(mut map)) => {
+                map.remove("data").unwrap_or(serde_json::Value::Null)
+            }
+            _ => serde_json::Value::Null,
+        }
+    }
+
+    /// Index of the first event with `seq`, by binary search over the events that take part,
+    /// falling back to a scan for events whose seq does not increase.
+    pub fn find_seq(&self, seq: u64) -> Option<EventIdx> {
+        let pos = self.cursor_for_seq(seq);
+        if pos > 0 {
+            // The last event included by the cursor is the greatest seq ≤ `seq` that takes part.
+            let mut i = pos - 1;
+            loop {
+                let e = &self.events[i];
+                if e.takes_part() {
+                    if e.seq == seq {
+                        return Some(EventIdx(i as u32));
+                    }
+                    break;
+                }
+                if i == 0 {
+                    break;
+                }
+                i -= 1;
+            }
+        }
+        None
+    }
+
+    /// The replay position "after every event with seq ≤ `seq`": the number of leading
+    /// events (in log order) to apply. Events whose seq does not increase ride along.
+    pub fn cursor_for_seq(&self, seq: u64) -> usize {
+        // Running max of seq over events that take part is monotonic in log order, and
+        // equals `e.seq` exactly on those events; others inherit their predecessor's.
+        let mut lo = 0usize;
+        let mut hi = self.events.len();
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.running_max_at(mid) {
+                Some(m) if m > seq => hi = mid,
+                _ => lo = mid + 1,
+            }
+        }
+        lo
+    }
+
+    /// The greatest seq among events `0..=idx` that take part.
+    fn running_max_at(&self, idx: usize) -> Option<u64> {
+        let mut i = idx;
+        loop {
+            let e = &self.events[i];
+            if e.takes_part() {
+                return Some(e.seq);
+            }
+            if i == 0 {
+                return None;
+            }
+            i -= 1;
+        }
+    }
+
+    /// The seq a new event appended at the end should get: one past the greatest seq.
+    pub fn next_seq(&self) -> u64 {
+        self.max_seq.map_or(0, |m| m.saturating_add(1))
+    }
+
+    /// The greatest seq that takes part, if any.
+    pub fn max_seq(&self) -> Option<u64> {
+        self.max_seq
+    }
+
+    /// The last event's `time`, if any event has one (used for synthesized events: the engine
+    /// has no clock).
+    pub fn last_time(&self) -> Option<i64> {
+        self.events.iter().rev().find_map(|e| e.time())
+    }
+
+    /// Indices of all events, in log order.
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = EventIdx> + ExactSizeIterator {
+        (0..self.events.len() as u32).map(EventIdx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(seq: u64) -> NewEvent<'static> {
+        NewEvent {
+            seq,
+            time: Some(1),
+            type_name: "turn/start",
+            op: SurfaceOp::None,
+            sources: None,
+            line: 0,
+            text: EventText::Synthesized(0),
+        }
+    }
+
+    fn log_of(seqs: &[u64]) -> EventLog {
+        let mut batch = EventBatch::default();
+        for &s in seqs {
+            batch.push(ev(s));
+        }
+        EventLog::new(None, Vec::new(), batch)
+    }
+
+    #[test]
+    fn takes_part_uses_running_max() {
+        let log = log_of(&[0, 1, 5, 3, 4, 6]);
+        let parts: Vec<bool> = log.events.iter().map(|e| e.takes_part()).collect();
+        assert_eq!(parts, [true, true, true, false, false, true]);
+    }
+
+    #[test]
+    fn cursor_for_seq_handles_gaps_and_non_increasing() {
+        let log = log_of(&[0, 1, 5, 3, 4, 6]);
+        assert_eq!(log.cursor_for_seq(0), 1);
+        assert_eq!(log.cursor_for_seq(2), 2);
+        assert_eq!(log.cursor_for_seq(5), 5);
+        assert_eq!(log.cursor_for_seq(100), 6);
+        assert_eq!(log.find_seq(5), Some(EventIdx(2)));
+        assert_eq!(log.find_seq(3), None);
+        assert_eq!(log.next_seq(), 7);
+    }
+
+    #[test]
+    fn batches_append_with_remapping() {
+        let mut a = EventBatch::default();
+        a.push(ev(0));
+        let mut b = EventBatch::default();
+        b.push(NewEvent {
+            type_name: "user/message",
+            op: SurfaceOp::Replace { start: 0, end: 0 },
+            sources: Some(&[0]),
+            ..ev(1)
+        });
+        a.append(b);
+        let log = EventLog::new(None, Vec::new(), a);
+        assert_eq!(log.type_name(EventIdx(1)), "user/message");
+        assert_eq!(
+            log.op(EventIdx(1)),
+            SurfaceOp::Replace { start: 0, end: 0 }
+        );
+        assert_eq!(log.sources(EventIdx(1)), Some(&[0u64][..]));
+        assert_eq!(log.sources(EventIdx(0)), None);
+    }
+}

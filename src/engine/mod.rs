@@ -1,0 +1,40 @@
+//! The pure surface engine: events, the surface with replay, messages, findings, repair and
+//! replace preview. No egui, no file I/O, no clock, no threads.
+//!
+//! Data flow: a store fills [`EventBatch`]es → [`EventLog`] → [`Surface`] (replay cursor) →
+//! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
+
+mod check;
+mod effect;
+mod event;
+mod finding;
+mod header;
+mod links;
+mod log;
+mod messages;
+mod packed;
+mod preview;
+mod problem;
+mod repair;
+mod surface;
+mod turns;
+mod types;
+
+pub use check::check;
+pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
+pub use event::{
+    EventIdx, EventRecord, EventText, MalformedOp, NO_SOURCES, NO_TIME, OpSlot,
+    SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
+};
+pub use finding::{Finding, Rule, Severity};
+pub use header::SessionHeader;
+pub use links::Links;
+pub use log::{EventBatch, EventLog, NewEvent};
+pub use messages::{Message, approx_tokens, approx_tokens_of, derive_messages, message_from, message_of};
+pub use packed::{ChunkKind, PackedData, PackedRow};
+pub use preview::{Preview, PreviewRequest, Totals, preview_replace, preview_replace_with};
+pub use problem::{LogProblem, ProblemKind};
+pub use repair::{Closer, apply_closers, closers};
+pub use surface::{Mode, ReplaceCheck, Surface};
+pub use turns::{OpenTurn, PendingCall, TurnScan, result_call_id, scan_turns};
+pub use types::TypeTable;

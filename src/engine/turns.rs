@@ -1,0 +1,241 @@
+//! Turn/step nesting and tool call ↔ result pairing (upstream-format §5 and §6): one pass over
+//! the boundary, message and tool events that feeds both `check` and the repair preview.
+//!
+//! The rules are the era-independent core of the upstream invariants: no `turn/start` inside an
+//! open turn; `turn/end` closes the open turn with no step open; steps nest inside the open turn;
+//! `assistant/message`, `tool/call` and `tool/result` that name a turn/step name the open ones.
+//! Events of other types (chunks, plugin events, context) are not checked, because the eras
+//! disagree on whether they may stand between turns.
+
+use serde_json::Value;
+
+use super::event::{EventIdx, SurfaceOp};
+use super::finding::{Finding, Rule};
+use super::log::EventLog;
+
+/// A tool call announced by an `assistant/message` that has no result yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingCall {
+    /// The call id.
+    pub call_id: String,
+    /// Step of the assistant message that announced it.
+    pub step: Option<u64>,
+    /// Seq of the matching `tool/call` event, once seen.
+    pub call_seq: Option<u64>,
+}
+
+/// The turn that is still open at the end of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenTurn {
+    /// Turn number (from `turn/start`'s `data.turn`).
+    pub turn: Option<u64>,
+    /// Open step number, if a step is open.
+    pub step: Option<u64>,
+    /// Whether a step is open.
+    pub step_open: bool,
+    /// Pending calls in registration order.
+    pub pending: Vec<PendingCall>,
+}
+
+/// Result of the pass.
+#[derive(Clone, Debug, Default)]
+pub struct TurnScan {
+    /// `turn.structure`, `tool.result-without-call` and `repair.open-turn` findings.
+    pub findings: Vec<Finding>,
+    /// The turn open at the end, if any.
+    pub open: Option<OpenTurn>,
+    /// Whether any event uses the identified-message shape (HEAD era, `data.message`).
+    pub identified_messages: bool,
+}
+
+/// The call id a `tool/result` answers, in any era's shape.
+pub fn result_call_id(data: &Value) -> Option<&str> {
+    data.get("callId")
+        .and_then(Value::as_str)
+        .or_else(|| data.pointer("/message/source/callId").and_then(Value::as_str))
+        .or_else(|| {
+            data.pointer("/message/content/0/toolCallId")
+                .and_then(Value::as_str)
+        })
+}
+
+/// Runs the pass over the whole log.
+pub fn scan_turns(log: &EventLog) -> TurnScan {
+    let mut scan = TurnScan::default();
+    let mut open: Option<OpenTurn> = None;
+    let mut calls_in_turn: Vec<String> = Vec::new();
+    let mut last_seq = None;
+    for idx in log.indices() {
+        let e = log.event(idx);
+        last_seq = Some(e.seq);
+        let name = log.type_name(idx);
+        let relevant = matches!(
+            name,
+            "turn/start"
+                | "turn/end"
+                | "step/start"
+                | "step/end"
+                | "assistant/message"
+                | "tool/call"
+                | "tool/result"
+        );
+        if !relevant {
+            continue;
+        }
+        let data = log.data_value(idx);
+        if data.get("message").is_some_and(Value::is_object) {
+            scan.identified_messages = true;
+        }
+        let turn = data.get("turn").and_then(Value::as_u64);
+        let step = data.get("step").and_then(Value::as_u64);
+        let mut fail = |msg: String| {
+            scan.findings
+                .push(Finding::new(Rule::TurnStructure, Some(e.seq), line_of(log, idx), msg));
+        };
+        match name {
+            "turn/start" => {
+                if let Some(t) = &open {
+                    fail(format!("turn/start while turn {} is open", show(t.turn)));
+                }
+                open = Some(OpenTurn {
+                    turn,
+                    step: None,
+                    step_open: false,
+                    pending: Vec::new(),
+                });
+                calls_in_turn.clear();
+            }
+            "turn/end" => {
+                match &open {
+                    None => fail("turn/end with no open turn".into()),
+                    Some(t) => {
+                        if turn.is_some() && turn != t.turn {
+                            fail(format!("turn/end names turn {} but turn {} is open", show(turn), show(t.turn)));
+                        }
+                        if t.step_open {
+                            fail(format!("turn/end while step {} is open", show(t.step)));
+                        }
+                    }
+                }
+                open = None;
+                calls_in_turn.clear();
+            }
+            "step/start" => match &mut open {
+                None => fail("step/start outside any open turn".into()),
+                Some(t) => {
+                    if t.step_open {
+                        fail(format!("step/start while step {} is open", show(t.step)));
+                    }
+                    if turn.is_some() && turn != t.turn {
+                        fail(format!("step/start names turn {} but turn {} is open", show(turn), show(t.turn)));
+                    }
+                    t.step = step;
+                    t.step_open = true;
+                }
+            },
+            "step/end" => match &mut open {
+                None => fail("step/end outside any open turn".into()),
+                Some(t) => {
+                    if !t.step_open {
+                        fail("step/end with no open step".into());
+                    } else if step.is_some() && step != t.step {
+                        fail(format!("step/end names step {} but step {} is open", show(step), show(t.step)));
+                    }
+                    t.step_open = false;
+                    // HEAD clears pending calls at step end (upstream-format §5).
+                    t.pending.clear();
+                }
+            },
+            _ => {
+                let replaces = matches!(log.op(idx), SurfaceOp::Replace { .. });
+                let Some(t) = &mut open else {
+                    if !replaces {
+                        fail(format!("{name} outside any open turn"));
+                    }
+                    continue;
+                };
+                if !replaces {
+                    if turn.is_some() && turn != t.turn {
+                        fail(format!("{name} names turn {} but turn {} is open", show(turn), show(t.turn)));
+                    } else if step.is_some() && (!t.step_open || step != t.step) {
+                        fail(format!("{name} names step {} but the open step is {}", show(step), if t.step_open { show(t.step) } else { "none".into() }));
+                    }
+                }
+                match name {
+                    "assistant/message" => register_calls(t, &data, step),
+                    "tool/call" => {
+                        if let Some(id) = data.get("callId").and_then(Value::as_str) {
+                            calls_in_turn.push(id.to_string());
+                            if let Some(p) = t.pending.iter_mut().find(|p| p.call_id == id) {
+                                p.call_seq = Some(e.seq);
+                            }
+                        }
+                    }
+                    _ => {
+                        // tool/result
+                        let id = result_call_id(&data).map(str::to_string);
+                        let not_started = data.pointer("/error/code").and_then(Value::as_str)
+                            == Some("TOOL_NOT_STARTED");
+                        if let Some(id) = &id {
+                            let called = calls_in_turn.iter().any(|c| c == id);
+                            if !called && !not_started && !replaces {
+                                scan.findings.push(Finding::new(
+                                    Rule::ResultWithoutCall,
+                                    Some(e.seq),
+                                    line_of(log, idx),
+                                    format!("tool/result for call {id:?} has no earlier tool/call in the turn"),
+                                ));
+                            }
+                            t.pending.retain(|p| &p.call_id != id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(t) = &open {
+        scan.findings.push(Finding::new(
+            Rule::OpenTurn,
+            last_seq,
+            None,
+            format!(
+                "the log ends inside open turn {}{}",
+                show(t.turn),
+                if t.pending.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with {} pending tool call(s)", t.pending.len())
+                }
+            ),
+        ));
+    }
+    scan.open = open;
+    scan
+}
+
+fn register_calls(t: &mut OpenTurn, data: &Value, step: Option<u64>) {
+    let content = data
+        .pointer("/message/content")
+        .or_else(|| data.get("content"))
+        .and_then(Value::as_array);
+    for block in content.into_iter().flatten() {
+        if block.get("type").and_then(Value::as_str) == Some("tool-call")
+            && let Some(id) = block.get("id").and_then(Value::as_str)
+        {
+            t.pending.push(PendingCall {
+                call_id: id.to_string(),
+                step,
+                call_seq: None,
+            });
+        }
+    }
+}
+
+fn line_of(log: &EventLog, idx: EventIdx) -> Option<u32> {
+    let l = log.event(idx).line;
+    (l > 0).then_some(l)
+}
+
+fn show(n: Option<u64>) -> String {
+    n.map_or_else(|| "?".to_string(), |n| n.to_string())
+}

@@ -1,0 +1,77 @@
+//! Interning of event type names, so each record carries a 4-byte id instead of a string.
+
+use std::collections::HashMap;
+
+use super::event::{TypeId, is_surface_eligible};
+
+/// The distinct event type names of one log.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    names: Vec<Box<str>>,
+    eligible: Vec<bool>,
+    lookup: HashMap<Box<str>, TypeId>,
+}
+
+impl TypeTable {
+    /// The id of `name`, adding it when new.
+    pub fn intern(&mut self, name: &str) -> TypeId {
+        if let Some(id) = self.lookup.get(name) {
+            return *id;
+        }
+        let id = TypeId(self.names.len() as u32);
+        self.names.push(name.into());
+        self.eligible.push(is_surface_eligible(name));
+        self.lookup.insert(name.into(), id);
+        id
+    }
+
+    /// The name behind `id`.
+    pub fn name(&self, id: TypeId) -> &str {
+        self.names.get(id.0 as usize).map_or("?", |n| n)
+    }
+
+    /// The id of `name`, if the log has such events.
+    pub fn get(&self, name: &str) -> Option<TypeId> {
+        self.lookup.get(name).copied()
+    }
+
+    /// True when events of this type may be surface nodes.
+    pub fn is_eligible(&self, id: TypeId) -> bool {
+        self.eligible.get(id.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// Every interned name with its id, in first-seen order.
+    pub fn iter(&self) -> impl Iterator<Item = (TypeId, &str)> {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (TypeId(i as u32), &**n))
+    }
+
+    /// Number of distinct names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// True when no name was interned.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_is_stable() {
+        let mut t = TypeTable::default();
+        let a = t.intern("user/message");
+        let b = t.intern("turn/start");
+        assert_eq!(t.intern("user/message"), a);
+        assert_ne!(a, b);
+        assert_eq!(t.name(b), "turn/start");
+        assert!(t.is_eligible(a));
+        assert!(!t.is_eligible(b));
+    }
+}

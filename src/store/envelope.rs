@@ -1,0 +1,165 @@
+//! Decoding one event envelope (`type`, `seq`, `time`, `surfaceOp`, `sourceEventSeqs`) from
+//! JSON text without building a JSON tree: the payload stays where it is.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::engine::{MalformedOp, SurfaceOp};
+
+/// The envelope fields of a JSONL line (event or packed row), borrowed from the line.
+#[derive(Deserialize)]
+pub struct RawEnvelope<'a> {
+    /// `type`.
+    #[serde(rename = "type", borrow)]
+    pub type_name: Cow<'a, str>,
+    /// `seq`.
+    #[serde(borrow, default)]
+    pub seq: Option<&'a RawValue>,
+    /// `time`.
+    #[serde(borrow, default)]
+    pub time: Option<&'a RawValue>,
+    /// `data` (kept raw).
+    #[serde(borrow, default)]
+    pub data: Option<&'a RawValue>,
+    /// `surfaceOp`.
+    #[serde(rename = "surfaceOp", borrow, default)]
+    pub surface_op: Option<&'a RawValue>,
+    /// `sourceEventSeqs`.
+    #[serde(rename = "sourceEventSeqs", borrow, default)]
+    pub sources: Option<&'a RawValue>,
+    /// `seq0` of a packed row.
+    #[serde(borrow, default)]
+    pub seq0: Option<&'a RawValue>,
+    /// `time0` of a packed row.
+    #[serde(borrow, default)]
+    pub time0: Option<&'a RawValue>,
+}
+
+/// A non-negative JSON integer (no sign, fraction, exponent or quotes), as the spec requires
+/// for seqs and replace endpoints (§6.6).
+pub fn parse_non_negative(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// A JSON integer, possibly negative (times).
+pub fn parse_integer(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// Decodes a `surfaceOp` JSON text (spec §2 rule 4, §6.1, §6.6). `null` is absent.
+pub fn parse_surface_op(text: &str) -> SurfaceOp {
+    let t = text.trim();
+    match t.as_bytes().first() {
+        None | Some(b'n') if t == "null" || t.is_empty() => SurfaceOp::None,
+        Some(b'"') => match serde_json::from_str::<Cow<'_, str>>(t) {
+            Ok(s) if s == "append" => SurfaceOp::Append,
+            _ => SurfaceOp::Malformed(MalformedOp::UnknownString),
+        },
+        Some(b'{') => {
+            #[derive(Deserialize)]
+            struct Obj<'a> {
+                #[serde(borrow, default)]
+                op: Option<&'a RawValue>,
+                #[serde(borrow, default)]
+                start: Option<&'a RawValue>,
+                #[serde(borrow, default)]
+                end: Option<&'a RawValue>,
+            }
+            let Ok(obj) = serde_json::from_str::<Obj<'_>>(t) else {
+                return SurfaceOp::Malformed(MalformedOp::UnknownObjectOp);
+            };
+            if obj.op.map(RawValue::get) != Some("\"replace\"") {
+                return SurfaceOp::Malformed(MalformedOp::UnknownObjectOp);
+            }
+            let Some(start) = obj.start.and_then(|r| parse_non_negative(r.get())) else {
+                return SurfaceOp::Malformed(MalformedOp::BadStart);
+            };
+            let Some(end) = obj.end.and_then(|r| parse_non_negative(r.get())) else {
+                return SurfaceOp::Malformed(MalformedOp::BadEnd);
+            };
+            SurfaceOp::Replace { start, end }
+        }
+        _ => SurfaceOp::Malformed(MalformedOp::WrongJsonType),
+    }
+}
+
+/// Decodes `sourceEventSeqs` (`null` is absent). `Err` describes a value that is not a list of
+/// non-negative integers.
+pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
+    out.clear();
+    let t = text.trim();
+    if t == "null" {
+        return Ok(false);
+    }
+    let items: Vec<&RawValue> = serde_json::from_str(t)
+        .map_err(|_| "sourceEventSeqs is not a list".to_string())?;
+    for item in items {
+        match parse_non_negative(item.get()) {
+            Some(s) => out.push(s),
+            None => {
+                return Err(format!(
+                    "sourceEventSeqs holds {} which is not a non-negative integer seq",
+                    item.get()
+                ));
+            }
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops() {
+        assert_eq!(parse_surface_op("\"append\""), SurfaceOp::Append);
+        assert_eq!(parse_surface_op("null"), SurfaceOp::None);
+        assert_eq!(
+            parse_surface_op(r#"{"op":"replace","start":4,"end":2,"x":1}"#),
+            SurfaceOp::Replace { start: 4, end: 2 }
+        );
+        let m = |t| match parse_surface_op(t) {
+            SurfaceOp::Malformed(m) => Some(m),
+            _ => None,
+        };
+        assert_eq!(m("\"prepend\""), Some(MalformedOp::UnknownString));
+        assert_eq!(m(r#"{"op":"delete","start":1,"end":1}"#), Some(MalformedOp::UnknownObjectOp));
+        assert_eq!(m(r#"{"op":"replace","start":4.0,"end":4}"#), Some(MalformedOp::BadStart));
+        assert_eq!(m(r#"{"op":"replace","start":"4","end":4}"#), Some(MalformedOp::BadStart));
+        assert_eq!(m(r#"{"op":"replace","start":-1,"end":4}"#), Some(MalformedOp::BadStart));
+        assert_eq!(m(r#"{"op":"replace","start":1,"end":true}"#), Some(MalformedOp::BadEnd));
+        assert_eq!(m(r#"{"op":"replace","start":1}"#), Some(MalformedOp::BadEnd));
+        assert_eq!(m("7"), Some(MalformedOp::WrongJsonType));
+        assert_eq!(m("[]"), Some(MalformedOp::WrongJsonType));
+    }
+
+    #[test]
+    fn sources() {
+        let mut v = Vec::new();
+        assert_eq!(parse_sources("[1, 2]", &mut v), Ok(true));
+        assert_eq!(v, [1, 2]);
+        assert_eq!(parse_sources("null", &mut v), Ok(false));
+        assert!(parse_sources("[1.5]", &mut v).is_err());
+        assert!(parse_sources("{}", &mut v).is_err());
+    }
+
+    #[test]
+    fn integers() {
+        assert_eq!(parse_non_negative("12"), Some(12));
+        assert_eq!(parse_non_negative("1e2"), None);
+        assert_eq!(parse_integer("-5"), Some(-5));
+        assert_eq!(parse_integer("5.0"), None);
+    }
+}

@@ -1,0 +1,313 @@
+//! JSONL session logs: the header line, event lines and packed chunk rows, read in parallel
+//! over the file's two halves. Every problem is recorded with its line; nothing is fatal.
+
+use memchr::memchr;
+use serde_json::Value;
+
+use super::envelope::{RawEnvelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
+use super::progress::LoadProgress;
+use crate::engine::{
+    ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, PackedData, PackedRow,
+    ProblemKind, SessionHeader, SurfaceOp,
+};
+
+/// Inputs at least this large are parsed on two threads.
+const PARALLEL_THRESHOLD: usize = 4 << 20;
+
+/// Reads a whole JSONL log from its bytes. Returns `None` only when cancelled.
+pub fn read_jsonl(bytes: Vec<u8>, progress: Option<&LoadProgress>) -> Option<EventLog> {
+    let first_end = memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
+    let (header, header_problems) = parse_header(&bytes[..first_end]);
+    let body_start = if header.is_some() { first_end } else { 0 };
+    let first_line = if header.is_some() { 2 } else { 1 };
+    let mut batch = parse_body(&bytes, body_start, first_line, progress)?;
+    let mut problems = header_problems;
+    problems.append(&mut batch.problems);
+    batch.problems = problems;
+    Some(EventLog::new(header, bytes, batch))
+}
+
+/// Parses the lines of `bytes[from..]`, numbering them from `first_line`. `text` offsets in the
+/// result refer to `bytes`.
+pub fn parse_body(
+    bytes: &[u8],
+    from: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+) -> Option<EventBatch> {
+    let len = bytes.len() - from;
+    if len < PARALLEL_THRESHOLD {
+        return parse_range(bytes, from, bytes.len(), first_line, progress);
+    }
+    let mid = from + len / 2;
+    let split = memchr(b'\n', &bytes[mid..]).map_or(bytes.len(), |i| mid + i + 1);
+    let (a, b) = std::thread::scope(|s| {
+        let tail = s.spawn(|| parse_range(bytes, split, bytes.len(), 1, progress));
+        let head = parse_range(bytes, from, split, first_line, progress);
+        (head, tail.join().ok().flatten())
+    });
+    let mut a = a?;
+    let mut b = b?;
+    let lines_in_a = memchr::memchr_iter(b'\n', &bytes[from..split]).count() as u32;
+    let base = first_line + lines_in_a - 1;
+    for e in &mut b.events {
+        e.line += base;
+    }
+    for p in &mut b.problems {
+        if let Some(l) = &mut p.line {
+            *l += base;
+        }
+    }
+    a.append(b);
+    Some(a)
+}
+
+fn parse_range(
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+) -> Option<EventBatch> {
+    let mut parser = LineParser {
+        bytes,
+        batch: EventBatch::default(),
+        scratch: Vec::new(),
+    };
+    parser.batch.events.reserve((to - from) / 200);
+    let mut at = from;
+    let mut line = first_line;
+    let mut since_report = 0usize;
+    while at < to {
+        let end = memchr(b'\n', &bytes[at..to]).map_or(to, |i| at + i);
+        parser.line(at, end, line, end < to);
+        since_report += end + 1 - at;
+        if since_report > (1 << 20) {
+            if let Some(p) = progress {
+                p.advance(since_report as u64);
+                if p.is_cancelled() {
+                    return None;
+                }
+            }
+            since_report = 0;
+        }
+        at = end + 1;
+        line += 1;
+    }
+    if let Some(p) = progress {
+        p.advance(since_report as u64);
+    }
+    Some(parser.batch)
+}
+
+/// Parses the header line. Returns the header, or the problems when the line is not one.
+pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
+    let text = std::str::from_utf8(line).unwrap_or("").trim();
+    let value: Option<Value> = serde_json::from_str(text).ok();
+    let Some(obj) = value.as_ref().and_then(Value::as_object).filter(|o| o.get("type").and_then(Value::as_str) == Some("session")) else {
+        let what = if text.is_empty() { "the file is empty or its first line is blank".to_string() } else { "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events".to_string() };
+        return (None, vec![LogProblem { kind: ProblemKind::HeaderMissing, line: Some(1), seq: None, offset: None, message: what }]);
+    };
+    let header = header_from_json(obj);
+    let mut problems = Vec::new();
+    if !header.version_is_known() {
+        problems.push(LogProblem {
+            kind: ProblemKind::HeaderVersion,
+            line: Some(1),
+            seq: None,
+            offset: None,
+            message: format!(
+                "header version {} is neither 0 nor 1; reading by structure",
+                obj.get("version").map_or("(missing)".to_string(), Value::to_string)
+            ),
+        });
+    }
+    (Some(header), problems)
+}
+
+/// A header from the JSON object of a header line.
+pub fn header_from_json(obj: &serde_json::Map<String, Value>) -> SessionHeader {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string);
+    let i = |k: &str| obj.get(k).and_then(Value::as_i64);
+    SessionHeader {
+        id: s("id").unwrap_or_default(),
+        version: i("version"),
+        created_at: i("createdAt"),
+        cwd: s("cwd"),
+        parent_session: s("parentSession"),
+        seed_length: obj.get("seedLength").and_then(Value::as_u64),
+        origin: s("origin"),
+        delegation_depth: i("delegationDepth"),
+        agent_preset: s("agentPreset"),
+    }
+}
+
+struct LineParser<'b> {
+    bytes: &'b [u8],
+    batch: EventBatch,
+    scratch: Vec<u64>,
+}
+
+impl<'b> LineParser<'b> {
+    fn line(&mut self, start: usize, end: usize, line: u32, has_newline: bool) {
+        let mut raw = &self.bytes[start..end];
+        if raw.last() == Some(&b'\r') {
+            raw = &raw[..raw.len() - 1];
+        }
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Ok(text) = std::str::from_utf8(raw) else {
+            return self.bad(line, "line is not valid UTF-8".to_string());
+        };
+        let env: RawEnvelope<'_> = match serde_json::from_str(text) {
+            Ok(env) => env,
+            Err(e) => {
+                let what = if has_newline { "line is not a JSON event" } else { "last line is incomplete (no newline) and not a JSON event" };
+                return self.bad(line, format!("{what}: {e}"));
+            }
+        };
+        if let Some(kind) = ChunkKind::from_row_type(&env.type_name) {
+            return self.packed(start, &env, kind, line);
+        }
+        let Some(seq) = env.seq.and_then(|r| parse_non_negative(r.get())) else {
+            return self.bad(line, format!("{} line has no non-negative integer seq", env.type_name));
+        };
+        let time = env.time.and_then(|r| parse_integer(r.get()));
+        let op = env.surface_op.map_or(SurfaceOp::None, |r| parse_surface_op(r.get()));
+        let mut has_sources = false;
+        if let Some(r) = env.sources {
+            match parse_sources(r.get(), &mut self.scratch) {
+                Ok(present) => has_sources = present,
+                Err(msg) => self.batch.problems.push(LogProblem {
+                    kind: ProblemKind::BadProvenance,
+                    line: Some(line),
+                    seq: Some(seq),
+                    offset: None,
+                    message: msg,
+                }),
+            }
+        }
+        self.batch.push(NewEvent {
+            seq,
+            time,
+            type_name: &env.type_name,
+            op,
+            sources: has_sources.then_some(self.scratch.as_slice()),
+            line,
+            text: EventText::Line {
+                start: start as u64,
+                len: raw.len() as u32,
+            },
+        });
+    }
+
+    fn packed(&mut self, line_start: usize, env: &RawEnvelope<'_>, kind: ChunkKind, line: u32) {
+        let Some(seq0) = env.seq0.and_then(|r| parse_non_negative(r.get())) else {
+            return self.bad(line, format!("malformed packed row: {} without a non-negative integer seq0", env.type_name));
+        };
+        let Some(time0) = env.time0.and_then(|r| parse_integer(r.get())) else {
+            return self.bad(line, format!("malformed packed row: {} without an integer time0", env.type_name));
+        };
+        let Some(data) = env.data else {
+            return self.bad(line, format!("malformed packed row: {} without data", env.type_name));
+        };
+        if env.seq.is_some() || env.surface_op.is_some() || env.sources.is_some() {
+            return self.bad(line, "malformed packed row: unexpected event keys".to_string());
+        }
+        let decoded = match PackedData::parse(kind, data.get()) {
+            Ok(d) => d,
+            Err(msg) => return self.bad(line, format!("malformed {}: {msg}", env.type_name)),
+        };
+        let times = match decoded.member_times(time0) {
+            Ok(t) => t,
+            Err(msg) => return self.bad(line, msg),
+        };
+        let data_start = data.get().as_ptr() as usize - self.bytes.as_ptr() as usize;
+        debug_assert!(data_start >= line_start);
+        let row = self.batch.push_packed_row(PackedRow {
+            kind,
+            start: data_start as u64,
+            len: data.get().len() as u32,
+        });
+        for (k, time) in times.into_iter().enumerate() {
+            self.batch.push(NewEvent {
+                seq: seq0 + k as u64,
+                time: Some(time),
+                type_name: "assistant/chunk",
+                op: SurfaceOp::None,
+                sources: None,
+                line,
+                text: EventText::PackedMember { row, member: k as u32 },
+            });
+        }
+    }
+
+    fn bad(&mut self, line: u32, message: String) {
+        self.batch.problems.push(LogProblem::bad_line(line, message));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EventIdx;
+
+    fn read(s: &str) -> EventLog {
+        read_jsonl(s.as_bytes().to_vec(), None).unwrap()
+    }
+
+    #[test]
+    fn header_events_and_packed_rows() {
+        let log = read(concat!(
+            "{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n",
+            "{\"type\":\"turn/start\",\"seq\":0,\"time\":5,\"data\":{\"turn\":1}}\n",
+            "{\"type\":\"text-chunks\",\"seq0\":1,\"time0\":10,\"data\":{\"turn\":1,\"step\":1,\"index\":0,\"dt\":[2,3],\"texts\":[\"a\",\"b\",\"c\"]}}\n",
+            "{\"type\":\"user/message\",\"seq\":4,\"time\":5,\"data\":{},\"surfaceOp\":\"append\",\"sourceEventSeqs\":[1]}\n",
+        ));
+        assert_eq!(log.header.as_ref().unwrap().id, "s");
+        assert_eq!(log.len(), 5);
+        assert_eq!(log.event(EventIdx(3)).time(), Some(15));
+        assert_eq!(log.event(EventIdx(3)).line, 3);
+        let member: Value = serde_json::from_str(&log.event_json(EventIdx(2))).unwrap();
+        assert_eq!(member["data"]["chunk"]["text"], "b");
+        assert_eq!(log.sources(EventIdx(4)), Some(&[1u64][..]));
+        assert!(log.problems.is_empty());
+    }
+
+    #[test]
+    fn bad_lines_are_problems_with_line_numbers() {
+        let log = read(concat!(
+            "{\"type\":\"turn/start\",\"seq\":0}\n",
+            "not json\n",
+            "{\"type\":\"x\",\"seq\":1.0}\n",
+            "{\"type\":\"turn/end\",\"seq\":1}",
+        ));
+        assert!(log.header.is_none());
+        let kinds: Vec<_> = log.problems.iter().map(|p| (p.kind, p.line)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (ProblemKind::HeaderMissing, Some(1)),
+                (ProblemKind::BadRecord, Some(2)),
+                (ProblemKind::BadRecord, Some(3))
+            ]
+        );
+        assert_eq!(log.len(), 2, "the final line without newline is kept");
+    }
+
+    #[test]
+    fn parallel_parse_matches_serial() {
+        let mut text = String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
+        let mut seq = 0;
+        while text.len() < PARALLEL_THRESHOLD + 1000 {
+            text.push_str(&format!("{{\"type\":\"assistant/chunk\",\"seq\":{seq},\"time\":1,\"data\":{{\"turn\":1}}}}\n"));
+            seq += 1;
+        }
+        text.push_str("garbage\n");
+        let log = read(&text);
+        assert_eq!(log.len(), seq);
+        assert!(log.events.iter().enumerate().all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2));
+        assert_eq!(log.problems[0].line, Some(seq as u32 + 2));
+    }
+}
