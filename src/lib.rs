@@ -9,5 +9,6 @@
 pub mod cli;
 pub mod engine;
 pub mod store;
+pub mod synth;
 #[cfg(feature = "gui")]
 pub mod ui;

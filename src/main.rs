@@ -1,1 +1,67 @@
-fn main() {}
+//! The `surface-viewer` binary: headless commands, or the desktop viewer without one.
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+use surface_viewer::cli::{self, Cli, EXIT_UNREADABLE};
+
+fn main() -> ExitCode {
+    let args = Cli::parse();
+    let result = match args.command {
+        Some(command) => cli::run(command),
+        None => open_viewer(args.file, args.session),
+    };
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`| head`) is the reader's choice, not an error.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("surface-viewer: error: {}", one_line(&err));
+            ExitCode::from(EXIT_UNREADABLE)
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .and_then(|e| e.io_error_kind())
+                .is_some_and(|k| k == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The error and its causes on one line.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain().map(ToString::to_string) {
+        // Store errors already include their source in their own message.
+        if !line.contains(&cause) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&cause);
+        }
+    }
+    line
+}
+
+#[cfg(feature = "gui")]
+fn open_viewer(
+    file: Option<std::path::PathBuf>,
+    session: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    surface_viewer::ui::run(file, session)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_viewer(
+    _file: Option<std::path::PathBuf>,
+    _session: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "this build has no desktop viewer (built without the `gui` feature); use a subcommand such as `check` — see --help"
+    )
+}

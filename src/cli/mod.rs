@@ -1,1 +1,175 @@
-//! Headless commands.
+//! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
+//! (viewer-spec §4). Each subcommand is a thin shell over `store` + `engine`.
+
+mod check;
+mod load;
+mod messages;
+mod preview;
+mod sessions;
+mod surface;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use load::{Loaded, load};
+
+/// Exit code: success (and, for `check`, no error-level finding).
+pub const EXIT_OK: u8 = 0;
+/// Exit code: `check` found errors, or `preview` proposes an invalid op.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code: the input could not be read at all.
+pub const EXIT_UNREADABLE: u8 = 2;
+
+/// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
+/// provenance and replay. Without a subcommand, opens the desktop viewer.
+#[derive(Debug, Parser)]
+#[command(
+    name = "surface-viewer",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A headless command; without one the desktop viewer opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Session log to open in the viewer (.jsonl, .jsonl.zstd or SQLite); the bundled sample
+    /// when omitted.
+    pub file: Option<PathBuf>,
+    /// Session to open in a SQLite file holding several.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// The headless commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Findings; exit 0 without error-level findings, 1 with some, 2 when unreadable.
+    Check {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The surface (the model's context) at the end or at a seq.
+    Surface {
+        #[command(flatten)]
+        input: Input,
+        /// The surface after every event with seq ≤ SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Include the closers the harness would synthesize for an open final turn.
+        #[arg(long)]
+        repair: bool,
+    },
+    /// The derived messages as a JSON array.
+    Messages {
+        #[command(flatten)]
+        input: Input,
+        /// The messages after every event with seq ≤ SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// Include the closers the harness would synthesize for an open final turn.
+        #[arg(long)]
+        repair: bool,
+    },
+    /// Preview the replace op that would shadow surface nodes START..=END with a summary.
+    Preview {
+        #[command(flatten)]
+        input: Input,
+        /// Seq of the first node to shadow.
+        #[arg(long, value_name = "S")]
+        start: u64,
+        /// Seq of the last node to shadow (inclusive).
+        #[arg(long, value_name = "E")]
+        end: u64,
+        /// The surface to preview against: after every event with seq ≤ SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// The replacement's text.
+        #[arg(long, value_name = "TEXT")]
+        summary: Option<String>,
+        /// `time` of the proposed event in epoch ms (default: now).
+        #[arg(long, value_name = "MS")]
+        time: Option<i64>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The sessions in a file: id, created, events, parent.
+    Sessions {
+        /// The session file.
+        file: PathBuf,
+        /// Accepted for symmetry with the other commands; lists only that session.
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The file and session every command reads.
+#[derive(Debug, Args)]
+pub struct Input {
+    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content).
+    pub file: PathBuf,
+    /// Session id in a SQLite file (default: the only one, else the most recently created).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// Runs a headless command, writing to stdout. Errors that make the input unreadable are
+/// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let code = match command {
+        Command::Check { input, json } => check::run(&input, json)?,
+        Command::Surface {
+            input,
+            at,
+            json,
+            repair,
+        } => surface::run(&input, at, json, repair)?,
+        Command::Messages { input, at, repair } => messages::run(&input, at, repair)?,
+        Command::Preview {
+            input,
+            start,
+            end,
+            at,
+            summary,
+            time,
+            json,
+        } => preview::run(
+            &input,
+            preview::Args {
+                start,
+                end,
+                at,
+                summary,
+                time,
+                json,
+            },
+        )?,
+        Command::Sessions {
+            file,
+            session,
+            json,
+        } => sessions::run(&file, session.as_deref(), json)?,
+    };
+    Ok(ExitCode::from(code))
+}
+
+/// Writes a JSON document to stdout followed by a newline.
+fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}

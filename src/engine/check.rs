@@ -18,7 +18,11 @@ enum SeqIndex {
 
 impl SeqIndex {
     fn new(log: &EventLog) -> Self {
-        let contiguous = log.events.iter().enumerate().all(|(i, e)| e.seq == i as u64);
+        let contiguous = log
+            .events
+            .iter()
+            .enumerate()
+            .all(|(i, e)| e.seq == i as u64);
         if contiguous {
             SeqIndex::Contiguous(log.len() as u64)
         } else {
@@ -46,7 +50,13 @@ pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
     surface_findings(log, surface, &mut out);
     out.extend(scan_turns(log).findings);
     // Stable order: by seq (file problems without a seq by line), header problems first.
-    out.sort_by_key(|f| (f.seq.is_some() || f.line.is_some(), f.seq.unwrap_or(0), f.line.unwrap_or(0)));
+    out.sort_by_key(|f| {
+        (
+            f.seq.is_some() || f.line.is_some(),
+            f.seq.unwrap_or(0),
+            f.line.unwrap_or(0),
+        )
+    });
     out
 }
 
@@ -65,20 +75,30 @@ fn problem_findings(log: &EventLog, out: &mut Vec<Finding>) {
         .filter(|e| !e.is_synthesized());
     for p in &log.problems {
         let finding = match p.kind {
-            ProblemKind::HeaderMissing => Finding::new(Rule::HeaderMissing, None, p.line, &p.message),
-            ProblemKind::HeaderVersion => Finding::new(Rule::HeaderVersion, None, p.line, &p.message),
+            ProblemKind::HeaderMissing => {
+                Finding::new(Rule::HeaderMissing, None, p.line, &p.message)
+            }
+            ProblemKind::HeaderVersion => {
+                Finding::new(Rule::HeaderVersion, None, p.line, &p.message)
+            }
             ProblemKind::CorruptFrame => Finding {
                 offset: p.offset,
                 ..Finding::new(Rule::FrameCorrupt, p.seq, p.line, &p.message)
             },
-            ProblemKind::BadProvenance => Finding::new(Rule::ProvenanceMalformed, p.seq, p.line, &p.message),
+            ProblemKind::BadProvenance => {
+                Finding::new(Rule::ProvenanceMalformed, p.seq, p.line, &p.message)
+            }
             ProblemKind::BadRecord => {
                 let committed = match (last_turn_end, p.line, p.seq) {
                     (Some(end), Some(line), _) if end.line > 0 => line < end.line,
                     (Some(end), _, Some(seq)) => seq < end.seq,
                     _ => false,
                 };
-                let rule = if committed { Rule::LineUnparseable } else { Rule::LineTornTail };
+                let rule = if committed {
+                    Rule::LineUnparseable
+                } else {
+                    Rule::LineTornTail
+                };
                 Finding {
                     offset: p.offset,
                     ..Finding::new(rule, p.seq, p.line, &p.message)
@@ -113,7 +133,11 @@ fn seq_findings(log: &EventLog, out: &mut Vec<Finding>) {
                 Rule::SeqGap,
                 Some(e.seq),
                 line_of(log, idx),
-                format!("seq jumps from {m} to {} ({} missing)", e.seq, e.seq - m - 1),
+                format!(
+                    "seq jumps from {m} to {} ({} missing)",
+                    e.seq,
+                    e.seq - m - 1
+                ),
             ));
         }
         max = Some(e.seq);
@@ -158,7 +182,10 @@ fn provenance_findings(log: &EventLog, out: &mut Vec<Finding>) {
                     Rule::ProvenanceForward,
                     Some(e.seq),
                     line,
-                    format!("source seq {s} is not earlier than the event's own seq {}", e.seq),
+                    format!(
+                        "source seq {s} is not earlier than the event's own seq {}",
+                        e.seq
+                    ),
                 ));
             }
             if !known.contains(s) {
@@ -230,7 +257,10 @@ fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
                         Rule::OpOnNonSurfaceEvent,
                         seq,
                         line,
-                        format!("{} cannot carry surfaceOp (not a surface event); not applied", log.type_name(idx)),
+                        format!(
+                            "{} cannot carry surfaceOp (not a surface event); not applied",
+                            log.type_name(idx)
+                        ),
                     )),
                     // Already reported as seq.not-increasing.
                     RejectReason::SeqNotIncreasing => {}
@@ -240,7 +270,10 @@ fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
                 Rule::MissingOp,
                 seq,
                 line,
-                format!("{} has no surfaceOp in a surface-mode log; it is not on the surface", log.type_name(idx)),
+                format!(
+                    "{} has no surfaceOp in a surface-mode log; it is not on the surface",
+                    log.type_name(idx)
+                ),
             )),
             Effect::Replaced(_) => {
                 if let Some(rep) = surface.replace_of(idx)

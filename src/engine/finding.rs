@@ -138,7 +138,12 @@ pub struct Finding {
 
 impl Finding {
     /// A finding of `rule` with its severity.
-    pub fn new(rule: Rule, seq: Option<u64>, line: Option<u32>, message: impl Into<String>) -> Self {
+    pub fn new(
+        rule: Rule,
+        seq: Option<u64>,
+        line: Option<u32>,
+        message: impl Into<String>,
+    ) -> Self {
         Finding {
             rule: rule.name(),
             severity: rule.severity(),

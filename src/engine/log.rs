@@ -262,12 +262,10 @@ impl EventLog {
                 let bytes = self.text.get(start..start + len as usize).unwrap_or(&[]);
                 String::from_utf8_lossy(bytes)
             }
-            EventText::PackedMember { row, member } => {
-                match self.packed_rows.get(row as usize) {
-                    Some(r) => Cow::Owned(member_json(r, &self.text, member, e.seq, e.time)),
-                    None => Cow::Borrowed("{}"),
-                }
-            }
+            EventText::PackedMember { row, member } => match self.packed_rows.get(row as usize) {
+                Some(r) => Cow::Owned(member_json(r, &self.text, member, e.seq, e.time)),
+                None => Cow::Borrowed("{}"),
+            },
             EventText::Synthesized(i) => self
                 .synthesized
                 .get(i as usize)
@@ -425,10 +423,7 @@ mod tests {
         a.append(b);
         let log = EventLog::new(None, Vec::new(), a);
         assert_eq!(log.type_name(EventIdx(1)), "user/message");
-        assert_eq!(
-            log.op(EventIdx(1)),
-            SurfaceOp::Replace { start: 0, end: 0 }
-        );
+        assert_eq!(log.op(EventIdx(1)), SurfaceOp::Replace { start: 0, end: 0 });
         assert_eq!(log.sources(EventIdx(1)), Some(&[0u64][..]));
         assert_eq!(log.sources(EventIdx(0)), None);
     }

@@ -41,10 +41,17 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
     let (role, content) = match type_name {
         "user/message" => (
             declared_role.unwrap_or("user"),
-            blocks(data.get("content").or_else(|| inner.and_then(|m| m.get("content")))),
+            blocks(
+                data.get("content")
+                    .or_else(|| inner.and_then(|m| m.get("content"))),
+            ),
         ),
         "assistant/message" => {
-            let content = blocks(inner.and_then(|m| m.get("content")).or_else(|| data.get("content")));
+            let content = blocks(
+                inner
+                    .and_then(|m| m.get("content"))
+                    .or_else(|| data.get("content")),
+            );
             if content.is_empty() {
                 return None;
             }
@@ -67,9 +74,14 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
         "context/message" | "steering/message" => match inner {
             Some(m) => (declared_role.unwrap_or("user"), blocks(m.get("content"))),
             None => {
-                let tag = if type_name == "context/message" { "context" } else { "steering" };
+                let tag = if type_name == "context/message" {
+                    "context"
+                } else {
+                    "steering"
+                };
                 let kind = data.pointer("/source/kind").cloned().unwrap_or(Value::Null);
-                let mut content = vec![json!({"type": "text", "text": format!("<{tag} source={kind}>")})];
+                let mut content =
+                    vec![json!({"type": "text", "text": format!("<{tag} source={kind}>")})];
                 content.extend(blocks(data.get("content")));
                 content.push(json!({"type": "text", "text": format!("</{tag}>")}));
                 ("user", content)
@@ -95,7 +107,10 @@ pub fn message_of(log: &EventLog, idx: EventIdx) -> Option<Message> {
 /// legacy linear scan (every eligible event in log order), because that is what the legacy
 /// surface holds.
 pub fn derive_messages(log: &EventLog, surface: &Surface) -> Vec<Message> {
-    surface.nodes().filter_map(|idx| message_of(log, idx)).collect()
+    surface
+        .nodes()
+        .filter_map(|idx| message_of(log, idx))
+        .collect()
 }
 
 /// Approximate token count of a message: the UTF-8 bytes of every string in its content
@@ -118,7 +133,12 @@ fn text_bytes(v: &Value) -> usize {
         Value::Array(a) => a.iter().map(text_bytes).sum(),
         Value::Object(o) => o
             .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "type" | "id" | "toolCallId" | "cache" | "isError"))
+            .filter(|(k, _)| {
+                !matches!(
+                    k.as_str(),
+                    "type" | "id" | "toolCallId" | "cache" | "isError"
+                )
+            })
             .map(|(_, v)| text_bytes(v))
             .sum(),
         _ => 0,
@@ -132,11 +152,17 @@ mod tests {
     #[test]
     fn every_era_shape() {
         let e1 = json!({"content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}});
-        assert_eq!(message_from(1, "user/message", &e1).unwrap().content, vec![json!({"type":"text","text":"hi"})]);
+        assert_eq!(
+            message_from(1, "user/message", &e1).unwrap().content,
+            vec![json!({"type":"text","text":"hi"})]
+        );
 
         let head_asst = json!({"turn":1,"step":1,"message":{"role":"assistant","content":[{"type":"text","text":"x"}],"id":"a-1"}});
         let m = message_from(2, "assistant/message", &head_asst).unwrap();
-        assert_eq!((m.role.as_str(), m.id.as_deref()), ("assistant", Some("a-1")));
+        assert_eq!(
+            (m.role.as_str(), m.id.as_deref()),
+            ("assistant", Some("a-1"))
+        );
 
         let empty = json!({"turn":1,"step":1,"content":[]});
         assert!(message_from(3, "assistant/message", &empty).is_none());
@@ -155,7 +181,12 @@ mod tests {
 
     #[test]
     fn token_estimate() {
-        let m = message_from(1, "user/message", &json!({"content":[{"type":"text","text":"12345678"}]})).unwrap();
+        let m = message_from(
+            1,
+            "user/message",
+            &json!({"content":[{"type":"text","text":"12345678"}]}),
+        )
+        .unwrap();
         assert_eq!(approx_tokens(&m), 2 + 4);
     }
 }

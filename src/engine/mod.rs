@@ -16,6 +16,7 @@ mod packed;
 mod preview;
 mod problem;
 mod repair;
+mod summary;
 mod surface;
 mod turns;
 mod types;
@@ -30,11 +31,14 @@ pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
 pub use links::Links;
 pub use log::{EventBatch, EventLog, NewEvent};
-pub use messages::{Message, approx_tokens, approx_tokens_of, derive_messages, message_from, message_of};
+pub use messages::{
+    Message, approx_tokens, approx_tokens_of, derive_messages, message_from, message_of,
+};
 pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace, preview_replace_with};
 pub use problem::{LogProblem, ProblemKind};
 pub use repair::{Closer, apply_closers, closers};
+pub use summary::{SUMMARY_CHARS, one_line, summarize};
 pub use surface::{Mode, ReplaceCheck, Surface};
 pub use turns::{OpenTurn, PendingCall, TurnScan, result_call_id, scan_turns};
 pub use types::TypeTable;

@@ -208,7 +208,8 @@ mod tests {
 
     #[test]
     fn tool_row_keeps_name_and_id() {
-        let json = r#"{"turn":1,"step":1,"index":2,"id":"c1","name":"bash","dt":[0],"args":["{","}"]}"#;
+        let json =
+            r#"{"turn":1,"step":1,"index":2,"id":"c1","name":"bash","dt":[0],"args":["{","}"]}"#;
         let d = PackedData::parse(ChunkKind::ToolCall, json).unwrap();
         assert_eq!(
             d.member_data(0)["chunk"],

@@ -114,7 +114,12 @@ pub fn closers_from_scan(log: &EventLog, scan: &TurnScan) -> Vec<Closer> {
     }
     if open.step_open {
         let step = open.step.map_or(Value::Null, |s| json!(s));
-        next("step/end", json!({"turn": turn, "step": step}), None, SurfaceOp::None);
+        next(
+            "step/end",
+            json!({"turn": turn, "step": step}),
+            None,
+            SurfaceOp::None,
+        );
     }
     next(
         "turn/end",

@@ -55,7 +55,9 @@ impl ReplaceCheck {
     /// The rejection, if any.
     pub fn problem(&self, links: &Links) -> Option<RejectReason> {
         match (self.first, self.last) {
-            (Some(f), Some(l)) => (links.label(f.0) > links.label(l.0)).then_some(RejectReason::OutOfOrder),
+            (Some(f), Some(l)) => {
+                (links.label(f.0) > links.label(l.0)).then_some(RejectReason::OutOfOrder)
+            }
             (f, l) => Some(RejectReason::EndpointsOff {
                 start_off: f.is_none(),
                 end_off: l.is_none(),
@@ -211,7 +213,11 @@ impl Surface {
 
     /// The nodes from `first` through `last` at the cursor (both on the surface, in order).
     pub fn chain(&self, first: EventIdx, last: EventIdx) -> Vec<EventIdx> {
-        self.links.chain(first.0, last.0).into_iter().map(EventIdx).collect()
+        self.links
+            .chain(first.0, last.0)
+            .into_iter()
+            .map(EventIdx)
+            .collect()
     }
 
     // --- Cursor movement --------------------------------------------------------------
@@ -220,7 +226,10 @@ impl Surface {
     /// (processing events never seen before), backward by O(1) undo per event.
     pub fn seek(&mut self, log: &EventLog, target: usize) {
         let target = target.min(log.len());
-        if self.mode == Mode::Legacy && self.processed() < target && Mode::of_range(log, self.processed(), target) == Mode::Surface {
+        if self.mode == Mode::Legacy
+            && self.processed() < target
+            && Mode::of_range(log, self.processed(), target) == Mode::Surface
+        {
             // New events turned a legacy log into a surface log: a wholesale change.
             self.rebuild(log);
         }

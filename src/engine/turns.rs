@@ -52,7 +52,10 @@ pub struct TurnScan {
 pub fn result_call_id(data: &Value) -> Option<&str> {
     data.get("callId")
         .and_then(Value::as_str)
-        .or_else(|| data.pointer("/message/source/callId").and_then(Value::as_str))
+        .or_else(|| {
+            data.pointer("/message/source/callId")
+                .and_then(Value::as_str)
+        })
         .or_else(|| {
             data.pointer("/message/content/0/toolCallId")
                 .and_then(Value::as_str)
@@ -89,8 +92,12 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
         let turn = data.get("turn").and_then(Value::as_u64);
         let step = data.get("step").and_then(Value::as_u64);
         let mut fail = |msg: String| {
-            scan.findings
-                .push(Finding::new(Rule::TurnStructure, Some(e.seq), line_of(log, idx), msg));
+            scan.findings.push(Finding::new(
+                Rule::TurnStructure,
+                Some(e.seq),
+                line_of(log, idx),
+                msg,
+            ));
         };
         match name {
             "turn/start" => {
@@ -110,7 +117,11 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                     None => fail("turn/end with no open turn".into()),
                     Some(t) => {
                         if turn.is_some() && turn != t.turn {
-                            fail(format!("turn/end names turn {} but turn {} is open", show(turn), show(t.turn)));
+                            fail(format!(
+                                "turn/end names turn {} but turn {} is open",
+                                show(turn),
+                                show(t.turn)
+                            ));
                         }
                         if t.step_open {
                             fail(format!("turn/end while step {} is open", show(t.step)));
@@ -127,7 +138,11 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                         fail(format!("step/start while step {} is open", show(t.step)));
                     }
                     if turn.is_some() && turn != t.turn {
-                        fail(format!("step/start names turn {} but turn {} is open", show(turn), show(t.turn)));
+                        fail(format!(
+                            "step/start names turn {} but turn {} is open",
+                            show(turn),
+                            show(t.turn)
+                        ));
                     }
                     t.step = step;
                     t.step_open = true;
@@ -139,7 +154,11 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                     if !t.step_open {
                         fail("step/end with no open step".into());
                     } else if step.is_some() && step != t.step {
-                        fail(format!("step/end names step {} but step {} is open", show(step), show(t.step)));
+                        fail(format!(
+                            "step/end names step {} but step {} is open",
+                            show(step),
+                            show(t.step)
+                        ));
                     }
                     t.step_open = false;
                     // HEAD clears pending calls at step end (upstream-format §5).
@@ -156,9 +175,21 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                 };
                 if !replaces {
                     if turn.is_some() && turn != t.turn {
-                        fail(format!("{name} names turn {} but turn {} is open", show(turn), show(t.turn)));
+                        fail(format!(
+                            "{name} names turn {} but turn {} is open",
+                            show(turn),
+                            show(t.turn)
+                        ));
                     } else if step.is_some() && (!t.step_open || step != t.step) {
-                        fail(format!("{name} names step {} but the open step is {}", show(step), if t.step_open { show(t.step) } else { "none".into() }));
+                        fail(format!(
+                            "{name} names step {} but the open step is {}",
+                            show(step),
+                            if t.step_open {
+                                show(t.step)
+                            } else {
+                                "none".into()
+                            }
+                        ));
                     }
                 }
                 match name {

@@ -102,8 +102,8 @@ pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
     if t == "null" {
         return Ok(false);
     }
-    let items: Vec<&RawValue> = serde_json::from_str(t)
-        .map_err(|_| "sourceEventSeqs is not a list".to_string())?;
+    let items: Vec<&RawValue> =
+        serde_json::from_str(t).map_err(|_| "sourceEventSeqs is not a list".to_string())?;
     for item in items {
         match parse_non_negative(item.get()) {
             Some(s) => out.push(s),
@@ -135,12 +135,30 @@ mod tests {
             _ => None,
         };
         assert_eq!(m("\"prepend\""), Some(MalformedOp::UnknownString));
-        assert_eq!(m(r#"{"op":"delete","start":1,"end":1}"#), Some(MalformedOp::UnknownObjectOp));
-        assert_eq!(m(r#"{"op":"replace","start":4.0,"end":4}"#), Some(MalformedOp::BadStart));
-        assert_eq!(m(r#"{"op":"replace","start":"4","end":4}"#), Some(MalformedOp::BadStart));
-        assert_eq!(m(r#"{"op":"replace","start":-1,"end":4}"#), Some(MalformedOp::BadStart));
-        assert_eq!(m(r#"{"op":"replace","start":1,"end":true}"#), Some(MalformedOp::BadEnd));
-        assert_eq!(m(r#"{"op":"replace","start":1}"#), Some(MalformedOp::BadEnd));
+        assert_eq!(
+            m(r#"{"op":"delete","start":1,"end":1}"#),
+            Some(MalformedOp::UnknownObjectOp)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":4.0,"end":4}"#),
+            Some(MalformedOp::BadStart)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":"4","end":4}"#),
+            Some(MalformedOp::BadStart)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":-1,"end":4}"#),
+            Some(MalformedOp::BadStart)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":1,"end":true}"#),
+            Some(MalformedOp::BadEnd)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":1}"#),
+            Some(MalformedOp::BadEnd)
+        );
         assert_eq!(m("7"), Some(MalformedOp::WrongJsonType));
         assert_eq!(m("[]"), Some(MalformedOp::WrongJsonType));
     }

@@ -4,11 +4,14 @@
 use memchr::memchr;
 use serde_json::Value;
 
-use super::envelope::{RawEnvelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
+use super::envelope::{
+    RawEnvelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
+};
+use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
 use crate::engine::{
-    ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, PackedData, PackedRow,
-    ProblemKind, SessionHeader, SurfaceOp,
+    ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, ProblemKind, SessionHeader,
+    SurfaceOp,
 };
 
 /// Inputs at least this large are parsed on two threads.
@@ -104,9 +107,26 @@ fn parse_range(
 pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
     let text = std::str::from_utf8(line).unwrap_or("").trim();
     let value: Option<Value> = serde_json::from_str(text).ok();
-    let Some(obj) = value.as_ref().and_then(Value::as_object).filter(|o| o.get("type").and_then(Value::as_str) == Some("session")) else {
-        let what = if text.is_empty() { "the file is empty or its first line is blank".to_string() } else { "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events".to_string() };
-        return (None, vec![LogProblem { kind: ProblemKind::HeaderMissing, line: Some(1), seq: None, offset: None, message: what }]);
+    let Some(obj) = value
+        .as_ref()
+        .and_then(Value::as_object)
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("session"))
+    else {
+        let what = if text.is_empty() {
+            "the file is empty or its first line is blank".to_string()
+        } else {
+            "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events".to_string()
+        };
+        return (
+            None,
+            vec![LogProblem {
+                kind: ProblemKind::HeaderMissing,
+                line: Some(1),
+                seq: None,
+                offset: None,
+                message: what,
+            }],
+        );
     };
     let header = header_from_json(obj);
     let mut problems = Vec::new();
@@ -118,7 +138,8 @@ pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
             offset: None,
             message: format!(
                 "header version {} is neither 0 nor 1; reading by structure",
-                obj.get("version").map_or("(missing)".to_string(), Value::to_string)
+                obj.get("version")
+                    .map_or("(missing)".to_string(), Value::to_string)
             ),
         });
     }
@@ -163,7 +184,11 @@ impl<'b> LineParser<'b> {
         let env: RawEnvelope<'_> = match serde_json::from_str(text) {
             Ok(env) => env,
             Err(e) => {
-                let what = if has_newline { "line is not a JSON event" } else { "last line is incomplete (no newline) and not a JSON event" };
+                let what = if has_newline {
+                    "line is not a JSON event"
+                } else {
+                    "last line is incomplete (no newline) and not a JSON event"
+                };
                 return self.bad(line, format!("{what}: {e}"));
             }
         };
@@ -171,10 +196,15 @@ impl<'b> LineParser<'b> {
             return self.packed(start, &env, kind, line);
         }
         let Some(seq) = env.seq.and_then(|r| parse_non_negative(r.get())) else {
-            return self.bad(line, format!("{} line has no non-negative integer seq", env.type_name));
+            return self.bad(
+                line,
+                format!("{} line has no non-negative integer seq", env.type_name),
+            );
         };
         let time = env.time.and_then(|r| parse_integer(r.get()));
-        let op = env.surface_op.map_or(SurfaceOp::None, |r| parse_surface_op(r.get()));
+        let op = env
+            .surface_op
+            .map_or(SurfaceOp::None, |r| parse_surface_op(r.get()));
         let mut has_sources = false;
         if let Some(r) = env.sources {
             match parse_sources(r.get(), &mut self.scratch) {
@@ -204,47 +234,55 @@ impl<'b> LineParser<'b> {
 
     fn packed(&mut self, line_start: usize, env: &RawEnvelope<'_>, kind: ChunkKind, line: u32) {
         let Some(seq0) = env.seq0.and_then(|r| parse_non_negative(r.get())) else {
-            return self.bad(line, format!("malformed packed row: {} without a non-negative integer seq0", env.type_name));
+            return self.bad(
+                line,
+                format!(
+                    "malformed packed row: {} without a non-negative integer seq0",
+                    env.type_name
+                ),
+            );
         };
         let Some(time0) = env.time0.and_then(|r| parse_integer(r.get())) else {
-            return self.bad(line, format!("malformed packed row: {} without an integer time0", env.type_name));
+            return self.bad(
+                line,
+                format!(
+                    "malformed packed row: {} without an integer time0",
+                    env.type_name
+                ),
+            );
         };
         let Some(data) = env.data else {
-            return self.bad(line, format!("malformed packed row: {} without data", env.type_name));
+            return self.bad(
+                line,
+                format!("malformed packed row: {} without data", env.type_name),
+            );
         };
         if env.seq.is_some() || env.surface_op.is_some() || env.sources.is_some() {
-            return self.bad(line, "malformed packed row: unexpected event keys".to_string());
+            return self.bad(
+                line,
+                "malformed packed row: unexpected event keys".to_string(),
+            );
         }
-        let decoded = match PackedData::parse(kind, data.get()) {
-            Ok(d) => d,
-            Err(msg) => return self.bad(line, format!("malformed {}: {msg}", env.type_name)),
-        };
-        let times = match decoded.member_times(time0) {
-            Ok(t) => t,
-            Err(msg) => return self.bad(line, msg),
-        };
         let data_start = data.get().as_ptr() as usize - self.bytes.as_ptr() as usize;
         debug_assert!(data_start >= line_start);
-        let row = self.batch.push_packed_row(PackedRow {
+        let input = PackedInput {
+            row_type: &env.type_name,
             kind,
-            start: data_start as u64,
-            len: data.get().len() as u32,
-        });
-        for (k, time) in times.into_iter().enumerate() {
-            self.batch.push(NewEvent {
-                seq: seq0 + k as u64,
-                time: Some(time),
-                type_name: "assistant/chunk",
-                op: SurfaceOp::None,
-                sources: None,
-                line,
-                text: EventText::PackedMember { row, member: k as u32 },
-            });
+            data_json: data.get(),
+            data_start: data_start as u64,
+            seq0,
+            time0,
+            line,
+        };
+        if let Err(msg) = push_packed_members(&mut self.batch, &input) {
+            self.bad(line, msg);
         }
     }
 
     fn bad(&mut self, line: u32, message: String) {
-        self.batch.problems.push(LogProblem::bad_line(line, message));
+        self.batch
+            .problems
+            .push(LogProblem::bad_line(line, message));
     }
 }
 
@@ -298,7 +336,8 @@ mod tests {
 
     #[test]
     fn parallel_parse_matches_serial() {
-        let mut text = String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
+        let mut text =
+            String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
         let mut seq = 0;
         while text.len() < PARALLEL_THRESHOLD + 1000 {
             text.push_str(&format!("{{\"type\":\"assistant/chunk\",\"seq\":{seq},\"time\":1,\"data\":{{\"turn\":1}}}}\n"));
@@ -307,7 +346,12 @@ mod tests {
         text.push_str("garbage\n");
         let log = read(&text);
         assert_eq!(log.len(), seq);
-        assert!(log.events.iter().enumerate().all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2));
+        assert!(
+            log.events
+                .iter()
+                .enumerate()
+                .all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2)
+        );
         assert_eq!(log.problems[0].line, Some(seq as u32 + 2));
     }
 }

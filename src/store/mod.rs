@@ -4,8 +4,13 @@
 mod envelope;
 mod error;
 mod jsonl;
+mod packed_rows;
 mod progress;
 mod sqlite;
+mod sqlite_rows;
+mod sqlite_schema;
+mod sqlite_sessions;
+mod varint;
 mod zstd_jsonl;
 
 use std::path::{Path, PathBuf};
@@ -116,7 +121,9 @@ pub fn open_with_progress(
             if log.header.is_none() && log.is_empty() {
                 return Err(StoreError::Unreadable {
                     path: path.to_path_buf(),
-                    message: "no session header and no event could be read (empty or not a session log)".into(),
+                    message:
+                        "no session header and no event could be read (empty or not a session log)"
+                            .into(),
                 });
             }
             let info = single_session_info(&log);

@@ -1,0 +1,54 @@
+//! Opening the input of a command: store + optional repair closers + the surface at a cursor.
+
+use anyhow::Context as _;
+
+use super::Input;
+use crate::engine::{EventLog, Surface, apply_closers, closers};
+use crate::store::{self, Format, SessionInfo};
+
+/// A log ready for a command.
+pub struct Loaded {
+    /// The log (with repair closers appended when asked).
+    pub log: EventLog,
+    /// Detected format.
+    pub format: Format,
+    /// The session read.
+    pub session: SessionInfo,
+    /// Number of closers appended by `--repair`.
+    pub repaired: usize,
+}
+
+/// Opens `input`, appending repair closers when `repair` is set.
+pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
+    let opened = store::open(&input.file, input.session.as_deref())?;
+    let mut log = opened.log;
+    let mut repaired = 0;
+    if repair {
+        let c = closers(&log);
+        repaired = c.len();
+        apply_closers(&mut log, &c);
+    }
+    Ok(Loaded {
+        log,
+        format: opened.format,
+        session: opened.session,
+        repaired,
+    })
+}
+
+impl Loaded {
+    /// The surface at `at` (or the end).
+    pub fn surface_at(&self, at: Option<u64>) -> Surface {
+        Surface::at_seq(&self.log, at)
+    }
+}
+
+/// Fails with a clear message when a cursor is given for an empty log (nothing to show).
+pub fn describe_cursor(at: Option<u64>) -> String {
+    at.map_or_else(|| "at the end".to_string(), |s| format!("at seq {s}"))
+}
+
+/// Context for errors while writing output.
+pub fn write_context<T>(r: std::io::Result<T>) -> anyhow::Result<T> {
+    r.context("cannot write to stdout")
+}

@@ -1,0 +1,118 @@
+//! `surface`: the surface nodes at a cursor, and the ops rejected up to it.
+
+use std::io::Write as _;
+
+use serde_json::{Value, json};
+
+use super::load::{describe_cursor, load, write_context};
+use super::{EXIT_OK, Input, print_json};
+use crate::engine::{EventIdx, EventLog, EventState, SurfaceOp, approx_tokens_of, summarize};
+
+/// Runs `surface`.
+pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::Result<u8> {
+    let loaded = load(input, repair)?;
+    let log = &loaded.log;
+    let surface = loaded.surface_at(at);
+    let nodes: Vec<EventIdx> = surface.nodes().collect();
+    let invalid: Vec<(EventIdx, String)> = log
+        .indices()
+        .take(surface.cursor())
+        .filter_map(|i| match surface.state(i) {
+            EventState::Invalid(reason) => {
+                let (s, e) = endpoints(log, i);
+                Some((i, reason.describe(s, e)))
+            }
+            _ => None,
+        })
+        .collect();
+    if json {
+        let nodes_json: Vec<Value> = nodes
+            .iter()
+            .map(|&i| {
+                let e = log.event(i);
+                let mut v =
+                    json!({"seq": e.seq, "type": log.type_name(i), "op": op_json(log.op(i))});
+                if e.is_synthesized() {
+                    v["synthesized"] = json!(true);
+                }
+                v
+            })
+            .collect();
+        let invalid_json: Vec<Value> = invalid
+            .iter()
+            .map(|(i, reason)| json!({"seq": log.event(*i).seq, "type": log.type_name(*i), "reason": reason}))
+            .collect();
+        print_json(&json!({
+            "at": at,
+            "mode": surface.mode().as_str(),
+            "nodes": nodes_json,
+            "invalid": invalid_json,
+            "repaired": loaded.repaired,
+        }))?;
+        return Ok(EXIT_OK);
+    }
+    let mut out = std::io::stdout().lock();
+    let tokens: Vec<u64> = nodes.iter().map(|&i| approx_tokens_of(log, i)).collect();
+    write_context(writeln!(
+        out,
+        "surface {} — {} mode, {} nodes, ~{} tokens",
+        describe_cursor(at),
+        surface.mode().as_str(),
+        nodes.len(),
+        tokens.iter().sum::<u64>()
+    ))?;
+    write_context(writeln!(
+        out,
+        "{:>7}  {:<18} {:<16} {:>7}  summary",
+        "seq", "type", "op", "tokens"
+    ))?;
+    for (&i, t) in nodes.iter().zip(&tokens) {
+        let e = log.event(i);
+        let op = match log.op(i) {
+            SurfaceOp::Replace { start, end } => format!("replace {start}..{end}"),
+            _ if e.is_synthesized() => "append (repair)".to_string(),
+            SurfaceOp::Append => "append".to_string(),
+            _ => "(legacy)".to_string(),
+        };
+        let summary = summarize(log.type_name(i), &log.data_value(i));
+        write_context(writeln!(
+            out,
+            "{:>7}  {:<18} {:<16} {:>7}  {}",
+            e.seq,
+            log.type_name(i),
+            op,
+            t,
+            summary
+        ))?;
+    }
+    if !invalid.is_empty() {
+        write_context(writeln!(out, "rejected ops:"))?;
+        for (i, reason) in &invalid {
+            write_context(writeln!(
+                out,
+                "{:>7}  {:<18} {}",
+                log.event(*i).seq,
+                log.type_name(*i),
+                reason
+            ))?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn endpoints(log: &EventLog, i: EventIdx) -> (u64, u64) {
+    match log.op(i) {
+        SurfaceOp::Replace { start, end } => (start, end),
+        _ => (0, 0),
+    }
+}
+
+/// The op as JSON: `"append"`, the replace object, `"malformed"` or null.
+pub fn op_json(op: SurfaceOp) -> Value {
+    match op {
+        SurfaceOp::None => Value::Null,
+        SurfaceOp::Append => json!("append"),
+        SurfaceOp::Replace { start, end } => json!({"op": "replace", "start": start, "end": end}),
+        SurfaceOp::Malformed(_) => json!("malformed"),
+    }
+}

@@ -1,0 +1,254 @@
+//! The binary, run as a user would: output shapes of viewer-spec §4, exit codes, and one clear
+//! error line for unreadable input.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::*;
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn fixture(rel: &str) -> String {
+    upstream(rel).to_string_lossy().into_owned()
+}
+
+fn temp_log(text: &str) -> tempfile::NamedTempFile {
+    let f = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(f.path(), text).unwrap();
+    f
+}
+
+#[test]
+fn surface_json_has_the_contract_fields() {
+    let out = run(&[
+        "surface",
+        &fixture("v0-2026-08-20-head/compaction-recovery.session.jsonl"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["at"], Value::Null);
+    assert_eq!(v["mode"], "surface");
+    let seqs: Vec<u64> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [21, 13, 15, 28]);
+    assert_eq!(v["nodes"][0]["type"], "user/message");
+    assert_eq!(v["invalid"], Value::Array(vec![]));
+
+    let out = run(&[
+        "surface",
+        &fixture("v0-2026-08-20-head/compaction-recovery.session.jsonl"),
+        "--at",
+        "20",
+        "--json",
+    ]);
+    let v = json_of(&out);
+    assert_eq!(v["at"], 20);
+    assert_eq!(v["nodes"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn check_exit_codes_and_json() {
+    let clean = run(&[
+        "check",
+        &fixture("v1-2026-06-19/multi-turn.session.jsonl"),
+        "--json",
+    ]);
+    assert_eq!(clean.status.code(), Some(0));
+    let v = json_of(&clean);
+    assert_eq!(v["events"], 65);
+    assert_eq!(v["findings"], Value::Array(vec![]));
+
+    let bad = temp_log(&text_of(&[
+        msg(0, "append", None),
+        msg(1, r#"{"op":"replace","start":9,"end":9}"#, Some("[0]")),
+    ]));
+    let out = run(&["check", bad.path().to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    let f = &v["findings"][0];
+    assert_eq!(f["rule"], "surface.replace.start-not-on-surface");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["seq"], 1);
+    assert_eq!(f["line"], 3);
+    assert!(f["message"].as_str().unwrap().contains('9'));
+
+    let human = run(&["check", bad.path().to_str().unwrap()]);
+    assert_eq!(human.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("surface.replace.start-not-on-surface")
+    );
+}
+
+#[test]
+fn surface_lists_invalid_ops_up_to_the_cursor() {
+    let log = temp_log(&text_of(&[
+        msg(0, "append", None),
+        msg(1, "prepend", None),
+        msg(2, r#"{"op":"replace","start":0,"end":7}"#, Some("[0]")),
+    ]));
+    let path = log.path().to_str().unwrap();
+    let v = json_of(&run(&["surface", path, "--json"]));
+    let invalid: Vec<u64> = v["invalid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(invalid, [1, 2]);
+    assert!(
+        v["invalid"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("end seq 7")
+    );
+    let v = json_of(&run(&["surface", path, "--json", "--at", "1"]));
+    assert_eq!(v["invalid"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn messages_are_a_json_array() {
+    let out = run(&[
+        "messages",
+        &fixture("v0-2026-06-26-surface-merge/tool-call-turn.session.jsonl"),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    let msgs = v.as_array().unwrap();
+    assert!(msgs.len() >= 3);
+    for m in msgs {
+        assert!(m["seq"].is_u64());
+        assert!(matches!(
+            m["role"].as_str(),
+            Some("user" | "assistant" | "system")
+        ));
+        assert!(m["content"].is_array());
+    }
+    assert!(
+        msgs.iter()
+            .any(|m| m["content"][0]["type"] == "tool-result")
+    );
+}
+
+#[test]
+fn preview_valid_and_invalid() {
+    let f = fixture("v0-2026-08-20-head/compaction-recovery.session.jsonl");
+    let out = run(&[
+        "preview",
+        &f,
+        "--start",
+        "13",
+        "--end",
+        "15",
+        "--summary",
+        "ran bash",
+        "--time",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["shadowed"], serde_json::json!([13, 15]));
+    assert_eq!(v["before"]["nodes"], 4);
+    assert_eq!(v["after"]["nodes"], 3);
+    assert_eq!(v["event"]["seq"], 31);
+    assert_eq!(v["event"]["type"], "user/message");
+    assert_eq!(
+        v["event"]["surfaceOp"],
+        serde_json::json!({"op":"replace","start":13,"end":15})
+    );
+    assert_eq!(v["event"]["sourceEventSeqs"], serde_json::json!([13, 15]));
+    assert_eq!(v["event"]["time"], 5);
+
+    let out = run(&["preview", &f, "--start", "15", "--end", "13", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    assert_eq!(v["valid"], false);
+    assert!(v["errors"][0].as_str().unwrap().contains("after"));
+}
+
+#[test]
+fn sessions_lists_the_header() {
+    let out = run(&[
+        "sessions",
+        &fixture("v0-2026-06-26-surface-merge/subagent-fork.session.1.jsonl"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    assert_eq!(v[0]["seed_length"], 38);
+    assert!(v[0]["parent"].is_string());
+}
+
+#[test]
+fn repair_adds_marked_closers() {
+    let f = fixture("v0-2026-08-20-head/tool-outcome-unknown.session.expected.jsonl");
+    // The fixture is already repaired (balanced): no closers.
+    let v = json_of(&run(&["surface", &f, "--json", "--repair"]));
+    assert_eq!(v["repaired"], 0);
+    let open = temp_log(&text_of(&[
+        other(0, "turn/start", r#"{"turn":1}"#),
+        other(1, "step/start", r#"{"turn":1,"step":1}"#),
+        r#"{"type":"assistant/message","seq":2,"time":9,"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"c1","name":"bash","arguments":"{}"}]},"surfaceOp":"append"}"#.to_string(),
+        other(3, "tool/call", r#"{"turn":1,"step":1,"callId":"c1","name":"bash","arguments":"{}"}"#),
+    ]));
+    let path = open.path().to_str().unwrap();
+    let v = json_of(&run(&["surface", path, "--json", "--repair"]));
+    assert_eq!(v["repaired"], 3);
+    let last = v["nodes"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["seq"], 4);
+    assert_eq!(last["type"], "tool/result");
+    assert_eq!(last["synthesized"], true);
+    let plain = json_of(&run(&["surface", path, "--json"]));
+    assert_eq!(plain["nodes"].as_array().unwrap().len(), 1);
+    let check = json_of(&run(&["check", path, "--json"]));
+    assert_eq!(check["findings"][0]["rule"], "repair.open-turn");
+}
+
+#[test]
+fn unreadable_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["check", "/nonexistent/x.jsonl"],
+        vec!["surface", "/nonexistent/x.jsonl", "--json"],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("/nonexistent/x.jsonl"));
+        assert!(!err.contains("panicked"));
+    }
+    let empty = temp_log("");
+    let out = run(&["check", empty.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(empty.path().to_str().unwrap()));
+}
+
+#[test]
+fn help_and_version() {
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for cmd in ["check", "surface", "messages", "preview", "sessions"] {
+        assert!(help.contains(cmd), "{help}");
+    }
+    let out = run(&["--version"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("surface-viewer "));
+}
