@@ -1,0 +1,234 @@
+//! The hostile-input catalogue (JSONL part): each input gives findings or one clear error
+//! naming the file, exit 2 only when nothing could be read, never a panic, and the file is
+//! byte-identical afterwards.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::*;
+use serde_json::Value;
+
+struct Case {
+    name: &'static str,
+    bytes: Vec<u8>,
+}
+
+fn run_on(bytes: &[u8], args: &[&str]) -> (Output, tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hostile.jsonl");
+    std::fs::write(&path, bytes).unwrap();
+    let mut full = vec![args[0], path.to_str().unwrap()];
+    full.extend_from_slice(&args[1..]);
+    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        .args(&full)
+        .output()
+        .unwrap();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the viewer never writes the file"
+    );
+    (out, dir, path)
+}
+
+fn rules_of(out: &Output) -> Vec<String> {
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn catalogue() -> Vec<Case> {
+    let png =
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89".to_vec();
+    let mut garbage = Vec::new();
+    let mut x: u32 = 7;
+    for _ in 0..4096 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        garbage.push((x & 0xff) as u8);
+    }
+    let big = format!(
+        "{HEADER}\n{{\"type\":\"user/message\",\"seq\":0,\"data\":{{\"content\":[{{\"type\":\"text\",\"text\":\"{}\"}}]}},\"surfaceOp\":\"append\"}}\n",
+        "a".repeat(20 << 20)
+    );
+    let nested = format!(
+        "{HEADER}\n{{\"type\":\"x\",\"seq\":0,\"data\":{}{}}}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let mut non_utf8 = format!("{HEADER}\n").into_bytes();
+    non_utf8.extend_from_slice(b"{\"type\":\"x\",\"seq\":0,\"data\":\"\xff\xfe\"}\n");
+    non_utf8.extend_from_slice(msg(1, "append", None).as_bytes());
+    non_utf8.push(b'\n');
+    vec![
+        Case {
+            name: "empty",
+            bytes: Vec::new(),
+        },
+        Case {
+            name: "garbage",
+            bytes: garbage,
+        },
+        Case {
+            name: "png",
+            bytes: png,
+        },
+        Case {
+            name: "header-only",
+            bytes: format!("{HEADER}\n").into_bytes(),
+        },
+        Case {
+            name: "unknown-version",
+            bytes: format!(
+                "{{\"type\":\"session\",\"version\":99,\"id\":\"x\",\"createdAt\":1}}\n{}\n",
+                msg(0, "append", None)
+            )
+            .into_bytes(),
+        },
+        Case {
+            name: "non-utf8",
+            bytes: non_utf8,
+        },
+        Case {
+            name: "20mb-line",
+            bytes: big.into_bytes(),
+        },
+        Case {
+            name: "deeply-nested",
+            bytes: nested.into_bytes(),
+        },
+        Case {
+            name: "duplicate-and-decreasing-seqs",
+            bytes: text_of(&[
+                msg(0, "append", None),
+                msg(0, "append", None),
+                msg(2, "append", None),
+                msg(1, "append", None),
+            ])
+            .into_bytes(),
+        },
+        Case {
+            name: "every-malformed-op",
+            bytes: text_of(&[
+                msg(0, "append", None),
+                msg(1, "\"prepend\"", None),
+                msg(2, r#"{"op":"delete","start":0,"end":0}"#, None),
+                msg(3, r#"{"op":"replace"}"#, None),
+                msg(4, r#"{"op":"replace","start":-1,"end":0}"#, None),
+                msg(5, r#"{"op":"replace","start":0.5,"end":0}"#, None),
+                msg(6, r#"{"op":"replace","start":"0","end":0}"#, None),
+                msg(7, r#"{"op":"replace","start":0,"end":true}"#, None),
+                msg(8, "[1]", None),
+                msg(9, "42", None),
+                msg(
+                    10,
+                    r#"{"op":"replace","start":0,"end":18446744073709551616}"#,
+                    None,
+                ),
+            ])
+            .into_bytes(),
+        },
+        Case {
+            name: "provenance-loops-and-forward",
+            bytes: text_of(&[
+                msg(0, "append", Some("[1]")),
+                msg(1, "append", Some("[0]")),
+                msg(2, "append", Some("[2]")),
+                msg(3, "append", Some("[9]")),
+                msg(4, "append", Some("\"x\"")),
+            ])
+            .into_bytes(),
+        },
+    ]
+}
+
+#[test]
+fn every_hostile_input_ends_in_findings_or_one_clear_error() {
+    for case in catalogue() {
+        for args in [
+            vec!["check", "--json"],
+            vec!["surface", "--json"],
+            vec!["messages"],
+        ] {
+            let (out, _dir, path) = run_on(&case.bytes, &args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!stderr.contains("panicked"), "{}: {stderr}", case.name);
+            match out.status.code() {
+                Some(2) => {
+                    assert_eq!(stderr.lines().count(), 1, "{}: {stderr}", case.name);
+                    assert!(
+                        stderr.contains(path.to_str().unwrap()),
+                        "{}: {stderr}",
+                        case.name
+                    );
+                }
+                Some(0 | 1) => assert!(
+                    serde_json::from_slice::<Value>(&out.stdout).is_ok(),
+                    "{}",
+                    case.name
+                ),
+                other => panic!("{}: exit {other:?} {stderr}", case.name),
+            }
+        }
+    }
+}
+
+#[test]
+fn each_case_reports_what_it_should() {
+    let by_name = |n: &str| catalogue().into_iter().find(|c| c.name == n).unwrap().bytes;
+    for unreadable in ["empty", "garbage", "png"] {
+        let (out, ..) = run_on(&by_name(unreadable), &["check", "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{unreadable}");
+    }
+    let (out, ..) = run_on(&by_name("header-only"), &["check", "--json"]);
+    assert_eq!((out.status.code(), rules_of(&out)), (Some(0), vec![]));
+    let (out, ..) = run_on(&by_name("unknown-version"), &["check", "--json"]);
+    assert_eq!(rules_of(&out), ["header.version"]);
+    let (out, ..) = run_on(&by_name("non-utf8"), &["check", "--json"]);
+    assert_eq!(rules_of(&out), ["line.torn-tail"]);
+    let (out, ..) = run_on(&by_name("20mb-line"), &["surface", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["nodes"][0]["seq"], 0);
+    // The envelope is read without recursing into `data`; the event is kept and shown, and
+    // only a JSON tree of its payload (depth-limited) is unavailable.
+    let (out, ..) = run_on(&by_name("deeply-nested"), &["check", "--json"]);
+    assert_eq!(rules_of(&out), Vec::<String>::new());
+    let (out, ..) = run_on(
+        &by_name("duplicate-and-decreasing-seqs"),
+        &["check", "--json"],
+    );
+    assert_eq!(
+        rules_of(&out),
+        ["seq.not-increasing", "seq.not-increasing", "seq.gap"]
+    );
+    let (out, ..) = run_on(&by_name("every-malformed-op"), &["check", "--json"]);
+    let rules = rules_of(&out);
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| *r == "surface.op-malformed")
+            .count(),
+        10,
+        "{rules:?}"
+    );
+    let (out, ..) = run_on(
+        &by_name("provenance-loops-and-forward"),
+        &["check", "--json"],
+    );
+    assert_eq!(
+        rules_of(&out),
+        [
+            "provenance.forward",
+            "provenance.forward",
+            "provenance.forward",
+            "provenance.unknown",
+            "provenance.malformed"
+        ]
+    );
+}
