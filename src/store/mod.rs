@@ -3,6 +3,7 @@
 
 mod envelope;
 mod error;
+mod follow;
 mod jsonl;
 mod packed_rows;
 mod progress;
@@ -19,6 +20,7 @@ use serde::Serialize;
 
 pub use envelope::{parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use error::StoreError;
+pub use follow::{FollowUpdate, Follower, open_following};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
 pub use progress::LoadProgress;
 pub use sqlite::{list_sqlite_sessions, read_sqlite};
@@ -177,7 +179,7 @@ pub fn detect_file(path: &Path) -> Result<Format, StoreError> {
     Ok(Format::detect(&prefix[..n]))
 }
 
-fn single_session_info(log: &EventLog) -> SessionInfo {
+pub(crate) fn single_session_info(log: &EventLog) -> SessionInfo {
     let h = log.header.clone().unwrap_or_default();
     SessionInfo {
         id: h.id,
