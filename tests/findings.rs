@@ -86,9 +86,9 @@ fn seq_not_increasing_and_gap() {
     assert_eq!(
         got,
         [
+            ("seq.gap", Some(5)),
             ("seq.not-increasing", Some(3)),
-            ("seq.not-increasing", Some(4)),
-            ("seq.gap", Some(5))
+            ("seq.not-increasing", Some(4))
         ]
     );
 }

@@ -49,12 +49,21 @@ pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
     provenance_findings(log, &mut out);
     surface_findings(log, surface, &mut out);
     out.extend(scan_turns(log).findings);
-    // Stable order: by seq (file problems without a seq by line), header problems first.
-    out.sort_by_key(|f| {
+    // Stable order: file order. A finding's place is its line; one with only a seq takes the
+    // line of that event (SQLite rows have none, so there seqs order them); frame problems
+    // without either come first, by offset.
+    out.sort_by_cached_key(|f| {
+        let line = f.line.or_else(|| {
+            f.seq
+                .and_then(|s| log.find_seq(s))
+                .map(|i| log.event(i).line)
+                .filter(|&l| l > 0)
+        });
         (
             f.seq.is_some() || f.line.is_some(),
+            line.unwrap_or(0),
             f.seq.unwrap_or(0),
-            f.line.unwrap_or(0),
+            f.offset.unwrap_or(0),
         )
     });
     out

@@ -121,11 +121,17 @@ pub fn open_with_progress(
             }
             .ok_or_else(cancelled)?;
             if log.header.is_none() && log.is_empty() {
+                let first_problem = log
+                    .problems
+                    .iter()
+                    .find(|p| p.kind != crate::engine::ProblemKind::HeaderMissing)
+                    .map(|p| format!(" (first problem: {})", p.message))
+                    .unwrap_or_default();
                 return Err(StoreError::Unreadable {
                     path: path.to_path_buf(),
-                    message:
-                        "no session header and no event could be read (empty or not a session log)"
-                            .into(),
+                    message: format!(
+                        "no session header and no event could be read; not a session log{first_problem}"
+                    ),
                 });
             }
             let info = single_session_info(&log);
