@@ -35,6 +35,9 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
                 if e.is_synthesized() {
                     v["synthesized"] = json!(true);
                 }
+                if e.is_seed() {
+                    v["seed"] = json!(true);
+                }
                 v
             })
             .collect();
@@ -61,6 +64,15 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
         nodes.len(),
         tokens.iter().sum::<u64>()
     ))?;
+    if let Some(h) = &log.header
+        && let Some(parent) = &h.parent_session
+    {
+        write_context(writeln!(
+            out,
+            "fork of session {parent}: its first {} events are the inherited seed (seq marked *)",
+            h.seed_length.unwrap_or(0)
+        ))?;
+    }
     write_context(writeln!(
         out,
         "{:>7}  {:<18} {:<16} {:>7}  summary",
@@ -78,7 +90,11 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
         write_context(writeln!(
             out,
             "{:>7}  {:<18} {:<16} {:>7}  {}",
-            e.seq,
+            if e.is_seed() {
+                format!("*{}", e.seq)
+            } else {
+                e.seq.to_string()
+            },
             log.type_name(i),
             op,
             t,
