@@ -1,0 +1,90 @@
+//! Replay: one `step_forward`, one `step_back`, and a `seek` across the whole log on a
+//! surface whose events were all processed once (re-apply and undo are O(1) splices, so the
+//! step cost must not grow with the log). Baseline: rebuilding the surface from zero, which is
+//! what every step would cost without undo.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Bencher, Criterion, SamplingMode, criterion_group, criterion_main};
+use surface_viewer::engine::{EventLog, Surface};
+use surface_viewer::store::read_jsonl;
+use surface_viewer::synth::{SynthConfig, generate};
+
+fn load(events: u64) -> EventLog {
+    let mut out = Vec::new();
+    generate(&SynthConfig::with_events(events), &mut out).expect("writing to a Vec cannot fail");
+    read_jsonl(out, None).expect("not cancelled")
+}
+
+/// Times `iters` single steps, sweeping the whole log and rewinding (untimed) at its end.
+fn steps(b: &mut Bencher<'_>, log: &EventLog, surface: &mut Surface, forward: bool) {
+    b.iter_custom(|iters| {
+        let mut total = Duration::ZERO;
+        let mut left = iters;
+        while left > 0 {
+            let room = if forward {
+                log.len() - surface.cursor()
+            } else {
+                surface.cursor()
+            };
+            if room == 0 {
+                surface.seek(log, if forward { 0 } else { log.len() });
+                continue;
+            }
+            let n = left.min(room as u64);
+            let t = Instant::now();
+            for _ in 0..n {
+                if forward {
+                    black_box(surface.step_forward(log));
+                } else {
+                    black_box(surface.step_back());
+                }
+            }
+            total += t.elapsed();
+            left -= n;
+        }
+        total
+    });
+}
+
+/// Times `seek(0 → end)`, rewinding (untimed) before each.
+fn seeks(b: &mut Bencher<'_>, log: &EventLog, surface: &mut Surface) {
+    b.iter_custom(|iters| {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            surface.seek(log, 0);
+            let t = Instant::now();
+            surface.seek(log, log.len());
+            total += t.elapsed();
+        }
+        total
+    });
+}
+
+fn bench_replay(c: &mut Criterion) {
+    for (label, events) in [("10k", 10_000), ("1M", 1_000_000)] {
+        let log = load(events);
+        let mut surface = Surface::at_end(&log);
+        let mut group = c.benchmark_group(format!("replay/{label}"));
+        if events >= 1_000_000 {
+            group
+                .sample_size(10)
+                .sampling_mode(SamplingMode::Flat)
+                .warm_up_time(Duration::from_secs(1))
+                .measurement_time(Duration::from_secs(8));
+        }
+        group.bench_function("step_forward", |b| steps(b, &log, &mut surface, true));
+        group.bench_function("step_back", |b| steps(b, &log, &mut surface, false));
+        group.bench_function("seek 0 -> end (whole log)", |b| {
+            seeks(b, &log, &mut surface)
+        });
+        group.bench_function("baseline: rebuild (at_end)", |b| {
+            b.iter(|| Surface::at_end(black_box(&log)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_replay);
+criterion_main!(benches);

@@ -1,0 +1,160 @@
+//! The bundled samples in `assets/`: the sample session has no finding and shows every
+//! surface feature; the problems session has exactly its four deliberate findings. Both
+//! files are what `cargo run --example make-samples` writes.
+
+use std::path::PathBuf;
+
+use surface_viewer::engine::{Effect, EventLog, Finding, Surface, SurfaceOp, check};
+use surface_viewer::store::read_jsonl;
+use surface_viewer::synth::{write_problems_sample, write_sample};
+
+fn asset(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn findings_of(log: &EventLog) -> Vec<Finding> {
+    check(log, &Surface::at_end(log))
+}
+
+fn types_of(log: &EventLog) -> Vec<&str> {
+    log.indices().map(|i| log.type_name(i)).collect()
+}
+
+#[test]
+fn sample_has_no_findings() {
+    let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
+    assert_eq!(findings_of(&log), Vec::<Finding>::new());
+    assert!(log.problems.is_empty());
+    let header = log.header.as_ref().unwrap();
+    assert_eq!(
+        (header.version, header.delegation_depth),
+        (Some(0), Some(0))
+    );
+    assert!((100..=450).contains(&log.len()), "{} events", log.len());
+}
+
+#[test]
+fn sample_shows_compactions_nesting_and_a_prune() {
+    let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
+    let surface = Surface::at_end(&log);
+    let replaces = surface.applied_replaces();
+    assert_eq!(replaces.len(), 3);
+    let summaries: Vec<_> = replaces
+        .iter()
+        .filter(|r| log.type_name(r.by) == "user/message")
+        .collect();
+    assert_eq!(summaries.len(), 2);
+    // The second summary starts at the first one: a nested replace.
+    assert_eq!(summaries[1].first, summaries[0].by);
+    // Each summary is bracketed: start, summary, the replace, end.
+    for r in &summaries {
+        let i = r.by.get();
+        assert_eq!(
+            types_of(&log)[i - 2..=i + 1],
+            [
+                "compaction/start",
+                "compaction/summary",
+                "user/message",
+                "compaction/end"
+            ]
+        );
+        let sources = log.sources(r.by).unwrap();
+        assert_eq!(sources[..2], [log.events[i - 2].seq, log.events[i - 1].seq]);
+    }
+    // The prune: compaction/prune, then a single-node tool/result replace citing the original.
+    let prune = replaces
+        .iter()
+        .find(|r| log.type_name(r.by) == "tool/result")
+        .unwrap();
+    assert_eq!(prune.count, 1);
+    assert_eq!(
+        log.type_name(surface_viewer::engine::EventIdx(prune.by.0 - 1)),
+        "compaction/prune"
+    );
+    let original = log.event(prune.first).seq;
+    assert_eq!(
+        log.op(prune.by),
+        SurfaceOp::Replace {
+            start: original,
+            end: original
+        }
+    );
+    assert_eq!(log.sources(prune.by), Some(&[original][..]));
+    // The first summary shadows the pruned replacement node.
+    assert!(matches!(
+        surface.effect(prune.by),
+        Some(Effect::Replaced(_))
+    ));
+    assert!(!surface.is_on_surface(prune.by));
+    // Packed rows and identified messages are present.
+    assert!(log.packed_rows.len() >= 10);
+    let first_assistant = log
+        .indices()
+        .find(|&i| log.type_name(i) == "assistant/message")
+        .unwrap();
+    assert!(
+        log.data_value(first_assistant)
+            .pointer("/message/id")
+            .is_some()
+    );
+}
+
+#[test]
+fn problems_have_exactly_the_deliberate_findings() {
+    let bytes = asset("problems.session.jsonl");
+    assert_ne!(bytes.last(), Some(&b'\n'), "the torn tail has no newline");
+    let log = read_jsonl(bytes, None).unwrap();
+    let mut rules: Vec<&str> = findings_of(&log).iter().map(|f| f.rule).collect();
+    rules.sort_unstable();
+    assert_eq!(
+        rules,
+        [
+            "line.torn-tail",
+            "surface.op-malformed",
+            "surface.replace.provenance-incomplete",
+            "surface.replace.start-not-on-surface",
+        ]
+    );
+}
+
+#[test]
+fn problems_findings_point_at_the_right_events() {
+    let log = read_jsonl(asset("problems.session.jsonl"), None).unwrap();
+    let findings = findings_of(&log);
+    let seq_of = |rule: &str| findings.iter().find(|f| f.rule == rule).and_then(|f| f.seq);
+    let incomplete = seq_of("surface.replace.provenance-incomplete").unwrap();
+    let stale = seq_of("surface.replace.start-not-on-surface").unwrap();
+    let malformed = seq_of("surface.op-malformed").unwrap();
+    assert!(incomplete < stale && stale < malformed);
+    for seq in [incomplete, stale, malformed] {
+        let idx = log.find_seq(seq).unwrap();
+        assert_eq!(log.type_name(idx), "user/message");
+    }
+    let torn = findings
+        .iter()
+        .find(|f| f.rule == "line.torn-tail")
+        .unwrap();
+    let lines = asset("problems.session.jsonl")
+        .split(|&b| b == b'\n')
+        .count() as u32;
+    assert_eq!(torn.line, Some(lines));
+}
+
+#[test]
+fn committed_samples_match_the_generator() {
+    let mut sample = Vec::new();
+    write_sample(&mut sample).unwrap();
+    assert!(
+        sample == asset("sample.session.jsonl"),
+        "run `cargo run --example make-samples`"
+    );
+    let mut problems = Vec::new();
+    write_problems_sample(&mut problems).unwrap();
+    assert!(
+        problems == asset("problems.session.jsonl"),
+        "run `cargo run --example make-samples`"
+    );
+}
