@@ -141,7 +141,7 @@ impl<'a> PackedData<'a> {
         for d in &self.dt {
             t = t
                 .checked_add(*d)
-                .filter(|t| t.unsigned_abs() <= (1u64 << 53) - 1)
+                .filter(|t| t.unsigned_abs() < (1u64 << 53))
                 .ok_or("bad packed row: member time overflows")?;
             times.push(t);
         }
