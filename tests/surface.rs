@@ -14,7 +14,7 @@ fn every_upstream_fixture_loads_without_errors() {
     for f in files {
         let opened = open(&f, None).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let log = &opened.log;
-        assert!(log.len() > 0, "{}", f.display());
+        assert!(!log.is_empty(), "{}", f.display());
         let surface = Surface::at_end(log);
         let errors: Vec<_> = check(log, &surface)
             .into_iter()
