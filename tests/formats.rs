@@ -1241,3 +1241,86 @@ fn session_row_oddities() {
         "{f:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The acceptance check, through the binary
+
+fn cli_json(args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    assert!(
+        out.status.code().is_some_and(|c| c < 2),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// `check --json` without what necessarily differs between formats: the file name and format,
+/// and `line` (SQLite rows have none).
+fn comparable_check(mut v: Value) -> Value {
+    let map = v.as_object_mut().unwrap();
+    map.remove("file");
+    map.remove("format");
+    for f in map["findings"].as_array_mut().unwrap() {
+        f.as_object_mut().unwrap().remove("line");
+    }
+    v
+}
+
+#[test]
+fn the_same_session_in_every_format_gives_identical_cli_output() {
+    let dir = TempDir::new().unwrap();
+    for (name, text) in sources() {
+        let want = read_plain(dir.path(), &format!("{name}.jsonl"), &text);
+        let mut files = vec![write(dir.path(), &format!("{name}.jsonl"), text.as_bytes())];
+        files.push(write(
+            dir.path(),
+            &format!("{name}.jsonl.zstd"),
+            &to_zstd(&text).0,
+        ));
+        for v in [2, 4, 17] {
+            let path = dir.path().join(format!("{name}-v{v}.db"));
+            to_sqlite(&path, v, &text, &want);
+            files.push(path);
+        }
+        let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        let args = |f: &PathBuf, cmd: &'static str| -> Vec<String> {
+            vec![
+                cmd.into(),
+                f.to_string_lossy().into_owned(),
+                "--json".into(),
+            ]
+        };
+        let run = |f: &PathBuf, cmd| {
+            let a = args(f, cmd);
+            cli_json(&a.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let surface = run(&files[0], "surface");
+        let check = comparable_check(run(&files[0], "check"));
+        for f in &files[1..] {
+            assert_eq!(
+                run(f, "surface"),
+                surface,
+                "{name}: surface of {}",
+                f.display()
+            );
+            assert_eq!(
+                comparable_check(run(f, "check")),
+                check,
+                "{name}: check of {}",
+                f.display()
+            );
+        }
+        for (f, bytes) in files.iter().zip(before) {
+            assert_eq!(
+                std::fs::read(f).unwrap(),
+                bytes,
+                "{} unchanged",
+                f.display()
+            );
+        }
+    }
+}
