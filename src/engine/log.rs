@@ -149,13 +149,25 @@ pub struct EventLog {
 
 impl EventLog {
     /// Builds a log from its header, its text arena and the batch read from it.
-    pub fn new(header: Option<SessionHeader>, text: Vec<u8>, batch: EventBatch) -> Self {
+    pub fn new(header: Option<SessionHeader>, text: Vec<u8>, mut batch: EventBatch) -> Self {
+        // Move the batch's vectors in (no copy), trimmed to size: at a million events every
+        // spare slot of the record vector costs 64 bytes.
+        batch.events.shrink_to_fit();
+        batch.sources.shrink_to_fit();
         let mut log = EventLog {
             header,
             text,
-            ..Default::default()
+            events: Vec::new(),
+            types: batch.types,
+            sources: batch.sources,
+            replaces: batch.replaces,
+            packed_rows: batch.packed_rows,
+            synthesized: Vec::new(),
+            problems: batch.problems,
+            max_seq: None,
         };
-        log.extend(batch);
+        log.events = batch.events;
+        log.mark_new_events(0);
         log
     }
 
@@ -177,6 +189,11 @@ impl EventLog {
         self.replaces = own.replaces;
         self.packed_rows = own.packed_rows;
         self.problems = own.problems;
+        self.mark_new_events(first_new);
+    }
+
+    /// Sets the flags of events `first_new..` (rule 6 participation, fork seed).
+    fn mark_new_events(&mut self, first_new: usize) {
         let seed_len = self
             .header
             .as_ref()

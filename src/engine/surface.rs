@@ -233,6 +233,13 @@ impl Surface {
             // New events turned a legacy log into a surface log: a wholesale change.
             self.rebuild(log);
         }
+        if target > self.processed() {
+            // Size the per-event arrays once instead of growing them step by step.
+            let n = target - self.processed();
+            self.effects.reserve_exact(n);
+            self.shadowed_by.reserve_exact(n);
+            self.links.grow_to(target);
+        }
         while self.cursor < target {
             self.step_forward(log);
         }

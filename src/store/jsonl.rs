@@ -61,6 +61,8 @@ pub fn parse_body(
             *l += base;
         }
     }
+    a.events.reserve_exact(b.events.len());
+    a.sources.reserve_exact(b.sources.len());
     a.append(b);
     Some(a)
 }
