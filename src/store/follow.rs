@@ -1,6 +1,7 @@
-//! Live follow of a JSONL log that an agent is still writing: new complete lines are appended
-//! to the open log by byte offset (a partial last line is held back until its newline
-//! arrives), and a file that was truncated or replaced underneath is detected.
+//! Live follow of a log that an agent is still writing. JSONL: new complete lines are appended
+//! by byte offset, a partial last line is held back until its newline arrives. Zstandard JSONL:
+//! new complete frames are decoded (an incomplete final frame waits). Either way a file that
+//! was truncated or replaced underneath is detected and reported for a reload.
 //!
 //! The follower never writes: it opens the file read-only for each poll.
 
@@ -11,8 +12,9 @@ use std::path::{Path, PathBuf};
 use memchr::memrchr;
 
 use super::jsonl::{parse_body, read_jsonl};
+use super::zstd_jsonl::decode_complete_frames;
 use super::{Format, Opened, StoreError, detect_file, open};
-use crate::engine::EventLog;
+use crate::engine::{EventLog, LogProblem};
 
 /// Bytes compared at the end of the committed prefix to notice a rewritten file.
 const FINGERPRINT: usize = 4096;
@@ -34,42 +36,59 @@ pub enum FollowUpdate {
     },
 }
 
-/// Follows one JSONL file.
+/// Follows one JSONL or Zstandard JSONL file.
 #[derive(Debug)]
 pub struct Follower {
     path: PathBuf,
-    /// File bytes consumed into the log: everything up to and including the last newline.
+    format: Format,
+    /// File bytes consumed: up to the last newline (JSONL) or the last complete frame (zstd).
     committed: u64,
+    /// The last file bytes before `committed`, to notice a rewritten file.
+    fingerprint: Vec<u8>,
+    /// Decoded text after the last newline, waiting for the rest of its line (zstd).
+    pending: Vec<u8>,
     /// Line number the next complete line gets.
     next_line: u32,
     #[cfg(unix)]
     inode: Option<u64>,
 }
 
-/// Opens `path` for following: like [`open`], but a last line without its newline is left
-/// out (it is read once complete). Only JSONL can be followed by byte offset; other formats
-/// are opened normally and returned without a follower.
+/// Opens `path` for following: like [`open`], but what a live writer may still be finishing
+/// (a last line without its newline, an incomplete final frame) is left out until complete.
+/// SQLite files are opened normally and returned without a follower.
 pub fn open_following(
     path: &Path,
     session: Option<&str>,
 ) -> Result<(Opened, Option<Follower>), StoreError> {
-    if detect_file(path)? != Format::Jsonl {
+    let format = detect_file(path)?;
+    if format == Format::Sqlite {
         return Ok((open(path, session)?, None));
     }
-    let mut bytes = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
-    let committed = memrchr(b'\n', &bytes).map_or(0, |i| i + 1);
-    bytes.truncate(committed);
-    let next_line = memchr::memchr_iter(b'\n', &bytes).count() as u32 + 1;
-    let log = read_jsonl(bytes, None).unwrap_or_default();
+    let bytes = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
+    let (mut text, committed, problems) = match format {
+        Format::Zstd => decode_complete_frames(&bytes, 0),
+        _ => {
+            let committed = memrchr(b'\n', &bytes).map_or(0, |i| i + 1);
+            (bytes[..committed].to_vec(), committed, Vec::new())
+        }
+    };
+    let cut = memrchr(b'\n', &text).map_or(0, |i| i + 1);
+    let pending = text.split_off(cut);
+    let next_line = memchr::memchr_iter(b'\n', &text).count() as u32 + 1;
+    let mut log = read_jsonl(text, None).unwrap_or_default();
+    log.problems.extend(problems);
     let opened = Opened {
         path: path.to_path_buf(),
-        format: Format::Jsonl,
+        format,
         session: super::single_session_info(&log),
         log,
     };
     let follower = Follower {
         path: path.to_path_buf(),
+        format,
         committed: committed as u64,
+        fingerprint: bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec(),
+        pending,
         next_line,
         #[cfg(unix)]
         inode: inode_of(path),
@@ -83,76 +102,92 @@ impl Follower {
         &self.path
     }
 
-    /// Reads what was appended since the last poll into `log` (whose text must be this file's
-    /// committed bytes, as [`open_following`] returned it).
+    /// Reads what was appended since the last poll into `log` (as [`open_following`] returned
+    /// it), through the engine's delta path: only the new lines are parsed.
     pub fn poll(&mut self, log: &mut EventLog) -> Result<FollowUpdate, StoreError> {
-        let mut file = File::open(&self.path).map_err(|e| StoreError::io(&self.path, e))?;
-        let len = file
-            .metadata()
-            .map_err(|e| StoreError::io(&self.path, e))?
-            .len();
+        let path = self.path.clone();
+        let io = |e| StoreError::io(&path, e);
+        let mut file = File::open(&self.path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
         #[cfg(unix)]
         if inode_of(&self.path) != self.inode {
-            return Ok(FollowUpdate::Reload {
-                reason: "the file was replaced".into(),
-            });
+            return Ok(reload("the file was replaced"));
         }
         if len < self.committed {
-            return Ok(FollowUpdate::Reload {
-                reason: format!("the file shrank from {} to {len} bytes", self.committed),
-            });
+            return Ok(reload(&format!(
+                "the file shrank from {} to {len} bytes",
+                self.committed
+            )));
         }
-        if !self.prefix_unchanged(&mut file, log)? {
-            return Ok(FollowUpdate::Reload {
-                reason: "bytes already read changed".into(),
-            });
+        let mut seen = vec![0u8; self.fingerprint.len()];
+        file.seek(SeekFrom::Start(self.committed - seen.len() as u64))
+            .and_then(|_| file.read_exact(&mut seen))
+            .map_err(io)?;
+        if seen != self.fingerprint {
+            return Ok(reload("bytes already read changed"));
         }
         if len == self.committed {
             return Ok(FollowUpdate::Unchanged);
         }
-
         let mut fresh = Vec::with_capacity((len - self.committed) as usize);
-        file.seek(SeekFrom::Start(self.committed))
-            .and_then(|_| file.take(len - self.committed).read_to_end(&mut fresh))
-            .map_err(|e| StoreError::io(&self.path, e))?;
-        let Some(last_newline) = memrchr(b'\n', &fresh) else {
-            return Ok(FollowUpdate::Unchanged);
+        (&mut file)
+            .take(len - self.committed)
+            .read_to_end(&mut fresh)
+            .map_err(io)?;
+        let (text, consumed, problems) = match self.format {
+            Format::Zstd => decode_complete_frames(&fresh, self.committed),
+            _ => {
+                let consumed = memrchr(b'\n', &fresh).map_or(0, |i| i + 1);
+                fresh.truncate(consumed);
+                (fresh, consumed, Vec::new())
+            }
         };
+        if consumed == 0 {
+            return Ok(FollowUpdate::Unchanged);
+        }
         if self.committed == 0 {
-            // The file was empty when opened: its header line has arrived now.
-            return Ok(FollowUpdate::Reload {
-                reason: "the log's first lines arrived".into(),
-            });
+            // The file was empty when opened: its header has arrived now.
+            return Ok(reload("the log's first lines arrived"));
         }
-        fresh.truncate(last_newline + 1);
-        let lines = memchr::memchr_iter(b'\n', &fresh).count() as u32;
-        let base = log.text.len();
-        log.text.extend_from_slice(&fresh);
-        let before = log.len();
-        if let Some(batch) = parse_body(&log.text, base, self.next_line, None) {
-            log.extend(batch);
-        }
-        self.committed += fresh.len() as u64;
-        self.next_line += lines;
+        // Advance the file position and its fingerprint.
+        self.fingerprint = fresh_tail(&mut file, self.committed + consumed as u64).map_err(io)?;
+        self.committed += consumed as u64;
+        self.pending.extend_from_slice(&text);
         Ok(FollowUpdate::Appended {
-            events: log.len() - before,
+            events: self.append_complete_lines(log, problems),
         })
     }
 
-    /// Compares the tail of the committed prefix with the log's copy of it.
-    fn prefix_unchanged(&self, file: &mut File, log: &EventLog) -> Result<bool, StoreError> {
-        let n = (self.committed as usize)
-            .min(FINGERPRINT)
-            .min(log.text.len());
-        if n == 0 {
-            return Ok(true);
+    /// Moves the complete lines of `pending` into the log and parses them.
+    fn append_complete_lines(&mut self, log: &mut EventLog, problems: Vec<LogProblem>) -> usize {
+        let cut = memrchr(b'\n', &self.pending).map_or(0, |i| i + 1);
+        let rest = self.pending.split_off(cut);
+        let lines = std::mem::replace(&mut self.pending, rest);
+        let base = log.text.len();
+        log.text.extend_from_slice(&lines);
+        let before = log.len();
+        if let Some(mut batch) = parse_body(&log.text, base, self.next_line, None) {
+            batch.problems.extend(problems);
+            log.extend(batch);
         }
-        let mut on_disk = vec![0u8; n];
-        file.seek(SeekFrom::Start(self.committed - n as u64))
-            .and_then(|_| file.read_exact(&mut on_disk))
-            .map_err(|e| StoreError::io(&self.path, e))?;
-        Ok(on_disk[..] == log.text[log.text.len() - n..])
+        self.next_line += memchr::memchr_iter(b'\n', &lines).count() as u32;
+        log.len() - before
     }
+}
+
+fn reload(reason: &str) -> FollowUpdate {
+    FollowUpdate::Reload {
+        reason: reason.to_string(),
+    }
+}
+
+/// The last [`FINGERPRINT`] bytes of the file before `end`.
+fn fresh_tail(file: &mut File, end: u64) -> std::io::Result<Vec<u8>> {
+    let n = end.min(FINGERPRINT as u64);
+    let mut buf = vec![0u8; n as usize];
+    file.seek(SeekFrom::Start(end - n))?;
+    file.read_exact(&mut buf)?;
+    Ok(buf)
 }
 
 #[cfg(unix)]
@@ -203,6 +238,38 @@ mod tests {
             [0, 1, 2]
         );
         assert_eq!(log.events[2].line, 4);
+    }
+
+    #[test]
+    fn zstd_follows_complete_frames() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.jsonl.zstd");
+        let frame = |t: &str| zstd::bulk::compress(t.as_bytes(), 3).unwrap();
+        let mut f = File::create(&path).unwrap();
+        f.write_all(&frame(HEADER)).unwrap();
+        f.write_all(&frame(&line(0))).unwrap();
+        let next = frame(&format!("{}{}", line(1), line(2)));
+        f.write_all(&next[..next.len() / 2]).unwrap();
+        f.flush().unwrap();
+        let (opened, follower) = open_following(&path, None).unwrap();
+        let (mut log, mut follower) = (opened.log, follower.unwrap());
+        assert_eq!(log.len(), 1);
+        assert!(
+            log.problems.is_empty(),
+            "an unfinished frame is not a problem while following"
+        );
+        assert_eq!(follower.poll(&mut log).unwrap(), FollowUpdate::Unchanged);
+        f.write_all(&next[next.len() / 2..]).unwrap();
+        f.flush().unwrap();
+        assert_eq!(
+            follower.poll(&mut log).unwrap(),
+            FollowUpdate::Appended { events: 2 }
+        );
+        assert_eq!(
+            log.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert!(log.problems.is_empty());
     }
 
     #[test]

@@ -134,6 +134,47 @@ pub fn read_zstd_jsonl(bytes: &[u8], progress: Option<&LoadProgress>) -> Option<
     Some(log)
 }
 
+/// Decodes the structurally complete frames at the start of `bytes` (a file suffix that starts
+/// at a frame boundary) and stops before an incomplete final frame, which a live writer may
+/// still be finishing. Returns the decoded text, the number of bytes consumed, and the problems
+/// met, with offsets counted from `base` (the suffix's offset in the file). Used by live follow.
+pub fn decode_complete_frames(bytes: &[u8], base: u64) -> (Vec<u8>, usize, Vec<LogProblem>) {
+    let mut text = Vec::new();
+    let mut problems = Vec::new();
+    let mut dctx = DCtx::try_create();
+    let mut at = 0;
+    while at < bytes.len() {
+        let offset = base as usize + at;
+        match scan_piece(&bytes[at..]) {
+            Piece::Truncated => break,
+            Piece::Skippable { len } => at += len,
+            Piece::Junk { len, why } => {
+                problems.push(corrupt(
+                    offset,
+                    format!("{len} bytes at byte offset {offset} are not a Zstandard frame ({why}); skipped"),
+                ));
+                at += len;
+            }
+            Piece::Frame { len, .. } => {
+                let before = text.len();
+                if !matches!(
+                    decode(dctx.as_mut(), &bytes[at..at + len], &mut text, None),
+                    Some(Ok(true))
+                ) {
+                    text.truncate(before);
+                    end_line(&mut text);
+                    problems.push(corrupt(
+                        offset,
+                        format!("Zstandard frame at byte offset {offset} ({len} bytes) does not decode; its lines are skipped"),
+                    ));
+                }
+                at += len;
+            }
+        }
+    }
+    (text, at, problems)
+}
+
 /// Splits the file into frames by structure, without decompressing.
 fn scan(bytes: &[u8]) -> Vec<(usize, Piece)> {
     let mut pieces = Vec::new();
