@@ -1,7 +1,8 @@
 //! Live follow of a log that an agent is still writing. JSONL: new complete lines are appended
 //! by byte offset, a partial last line is held back until its newline arrives. Zstandard JSONL:
-//! new complete frames are decoded (an incomplete final frame waits). Either way a file that
-//! was truncated or replaced underneath is detected and reported for a reload.
+//! new complete frames are decoded (an incomplete final frame waits). SQLite: rows past the
+//! last seq read are polled in a short read-only transaction (the writer is never blocked).
+//! A file that was truncated or replaced underneath is detected and reported for a reload.
 //!
 //! The follower never writes: it opens the file read-only for each poll.
 
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use memchr::memrchr;
 
 use super::jsonl::{parse_body, read_jsonl};
+use super::sqlite::read_sqlite_rows_after;
 use super::zstd_jsonl::decode_complete_frames;
 use super::{Format, Opened, StoreError, detect_file, open};
 use crate::engine::{EventLog, LogProblem};
@@ -47,6 +49,8 @@ pub struct Follower {
     fingerprint: Vec<u8>,
     /// Decoded text after the last newline, waiting for the rest of its line (zstd).
     pending: Vec<u8>,
+    /// SQLite: the session followed and the greatest row seq read.
+    session: Option<(String, Option<u64>)>,
     /// Line number the next complete line gets.
     next_line: u32,
     #[cfg(unix)]
@@ -55,14 +59,32 @@ pub struct Follower {
 
 /// Opens `path` for following: like [`open`], but what a live writer may still be finishing
 /// (a last line without its newline, an incomplete final frame) is left out until complete.
-/// SQLite files are opened normally and returned without a follower.
 pub fn open_following(
     path: &Path,
     session: Option<&str>,
 ) -> Result<(Opened, Option<Follower>), StoreError> {
     let format = detect_file(path)?;
     if format == Format::Sqlite {
-        return Ok((open(path, session)?, None));
+        let opened = open(path, session)?;
+        let last_row = opened
+            .log
+            .problems
+            .iter()
+            .filter_map(|p| p.seq)
+            .chain(opened.log.max_seq())
+            .max();
+        let follower = Follower {
+            path: path.to_path_buf(),
+            format,
+            committed: 0,
+            fingerprint: Vec::new(),
+            pending: Vec::new(),
+            session: Some((opened.session.id.clone(), last_row)),
+            next_line: 0,
+            #[cfg(unix)]
+            inode: inode_of(path),
+        };
+        return Ok((opened, Some(follower)));
     }
     let bytes = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
     let (mut text, committed, problems) = match format {
@@ -89,6 +111,7 @@ pub fn open_following(
         committed: committed as u64,
         fingerprint: bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec(),
         pending,
+        session: None,
         next_line,
         #[cfg(unix)]
         inode: inode_of(path),
@@ -112,6 +135,9 @@ impl Follower {
         #[cfg(unix)]
         if inode_of(&self.path) != self.inode {
             return Ok(reload("the file was replaced"));
+        }
+        if let Some((id, last_row)) = &self.session {
+            return self.poll_sqlite(log, id.clone(), *last_row);
         }
         if len < self.committed {
             return Ok(reload(&format!(
@@ -155,6 +181,29 @@ impl Follower {
         self.pending.extend_from_slice(&text);
         Ok(FollowUpdate::Appended {
             events: self.append_complete_lines(log, problems),
+        })
+    }
+
+    /// SQLite: appends the rows past the last one read.
+    fn poll_sqlite(
+        &mut self,
+        log: &mut EventLog,
+        id: String,
+        last_row: Option<u64>,
+    ) -> Result<FollowUpdate, StoreError> {
+        let rows = read_sqlite_rows_after(&self.path, &id, last_row, log.text.len() as u64)?;
+        if rows.session_max_seq < last_row {
+            return Ok(reload("rows already read were deleted"));
+        }
+        let Some(max) = rows.max_row_seq else {
+            return Ok(FollowUpdate::Unchanged);
+        };
+        let before = log.len();
+        log.text.extend_from_slice(&rows.arena);
+        log.extend(rows.batch);
+        self.session = Some((id, Some(max)));
+        Ok(FollowUpdate::Appended {
+            events: log.len() - before,
         })
     }
 
@@ -270,6 +319,58 @@ mod tests {
             [0, 1, 2]
         );
         assert!(log.problems.is_empty());
+    }
+
+    #[test]
+    fn sqlite_follows_new_rows_without_blocking_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.db");
+        let writer = rusqlite::Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode=WAL; PRAGMA user_version=4;
+                 CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                   cwd TEXT, parent_session TEXT, seed_length INTEGER);
+                 CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+                   time INTEGER NOT NULL, data TEXT NOT NULL, source_event_seqs TEXT, surface_op TEXT,
+                   PRIMARY KEY (session_id, seq));
+                 INSERT INTO sessions VALUES ('s', 0, 1, NULL, NULL, NULL);",
+            )
+            .unwrap();
+        let insert = |seq: i64| {
+            writer
+                .execute(
+                    "INSERT INTO events VALUES ('s', ?1, 'user/message', 1, '{}', NULL, '\"append\"')",
+                    [seq],
+                )
+                .unwrap();
+        };
+        insert(0);
+        let (opened, follower) = open_following(&path, None).unwrap();
+        let (mut log, mut follower) = (opened.log, follower.unwrap());
+        assert_eq!(log.len(), 1);
+        assert_eq!(follower.poll(&mut log).unwrap(), FollowUpdate::Unchanged);
+        insert(1);
+        insert(2);
+        assert_eq!(
+            follower.poll(&mut log).unwrap(),
+            FollowUpdate::Appended { events: 2 }
+        );
+        assert_eq!(
+            log.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert_eq!(
+            log.event_value(crate::engine::EventIdx(2)).unwrap()["seq"],
+            2
+        );
+        writer
+            .execute("DELETE FROM events WHERE seq >= 1", [])
+            .unwrap();
+        assert!(matches!(
+            follower.poll(&mut log).unwrap(),
+            FollowUpdate::Reload { .. }
+        ));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
 pub use progress::LoadProgress;
-pub use sqlite::{list_sqlite_sessions, read_sqlite};
+pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
 use crate::engine::EventLog;

@@ -53,7 +53,17 @@ pub fn read_sqlite(
     let schema = read_schema(&conn, path)?;
     let rows = session_rows(&conn, path)?;
     let chosen = choose(&rows, session, path)?;
-    let Some(reader) = read_events(&conn, &schema, &chosen.header.id, path, progress)? else {
+    let reader = RowReader::default();
+    let Some(reader) = read_events(
+        &conn,
+        &schema,
+        &chosen.header.id,
+        path,
+        progress,
+        reader,
+        None,
+    )?
+    else {
         return Ok(None);
     };
     let (arena, mut batch) = reader.finish();
@@ -65,13 +75,60 @@ pub fn read_sqlite(
     Ok(Some((log, info)))
 }
 
-/// Reads the session's rows ordered by seq. `Ok(None)` when cancelled.
+/// Rows of one session appended since a live follower last read it.
+pub struct NewRows {
+    /// Text to append to the log's text (the batch's offsets already count from its end).
+    pub arena: Vec<u8>,
+    /// The new events and problems.
+    pub batch: crate::engine::EventBatch,
+    /// The greatest row seq read, if any row was new.
+    pub max_row_seq: Option<u64>,
+    /// The session's greatest row seq now (to notice rows deleted underneath).
+    pub session_max_seq: Option<u64>,
+}
+
+/// Reads the rows of session `id` whose seq is greater than `after`, for a log whose text is
+/// `base` bytes long. One short read transaction; never blocks a writer.
+pub fn read_sqlite_rows_after(
+    path: &Path,
+    id: &str,
+    after: Option<u64>,
+    base: u64,
+) -> Result<NewRows, StoreError> {
+    let conn = open_read_only(path)?;
+    let _read = conn
+        .unchecked_transaction()
+        .map_err(|e| sqlite_error(path, e))?;
+    let schema = read_schema(&conn, path)?;
+    let session_max_seq: Option<i64> = conn
+        .query_row(
+            "SELECT MAX(seq) FROM events WHERE session_id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .map_err(|e| sqlite_error(path, e))?;
+    let reader = RowReader::with_base(base);
+    let reader = read_events(&conn, &schema, id, path, None, reader, after)?.unwrap_or_default();
+    let max_row_seq = reader.max_row_seq;
+    let (arena, batch) = reader.finish();
+    Ok(NewRows {
+        arena,
+        batch,
+        max_row_seq,
+        session_max_seq: session_max_seq.and_then(|s| u64::try_from(s).ok()),
+    })
+}
+
+/// Reads the session's rows ordered by seq (only those after `after`, when given).
+/// `Ok(None)` when cancelled.
 fn read_events(
     conn: &Connection,
     schema: &Schema,
     id: &str,
     path: &Path,
     progress: Option<&LoadProgress>,
+    mut reader: RowReader,
+    after: Option<u64>,
 ) -> Result<Option<RowReader>, StoreError> {
     let err = |e| sqlite_error(path, e);
     if let Some(p) = progress {
@@ -84,16 +141,23 @@ fn read_events(
             .map_err(err)?;
         p.set_total(total.max(0) as u64);
     }
+    // A follower reads only rows after the last one it saw; a load reads every row, including
+    // rows whose seq is not even an integer (they become problems).
+    let after_clause = if after.is_some() {
+        "AND seq > ?2"
+    } else {
+        "AND ?2 IS NULL"
+    };
+    let after = after.map(|a| i64::try_from(a).unwrap_or(i64::MAX));
     let sql = format!(
-        "SELECT seq, type, {}, data, {}, {}, {} FROM events WHERE session_id = ?1 ORDER BY seq",
+        "SELECT seq, type, {}, data, {}, {}, {} FROM events WHERE session_id = ?1 {after_clause} ORDER BY seq",
         schema.event_column_or_null("time"),
         schema.event_column_or_null("source_event_seqs"),
         schema.event_column_or_null("surface_op"),
         schema.event_column_or_null("ignorable"),
     );
     let mut stmt = conn.prepare(&sql).map_err(err)?;
-    let mut rows = stmt.query([id]).map_err(err)?;
-    let mut reader = RowReader::default();
+    let mut rows = stmt.query(rusqlite::params![id, after]).map_err(err)?;
     let mut since_report = 0;
     while let Some(r) = rows.next().map_err(err)? {
         let raw = RawRow {

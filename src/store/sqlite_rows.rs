@@ -40,12 +40,24 @@ pub struct RawRow<'a> {
 /// Accumulates rows into a text arena and a batch.
 #[derive(Default)]
 pub struct RowReader {
+    /// Offset of `arena` in the log's text (non-zero when rows are appended to a loaded log).
+    base: u64,
+    /// The greatest `seq` column value read, bad rows included (live follow resumes after it).
+    pub max_row_seq: Option<u64>,
     arena: Vec<u8>,
     batch: EventBatch,
     scratch: Vec<u64>,
 }
 
 impl RowReader {
+    /// A reader whose arena will be appended to a log text of `base` bytes.
+    pub fn with_base(base: u64) -> Self {
+        RowReader {
+            base,
+            ..Default::default()
+        }
+    }
+
     /// The arena and the batch read so far.
     pub fn finish(self) -> (Vec<u8>, EventBatch) {
         (self.arena, self.batch)
@@ -68,6 +80,7 @@ impl RowReader {
                 });
             }
         };
+        self.max_row_seq = Some(self.max_row_seq.map_or(seq, |m| m.max(seq)));
         if let Err(msg) = self.event_row(seq, row) {
             self.batch.problems.push(LogProblem::bad_row(seq, msg));
         }
@@ -126,7 +139,7 @@ impl RowReader {
             sources: has_sources.then_some(self.scratch.as_slice()),
             line: 0,
             text: EventText::Line {
-                start: start as u64,
+                start: self.base + start as u64,
                 len,
             },
         });
@@ -194,7 +207,7 @@ impl RowReader {
             row_type: type_name,
             kind,
             data_json: data,
-            data_start: start as u64,
+            data_start: self.base + start as u64,
             seq0: seq,
             time0,
             line: 0,
