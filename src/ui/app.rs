@@ -1,0 +1,469 @@
+//! The application: owns the loaded session and all UI state, applies the queued
+//! [`UiCommand`]s once per frame, and lays out the panels.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::EventIdx;
+
+use super::arrows::{self, ArrowState};
+use super::chrome::{self, Banner};
+use super::command::{SideTab, UiCommand};
+use super::findings_panel;
+use super::inspector::{self, InspectorState};
+use super::loader::{DialogJob, LoadJob, Loaded, Source, load_blocking, sample_source};
+use super::preview_pane::{self, PreviewState};
+use super::replay_bar::{self, ReplayState};
+use super::search::SearchState;
+use super::session::Session;
+use super::shortcuts;
+use super::surface_panel::{self, SurfacePanelState};
+use super::theme;
+use super::timeline::{self, TimelineState};
+use super::view::{Prefs, RowGeometry, ViewState};
+
+/// Key of the persisted preferences.
+const PREFS_KEY: &str = "surface-viewer/prefs";
+
+/// The desktop viewer.
+pub struct ViewerApp {
+    pub(super) prefs: Prefs,
+    pub(super) session: Option<Session>,
+    pub(super) load: Option<LoadJob>,
+    pub(super) dialog: Option<DialogJob>,
+    pub(super) banner: Option<Banner>,
+    pub(super) view: ViewState,
+    pub(super) timeline: TimelineState,
+    pub(super) surface_panel: SurfacePanelState,
+    pub(super) replay: ReplayState,
+    pub(super) search: SearchState,
+    pub(super) preview: PreviewState,
+    pub(super) inspector: InspectorState,
+    pub(super) arrows: ArrowState,
+    pub(super) geometry: RowGeometry,
+    pub(super) show_help: bool,
+    pub(super) commands: Vec<UiCommand>,
+    /// Load synchronously and never touch persistent storage (tests).
+    pub(super) synchronous: bool,
+    pub(super) title: String,
+    pub(super) requested_session: Option<String>,
+    /// Event to scroll both panels to on the next frame.
+    pub(super) pending_reveal: Option<EventIdx>,
+    /// Whether the font fallback is installed (done on the first frame).
+    pub(super) fonts_ready: bool,
+}
+
+impl ViewerApp {
+    fn blank(prefs: Prefs, synchronous: bool) -> Self {
+        let view = ViewState {
+            filter_mask: prefs.filter_mask,
+            whole_chain: prefs.whole_chain,
+            ..Default::default()
+        };
+        ViewerApp {
+            prefs,
+            session: None,
+            load: None,
+            dialog: None,
+            banner: None,
+            view,
+            timeline: TimelineState::default(),
+            surface_panel: SurfacePanelState::default(),
+            replay: ReplayState::default(),
+            search: SearchState::default(),
+            preview: PreviewState::default(),
+            inspector: InspectorState::default(),
+            arrows: ArrowState::default(),
+            geometry: RowGeometry::default(),
+            show_help: false,
+            commands: Vec::new(),
+            synchronous,
+            title: String::new(),
+            requested_session: None,
+            pending_reveal: None,
+            fonts_ready: false,
+        }
+    }
+
+    /// The app for a real window: restores preferences and starts loading `file` (or the
+    /// bundled sample) in the background.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<PathBuf>,
+        session: Option<String>,
+    ) -> Self {
+        let prefs: Prefs = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, PREFS_KEY))
+            .unwrap_or_default();
+        prefs.theme.apply(&cc.egui_ctx);
+        theme::install_fonts(&cc.egui_ctx);
+        let mut app = ViewerApp::blank(prefs, false);
+        app.fonts_ready = true;
+        app.requested_session = session.clone();
+        match file.map(Source::Path).or_else(sample_source) {
+            Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
+            None => {
+                app.banner = Some(Banner::info(
+                    "No file given and no bundled sample found: use File ▸ Open, drop a file, or pick a recent one.",
+                ))
+            }
+        }
+        app
+    }
+
+    /// An app for tests: loads `path` synchronously, no persistence, no threads.
+    pub fn new_for_test(path: impl AsRef<Path>) -> Self {
+        let mut app = ViewerApp::blank(Prefs::default(), true);
+        app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
+        app
+    }
+
+    // --- Read access for tests and the shell ------------------------------------------
+
+    /// The replay cursor (events applied), if a log is loaded.
+    pub fn cursor(&self) -> Option<usize> {
+        self.session.as_ref().map(Session::cursor)
+    }
+
+    /// Seqs of the surface nodes at the cursor.
+    pub fn surface_seqs(&self) -> Vec<u64> {
+        self.session
+            .as_ref()
+            .map(|s| s.nodes.iter().map(|&i| s.log.event(i).seq).collect())
+            .unwrap_or_default()
+    }
+
+    /// Seq of the selected event.
+    pub fn selected_seq(&self) -> Option<u64> {
+        let s = self.session.as_ref()?;
+        self.view.selected.map(|i| s.log.event(i).seq)
+    }
+
+    /// The current replace preview, if a range is selected.
+    pub fn preview(&self) -> Option<&crate::engine::Preview> {
+        self.preview.current()
+    }
+
+    /// Seqs of the search hits found so far.
+    pub fn search_hits(&self) -> Vec<u64> {
+        let Some(s) = self.session.as_ref() else {
+            return Vec::new();
+        };
+        self.search
+            .hits
+            .iter()
+            .map(|&i| s.log.event(i).seq)
+            .collect()
+    }
+
+    /// The banner text, if one is shown.
+    pub fn banner_text(&self) -> Option<&str> {
+        self.banner.as_ref().map(|b| b.text.as_str())
+    }
+
+    /// Number of findings of the loaded log.
+    pub fn finding_count(&self) -> usize {
+        self.session.as_ref().map_or(0, |s| s.findings.len())
+    }
+
+    /// The tab shown in the right-hand panel.
+    pub fn side_tab(&self) -> SideTab {
+        self.prefs.tab
+    }
+
+    /// Queues a command as if a panel had pushed it.
+    pub fn push_command(&mut self, command: UiCommand) {
+        self.commands.push(command);
+    }
+
+    // --- Loading ----------------------------------------------------------------------
+
+    pub(super) fn start_load(
+        &mut self,
+        source: Source,
+        session: Option<String>,
+        ctx: Option<egui::Context>,
+    ) {
+        if let Some(job) = self.load.take() {
+            job.cancel();
+        }
+        if self.synchronous {
+            let result = load_blocking(&source, session.as_deref(), None);
+            self.finish_load(result);
+        } else {
+            self.load = Some(LoadJob::spawn(source, session, ctx));
+        }
+    }
+
+    pub(super) fn finish_load(&mut self, result: Result<Loaded, String>) {
+        match result {
+            Ok(loaded) => {
+                let session = Session::new(loaded);
+                if let Some(p) = session.path() {
+                    // Absolute, so that the recent list works from any working directory.
+                    let absolute = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+                    self.prefs.remember(&absolute);
+                }
+                self.banner = chrome::banner_for(&session);
+                self.session = Some(session);
+                self.timeline.reset();
+                self.surface_panel.reset();
+                self.replay.reset();
+                if let Some(s) = &self.session {
+                    self.search.restart(&s.log, None, self.synchronous);
+                }
+                self.preview.reset();
+                self.inspector.reset();
+                self.arrows.reset();
+                self.view.selected = None;
+                self.view.range_start = None;
+                self.view.range_end = None;
+            }
+            Err(message) => self.banner = Some(Banner::error(message)),
+        }
+    }
+
+    fn poll_background(&mut self, ctx: &egui::Context) {
+        if let Some(result) = self.load.as_ref().and_then(LoadJob::poll) {
+            self.load = None;
+            self.finish_load(result);
+        }
+        if self.load.is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if let Some(answer) = self.dialog.as_ref().and_then(DialogJob::poll) {
+            let purpose = self.dialog.take().map(|d| d.purpose);
+            match (purpose, answer) {
+                (Some(super::loader::DialogPurpose::Open), Some(path)) => {
+                    self.commands.push(UiCommand::Open(path))
+                }
+                (Some(super::loader::DialogPurpose::Save), Some(path)) => {
+                    self.commands.push(UiCommand::SaveAs(path))
+                }
+                (_, None) => {
+                    self.banner = Some(Banner::info(
+                        "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, use a recent file, or type a path).",
+                    ))
+                }
+                _ => {}
+            }
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if let Some(path) = dropped.into_iter().next() {
+            self.commands.push(UiCommand::Open(path));
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match (&self.session, &self.load) {
+            (_, Some(job)) => format!("Loading {} — surface-viewer", job.source.label()),
+            (Some(s), None) => s.title(),
+            (None, None) => "surface-viewer".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn tick_playback(&mut self, ctx: &egui::Context) {
+        if !self.replay.playing {
+            return;
+        }
+        let dt = ctx.input(|i| i.stable_dt).min(0.25);
+        let steps = self.replay.tick(dt, self.prefs.speed);
+        if let Some(s) = self.session.as_mut() {
+            let target = (s.cursor() + steps).min(s.len());
+            s.seek(target);
+            if steps > 0 {
+                self.pending_reveal = s.cursor_event();
+            }
+            if s.cursor() >= s.len() {
+                self.replay.playing = false;
+            }
+        }
+        ctx.request_repaint();
+    }
+
+    fn apply_commands(&mut self, ctx: &egui::Context) {
+        let commands = std::mem::take(&mut self.commands);
+        for command in commands {
+            self.apply(ctx, command);
+        }
+        self.commands.clear();
+    }
+
+    // --- Layout -----------------------------------------------------------------------
+
+    fn panels_ui(&mut self, ui: &mut egui::Ui) {
+        let text_focus = ui.ctx().egui_wants_keyboard_input();
+        self.commands
+            .extend(shortcuts::consume(ui.ctx(), text_focus));
+        egui::Panel::top("menu").show(ui, |ui| {
+            chrome::menu_bar_ui(
+                ui,
+                &self.prefs,
+                self.session.as_ref(),
+                &self.view,
+                &mut self.commands,
+            );
+        });
+        if let Some(job) = &self.load {
+            egui::Panel::top("loading")
+                .show(ui, |ui| chrome::loading_ui(ui, job, &mut self.commands));
+        }
+        if let Some(banner) = &self.banner {
+            egui::Panel::top("banner")
+                .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
+        }
+        let Some(session) = self.session.as_ref() else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                chrome::welcome_ui(ui, &self.prefs, &mut self.commands)
+            });
+            return;
+        };
+        egui::Panel::bottom("replay").show(ui, |ui| {
+            ui.add_space(4.0);
+            replay_bar::replay_bar_ui(
+                ui,
+                session,
+                &mut self.replay,
+                self.prefs.speed,
+                &mut self.commands,
+            );
+            ui.add_space(2.0);
+        });
+        egui::Panel::right("side")
+            .resizable(true)
+            .default_size(theme::SIDE_PANEL_WIDTH)
+            .show(ui, |ui| self.side_ui(ui));
+        let session = match self.session.as_ref() {
+            Some(s) => s,
+            None => return,
+        };
+        self.geometry.clear();
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Panel::right("surface")
+                .resizable(true)
+                .default_size(theme::SURFACE_PANEL_WIDTH)
+                .show(ui, |ui| {
+                    ui.add_space(theme::BRIDGE_WIDTH * 0.0);
+                    surface_panel::surface_panel_ui(
+                        ui,
+                        session,
+                        &self.view,
+                        &mut self.surface_panel,
+                        &mut self.geometry,
+                        &mut self.commands,
+                    );
+                });
+            egui::CentralPanel::default().show(ui, |ui| {
+                timeline::timeline_ui(
+                    ui,
+                    session,
+                    &self.view,
+                    &mut self.timeline,
+                    &mut self.search,
+                    &mut self.geometry,
+                    &mut self.commands,
+                );
+            });
+        });
+        arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
+    }
+
+    fn side_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(session) = self.session.as_ref() else {
+            return;
+        };
+        ui.horizontal(|ui| {
+            let (errors, warnings) = session.finding_counts();
+            for (tab, label) in [
+                (SideTab::Inspector, "Inspector".to_string()),
+                (SideTab::Preview, "Replace preview".to_string()),
+                (
+                    SideTab::Findings,
+                    format!("Findings ({errors} E, {warnings} W)"),
+                ),
+            ] {
+                if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
+                    self.commands.push(UiCommand::ShowTab(tab));
+                }
+            }
+        });
+        ui.separator();
+        match self.prefs.tab {
+            SideTab::Inspector => inspector::inspector_ui(
+                ui,
+                session,
+                &self.view,
+                &mut self.inspector,
+                &mut self.commands,
+            ),
+            SideTab::Preview => preview_pane::preview_ui(
+                ui,
+                session,
+                &self.view,
+                &mut self.preview,
+                &mut self.commands,
+            ),
+            SideTab::Findings => {
+                findings_panel::findings_ui(ui, session, &self.view, &mut self.commands)
+            }
+        }
+    }
+
+    /// Moves the cursor so that `idx` is applied and selects it.
+    pub(super) fn jump_to(&mut self, idx: EventIdx) {
+        if let Some(s) = self.session.as_mut() {
+            s.seek(idx.get() + 1);
+        }
+        self.view.selected = Some(idx);
+        self.pending_reveal = Some(idx);
+    }
+}
+
+impl eframe::App for ViewerApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if !self.fonts_ready {
+            // New fonts apply from the next pass: draw nothing with symbols before that.
+            theme::install_fonts(&ctx);
+            self.fonts_ready = true;
+            ctx.request_repaint();
+            return;
+        }
+        self.poll_background(&ctx);
+        self.tick_playback(&ctx);
+        if let Some(s) = self.session.as_ref() {
+            self.search.sync_query(&s.log, Some(&ctx), self.synchronous);
+        }
+        if self.search.poll() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.view.reveal = self.pending_reveal.take();
+        self.panels_ui(ui);
+        if self.show_help {
+            chrome::help_ui(&ctx, &mut self.commands);
+        }
+        self.apply_commands(&ctx);
+        if self.pending_reveal.is_some() {
+            ctx.request_repaint();
+        }
+        self.update_title(&ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if !self.synchronous {
+            self.prefs.filter_mask = self.view.filter_mask;
+            self.prefs.whole_chain = self.view.whole_chain;
+            eframe::set_value(storage, PREFS_KEY, &self.prefs);
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! Background work that must never block the UI thread: loading a session file (with progress
+//! and cancellation) and the native file dialogs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use crate::engine::{EventIdx, EventLog, Finding, Surface, approx_tokens_of, check};
+use crate::store::{self, Format, LoadProgress, SessionInfo};
+
+/// Where a log comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A file on disk.
+    Path(PathBuf),
+    /// A copy compiled into the binary.
+    Embedded {
+        /// A display name.
+        name: &'static str,
+        /// The JSONL bytes.
+        bytes: &'static [u8],
+    },
+}
+
+impl Source {
+    /// A short display name (the file name).
+    pub fn label(&self) -> String {
+        match self {
+            Source::Path(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            Source::Embedded { name, .. } => (*name).to_string(),
+        }
+    }
+}
+
+/// Everything the loader thread computes, ready for the UI to own.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Where it came from.
+    pub source: Source,
+    /// Detected format.
+    pub format: Format,
+    /// The session that was read.
+    pub info: SessionInfo,
+    /// All sessions of the file (more than one only for SQLite).
+    pub sessions: Vec<SessionInfo>,
+    /// The log.
+    pub log: EventLog,
+    /// The surface, processed to the end (cursor at the end).
+    pub surface: Surface,
+    /// Findings of `check`.
+    pub findings: Vec<Finding>,
+    /// Approximate tokens per event (0 for events that yield no message).
+    pub tokens: Vec<u32>,
+}
+
+/// Reads and analyses a source on the calling thread. `None` for `progress` means no
+/// cancellation. Errors are one human sentence.
+pub fn load_blocking(
+    source: &Source,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<Loaded, String> {
+    let (format, info, sessions, log) = match source {
+        Source::Path(path) => read_path(path, session, progress)?,
+        Source::Embedded { name, bytes } => {
+            let log = store::read_jsonl(bytes.to_vec(), progress)
+                .ok_or_else(|| format!("loading {name} was cancelled"))?;
+            let info = SessionInfo {
+                id: log
+                    .header
+                    .as_ref()
+                    .map(|h| h.id.clone())
+                    .unwrap_or_default(),
+                events: log.len() as u64,
+                ..Default::default()
+            };
+            (Format::Jsonl, info.clone(), vec![info], log)
+        }
+    };
+    let surface = Surface::at_end(&log);
+    let findings = check(&log, &surface);
+    let mut tokens = vec![0u32; log.len()];
+    for (i, slot) in tokens.iter_mut().enumerate() {
+        if i % 4096 == 0 && progress.is_some_and(LoadProgress::is_cancelled) {
+            return Err(format!("loading {} was cancelled", source.label()));
+        }
+        let idx = EventIdx(i as u32);
+        if log.is_eligible(idx) {
+            *slot = u32::try_from(approx_tokens_of(&log, idx)).unwrap_or(u32::MAX);
+        }
+    }
+    Ok(Loaded {
+        source: source.clone(),
+        format,
+        info,
+        sessions,
+        log,
+        surface,
+        findings,
+        tokens,
+    })
+}
+
+type ReadResult = (Format, SessionInfo, Vec<SessionInfo>, EventLog);
+
+fn read_path(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<ReadResult, String> {
+    let format = store::detect_file(path).map_err(|e| e.to_string())?;
+    let sessions = if format == Format::Sqlite {
+        store::list_sessions(path).map_err(|e| e.to_string())?
+    } else {
+        Vec::new()
+    };
+    let opened = store::open_with_progress(path, session, progress).map_err(|e| e.to_string())?;
+    let sessions = if sessions.is_empty() {
+        vec![opened.session.clone()]
+    } else {
+        sessions
+    };
+    Ok((opened.format, opened.session, sessions, opened.log))
+}
+
+/// A load running on a worker thread.
+pub struct LoadJob {
+    /// What is being loaded.
+    pub source: Source,
+    /// Shared progress and cancel flag.
+    pub progress: Arc<LoadProgress>,
+    rx: Receiver<Result<Loaded, String>>,
+}
+
+impl LoadJob {
+    /// Starts loading on a new thread; `ctx` is asked to repaint when the result is ready.
+    pub fn spawn(source: Source, session: Option<String>, ctx: Option<egui::Context>) -> Self {
+        let progress = Arc::new(LoadProgress::default());
+        let (tx, rx) = channel();
+        let worker_progress = Arc::clone(&progress);
+        let worker_source = source.clone();
+        let spawned = std::thread::Builder::new()
+            .name("surface-viewer-load".into())
+            .spawn(move || {
+                let result =
+                    load_blocking(&worker_source, session.as_deref(), Some(&worker_progress));
+                // The receiver may be gone (a newer load replaced this one); that is fine.
+                let _ = tx.send(result);
+                if let Some(ctx) = ctx {
+                    ctx.request_repaint();
+                }
+            });
+        if let Err(e) = spawned {
+            let (tx, err_rx) = channel();
+            let _ = tx.send(Err(format!("cannot start the loader thread: {e}")));
+            return LoadJob {
+                source,
+                progress,
+                rx: err_rx,
+            };
+        }
+        LoadJob {
+            source,
+            progress,
+            rx,
+        }
+    }
+
+    /// The result, once the thread is done.
+    pub fn poll(&self) -> Option<Result<Loaded, String>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => {
+                Some(Err("the loader thread stopped unexpectedly".into()))
+            }
+        }
+    }
+
+    /// Asks the loader to stop.
+    pub fn cancel(&self) {
+        self.progress.cancel();
+    }
+}
+
+/// What a file dialog was opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogPurpose {
+    /// Pick a log to open.
+    Open,
+    /// Pick where to save a new log.
+    Save,
+}
+
+/// A native file dialog running on a worker thread.
+pub struct DialogJob {
+    /// Why it was opened.
+    pub purpose: DialogPurpose,
+    rx: Receiver<Option<PathBuf>>,
+}
+
+impl DialogJob {
+    /// Opens a dialog on a worker thread. Without a desktop portal it answers "no file" at once.
+    pub fn spawn(purpose: DialogPurpose, suggested: Option<PathBuf>, ctx: egui::Context) -> Self {
+        let (tx, rx) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("surface-viewer-dialog".into())
+            .spawn(move || {
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(s) = &suggested {
+                    if let Some(dir) = s.parent() {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    if let Some(name) = s.file_name() {
+                        dialog = dialog.set_file_name(name.to_string_lossy());
+                    }
+                }
+                let picked = match purpose {
+                    DialogPurpose::Open => dialog
+                        .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
+                        .add_filter("All files", &["*"])
+                        .pick_file(),
+                    DialogPurpose::Save => dialog.save_file(),
+                };
+                let _ = tx.send(picked);
+                ctx.request_repaint();
+            });
+        if spawned.is_err() {
+            let (tx, err_rx) = channel();
+            let _ = tx.send(None);
+            return DialogJob {
+                purpose,
+                rx: err_rx,
+            };
+        }
+        DialogJob { purpose, rx }
+    }
+
+    /// `Some(answer)` once the dialog closed (`answer` is `None` when nothing was picked).
+    pub fn poll(&self) -> Option<Option<PathBuf>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(None),
+        }
+    }
+}
+
+/// The sample compiled into the binary, used when the source tree is not around.
+const EMBEDDED_SAMPLE: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/sample.session.jsonl"
+));
+
+/// The bundled sample: the file in `assets/` next to the crate when it exists at run time
+/// (so edits show without a rebuild), else the copy compiled into the binary.
+pub fn sample_source() -> Option<Source> {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/sample.session.jsonl"
+    ));
+    if path.is_file() {
+        return Some(Source::Path(path));
+    }
+    Some(Source::Embedded {
+        name: "sample.session.jsonl (built in)",
+        bytes: EMBEDDED_SAMPLE,
+    })
+}
+
+/// Writes `bytes` to `target` atomically: a temporary file in the same folder, then a rename.
+/// Refuses to write over `protected` (the open log).
+pub fn write_atomically(
+    target: &Path,
+    bytes: &[u8],
+    protected: Option<&Path>,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    use std::io::Write as _;
+    if let Some(open) = protected
+        && same_file(target, open)
+    {
+        anyhow::bail!(
+            "{} is the open log; the viewer never writes to it",
+            target.display()
+        );
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .with_context(|| format!("{} has no file name", target.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> anyhow::Result<()> {
+        let mut file = std::fs::File::create(&tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        file.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot flush {}", tmp.display()))?;
+        std::fs::rename(&tmp, target)
+            .with_context(|| format!("cannot rename into {}", target.display()))?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_refuses_the_open_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = dir.path().join("open.jsonl");
+        std::fs::write(&open, b"x\n").unwrap();
+        assert!(write_atomically(&open, b"y\n", Some(&open)).is_err());
+        assert_eq!(std::fs::read(&open).unwrap(), b"x\n");
+        let new = dir.path().join("new.jsonl");
+        write_atomically(&new, b"y\n", Some(&open)).unwrap();
+        assert_eq!(std::fs::read(&new).unwrap(), b"y\n");
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 2);
+    }
+}

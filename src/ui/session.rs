@@ -1,0 +1,446 @@
+//! The loaded session as the UI sees it: the engine's log and surface plus view-model caches
+//! (surface nodes and totals at the cursor, replace-op and finding positions, a lazily built
+//! reverse provenance index). Only [`super::app`] mutates it.
+
+use std::cell::OnceCell;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::engine::{Effect, EventIdx, EventLog, Finding, Surface};
+use crate::store::{Format, SessionInfo};
+
+use super::loader::{Loaded, Source};
+
+/// What the last single step changed on the surface (for highlighting).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepChange {
+    /// Nodes that entered the surface.
+    pub entered: Vec<EventIdx>,
+    /// Nodes that left the surface.
+    pub left: Vec<EventIdx>,
+}
+
+/// Who cites whom: `(source, citing)` pairs sorted by source, built once per log on demand.
+#[derive(Debug, Default)]
+pub struct ReverseIndex {
+    pairs: Vec<(u32, u32)>,
+}
+
+impl ReverseIndex {
+    /// Builds the index from every event's `sourceEventSeqs`.
+    pub fn build(log: &EventLog) -> Self {
+        let mut pairs = Vec::new();
+        for idx in log.indices() {
+            for &seq in log.sources(idx).unwrap_or(&[]) {
+                if let Some(src) = log.find_seq(seq) {
+                    pairs.push((src.0, idx.0));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        ReverseIndex { pairs }
+    }
+
+    /// The events whose sources include `idx`, in log order.
+    pub fn cited_by(&self, idx: EventIdx) -> impl Iterator<Item = EventIdx> + '_ {
+        let lo = self.pairs.partition_point(|p| p.0 < idx.0);
+        self.pairs[lo..]
+            .iter()
+            .take_while(move |p| p.0 == idx.0)
+            .map(|p| EventIdx(p.1))
+    }
+}
+
+/// The loaded session.
+pub struct Session {
+    /// Where it came from.
+    pub source: Source,
+    /// Detected format.
+    pub format: Format,
+    /// The session read.
+    pub info: SessionInfo,
+    /// Every session of the file.
+    pub sessions: Vec<SessionInfo>,
+    /// The log (shared read-only with the search worker).
+    pub log: Arc<EventLog>,
+    /// The surface with its replay cursor.
+    pub surface: Surface,
+    /// Findings of `check`, in the engine's order.
+    pub findings: Vec<Finding>,
+    /// The event each finding is about, parallel to `findings`.
+    pub finding_events: Vec<Option<EventIdx>>,
+    /// Finding indices in display order: errors first, then by seq.
+    pub finding_order: Vec<usize>,
+    /// Events with at least one finding, sorted, deduplicated.
+    pub finding_marks: Vec<EventIdx>,
+    /// Events carrying a replace op (applied or not), in log order.
+    pub replace_ops: Vec<EventIdx>,
+    /// Approximate tokens per event.
+    pub tokens: Vec<u32>,
+    /// Time of the first event that has one (relative times start here).
+    pub t0: Option<i64>,
+    /// Surface nodes at the cursor, in order (recomputed when the cursor moves).
+    pub nodes: Vec<EventIdx>,
+    /// Sum of `tokens` over `nodes`.
+    pub total_tokens: u64,
+    /// What the last single step changed.
+    pub last_change: Option<StepChange>,
+    nodes_at: Option<usize>,
+    reverse: OnceCell<ReverseIndex>,
+}
+
+impl Session {
+    /// Takes ownership of what the loader produced.
+    pub fn new(loaded: Loaded) -> Self {
+        let Loaded {
+            source,
+            format,
+            info,
+            sessions,
+            log,
+            surface,
+            findings,
+            tokens,
+        } = loaded;
+        let finding_events: Vec<Option<EventIdx>> =
+            findings.iter().map(|f| event_of_finding(&log, f)).collect();
+        let mut finding_marks: Vec<EventIdx> = finding_events.iter().flatten().copied().collect();
+        finding_marks.sort_unstable();
+        finding_marks.dedup();
+        let mut finding_order: Vec<usize> = (0..findings.len()).collect();
+        finding_order.sort_by_key(|&n| (findings[n].severity, findings[n].seq, n));
+        let replace_ops = log
+            .indices()
+            .filter(|&i| matches!(log.op(i), crate::engine::SurfaceOp::Replace { .. }))
+            .collect();
+        let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
+        let mut session = Session {
+            source,
+            format,
+            info,
+            sessions,
+            log: Arc::new(log),
+            surface,
+            findings,
+            finding_events,
+            finding_order,
+            finding_marks,
+            replace_ops,
+            tokens,
+            t0,
+            nodes: Vec::new(),
+            total_tokens: 0,
+            last_change: None,
+            nodes_at: None,
+            reverse: OnceCell::new(),
+        };
+        session.refresh_nodes();
+        session
+    }
+
+    /// The file path, when the log came from disk.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.source {
+            Source::Path(p) => Some(p),
+            Source::Embedded { .. } => None,
+        }
+    }
+
+    /// Number of events.
+    pub fn len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// True when the log has no events.
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty()
+    }
+
+    /// The cursor: how many events are applied.
+    pub fn cursor(&self) -> usize {
+        self.surface.cursor()
+    }
+
+    /// The last applied event, if any.
+    pub fn cursor_event(&self) -> Option<EventIdx> {
+        self.cursor().checked_sub(1).map(|i| EventIdx(i as u32))
+    }
+
+    /// Approximate tokens of one event.
+    pub fn tokens_of(&self, idx: EventIdx) -> u64 {
+        u64::from(self.tokens.get(idx.get()).copied().unwrap_or(0))
+    }
+
+    /// Moves the cursor (O(distance) in the engine) and refreshes the node cache. Moving
+    /// forward records what the last applied event changed; one step back records its undo.
+    pub fn seek(&mut self, target: usize) {
+        let target = target.min(self.len());
+        let before = self.cursor();
+        if target == before {
+            return;
+        }
+        self.surface.seek(&self.log, target);
+        // Forward (one step or a jump): what the last applied event did. Back one step: its undo.
+        self.last_change = if target > before {
+            Some(self.change_of(EventIdx(target as u32 - 1), true))
+        } else if target + 1 == before {
+            Some(self.change_of(EventIdx(target as u32), false))
+        } else {
+            None
+        };
+        self.refresh_nodes();
+    }
+
+    fn change_of(&self, idx: EventIdx, forward: bool) -> StepChange {
+        let (mut entered, mut left) = match self.surface.effect(idx) {
+            Some(Effect::Appended) => (vec![idx], Vec::new()),
+            Some(Effect::Replaced(_)) => {
+                let shadowed = self
+                    .surface
+                    .replace_of(idx)
+                    .map(|r| self.surface.chain(r.first, r.last))
+                    .unwrap_or_default();
+                (vec![idx], shadowed)
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
+        if !forward {
+            std::mem::swap(&mut entered, &mut left);
+        }
+        StepChange { entered, left }
+    }
+
+    /// Recomputes the nodes and token total when the cursor moved since the last call.
+    pub fn refresh_nodes(&mut self) {
+        if self.nodes_at == Some(self.cursor()) {
+            return;
+        }
+        self.nodes.clear();
+        self.nodes.extend(self.surface.nodes());
+        self.total_tokens = self.nodes.iter().map(|&n| self.tokens_of(n)).sum();
+        self.nodes_at = Some(self.cursor());
+    }
+
+    /// Position of `idx` among the surface nodes at the cursor.
+    pub fn node_position(&self, idx: EventIdx) -> Option<usize> {
+        if !self.surface.is_on_surface(idx) {
+            return None;
+        }
+        self.nodes.iter().position(|&n| n == idx)
+    }
+
+    /// The events `idx` cites (its `sourceEventSeqs` that exist), in list order.
+    pub fn sources_of(&self, idx: EventIdx) -> Vec<EventIdx> {
+        self.log
+            .sources(idx)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|&s| self.log.find_seq(s))
+            .collect()
+    }
+
+    /// The events citing `idx` (builds the reverse index on first use).
+    pub fn cited_by(&self, idx: EventIdx) -> Vec<EventIdx> {
+        self.reverse
+            .get_or_init(|| ReverseIndex::build(&self.log))
+            .cited_by(idx)
+            .collect()
+    }
+
+    /// Cursor position just after the first replace op at or after cursor `from` (exclusive of
+    /// the op already at the cursor).
+    pub fn next_replace_cursor(&self, from: usize) -> Option<usize> {
+        let i = self.replace_ops.partition_point(|e| e.get() < from);
+        self.replace_ops.get(i).map(|e| e.get() + 1)
+    }
+
+    /// Cursor position just after the last replace op before the cursor's last event.
+    pub fn prev_replace_cursor(&self, from: usize) -> Option<usize> {
+        let last_applied = from.checked_sub(1)?;
+        let i = self.replace_ops.partition_point(|e| e.get() < last_applied);
+        let j = i.checked_sub(1)?;
+        self.replace_ops.get(j).map(|e| e.get() + 1)
+    }
+
+    /// The next event with a finding after `after` (or from the start).
+    pub fn next_finding_event(&self, after: Option<EventIdx>) -> Option<EventIdx> {
+        let i = match after {
+            Some(a) => self.finding_marks.partition_point(|e| *e <= a),
+            None => 0,
+        };
+        self.finding_marks.get(i).copied()
+    }
+
+    /// The previous event with a finding before `before` (or from the end).
+    pub fn prev_finding_event(&self, before: Option<EventIdx>) -> Option<EventIdx> {
+        let i = match before {
+            Some(b) => self.finding_marks.partition_point(|e| *e < b),
+            None => self.finding_marks.len(),
+        };
+        self.finding_marks.get(i.checked_sub(1)?).copied()
+    }
+
+    /// Milliseconds since the first timed event.
+    pub fn relative_millis(&self, idx: EventIdx) -> Option<i64> {
+        let t = self.log.event(idx).time().filter(|&t| t > 0)?;
+        Some(t - self.t0?)
+    }
+
+    /// Window title text: file and session.
+    pub fn title(&self) -> String {
+        let mut t = format!("{} — surface-viewer", self.source.label());
+        if self.sessions.len() > 1 || self.format == Format::Sqlite {
+            t = format!(
+                "{} [session {}] — surface-viewer",
+                self.source.label(),
+                self.info.id
+            );
+        }
+        t
+    }
+
+    /// Number of error- and warning-level findings.
+    pub fn finding_counts(&self) -> (usize, usize) {
+        let errors = self.findings.iter().filter(|f| f.is_error()).count();
+        (errors, self.findings.len() - errors)
+    }
+}
+
+/// The event a finding is about: by seq, else by JSONL line.
+fn event_of_finding(log: &EventLog, finding: &Finding) -> Option<EventIdx> {
+    if let Some(seq) = finding.seq
+        && let Some(i) = log.find_seq(seq)
+    {
+        return Some(i);
+    }
+    let line = finding.line?;
+    let pos = log.events.partition_point(|e| e.line < line);
+    log.events
+        .get(pos)
+        .filter(|e| e.line == line)
+        .map(|_| EventIdx(pos as u32))
+        .or_else(|| {
+            let seq = finding.seq?;
+            log.events
+                .iter()
+                .position(|e| e.seq == seq)
+                .map(|p| EventIdx(p as u32))
+        })
+}
+
+/// Formats milliseconds as a compact relative time (`+1.234s`, `+2m05s`).
+pub fn format_relative(millis: i64) -> String {
+    let sign = if millis < 0 { "-" } else { "+" };
+    let m = millis.unsigned_abs();
+    if m < 60_000 {
+        format!("{sign}{}.{:03}s", m / 1000, m % 1000)
+    } else if m < 3_600_000 {
+        format!("{sign}{}m{:02}s", m / 60_000, (m / 1000) % 60)
+    } else {
+        format!("{sign}{}h{:02}m", m / 3_600_000, (m / 60_000) % 60)
+    }
+}
+
+/// Formats epoch milliseconds as an absolute UTC time.
+pub fn format_absolute(millis: i64) -> String {
+    let secs = millis.div_euclid(1000);
+    let ms = millis.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, mo, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{mo:02}-{d:02} {:02}:{:02}:{:02}.{ms:03} UTC",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a (year, month, day) civil date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A tiny loaded session for unit tests: 0 and 1 appended, 2 replaces 0..1, 3 is an invalid
+/// replace.
+#[cfg(test)]
+pub(super) fn test_session() -> Session {
+    const LOG: &str = concat!(
+        r#"{"type":"session","version":0,"id":"t","createdAt":1}"#,
+        "\n",
+        r#"{"type":"user/message","seq":0,"time":5,"data":{"content":[{"type":"text","text":"a"}]},"surfaceOp":"append"}"#,
+        "\n",
+        r#"{"type":"user/message","seq":1,"time":6,"data":{"content":[{"type":"text","text":"b"}]},"sourceEventSeqs":[0],"surfaceOp":"append"}"#,
+        "\n",
+        r#"{"type":"user/message","seq":2,"time":7,"data":{"content":[{"type":"text","text":"s"}]},"sourceEventSeqs":[0,1],"surfaceOp":{"op":"replace","start":0,"end":1}}"#,
+        "\n",
+        r#"{"type":"user/message","seq":3,"time":8,"data":{"content":[{"type":"text","text":"x"}]},"surfaceOp":{"op":"replace","start":7,"end":7}}"#,
+        "\n",
+    );
+
+    let source = Source::Embedded {
+        name: "t",
+        bytes: LOG.as_bytes(),
+    };
+    match super::loader::load_blocking(&source, None, None) {
+        Ok(loaded) => Session::new(loaded),
+        Err(e) => panic!("test log: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn navigation_and_step_changes() {
+        let mut s = test_session();
+        assert_eq!(s.cursor(), 4);
+        assert_eq!(s.nodes, vec![EventIdx(2)]);
+        assert_eq!(s.next_replace_cursor(0), Some(3));
+        assert_eq!(s.next_replace_cursor(3), Some(4));
+        assert_eq!(s.prev_replace_cursor(4), Some(3));
+        assert_eq!(s.prev_replace_cursor(3), None);
+        assert_eq!(s.next_finding_event(None), Some(EventIdx(3)));
+        assert_eq!(s.prev_finding_event(Some(EventIdx(3))), None);
+        s.seek(2);
+        assert_eq!(s.nodes, vec![EventIdx(0), EventIdx(1)]);
+        s.seek(3);
+        let change = s.last_change.clone().unwrap();
+        assert_eq!(change.entered, vec![EventIdx(2)]);
+        assert_eq!(change.left, vec![EventIdx(0), EventIdx(1)]);
+        s.seek(2);
+        assert_eq!(
+            s.last_change.clone().unwrap().entered,
+            vec![EventIdx(0), EventIdx(1)]
+        );
+        assert_eq!(s.cited_by(EventIdx(0)), vec![EventIdx(1), EventIdx(2)]);
+        assert_eq!(s.sources_of(EventIdx(2)), vec![EventIdx(0), EventIdx(1)]);
+        assert_eq!(
+            s.total_tokens,
+            s.tokens_of(EventIdx(0)) + s.tokens_of(EventIdx(1))
+        );
+        assert_eq!(s.relative_millis(EventIdx(3)), Some(3));
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(format_relative(1234), "+1.234s");
+        assert_eq!(format_relative(125_000), "+2m05s");
+        assert_eq!(format_absolute(0), "1970-01-01 00:00:00.000 UTC");
+        assert_eq!(
+            format_absolute(1_786_123_401_613),
+            "2026-08-07 17:23:21.613 UTC"
+        );
+    }
+}

@@ -1,0 +1,275 @@
+//! Scenario tests of the desktop viewer through the real app type, with egui_kittest: open a
+//! log, step with the keyboard, pick a replace range, jump to a finding, search.
+#![cfg(feature = "gui")]
+
+use std::path::PathBuf;
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use surface_viewer::ui::{SideTab, ViewerApp};
+
+/// A small surface-mode log: 1, 2, 4, 5 are appended, 6 replaces 1..4, 7 is an invalid replace.
+const LOG: &str = r#"{"type":"session","version":0,"id":"ui-test","createdAt":1}
+{"type":"turn/start","seq":0,"time":1000,"data":{"turn":1}}
+{"type":"user/message","seq":1,"time":1001,"data":{"content":[{"type":"text","text":"hello alpha"}]},"surfaceOp":"append"}
+{"type":"assistant/message","seq":2,"time":1002,"data":{"content":[{"type":"text","text":"calling a tool"}]},"sourceEventSeqs":[1],"surfaceOp":"append"}
+{"type":"tool/call","seq":3,"time":1003,"data":{"callId":"c1","name":"bash","arguments":"{}"}}
+{"type":"tool/result","seq":4,"time":1004,"data":{"callId":"c1","content":[{"type":"text","text":"result beta"}]},"sourceEventSeqs":[3],"surfaceOp":"append"}
+{"type":"assistant/message","seq":5,"time":1005,"data":{"content":[{"type":"text","text":"done"}]},"surfaceOp":"append"}
+{"type":"user/message","seq":6,"time":1006,"data":{"content":[{"type":"text","text":"summary gamma"}]},"sourceEventSeqs":[1,2,4],"surfaceOp":{"op":"replace","start":1,"end":4}}
+{"type":"user/message","seq":7,"time":1007,"data":{"content":[{"type":"text","text":"bad replace"}]},"sourceEventSeqs":[5],"surfaceOp":{"op":"replace","start":9,"end":9}}
+{"type":"turn/end","seq":8,"time":1008,"data":{"turn":1,"reason":{"kind":"completed"}}}
+"#;
+
+fn write_log(dir: &tempfile::TempDir) -> PathBuf {
+    let path = dir.path().join("ui-test.session.jsonl");
+    std::fs::write(&path, LOG).unwrap();
+    path
+}
+
+fn harness_for(path: PathBuf) -> Harness<'static, ViewerApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
+}
+
+fn press(harness: &mut Harness<'_, ViewerApp>, key: Key, times: usize) {
+    for _ in 0..times {
+        harness.key_press(key);
+        harness.run();
+    }
+}
+
+#[test]
+fn opens_at_the_end_and_steps_with_the_keyboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    assert_eq!(harness.state().cursor(), Some(9));
+    assert_eq!(harness.state().surface_seqs(), vec![6, 5]);
+
+    press(&mut harness, Key::ArrowLeft, 3);
+    assert_eq!(harness.state().cursor(), Some(6));
+    assert_eq!(harness.state().surface_seqs(), vec![1, 2, 4, 5]);
+    harness.get_by_label("node seq 4");
+
+    press(&mut harness, Key::ArrowRight, 1);
+    assert_eq!(harness.state().surface_seqs(), vec![6, 5]);
+
+    press(&mut harness, Key::Home, 1);
+    assert_eq!(harness.state().cursor(), Some(0));
+    assert!(harness.state().surface_seqs().is_empty());
+
+    // Shift+→ jumps to just after the next replace op (seq 6).
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowRight);
+    harness.run();
+    assert_eq!(harness.state().cursor(), Some(7));
+    assert_eq!(harness.state().selected_seq(), Some(6));
+
+    press(&mut harness, Key::End, 1);
+    assert_eq!(harness.state().cursor(), Some(9));
+}
+
+#[test]
+fn selecting_a_surface_range_previews_the_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    press(&mut harness, Key::ArrowLeft, 3);
+    harness.get_by_label("node seq 2").click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(2));
+    harness
+        .get_by_label("node seq 5")
+        .click_modifiers(Modifiers::SHIFT);
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Preview);
+    let preview = harness.state().preview().cloned().expect("a preview");
+    assert!(preview.valid, "{:?}", preview.errors);
+    assert_eq!(preview.shadowed, vec![2, 4, 5]);
+    assert_eq!((preview.before.nodes, preview.after.nodes), (4, 2));
+    assert_eq!(preview.after_nodes, vec![1, 9]);
+    assert!(
+        preview
+            .event_line()
+            .contains(r#""surfaceOp":{"end":5,"op":"replace","start":2}"#)
+            || preview.event_line().contains(r#""op":"replace""#)
+    );
+
+    // Save as a new log through the path box; the open log stays untouched.
+    let target = dir.path().join("new.session.jsonl");
+    harness
+        .state_mut()
+        .push_command(surface_viewer::ui::UiCommand::SaveAs(target.clone()));
+    harness.run();
+    let written = std::fs::read_to_string(&target).unwrap();
+    assert!(written.starts_with(LOG));
+    assert_eq!(written.lines().count(), LOG.lines().count() + 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("ui-test.session.jsonl")).unwrap(),
+        LOG
+    );
+}
+
+#[test]
+fn saving_over_the_open_log_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_log(&dir);
+    let mut harness = harness_for(path.clone());
+    harness.get_by_label("node seq 6").click();
+    harness.run();
+    harness
+        .get_by_label("node seq 5")
+        .click_modifiers(Modifiers::SHIFT);
+    harness.run();
+    assert!(harness.state().preview().is_some_and(|p| p.valid));
+    harness
+        .state_mut()
+        .push_command(surface_viewer::ui::UiCommand::SaveAs(path.clone()));
+    harness.run();
+    assert!(
+        harness
+            .state()
+            .banner_text()
+            .unwrap_or_default()
+            .contains("never writes")
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), LOG);
+}
+
+#[test]
+fn jumps_to_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    assert!(harness.state().finding_count() >= 1);
+    press(&mut harness, Key::Home, 1);
+    press(&mut harness, Key::F8, 1);
+    let seq = harness
+        .state()
+        .selected_seq()
+        .expect("a finding was selected");
+    assert_eq!(harness.state().cursor(), Some(seq as usize + 1));
+
+    // The findings tab lists the invalid replace; clicking it moves cursor and selection.
+    harness.get_by_label_contains("Findings (").click();
+    harness.run();
+    press(&mut harness, Key::Home, 1);
+    harness
+        .get_by_label_contains("start-not-on-surface")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(7));
+    assert_eq!(harness.state().cursor(), Some(8));
+}
+
+#[test]
+fn searches_payloads_including_shadowed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    harness.run();
+    harness.event(egui::Event::Text("BETA".into()));
+    harness.run();
+    // seq 4 is shadowed at the end; search still finds it.
+    assert_eq!(harness.state().search_hits(), vec![4]);
+    harness.key_press(Key::F3);
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(4));
+}
+
+#[test]
+fn the_timeline_selects_and_the_inspector_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    harness.get_by_label("event seq 6").click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(6));
+    // The inspector shows the replace and lets us jump to a source.
+    harness.get_by_label_contains("seq 4 tool/result").click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(4));
+    harness.key_press(Key::F1);
+    harness.run();
+    harness.get_by_label("Close").click();
+    harness.run();
+}
+
+#[test]
+fn an_unreadable_file_shows_a_banner_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.jsonl");
+    std::fs::write(&path, b"").unwrap();
+    let harness = harness_for(path);
+    assert!(harness.state().banner_text().is_some());
+    assert_eq!(harness.state().cursor(), None);
+}
+
+#[test]
+fn the_bundled_sample_and_upstream_fixtures_open_and_replay() {
+    let mut files =
+        vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")];
+    let upstream = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/fixtures/upstream/v0-2026-08-20-head");
+    if let Ok(entries) = std::fs::read_dir(&upstream) {
+        let mut more: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        more.sort();
+        files.extend(more);
+    }
+    for file in files {
+        let mut harness = harness_for(file.clone());
+        let end = harness
+            .state()
+            .cursor()
+            .unwrap_or_else(|| panic!("{} did not load", file.display()));
+        // Walk through every replace op and back; the surface never empties at the end.
+        press(&mut harness, Key::Home, 1);
+        for _ in 0..4 {
+            harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowRight);
+            harness.run();
+        }
+        press(&mut harness, Key::ArrowLeft, 2);
+        press(&mut harness, Key::F8, 1);
+        press(&mut harness, Key::End, 1);
+        assert_eq!(harness.state().cursor(), Some(end), "{}", file.display());
+    }
+}
+
+/// Pixel snapshots of the main layout with a replace selected, dark and light. They render
+/// through wgpu (lavapipe or Mesa EGL on CI); update with `UPDATE_SNAPSHOTS=1 cargo test --test ui`.
+#[test]
+fn main_layout_snapshots() {
+    let mut results = egui_kittest::SnapshotResults::new();
+    for (theme, name) in [
+        (egui::Theme::Dark, "main_layout_dark"),
+        (egui::Theme::Light, "main_layout_light"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_log(&dir);
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(1400.0, 700.0))
+            .with_theme(theme)
+            .wgpu()
+            .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+        press(&mut harness, Key::Home, 1);
+        harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowRight);
+        harness.run();
+        harness.get_by_label("event seq 6").hover();
+        harness.run();
+        harness.snapshot(name);
+        results.extend_harness(&mut harness);
+    }
+}
+
+#[test]
+fn family_filters_hide_and_show_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness_for(write_log(&dir));
+    assert!(harness.query_by_label("event seq 3").is_some());
+    harness.get_by_label("tool").click();
+    harness.run();
+    assert!(harness.query_by_label("event seq 3").is_none());
+    assert!(harness.query_by_label("event seq 4").is_none());
+    assert!(harness.query_by_label("event seq 5").is_some());
+    harness.get_by_label("all").click();
+    harness.run();
+    assert!(harness.query_by_label("event seq 3").is_some());
+}
