@@ -18,6 +18,7 @@ mod problem;
 mod repair;
 mod summary;
 mod surface;
+mod turn_fields;
 mod turns;
 mod types;
 
@@ -40,5 +41,5 @@ pub use problem::{LogProblem, ProblemKind};
 pub use repair::{Closer, apply_closers, closers};
 pub use summary::{SUMMARY_CHARS, one_line, summarize};
 pub use surface::{Mode, ReplaceCheck, Surface};
-pub use turns::{OpenTurn, PendingCall, TurnScan, result_call_id, scan_turns};
+pub use turns::{OpenTurn, PendingCall, TurnScan, scan_turns};
 pub use types::TypeTable;

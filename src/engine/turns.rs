@@ -7,11 +7,10 @@
 //! Events of other types (chunks, plugin events, context) are not checked, because the eras
 //! disagree on whether they may stand between turns.
 
-use serde_json::Value;
-
 use super::event::{EventIdx, SurfaceOp};
 use super::finding::{Finding, Rule};
 use super::log::EventLog;
+use super::turn_fields::turn_fields;
 
 /// A tool call announced by an `assistant/message` that has no result yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,20 +47,6 @@ pub struct TurnScan {
     pub identified_messages: bool,
 }
 
-/// The call id a `tool/result` answers, in any era's shape.
-pub fn result_call_id(data: &Value) -> Option<&str> {
-    data.get("callId")
-        .and_then(Value::as_str)
-        .or_else(|| {
-            data.pointer("/message/source/callId")
-                .and_then(Value::as_str)
-        })
-        .or_else(|| {
-            data.pointer("/message/content/0/toolCallId")
-                .and_then(Value::as_str)
-        })
-}
-
 /// Runs the pass over the whole log.
 pub fn scan_turns(log: &EventLog) -> TurnScan {
     let mut scan = TurnScan::default();
@@ -85,12 +70,11 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
         if !relevant {
             continue;
         }
-        let data = log.data_value(idx);
-        if data.get("message").is_some_and(Value::is_object) {
+        let data = turn_fields(&log.event_json(idx));
+        if data.has_message {
             scan.identified_messages = true;
         }
-        let turn = data.get("turn").and_then(Value::as_u64);
-        let step = data.get("step").and_then(Value::as_u64);
+        let (turn, step) = (data.turn, data.step);
         let mut fail = |msg: String| {
             scan.findings.push(Finding::new(
                 Rule::TurnStructure,
@@ -193,20 +177,26 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                     }
                 }
                 match name {
-                    "assistant/message" => register_calls(t, &data, step),
+                    "assistant/message" => {
+                        t.pending
+                            .extend(data.tool_call_ids.into_iter().map(|call_id| PendingCall {
+                                call_id,
+                                step,
+                                call_seq: None,
+                            }))
+                    }
                     "tool/call" => {
-                        if let Some(id) = data.get("callId").and_then(Value::as_str) {
-                            calls_in_turn.push(id.to_string());
+                        if let Some(id) = data.call_id {
                             if let Some(p) = t.pending.iter_mut().find(|p| p.call_id == id) {
                                 p.call_seq = Some(e.seq);
                             }
+                            calls_in_turn.push(id);
                         }
                     }
                     _ => {
                         // tool/result
-                        let id = result_call_id(&data).map(str::to_string);
-                        let not_started = data.pointer("/error/code").and_then(Value::as_str)
-                            == Some("TOOL_NOT_STARTED");
+                        let id = data.call_id.or(data.message_call_id);
+                        let not_started = data.error_code.as_deref() == Some("TOOL_NOT_STARTED");
                         if let Some(id) = &id {
                             let called = calls_in_turn.iter().any(|c| c == id);
                             if !called && !not_started && !replaces {
@@ -242,24 +232,6 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
     }
     scan.open = open;
     scan
-}
-
-fn register_calls(t: &mut OpenTurn, data: &Value, step: Option<u64>) {
-    let content = data
-        .pointer("/message/content")
-        .or_else(|| data.get("content"))
-        .and_then(Value::as_array);
-    for block in content.into_iter().flatten() {
-        if block.get("type").and_then(Value::as_str) == Some("tool-call")
-            && let Some(id) = block.get("id").and_then(Value::as_str)
-        {
-            t.pending.push(PendingCall {
-                call_id: id.to_string(),
-                step,
-                call_seq: None,
-            });
-        }
-    }
 }
 
 fn line_of(log: &EventLog, idx: EventIdx) -> Option<u32> {

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use crate::engine::{EventIdx, EventLog, Finding, Surface, approx_tokens_of, check};
+use std::cell::Cell;
+
+use super::session::TOKENS_UNKNOWN;
+use crate::engine::{EventLog, Finding, Surface, check};
 use crate::store::{self, Format, LoadProgress, SessionInfo};
 
 /// Where a log comes from.
@@ -52,8 +55,8 @@ pub struct Loaded {
     pub surface: Surface,
     /// Findings of `check`.
     pub findings: Vec<Finding>,
-    /// Approximate tokens per event (0 for events that yield no message).
-    pub tokens: Vec<u32>,
+    /// Approximate tokens per event, filled on first use.
+    pub tokens: Vec<Cell<u32>>,
 }
 
 /// Reads and analyses a source on the calling thread. `None` for `progress` means no
@@ -82,16 +85,10 @@ pub fn load_blocking(
     };
     let surface = Surface::at_end(&log);
     let findings = check(&log, &surface);
-    let mut tokens = vec![0u32; log.len()];
-    for (i, slot) in tokens.iter_mut().enumerate() {
-        if i % 4096 == 0 && progress.is_some_and(LoadProgress::is_cancelled) {
-            return Err(format!("loading {} was cancelled", source.label()));
-        }
-        let idx = EventIdx(i as u32);
-        if log.is_eligible(idx) {
-            *slot = u32::try_from(approx_tokens_of(&log, idx)).unwrap_or(u32::MAX);
-        }
+    if progress.is_some_and(LoadProgress::is_cancelled) {
+        return Err(format!("loading {} was cancelled", source.label()));
     }
+    let tokens = vec![Cell::new(TOKENS_UNKNOWN); log.len()];
     Ok(Loaded {
         source: source.clone(),
         format,

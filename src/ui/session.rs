@@ -2,7 +2,7 @@
 //! (surface nodes and totals at the cursor, replace-op and finding positions, a lazily built
 //! reverse provenance index). Only [`super::app`] mutates it.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -76,8 +76,9 @@ pub struct Session {
     pub finding_marks: Vec<EventIdx>,
     /// Events carrying a replace op (applied or not), in log order.
     pub replace_ops: Vec<EventIdx>,
-    /// Approximate tokens per event.
-    pub tokens: Vec<u32>,
+    /// Approximate tokens per event, computed on first use ([`TOKENS_UNKNOWN`] until then):
+    /// at load only the events on screen or on the surface ever need them.
+    pub tokens: Vec<Cell<u32>>,
     /// Time of the first event that has one (relative times start here).
     pub t0: Option<i64>,
     /// Surface nodes at the cursor, in order (recomputed when the cursor moves).
@@ -89,6 +90,9 @@ pub struct Session {
     nodes_at: Option<usize>,
     reverse: OnceCell<ReverseIndex>,
 }
+
+/// Marks a token count not computed yet.
+pub const TOKENS_UNKNOWN: u32 = u32::MAX;
 
 impl Session {
     /// Takes ownership of what the loader produced.
@@ -167,9 +171,20 @@ impl Session {
         self.cursor().checked_sub(1).map(|i| EventIdx(i as u32))
     }
 
-    /// Approximate tokens of one event.
+    /// Approximate tokens of one event (0 for events that yield no message), cached.
     pub fn tokens_of(&self, idx: EventIdx) -> u64 {
-        u64::from(self.tokens.get(idx.get()).copied().unwrap_or(0))
+        let Some(cell) = self.tokens.get(idx.get()) else {
+            return 0;
+        };
+        if cell.get() == TOKENS_UNKNOWN {
+            let tokens = if self.log.is_eligible(idx) {
+                crate::engine::approx_tokens_of(&self.log, idx)
+            } else {
+                0
+            };
+            cell.set(u32::try_from(tokens).unwrap_or(TOKENS_UNKNOWN - 1));
+        }
+        u64::from(cell.get())
     }
 
     /// Moves the cursor (O(distance) in the engine) and refreshes the node cache. Moving
