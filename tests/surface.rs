@@ -115,6 +115,16 @@ fn worked_example_of_the_format_report() {
     assert_eq!(node_seqs(&log, &s), [9, 6]);
     s.seek_seq(&log, 10);
     assert_eq!(node_seqs(&log, &s), [10]);
+    // What each replace shadowed is known wherever the cursor is.
+    for (by, want) in [(9, vec![1, 3, 5]), (10, vec![9, 6])] {
+        let rep = s.replace_of(log.find_seq(by).unwrap()).unwrap();
+        let got: Vec<u64> = s
+            .shadowed_nodes(rep)
+            .iter()
+            .map(|&i| log.event(i).seq)
+            .collect();
+        assert_eq!(got, want);
+    }
     // Step back twice: the shadowed chains splice back exactly.
     s.step_back();
     assert_eq!(node_seqs(&log, &s), [9, 6]);

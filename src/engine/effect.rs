@@ -81,6 +81,9 @@ pub struct AppliedReplace {
     pub last: EventIdx,
     /// Number of shadowed nodes.
     pub count: u32,
+    /// Where the shadowed nodes start in the surface's shadow list (see
+    /// [`crate::engine::Surface::shadowed_nodes`]).
+    pub shadowed_start: u32,
     /// Shadowed seqs missing from the replacement's `sourceEventSeqs`.
     pub missing_sources: Vec<u64>,
 }

@@ -76,6 +76,9 @@ pub struct Surface {
     replaces: Vec<AppliedReplace>,
     /// For each processed node: the replace that shadows it, or `NIL`.
     shadowed_by: Vec<u32>,
+    /// The nodes each applied replace shadowed, in surface order, back to back (a node is
+    /// shadowed at most once, so this never exceeds the log length).
+    shadow_list: Vec<EventIdx>,
     links: Links,
     /// Number of events applied (the cursor is "after the first `cursor` events").
     cursor: usize,
@@ -89,6 +92,7 @@ impl Surface {
             effects: Vec::new(),
             replaces: Vec::new(),
             shadowed_by: Vec::new(),
+            shadow_list: Vec::new(),
             links: Links::new(),
             cursor: 0,
         }
@@ -169,6 +173,14 @@ impl Surface {
             Effect::Replaced(r) => self.replaces.get(r as usize),
             _ => None,
         }
+    }
+
+    /// The nodes an applied replace shadowed, in surface order, wherever the cursor is.
+    pub fn shadowed_nodes(&self, rep: &AppliedReplace) -> &[EventIdx] {
+        let start = rep.shadowed_start as usize;
+        self.shadow_list
+            .get(start..start + rep.count as usize)
+            .unwrap_or(&[])
     }
 
     /// The state of an event at the cursor, in O(1).
@@ -282,8 +294,10 @@ impl Surface {
             self.shadowed_by.push(NIL);
             if let Effect::Replaced(r) = effect {
                 let rep = &self.replaces[r as usize];
-                for node in self.links.chain(rep.first.0, rep.last.0) {
-                    self.shadowed_by[node as usize] = i as u32;
+                let start = rep.shadowed_start as usize;
+                for k in start..start + rep.count as usize {
+                    let node = self.shadow_list[k];
+                    self.shadowed_by[node.get()] = i as u32;
                 }
             }
         }
@@ -379,11 +393,14 @@ impl Surface {
             .filter(|seq| cited.binary_search(seq).is_err())
             .collect();
         self.links.assign_replace_label(idx.0, first.0);
+        let shadowed_start = self.shadow_list.len() as u32;
+        self.shadow_list.extend(chain.iter().map(|&n| EventIdx(n)));
         self.replaces.push(AppliedReplace {
             by: idx,
             first,
             last,
             count: chain.len() as u32,
+            shadowed_start,
             missing_sources,
         });
         Effect::Replaced(self.replaces.len() as u32 - 1)

@@ -250,23 +250,12 @@ fn replace_ui(
             .color(pal.error),
         );
     }
-    let exact = session.cursor() > idx.get();
-    let shadowed: Vec<EventIdx> = if exact {
-        session.surface.chain(rep.first, rep.last)
-    } else {
-        Vec::new()
-    };
+    let shadowed = session.surface.shadowed_nodes(rep);
     ui.columns(2, |cols| {
         // Columns are justified by default, which stretches wrapped text: use a plain layout.
         let plain = egui::Layout::top_down(egui::Align::Min);
         cols[0].with_layout(plain, |ui| {
             ui.label(RichText::new("Shadowed").underline());
-            if !exact {
-                ui.label("Move the cursor past this replace to list the shadowed nodes.");
-                if ui.button("Move cursor past it").clicked() {
-                    commands.push(UiCommand::Seek(idx.get() + 1));
-                }
-            }
             for &n in shadowed.iter().take(300) {
                 let seq = session.log.event(n).seq;
                 let cited = !rep.missing_sources.contains(&seq);

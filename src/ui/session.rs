@@ -214,7 +214,7 @@ impl Session {
                 let shadowed = self
                     .surface
                     .replace_of(idx)
-                    .map(|r| self.surface.chain(r.first, r.last))
+                    .map(|r| self.surface.shadowed_nodes(r).to_vec())
                     .unwrap_or_default();
                 (vec![idx], shadowed)
             }
