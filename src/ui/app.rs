@@ -125,7 +125,21 @@ impl ViewerApp {
         self.session.as_ref().map(Session::cursor)
     }
 
-    /// Seqs of the surface nodes at the cursor.
+    /// Number of events in the open log (0 without one).
+    pub fn event_count(&self) -> usize {
+        self.session.as_ref().map_or(0, |s| s.len())
+    }
+
+    /// The first event at or after index `from` that has `sourceEventSeqs` (for benchmarks
+    /// and tests that want provenance arrows on screen).
+    pub fn first_event_with_sources_from(&self, from: usize) -> Option<crate::engine::EventIdx> {
+        let log = &self.session.as_ref()?.log;
+        log.indices()
+            .skip(from)
+            .find(|&i| log.sources(i).is_some_and(|s| !s.is_empty()))
+    }
+
+    /// Seqs of the surface nodes at the cursor (empty without a log).
     pub fn surface_seqs(&self) -> Vec<u64> {
         self.session
             .as_ref()

@@ -1,0 +1,61 @@
+//! One frame of the full window (egui_kittest harness, no GPU) with 1k and with 1M events
+//! loaded, the cursor in the middle and provenance arrows on (an event with sources is
+//! selected). Baseline: the 1k-event frame, measured in the same run; the 1M frame must stay
+//! within 1.5× of it, because no panel does work proportional to the log.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use egui_kittest::Harness;
+use surface_viewer::engine::EventIdx;
+use surface_viewer::synth::{SynthConfig, generate};
+use surface_viewer::ui::{UiCommand, ViewerApp};
+
+/// Writes a generated log of about `events` events and returns its path.
+fn log_file(dir: &tempfile::TempDir, events: u64) -> PathBuf {
+    let path = dir.path().join(format!("frame-{events}.jsonl"));
+    let file = std::fs::File::create(&path).expect("temp file");
+    generate(
+        &SynthConfig::with_events(events),
+        std::io::BufWriter::new(file),
+    )
+    .expect("write log");
+    path
+}
+
+/// A harness showing `path` with the cursor in the middle and a cited event selected.
+fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+    let len = harness.state().event_count();
+    let middle = len / 2;
+    let selected = harness
+        .state()
+        .first_event_with_sources_from(middle)
+        .unwrap_or(EventIdx(middle as u32));
+    harness
+        .state_mut()
+        .push_command(UiCommand::Seek(selected.get() + 1));
+    harness.state_mut().push_command(UiCommand::Select {
+        idx: selected,
+        reveal: true,
+    });
+    harness.run();
+    harness
+}
+
+fn frame(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut group = c.benchmark_group("frame");
+    group.sample_size(30);
+    for (name, events) in [("1k events (baseline)", 1_000), ("1M events", 1_000_000)] {
+        let mut h = harness(log_file(&dir, events));
+        group.bench_function(name, |b| b.iter(|| black_box(h.step())));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame);
+criterion_main!(benches);
