@@ -246,10 +246,16 @@ impl Surface {
             self.rebuild(log);
         }
         if target > self.processed() {
-            // Size the per-event arrays once instead of growing them step by step.
+            // The first build sizes the per-event arrays exactly (no slack at a million
+            // events); later deltas grow them amortized, so that a delta costs O(new events).
             let n = target - self.processed();
-            self.effects.reserve_exact(n);
-            self.shadowed_by.reserve_exact(n);
+            if self.processed() == 0 {
+                self.effects.reserve_exact(n);
+                self.shadowed_by.reserve_exact(n);
+            } else {
+                self.effects.reserve(n);
+                self.shadowed_by.reserve(n);
+            }
             self.links.grow_to(target);
         }
         while self.cursor < target {
