@@ -9,7 +9,7 @@ fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match args.command {
         Some(command) => cli::run(command),
-        None => open_viewer(args.file, args.session),
+        None => open_viewer(args.file, args.session, args.follow),
     };
     match result {
         Ok(code) => code,
@@ -51,8 +51,9 @@ fn one_line(err: &anyhow::Error) -> String {
 fn open_viewer(
     file: Option<std::path::PathBuf>,
     session: Option<String>,
+    follow: bool,
 ) -> anyhow::Result<ExitCode> {
-    surface_viewer::ui::run(file, session)?;
+    surface_viewer::ui::run(file, session, follow)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -60,6 +61,7 @@ fn open_viewer(
 fn open_viewer(
     _file: Option<std::path::PathBuf>,
     _session: Option<String>,
+    _follow: bool,
 ) -> anyhow::Result<ExitCode> {
     anyhow::bail!(
         "this build has no desktop viewer (built without the `gui` feature); use a subcommand such as `check` — see --help"

@@ -273,3 +273,53 @@ fn family_filters_hide_and_show_rows() {
     harness.run();
     assert!(harness.query_by_label("event seq 3").is_some());
 }
+
+#[test]
+fn follows_a_log_that_is_still_being_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.session.jsonl");
+    let lines: Vec<&str> = LOG.lines().collect();
+    std::fs::write(&path, format!("{}\n", lines[..4].join("\n"))).unwrap();
+    let p = path.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_eframe(move |_cc| ViewerApp::new_following_for_test(&p));
+    harness.step();
+    assert!(harness.state().is_following());
+    assert_eq!(harness.state().event_count(), 3);
+    assert_eq!(harness.state().surface_seqs(), vec![1, 2]);
+
+    // The agent writes the rest, the last line in two pieces.
+    let rest = format!("{}\n", lines[4..].join("\n"));
+    let (a, b) = rest.split_at(rest.len() - 20);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut f, a.as_bytes()).unwrap();
+    harness.step();
+    assert_eq!(
+        harness.state().event_count(),
+        8,
+        "the partial last line waits"
+    );
+    std::io::Write::write_all(&mut f, b.as_bytes()).unwrap();
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().event_count(), 9);
+    assert_eq!(
+        harness.state().cursor(),
+        Some(9),
+        "the cursor followed the end"
+    );
+    assert_eq!(harness.state().surface_seqs(), vec![6, 5]);
+    assert!(
+        harness.state().finding_count() > 0,
+        "findings were refreshed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        LOG,
+        "the file is untouched"
+    );
+}

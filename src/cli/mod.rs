@@ -41,6 +41,9 @@ pub struct Cli {
     /// Session to open in a SQLite file holding several.
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// Follow FILE live while an agent is still writing it (JSONL, zstd or SQLite).
+    #[arg(long, requires = "file")]
+    pub follow: bool,
 }
 
 /// The headless commands.

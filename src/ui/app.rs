@@ -9,6 +9,7 @@ use super::arrows::{self, ArrowState};
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
 use super::findings_panel;
+use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
 use super::loader::{DialogJob, LoadJob, Loaded, Source, load_blocking, sample_source};
 use super::preview_pane::{self, PreviewState};
@@ -50,6 +51,12 @@ pub struct ViewerApp {
     pub(super) pending_reveal: Option<EventIdx>,
     /// Whether the font fallback is installed (done on the first frame).
     pub(super) fonts_ready: bool,
+    /// Open files with a live follower (`--follow`, or the Follow toggle).
+    pub(super) follow_requested: bool,
+    /// The live follower of the open log.
+    pub(super) follow: Option<FollowState>,
+    /// Woken by background work (loader, file watcher); `None` in tests.
+    pub(super) repaint: Option<egui::Context>,
 }
 
 impl ViewerApp {
@@ -81,6 +88,9 @@ impl ViewerApp {
             requested_session: None,
             pending_reveal: None,
             fonts_ready: false,
+            follow_requested: false,
+            follow: None,
+            repaint: None,
         }
     }
 
@@ -90,6 +100,7 @@ impl ViewerApp {
         cc: &eframe::CreationContext<'_>,
         file: Option<PathBuf>,
         session: Option<String>,
+        follow: bool,
     ) -> Self {
         let prefs: Prefs = cc
             .storage
@@ -100,6 +111,8 @@ impl ViewerApp {
         let mut app = ViewerApp::blank(prefs, false);
         app.fonts_ready = true;
         app.requested_session = session.clone();
+        app.follow_requested = follow && file.is_some();
+        app.repaint = Some(cc.egui_ctx.clone());
         match file.map(Source::Path).or_else(sample_source) {
             Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
             None => {
@@ -201,18 +214,22 @@ impl ViewerApp {
         if let Some(job) = self.load.take() {
             job.cancel();
         }
+        self.follow = None;
+        let follow = self.follow_requested && matches!(source, Source::Path(_));
         if self.synchronous {
-            let result = load_blocking(&source, session.as_deref(), None);
+            let result = load_blocking(&source, session.as_deref(), None, follow);
             self.finish_load(result);
         } else {
-            self.load = Some(LoadJob::spawn(source, session, ctx));
+            self.load = Some(LoadJob::spawn(source, session, ctx, follow));
         }
     }
 
     pub(super) fn finish_load(&mut self, result: Result<Loaded, String>) {
         match result {
-            Ok(loaded) => {
+            Ok(mut loaded) => {
+                let follower = loaded.follower.take();
                 let session = Session::new(loaded);
+                self.follow = follower.map(|f| FollowState::new(f, self.repaint.clone()));
                 if let Some(p) = session.path() {
                     // Absolute, so that the recent list works from any working directory.
                     let absolute = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
@@ -433,6 +450,87 @@ impl ViewerApp {
         }
     }
 
+    /// An app for tests that follows `path` live (polled on every frame).
+    pub fn new_following_for_test(path: impl AsRef<Path>) -> Self {
+        let mut app = ViewerApp::blank(Prefs::default(), true);
+        app.follow_requested = true;
+        app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
+        app
+    }
+
+    /// True while the open log is followed live.
+    pub fn is_following(&self) -> bool {
+        self.follow.is_some()
+    }
+
+    // --- Live follow ------------------------------------------------------------------
+
+    /// Turns following on (re-reading the file once, so that it starts from a consistent
+    /// offset) or off.
+    pub(super) fn toggle_follow(&mut self) {
+        if self.follow.take().is_some() {
+            self.follow_requested = false;
+            return;
+        }
+        let Some(path) = self
+            .session
+            .as_ref()
+            .and_then(|s| s.path().map(Path::to_path_buf))
+        else {
+            self.banner = Some(Banner::info("Only a file on disk can be followed."));
+            return;
+        };
+        self.follow_requested = true;
+        let session = self.session.as_ref().map(|s| s.info.id.clone());
+        self.start_load(Source::Path(path), session, self.repaint.clone());
+    }
+
+    /// Polls the follower when the file may have changed, feeds new events to the engine,
+    /// and recomputes findings once the log has been quiet for a moment.
+    fn poll_follow(&mut self, ctx: &egui::Context) {
+        let (Some(follow), Some(session)) = (self.follow.as_mut(), self.session.as_mut()) else {
+            return;
+        };
+        let now = std::time::Instant::now();
+        if self.synchronous || follow.due(now) {
+            let was_at_end = session.cursor() == session.len();
+            // A search thread may hold the log for a moment; poll again next frame then.
+            if let Some(log) = std::sync::Arc::get_mut(&mut session.log) {
+                match follow.poll(log, now) {
+                    Ok(crate::store::FollowUpdate::Appended { events }) if events > 0 => {
+                        session.absorb_appended();
+                        if was_at_end {
+                            self.pending_reveal = session.cursor_event();
+                        }
+                    }
+                    Ok(crate::store::FollowUpdate::Reload { reason }) => {
+                        self.banner = Some(Banner::info(format!(
+                            "The followed file changed underneath ({reason}); reloaded it."
+                        )));
+                        let path = session.path().map(Path::to_path_buf);
+                        let id = Some(session.info.id.clone());
+                        if let Some(path) = path {
+                            self.start_load(Source::Path(path), id, self.repaint.clone());
+                        }
+                        return;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        self.banner = Some(Banner::error(format!("Stopped following: {e}")));
+                        self.follow = None;
+                        return;
+                    }
+                }
+            }
+        }
+        if session.findings_stale && (self.synchronous || follow.settled(now)) {
+            session.refresh_findings();
+            self.search
+                .restart(&session.log, Some(ctx), self.synchronous);
+        }
+        ctx.request_repaint_after(super::follow::POLL_EVERY);
+    }
+
     /// Moves the cursor so that `idx` is applied and selects it.
     pub(super) fn jump_to(&mut self, idx: EventIdx) {
         if let Some(s) = self.session.as_mut() {
@@ -454,6 +552,8 @@ impl eframe::App for ViewerApp {
             return;
         }
         self.poll_background(&ctx);
+        self.poll_follow(&ctx);
+        self.view.following = self.follow.is_some();
         self.tick_playback(&ctx);
         if let Some(s) = self.session.as_ref() {
             self.search.sync_query(&s.log, Some(&ctx), self.synchronous);

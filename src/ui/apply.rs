@@ -167,6 +167,7 @@ impl ViewerApp {
             UiCommand::ToggleFamily(f) => self.view.filter_mask ^= f.bit(),
             UiCommand::ShowAllFamilies => self.view.filter_mask = ALL_FAMILIES,
             UiCommand::ToggleChain => self.view.whole_chain = !self.view.whole_chain,
+            UiCommand::ToggleFollow => self.toggle_follow(),
         }
     }
 

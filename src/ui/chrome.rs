@@ -158,6 +158,13 @@ pub fn menu_bar_ui(
             if ui.button("Show every event type").clicked() {
                 commands.push(UiCommand::ShowAllFamilies);
             }
+            if ui
+                .selectable_label(view.following, "Follow the file live")
+                .on_hover_text("Tail a log an agent is still writing; the cursor follows the end")
+                .clicked()
+            {
+                commands.push(UiCommand::ToggleFollow);
+            }
             ui.separator();
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector"),
@@ -186,6 +193,18 @@ pub fn menu_bar_ui(
             .clicked()
         {
             commands.push(UiCommand::ToggleChain);
+        }
+        let follow_label = if view.following {
+            "● following"
+        } else {
+            "follow"
+        };
+        if ui
+            .selectable_label(view.following, follow_label)
+            .on_hover_text("Follow the file live: new events appear as the agent writes them")
+            .clicked()
+        {
+            commands.push(UiCommand::ToggleFollow);
         }
         if let Some(s) = session {
             ui.separator();

@@ -101,4 +101,6 @@ pub enum UiCommand {
     ShowAllFamilies,
     /// Switch between one-hop and whole-chain provenance arrows.
     ToggleChain,
+    /// Start or stop following the open file live (starting re-reads it once).
+    ToggleFollow,
 }

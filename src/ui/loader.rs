@@ -51,6 +51,8 @@ pub struct Loaded {
     pub sessions: Vec<SessionInfo>,
     /// The log.
     pub log: EventLog,
+    /// The live follower, when the log was opened with Follow on (JSONL, zstd or SQLite).
+    pub follower: Option<store::Follower>,
     /// The surface, processed to the end (cursor at the end).
     pub surface: Surface,
     /// Findings of `check`.
@@ -65,8 +67,16 @@ pub fn load_blocking(
     source: &Source,
     session: Option<&str>,
     progress: Option<&LoadProgress>,
+    follow: bool,
 ) -> Result<Loaded, String> {
+    let mut follower = None;
     let (format, info, sessions, log) = match source {
+        Source::Path(path) if follow => {
+            let (opened, f) = store::open_following(path, session).map_err(|e| e.to_string())?;
+            follower = f;
+            let sessions = vec![opened.session.clone()];
+            (opened.format, opened.session, sessions, opened.log)
+        }
         Source::Path(path) => read_path(path, session, progress)?,
         Source::Embedded { name, bytes } => {
             let log = store::read_jsonl(bytes.to_vec(), progress)
@@ -95,6 +105,7 @@ pub fn load_blocking(
         info,
         sessions,
         log,
+        follower,
         surface,
         findings,
         tokens,
@@ -134,7 +145,12 @@ pub struct LoadJob {
 
 impl LoadJob {
     /// Starts loading on a new thread; `ctx` is asked to repaint when the result is ready.
-    pub fn spawn(source: Source, session: Option<String>, ctx: Option<egui::Context>) -> Self {
+    pub fn spawn(
+        source: Source,
+        session: Option<String>,
+        ctx: Option<egui::Context>,
+        follow: bool,
+    ) -> Self {
         let progress = Arc::new(LoadProgress::default());
         let (tx, rx) = channel();
         let worker_progress = Arc::clone(&progress);
@@ -142,8 +158,12 @@ impl LoadJob {
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-load".into())
             .spawn(move || {
-                let result =
-                    load_blocking(&worker_source, session.as_deref(), Some(&worker_progress));
+                let result = load_blocking(
+                    &worker_source,
+                    session.as_deref(),
+                    Some(&worker_progress),
+                    follow,
+                );
                 // The receiver may be gone (a newer load replaced this one); that is fine.
                 let _ = tx.send(result);
                 if let Some(ctx) = ctx {

@@ -8,6 +8,7 @@ mod arrows;
 mod chrome;
 pub mod command;
 mod findings_panel;
+mod follow;
 mod inspector;
 mod loader;
 mod preview_pane;
@@ -28,8 +29,8 @@ pub use app::ViewerApp;
 pub use command::{SideTab, UiCommand};
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`), optionally on one
-/// session of a SQLite file. Returns when the window closes.
-pub fn run(file: Option<PathBuf>, session: Option<String>) -> anyhow::Result<()> {
+/// session of a SQLite file, optionally following it live. Returns when the window closes.
+pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")
@@ -41,7 +42,7 @@ pub fn run(file: Option<PathBuf>, session: Option<String>) -> anyhow::Result<()>
     eframe::run_native(
         "surface-viewer",
         options,
-        Box::new(move |cc| Ok(Box::new(ViewerApp::new(cc, file, session)))),
+        Box::new(move |cc| Ok(Box::new(ViewerApp::new(cc, file, session, follow)))),
     )
     .map_err(|e| anyhow::anyhow!("the desktop viewer could not start: {e}"))
 }

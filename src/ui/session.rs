@@ -89,6 +89,24 @@ pub struct Session {
     pub last_change: Option<StepChange>,
     nodes_at: Option<usize>,
     reverse: OnceCell<ReverseIndex>,
+    /// Events were appended (live follow) since the findings were computed.
+    pub findings_stale: bool,
+}
+
+/// The event of each finding, the display order (errors first, then by seq), and the sorted
+/// events that have findings.
+fn index_findings(
+    log: &EventLog,
+    findings: &[Finding],
+) -> (Vec<Option<EventIdx>>, Vec<usize>, Vec<EventIdx>) {
+    let finding_events: Vec<Option<EventIdx>> =
+        findings.iter().map(|f| event_of_finding(log, f)).collect();
+    let mut finding_marks: Vec<EventIdx> = finding_events.iter().flatten().copied().collect();
+    finding_marks.sort_unstable();
+    finding_marks.dedup();
+    let mut finding_order: Vec<usize> = (0..findings.len()).collect();
+    finding_order.sort_by_key(|&n| (findings[n].severity, findings[n].seq, n));
+    (finding_events, finding_order, finding_marks)
 }
 
 /// Marks a token count not computed yet.
@@ -103,17 +121,12 @@ impl Session {
             info,
             sessions,
             log,
+            follower: _,
             surface,
             findings,
             tokens,
         } = loaded;
-        let finding_events: Vec<Option<EventIdx>> =
-            findings.iter().map(|f| event_of_finding(&log, f)).collect();
-        let mut finding_marks: Vec<EventIdx> = finding_events.iter().flatten().copied().collect();
-        finding_marks.sort_unstable();
-        finding_marks.dedup();
-        let mut finding_order: Vec<usize> = (0..findings.len()).collect();
-        finding_order.sort_by_key(|&n| (findings[n].severity, findings[n].seq, n));
+        let (finding_events, finding_order, finding_marks) = index_findings(&log, &findings);
         let replace_ops = log
             .indices()
             .filter(|&i| matches!(log.op(i), crate::engine::SurfaceOp::Replace { .. }))
@@ -138,6 +151,7 @@ impl Session {
             last_change: None,
             nodes_at: None,
             reverse: OnceCell::new(),
+            findings_stale: false,
         };
         session.refresh_nodes();
         session
@@ -169,6 +183,38 @@ impl Session {
     /// The last applied event, if any.
     pub fn cursor_event(&self) -> Option<EventIdx> {
         self.cursor().checked_sub(1).map(|i| EventIdx(i as u32))
+    }
+
+    /// Takes in events a live follower appended to the log: delta processing in the engine
+    /// (the cursor follows the end when it was there), caches grown, findings marked stale.
+    pub fn absorb_appended(&mut self) {
+        let old_len = self.tokens.len();
+        let new_len = self.log.len();
+        self.tokens
+            .resize_with(new_len, || Cell::new(TOKENS_UNKNOWN));
+        for i in old_len..new_len {
+            let idx = EventIdx(i as u32);
+            if matches!(self.log.op(idx), crate::engine::SurfaceOp::Replace { .. }) {
+                self.replace_ops.push(idx);
+            }
+        }
+        self.surface.catch_up(&self.log);
+        self.nodes_at = None;
+        self.refresh_nodes();
+        self.findings_stale = true;
+    }
+
+    /// Recomputes the findings and the reverse provenance index of the whole log, once live
+    /// follow has been quiet for a moment (O(log), so not on every append).
+    pub fn refresh_findings(&mut self) {
+        // `check` reads the processed effects, which cover the whole log after `catch_up`.
+        self.findings = crate::engine::check(&self.log, &self.surface);
+        self.reverse = OnceCell::new();
+        let (events, order, marks) = index_findings(&self.log, &self.findings);
+        self.finding_events = events;
+        self.finding_order = order;
+        self.finding_marks = marks;
+        self.findings_stale = false;
     }
 
     /// Approximate tokens of one event (0 for events that yield no message), cached.
@@ -407,7 +453,7 @@ pub(super) fn test_session() -> Session {
         name: "t",
         bytes: LOG.as_bytes(),
     };
-    match super::loader::load_blocking(&source, None, None) {
+    match super::loader::load_blocking(&source, None, None, false) {
         Ok(loaded) => Session::new(loaded),
         Err(e) => panic!("test log: {e}"),
     }

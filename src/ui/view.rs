@@ -26,6 +26,8 @@ pub struct ViewState {
     pub filter_mask: u8,
     /// Draw the whole provenance chain instead of one hop.
     pub whole_chain: bool,
+    /// The open log is being followed live (mirrors the app's follow state each frame).
+    pub following: bool,
 }
 
 impl Default for ViewState {
@@ -37,6 +39,7 @@ impl Default for ViewState {
             reveal: None,
             filter_mask: ALL_FAMILIES,
             whole_chain: false,
+            following: false,
         }
     }
 }
