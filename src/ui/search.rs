@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::engine::{EventIdx, EventLog};
+use crate::engine::{EventIdx, EventLog, EventText};
 
 /// Events scanned between progress updates and cancellation checks.
 const CHUNK: usize = 4096;
@@ -145,10 +145,18 @@ impl SearchState {
     }
 }
 
-/// Scans every event for `needle` (lowercase), publishing hits per chunk.
+/// Scans every event for `needle` (lowercase), publishing hits per chunk. Members of a packed
+/// chunk row are only rebuilt when the row's own text contains the needle, so a miss costs one
+/// scan of the row, not one JSON rebuild per member.
 fn scan(log: &EventLog, needle: &str, shared: &Shared) {
     let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut matcher = Matcher {
+        finder,
+        ascii_needle: needle.is_ascii(),
+        lowered: Vec::new(),
+    };
     let mut batch = Vec::new();
+    let mut row_hit: Option<(u32, bool)> = None;
     let mut start = 0;
     while start < log.len() {
         if shared.cancelled.load(Ordering::Relaxed) {
@@ -157,7 +165,27 @@ fn scan(log: &EventLog, needle: &str, shared: &Shared) {
         let end = (start + CHUNK).min(log.len());
         for i in start..end {
             let idx = EventIdx(i as u32);
-            if contains_ignore_case(&finder, &log.event_json(idx)) {
+            if let EventText::PackedMember { row, .. } = log.event(idx).text {
+                let hit = match row_hit {
+                    Some((r, hit)) if r == row => hit,
+                    _ => {
+                        let hit = log
+                            .packed_rows
+                            .get(row as usize)
+                            .and_then(|r| {
+                                let at = r.start as usize;
+                                log.text.get(at..at + r.len as usize)
+                            })
+                            .is_some_and(|t| matcher.contains(&String::from_utf8_lossy(t)));
+                        row_hit = Some((row, hit));
+                        hit
+                    }
+                };
+                if !hit {
+                    continue;
+                }
+            }
+            if matcher.contains(&log.event_json(idx)) {
                 batch.push(idx);
             }
         }
@@ -171,11 +199,23 @@ fn scan(log: &EventLog, needle: &str, shared: &Shared) {
     }
 }
 
-fn contains_ignore_case(finder: &memchr::memmem::Finder<'_>, text: &str) -> bool {
-    if !text.bytes().any(|b| b.is_ascii_uppercase()) && text.is_ascii() {
-        return finder.find(text.as_bytes()).is_some();
+/// Case-insensitive substring search without an allocation per event for ASCII needles.
+struct Matcher<'n> {
+    finder: memchr::memmem::Finder<'n>,
+    ascii_needle: bool,
+    lowered: Vec<u8>,
+}
+
+impl Matcher<'_> {
+    fn contains(&mut self, text: &str) -> bool {
+        if self.ascii_needle {
+            self.lowered.clear();
+            self.lowered
+                .extend(text.bytes().map(|b| b.to_ascii_lowercase()));
+            return self.finder.find(&self.lowered).is_some();
+        }
+        self.finder.find(text.to_lowercase().as_bytes()).is_some()
     }
-    finder.find(text.to_lowercase().as_bytes()).is_some()
 }
 
 #[cfg(test)]
@@ -197,8 +237,18 @@ mod tests {
 
     #[test]
     fn case_insensitive() {
-        let f = memchr::memmem::Finder::new(b"alpha");
-        assert!(contains_ignore_case(&f, "xx ALPHA yy"));
-        assert!(!contains_ignore_case(&f, "beta"));
+        let mut m = Matcher {
+            finder: memchr::memmem::Finder::new(b"alpha"),
+            ascii_needle: true,
+            lowered: Vec::new(),
+        };
+        assert!(m.contains("xx ALPHA yy"));
+        assert!(!m.contains("beta"));
+        let mut u = Matcher {
+            finder: memchr::memmem::Finder::new("é".as_bytes()),
+            ascii_needle: false,
+            lowered: Vec::new(),
+        };
+        assert!(u.contains("CAFÉ"));
     }
 }
