@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 
 use super::load::{describe_cursor, load, write_context};
 use super::{EXIT_OK, Input, print_json};
-use crate::engine::{EventIdx, EventLog, EventState, SurfaceOp, approx_tokens_of, summarize};
+use crate::engine::{
+    EventIdx, EventLog, EventState, SurfaceOp, approx_tokens_of, one_line, summarize,
+};
 
 /// Runs `surface`.
 pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::Result<u8> {
@@ -86,7 +88,7 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
             SurfaceOp::Append => "append".to_string(),
             _ => "(legacy)".to_string(),
         };
-        let summary = summarize(log.type_name(i), &log.data_value(i));
+        let summary = one_line(&summarize(log, i), 96);
         write_context(writeln!(
             out,
             "{:>7}  {:<18} {:<16} {:>7}  {}",

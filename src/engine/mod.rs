@@ -39,7 +39,7 @@ pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace, preview_replace_with};
 pub use problem::{LogProblem, ProblemKind};
 pub use repair::{Closer, apply_closers, closers};
-pub use summary::{SUMMARY_CHARS, one_line, summarize};
+pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
 pub use turns::{OpenTurn, PendingCall, TurnScan, scan_turns};
 pub use types::TypeTable;

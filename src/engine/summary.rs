@@ -1,105 +1,138 @@
-//! One-line, human summaries of an event's payload, shared by the CLI and the GUI.
+//! One-line, human summaries of events, shared by the CLI and the GUI (which computes them for
+//! visible rows only and caches them).
 
 use serde_json::Value;
 
-/// Maximum characters in a summary line.
-pub const SUMMARY_CHARS: usize = 96;
+use super::event::{EventIdx, SurfaceOp};
+use super::log::EventLog;
+use super::messages::message_of;
 
-/// A one-line summary of an event of `type_name` with payload `data`: the first text of a
-/// message, the tool name and arguments of a call, the reason of a turn end, and so on.
-pub fn summarize(type_name: &str, data: &Value) -> String {
-    let text = match type_name {
-        "tool/call" => format!(
-            "{}({})",
-            str_at(data, "/name").unwrap_or("?"),
-            str_at(data, "/arguments").unwrap_or("")
-        ),
-        "turn/end" => data
-            .pointer("/reason/kind")
-            .and_then(Value::as_str)
-            .map_or_else(|| compact(data), str::to_string),
-        "assistant/chunk" => data
-            .pointer("/chunk/text")
-            .or_else(|| data.pointer("/chunk/argumentsDelta"))
-            .and_then(Value::as_str)
-            .map_or_else(
-                || str_at(data, "/chunk/type").unwrap_or("chunk").to_string(),
-                |t| format!("{t:?}"),
-            ),
-        "compaction/summary" | "compact/summary" => {
-            first_text(data.get("summary")).unwrap_or_else(|| compact(data))
-        }
-        _ => message_text(data).unwrap_or_else(|| compact(data)),
+/// Longest summary [`summarize`] keeps, in characters.
+pub const SUMMARY_CHARS: usize = 240;
+
+/// The one-line summary of an event: the most telling text of its payload (message text, tool
+/// name and arguments, chunk delta, turn and reason, …).
+pub fn summarize(log: &EventLog, idx: EventIdx) -> String {
+    let body = if log.is_eligible(idx) {
+        message_of(log, idx)
+            .map(|m| text_of_blocks(&m.content))
+            .unwrap_or_default()
+    } else {
+        summarize_data(log.type_name(idx), &log.data_value(idx))
     };
-    one_line(&text)
+    one_line(&body, SUMMARY_CHARS)
 }
 
-/// The first readable text of a message-shaped payload, in any era's shape.
-fn message_text(data: &Value) -> Option<String> {
-    let content = data
-        .pointer("/message/content")
-        .or_else(|| data.get("content"))?;
-    first_text(Some(content))
+/// [`summarize`] preceded by the op for replaces and malformed ops (`[replace 4..9] …`), for
+/// views without an op column.
+pub fn summarize_with_op(log: &EventLog, idx: EventIdx) -> String {
+    let prefix = match log.op(idx) {
+        SurfaceOp::Replace { start, end } => format!("[replace {start}..{end}] "),
+        SurfaceOp::Malformed(_) => "[malformed op] ".to_string(),
+        _ => String::new(),
+    };
+    one_line(&format!("{prefix}{}", summarize(log, idx)), SUMMARY_CHARS)
 }
 
-fn first_text(content: Option<&Value>) -> Option<String> {
-    for block in content?.as_array()? {
-        let t = block.get("type").and_then(Value::as_str).unwrap_or("");
-        match t {
-            "text" | "reasoning" => {
-                if let Some(s) = block.get("text").and_then(Value::as_str)
-                    && !s.trim().is_empty()
-                {
-                    return Some(s.to_string());
+/// Text of message content blocks: texts, tool calls as `name(args)`, tool results' text.
+pub fn text_of_blocks(blocks: &[Value]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for b in blocks {
+        match b.get("type").and_then(Value::as_str) {
+            Some("text") | Some("reasoning") | Some("thinking") => {
+                if let Some(t) = b.get("text").and_then(Value::as_str) {
+                    parts.push(t.to_string());
                 }
             }
-            "tool-call" => {
-                return Some(format!(
-                    "→ {}({})",
-                    block.get("name").and_then(Value::as_str).unwrap_or("?"),
-                    block.get("arguments").and_then(Value::as_str).unwrap_or("")
-                ));
+            Some("tool-call") => {
+                let name = b.get("name").and_then(Value::as_str).unwrap_or("?");
+                let args = b.get("arguments").map(compact).unwrap_or_default();
+                parts.push(format!("{name}({args})"));
             }
-            "tool-result" => {
-                let inner = first_text(block.get("content")).unwrap_or_default();
-                return Some(format!("← {inner}"));
+            Some("tool-result") => {
+                let inner = b
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map(|a| text_of_blocks(a));
+                parts.push(format!("→ {}", inner.unwrap_or_default()));
             }
-            _ => {}
+            _ => parts.push(compact(b)),
         }
     }
-    None
+    parts.join(" · ")
 }
 
-fn str_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
-    v.pointer(pointer).and_then(Value::as_str)
+fn summarize_data(type_name: &str, data: &Value) -> String {
+    let get = |k: &str| data.get(k);
+    match type_name {
+        "tool/call" => {
+            let name = get("name").and_then(Value::as_str).unwrap_or("?");
+            let args = get("arguments").map(compact).unwrap_or_default();
+            format!("{name}({args})")
+        }
+        "assistant/chunk" => {
+            let chunk = get("chunk").unwrap_or(&Value::Null);
+            let kind = chunk.get("type").and_then(Value::as_str).unwrap_or("chunk");
+            let detail = ["text", "argumentsDelta", "delta"]
+                .iter()
+                .find_map(|k| chunk.get(*k).and_then(Value::as_str))
+                .map(str::to_string)
+                .or_else(|| chunk.get("reason").map(compact))
+                .or_else(|| chunk.get("usage").map(compact))
+                .unwrap_or_default();
+            format!("{kind} {detail}")
+        }
+        "compaction/summary" => get("summary")
+            .and_then(Value::as_array)
+            .map(|a| text_of_blocks(a))
+            .unwrap_or_else(|| compact(data)),
+        _ => {
+            if type_name.starts_with("turn/") || type_name.starts_with("step/") {
+                let mut s = String::new();
+                for k in ["turn", "step"] {
+                    if let Some(v) = get(k) {
+                        s.push_str(&format!("{k} {} ", compact(v)));
+                    }
+                }
+                if let Some(r) = get("reason") {
+                    s.push_str(&compact(r));
+                }
+                s
+            } else {
+                compact(data)
+            }
+        }
+    }
 }
 
-fn compact(data: &Value) -> String {
-    match data {
+fn compact(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
         Value::Null => String::new(),
         other => other.to_string(),
     }
 }
 
-/// Collapses whitespace and cuts to [`SUMMARY_CHARS`] characters with an ellipsis.
-pub fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(SUMMARY_CHARS + 3);
-    let mut count = 0;
+/// Collapses whitespace and cuts to `max_chars` characters (with an ellipsis).
+pub fn one_line(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars + 4));
     let mut last_space = false;
-    for c in text.chars() {
-        let c = if c.is_whitespace() { ' ' } else { c };
-        if c == ' ' && (last_space || count == 0) {
-            continue;
-        }
-        last_space = c == ' ';
-        if count == SUMMARY_CHARS {
+    for (n, c) in text.chars().enumerate() {
+        if n >= max_chars {
             out.push('…');
-            return out;
+            break;
         }
-        out.push(c);
-        count += 1;
+        if c.is_whitespace() {
+            if !last_space {
+                out.push(' ');
+            }
+            last_space = true;
+        } else {
+            out.push(c);
+            last_space = false;
+        }
     }
-    out.trim_end().to_string()
+    out.trim().to_string()
 }
 
 #[cfg(test)]
@@ -108,23 +141,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn summaries() {
+    fn blocks_and_lines() {
+        let blocks = vec![
+            json!({"type":"text","text":"hello\n  world"}),
+            json!({"type":"tool-call","name":"bash","arguments":"{}"}),
+        ];
         assert_eq!(
-            summarize(
-                "user/message",
-                &json!({"content":[{"type":"text","text":"hello\n  world"}]})
-            ),
-            "hello world"
-        );
-        assert_eq!(
-            summarize("tool/call", &json!({"name":"bash","arguments":"{\"c\":1}"})),
-            "bash({\"c\":1})"
-        );
-        assert_eq!(
-            summarize("turn/end", &json!({"reason":{"kind":"completed"}})),
-            "completed"
+            one_line(&text_of_blocks(&blocks), SUMMARY_CHARS),
+            "hello world · bash({})"
         );
         let long = "x".repeat(500);
-        assert_eq!(one_line(&long).chars().count(), SUMMARY_CHARS + 1);
+        assert_eq!(one_line(&long, 10).chars().count(), 11);
+        assert_eq!(
+            summarize_data("turn/end", &json!({"turn":1,"reason":{"kind":"completed"}})),
+            "turn 1 {\"kind\":\"completed\"}"
+        );
     }
 }

@@ -7,11 +7,11 @@ use crate::engine::{EventIdx, EventState, message_of};
 
 use super::command::UiCommand;
 use super::session::{Session, format_absolute};
-use super::summary::{summarize, text_of_blocks};
 use super::surface_panel::op_label;
 use super::theme::{self, Family, Palette};
 use super::timeline_rows::describe_state_full;
 use super::view::ViewState;
+use crate::engine::{summarize, text_of_blocks};
 
 /// Longest JSON shown before it is cut (the full text can still be copied).
 const MAX_JSON_CHARS: usize = 100_000;

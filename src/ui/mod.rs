@@ -16,7 +16,6 @@ mod replay_bar;
 mod search;
 mod session;
 mod shortcuts;
-mod summary;
 mod surface_panel;
 pub mod theme;
 mod timeline;

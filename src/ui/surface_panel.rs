@@ -9,10 +9,10 @@ use crate::engine::{EventIdx, Mode, SurfaceOp};
 
 use super::command::{SideTab, UiCommand};
 use super::session::Session;
-use super::summary::summarize;
 use super::theme::{self, Family, Palette};
 use super::timeline::offset_to_reveal;
 use super::view::{RowGeometry, ViewState};
+use crate::engine::summarize;
 
 /// UI-only state of the surface panel.
 #[derive(Debug, Default)]

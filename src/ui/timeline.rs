@@ -11,10 +11,10 @@ use crate::engine::EventIdx;
 use super::command::UiCommand;
 use super::search::SearchState;
 use super::session::Session;
-use super::summary::summarize;
 use super::theme::{self, Family};
 use super::timeline_rows;
 use super::view::{ALL_FAMILIES, RowGeometry, ViewState};
+use crate::engine::summarize_with_op;
 
 /// Cached summaries kept before the cache is dropped and refilled.
 const SUMMARY_CACHE_LIMIT: usize = 20_000;
@@ -87,7 +87,7 @@ impl TimelineState {
         }
         self.summaries
             .entry(idx.0)
-            .or_insert_with(|| summarize(&session.log, idx))
+            .or_insert_with(|| summarize_with_op(&session.log, idx))
     }
 }
 
