@@ -232,3 +232,57 @@ fn each_case_reports_what_it_should() {
         ]
     );
 }
+
+#[test]
+fn a_locked_database_is_one_clear_error_and_stays_locked_by_its_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("locked.db");
+    let owner = rusqlite::Connection::open(&path).unwrap();
+    owner
+        .execute_batch(
+            "PRAGMA journal_mode=DELETE; PRAGMA user_version=4;
+             CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, created_at INTEGER NOT NULL,
+               cwd TEXT, parent_session TEXT, seed_length INTEGER);
+             CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+               time INTEGER NOT NULL, data TEXT NOT NULL, source_event_seqs TEXT, surface_op TEXT,
+               PRIMARY KEY (session_id, seq));
+             INSERT INTO sessions VALUES ('s', 0, 1, NULL, NULL, NULL);
+             BEGIN EXCLUSIVE;
+             INSERT INTO events VALUES ('s', 0, 'turn/start', 1, '{}', NULL, NULL);",
+        )
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("locked.db") && stderr.contains("locked"),
+        "{stderr}"
+    );
+    // The owner's transaction was never disturbed.
+    owner.execute_batch("COMMIT").unwrap();
+    let n: i64 = owner
+        .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn previewing_and_repairing_leave_the_file_byte_identical() {
+    let text = text_of(&[
+        other(0, "turn/start", r#"{"turn":1}"#),
+        msg(1, "append", None),
+        msg(2, "append", None),
+    ]);
+    for args in [
+        vec!["preview", "--start", "1", "--end", "2", "--json"],
+        vec!["surface", "--repair", "--json"],
+        vec!["messages", "--repair"],
+    ] {
+        let (out, ..) = run_on(text.as_bytes(), &args);
+        assert!(out.status.code().is_some_and(|c| c < 2), "{args:?}");
+    }
+}

@@ -89,10 +89,11 @@ fn selecting_a_surface_range_previews_the_replace() {
     assert_eq!((preview.before.nodes, preview.after.nodes), (4, 2));
     assert_eq!(preview.after_nodes, vec![1, 9]);
     assert!(
-        preview
-            .event_line()
-            .contains(r#""surfaceOp":{"end":5,"op":"replace","start":2}"#)
-            || preview.event_line().contains(r#""op":"replace""#)
+        preview.event_line().contains(
+            r#""sourceEventSeqs":[2,4,5],"surfaceOp":{"op":"replace","start":2,"end":5}"#
+        ),
+        "{}",
+        preview.event_line()
     );
 
     // Save as a new log through the path box; the open log stays untouched.
