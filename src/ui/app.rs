@@ -501,7 +501,12 @@ impl ViewerApp {
                         session.absorb_appended();
                         if was_at_end {
                             self.pending_reveal = session.cursor_event();
+                            // The scroll area clamps to last frame's content height, which
+                            // did not include the new rows yet: reveal once more next frame.
+                            follow.reveal_again = true;
                         }
+                        ctx.request_repaint();
+                        return;
                     }
                     Ok(crate::store::FollowUpdate::Reload { reason }) => {
                         self.banner = Some(Banner::info(format!(
@@ -523,8 +528,14 @@ impl ViewerApp {
                 }
             }
         }
+        if std::mem::take(&mut follow.reveal_again) && session.cursor() == session.len() {
+            self.pending_reveal = session.cursor_event();
+        }
         if session.findings_stale && (self.synchronous || follow.settled(now)) {
             session.refresh_findings();
+            if self.banner.as_ref().is_none_or(|b| b.show_findings) {
+                self.banner = chrome::banner_for(session);
+            }
             self.search
                 .restart(&session.log, Some(ctx), self.synchronous);
         }

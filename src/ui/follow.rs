@@ -29,6 +29,8 @@ pub struct FollowState {
     pub last_append: Option<Instant>,
     /// Events appended since following started.
     pub appended: usize,
+    /// Reveal the last event once more on the next frame (see `ViewerApp::poll_follow`).
+    pub reveal_again: bool,
 }
 
 impl FollowState {
@@ -43,6 +45,7 @@ impl FollowState {
             last_poll: None,
             last_append: None,
             appended: 0,
+            reveal_again: false,
         }
     }
 

@@ -147,7 +147,9 @@ pub fn timeline_ui(
     timeline_rows::header_ui(ui, &pal);
     let mut scroll = ScrollArea::vertical()
         .id_salt("timeline-rows")
-        .auto_shrink([false, false]);
+        .auto_shrink([false, false])
+        // While following a live log, a view scrolled to the bottom stays there as rows arrive.
+        .stick_to_bottom(view.following);
     if let Some(target) = view.reveal
         && let Ok(row) = state.row_of(target)
         && let Some(offset) =
