@@ -292,32 +292,6 @@ fn insert_rows(conn: &Connection, session: &str, rows: &[Row]) {
     }
 }
 
-/// Schema-17 `source_event_seqs`: LEB128 first seq, then ZigZag deltas.
-fn varint_blob(seqs: &[u64]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut put = |mut v: u64| loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            break;
-        }
-        out.push(b | 0x80);
-    };
-    let mut prev = 0;
-    for (i, &s) in seqs.iter().enumerate() {
-        put(if i == 0 {
-            s
-        } else if s >= prev {
-            2 * (s - prev)
-        } else {
-            2 * (prev - s) - 1
-        });
-        prev = s;
-    }
-    out
-}
-
 /// Schema-17 `data`: JSON text, compressed when ≥ 4096 bytes and smaller compressed.
 fn data_17(json: &str) -> Sql {
     if json.len() >= 4096 {
@@ -377,9 +351,11 @@ fn rows_for(v: i64, text: &str, reference: &EventLog) -> Vec<Row> {
                 };
             }
             let sources = match m.get("sourceEventSeqs") {
-                Some(Value::Array(a)) if a.iter().all(Value::is_u64) => Sql::Blob(varint_blob(
-                    &a.iter().map(|x| x.as_u64().unwrap()).collect::<Vec<_>>(),
-                )),
+                Some(Value::Array(a)) if a.iter().all(Value::is_u64) => {
+                    Sql::Blob(surface_viewer::store::encode_seq_list(
+                        &a.iter().map(|x| x.as_u64().unwrap()).collect::<Vec<_>>(),
+                    ))
+                }
                 other => opt_json(other),
             };
             Row {

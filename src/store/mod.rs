@@ -24,6 +24,7 @@ pub use follow::{FollowUpdate, Follower, open_following};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
+pub use varint::{decode_seq_list, encode_seq_list};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
 use crate::engine::EventLog;

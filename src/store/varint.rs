@@ -71,34 +71,37 @@ fn read_varint(bytes: &[u8]) -> Result<(u64, usize), &'static str> {
     Err("truncated (the last byte has the continuation bit)")
 }
 
+/// Encodes a seq list as schema 17 stores it: the first seq as an unsigned LEB128 varint, each
+/// later one as the ZigZag-encoded difference from the previous one. The inverse of
+/// [`decode_seq_list`]; used to write test databases.
+pub fn encode_seq_list(seqs: &[u64]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut put = |mut v: u64| loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            break;
+        }
+        out.push(b | 0x80);
+    };
+    let mut prev = 0u64;
+    for (i, &s) in seqs.iter().enumerate() {
+        if i == 0 {
+            put(s);
+        } else if s >= prev {
+            put(2 * (s - prev));
+        } else {
+            put(2 * (prev - s) - 1);
+        }
+        prev = s;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn encode(seqs: &[u64]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut put = |mut v: u64| loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                out.push(b);
-                break;
-            }
-            out.push(b | 0x80);
-        };
-        let mut prev = 0u64;
-        for (i, &s) in seqs.iter().enumerate() {
-            if i == 0 {
-                put(s);
-            } else if s >= prev {
-                put(2 * (s - prev));
-            } else {
-                put(2 * (prev - s) - 1);
-            }
-            prev = s;
-        }
-        out
-    }
 
     fn decode(blob: &[u8]) -> Result<Vec<u64>, String> {
         let mut v = vec![99];
@@ -114,7 +117,7 @@ mod tests {
             vec![MAX_SEQ, 0, MAX_SEQ],
             vec![7, 7],
         ] {
-            assert_eq!(decode(&encode(&list)).unwrap(), list, "{list:?}");
+            assert_eq!(decode(&encode_seq_list(&list)).unwrap(), list, "{list:?}");
         }
     }
 
@@ -131,12 +134,16 @@ mod tests {
         assert!(decode(&[0x81]).unwrap_err().contains("truncated"));
         assert!(decode(&[0xff; 9]).unwrap_err().contains("8 bytes"));
         // First seq 2^53 (above the limit).
-        assert!(decode(&encode(&[1 << 53])).unwrap_err().contains("limit"));
+        assert!(
+            decode(&encode_seq_list(&[1 << 53]))
+                .unwrap_err()
+                .contains("limit")
+        );
         // 1 then -2 → negative seq.
         assert!(decode(&[1, 3]).unwrap_err().contains("range"));
         // A delta whose ZigZag value is above the bound.
         let mut blob = vec![0];
-        blob.extend(encode(&[MAX_ZIGZAG + 1]));
+        blob.extend(encode_seq_list(&[MAX_ZIGZAG + 1]));
         assert!(decode(&blob).unwrap_err().contains("out of range"));
     }
 }
