@@ -219,10 +219,9 @@ fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
             SurfaceOp::Replace { start, end } => (start, end),
             _ => (0, 0),
         };
+        // Spec §6.5: for every well-formed replace with start > end, applied or not.
         if let SurfaceOp::Replace { start, end } = op
             && start > end
-            && e.takes_part()
-            && log.is_eligible(idx)
         {
             out.push(Finding::new(
                 Rule::NumericOrder,
