@@ -324,3 +324,45 @@ fn follows_a_log_that_is_still_being_written() {
         "the file is untouched"
     );
 }
+
+#[test]
+fn a_sqlite_file_with_several_sessions_offers_a_picker() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sessions.db");
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute_batch(
+        "PRAGMA user_version=4;
+         CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, created_at INTEGER NOT NULL,
+           cwd TEXT, parent_session TEXT, seed_length INTEGER);
+         CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+           time INTEGER NOT NULL, data TEXT NOT NULL, source_event_seqs TEXT, surface_op TEXT,
+           PRIMARY KEY (session_id, seq));
+         INSERT INTO sessions VALUES ('older', 0, 1, NULL, NULL, NULL), ('newer', 0, 2, NULL, NULL, NULL);
+         INSERT INTO events VALUES ('older', 0, 'user/message', 1, '{\"content\":[]}', NULL, '\"append\"');
+         INSERT INTO events VALUES ('newer', 0, 'user/message', 1, '{\"content\":[]}', NULL, '\"append\"'),
+                                   ('newer', 1, 'user/message', 2, '{\"content\":[]}', NULL, '\"append\"');",
+    )
+    .unwrap();
+    drop(db);
+    let before = std::fs::read(&path).unwrap();
+    let mut harness = harness_for(path.clone());
+    // The most recently created session opens by default, and the banner says there are more.
+    assert_eq!(harness.state().event_count(), 2);
+    assert!(
+        harness
+            .state()
+            .banner_text()
+            .unwrap_or_default()
+            .contains("2 sessions")
+    );
+    harness
+        .state_mut()
+        .push_command(surface_viewer::ui::UiCommand::PickSession("older".into()));
+    harness.run();
+    assert_eq!(harness.state().event_count(), 1);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the database is untouched"
+    );
+}
