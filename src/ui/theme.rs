@@ -59,8 +59,34 @@ pub fn install_fonts(ctx: &egui::Context) {
     {
         prop.push(mono);
     }
+    // egui bundles no CJK glyphs; agent logs often contain them. Use a system font as the last
+    // fallback when one is installed (otherwise such text shows as boxes, never a crash).
+    if let Some((name, bytes)) = CJK_FALLBACK_FONTS
+        .iter()
+        .find_map(|path| std::fs::read(path).ok().map(|b| (*path, b)))
+    {
+        fonts.font_data.insert(
+            name.to_string(),
+            std::sync::Arc::new(egui::FontData::from_owned(bytes)),
+        );
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            if let Some(list) = fonts.families.get_mut(&family) {
+                list.push(name.to_string());
+            }
+        }
+    }
     ctx.set_fonts(fonts);
 }
+
+/// System fonts with CJK glyphs, tried in order (Debian/Ubuntu, Fedora, Arch, macOS, Windows).
+const CJK_FALLBACK_FONTS: [&str; 6] = [
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/System/Library/Fonts/Hiragino Sans GB.ttc",
+    "C:\\Windows\\Fonts\\msyh.ttc",
+];
 
 /// The user's theme choice, persisted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
