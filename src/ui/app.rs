@@ -360,7 +360,7 @@ impl ViewerApp {
             return;
         };
         egui::Panel::bottom("replay").show(ui, |ui| {
-            ui.add_space(4.0);
+            ui.add_space(theme::SPACE_SMALL);
             replay_bar::replay_bar_ui(
                 ui,
                 session,

@@ -88,7 +88,8 @@ pub fn compute_edges(session: &Session, selected: EventIdx, whole_chain: bool) -
 
 /// Control points of a curve inside the timeline gutter, bulging left from `x` between two rows.
 pub fn gutter_curve(x: f32, y_from: f32, y_to: f32, max_bulge: f32) -> [Pos2; 4] {
-    let bulge = ((y_to - y_from).abs() * 0.35).clamp(8.0, max_bulge);
+    let (share, min) = theme::ARROW_BULGE;
+    let bulge = ((y_to - y_from).abs() * share).clamp(min, max_bulge);
     [
         Pos2::new(x, y_from),
         Pos2::new(x - bulge, y_from),
@@ -110,7 +111,10 @@ pub fn bridge_curve(from: Pos2, to: Pos2) -> [Pos2; 4] {
 
 /// `y` clamped into `clip`, and whether it was outside (the row is off screen).
 pub fn clamp_y(y: f32, clip: Rect) -> (f32, bool) {
-    let c = y.clamp(clip.top() + 6.0, clip.bottom() - 6.0);
+    let c = y.clamp(
+        clip.top() + theme::ARROW_EDGE_INSET,
+        clip.bottom() - theme::ARROW_EDGE_INSET,
+    );
     (c, (c - y).abs() > 0.5)
 }
 
@@ -217,7 +221,7 @@ pub fn arrows_ui(
                 geometry.gutter_right - 2.0,
                 y_from,
                 y_to,
-                theme::GUTTER_WIDTH - 8.0,
+                theme::GUTTER_WIDTH - theme::SPACE,
             );
             let off = if off_to {
                 Some(pts[3])
@@ -277,7 +281,7 @@ pub fn arrows_ui(
     if let Some((curve, flat)) = hovered {
         let edge = curve.edge;
         let stroke = Stroke::new(
-            theme::ARROW_WIDTH + 2.0,
+            theme::ARROW_WIDTH + theme::ARROW_HOVER_EXTRA,
             pal.arrow_stroke(edge.upstream, false).color,
         );
         painter.add(Shape::line(flat, stroke));
@@ -318,7 +322,7 @@ fn arrow_head(painter: &egui::Painter, from: Pos2, tip: Pos2, color: Color32) {
         return;
     }
     let normal = egui::vec2(-dir.y, dir.x);
-    let size = 6.0;
+    let size = theme::ARROW_HEAD;
     let base = tip - dir * size;
     painter.add(Shape::convex_polygon(
         vec![tip, base + normal * size * 0.5, base - normal * size * 0.5],

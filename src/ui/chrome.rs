@@ -256,8 +256,8 @@ pub fn banner_ui(ui: &mut Ui, banner: &Banner, commands: &mut Vec<UiCommand>) {
     };
     egui::Frame::new()
         .fill(bg)
-        .inner_margin(6.0)
-        .corner_radius(4.0)
+        .inner_margin(theme::BANNER_MARGIN)
+        .corner_radius(theme::CORNER_RADIUS)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 let icon = if banner.is_error { "■" } else { "●" };
@@ -280,7 +280,7 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
         ui.add_space(60.0);
         ui.heading("surface-viewer");
         ui.label("See what an LLM agent actually saw: the event log beside the surface, replay, provenance and replace previews.");
-        ui.add_space(16.0);
+        ui.add_space(theme::SPACE_LARGE);
         if ui.button("Open a session log…").clicked() {
             commands.push(UiCommand::OpenDialog);
         }
@@ -289,7 +289,7 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
         }
         ui.label("…or drop a .jsonl, .jsonl.zstd or SQLite file on this window.");
         if !prefs.recent.is_empty() {
-            ui.add_space(16.0);
+            ui.add_space(theme::SPACE_LARGE);
             ui.label(RichText::new("Recent files").strong());
             for path in &prefs.recent {
                 if ui.link(path.display().to_string()).clicked() {
@@ -323,7 +323,7 @@ pub fn help_ui(ctx: &egui::Context, commands: &mut Vec<UiCommand>) {
                     ui.end_row();
                 }
             });
-        ui.add_space(8.0);
+        ui.add_space(theme::SPACE);
         ui.label("Timeline colours by type family:");
         let pal = theme::palette(ui);
         ui.horizontal_wrapped(|ui| {
@@ -331,7 +331,7 @@ pub fn help_ui(ctx: &egui::Context, commands: &mut Vec<UiCommand>) {
                 ui.label(RichText::new(f.label()).color(pal.family(f)));
             }
         });
-        ui.add_space(8.0);
+        ui.add_space(theme::SPACE);
         if ui.button("Close").clicked() {
             commands.push(UiCommand::ToggleHelp);
         }

@@ -46,7 +46,7 @@ pub fn findings_ui(
     });
     ui.separator();
     let order = &session.finding_order;
-    let row_height = 38.0;
+    let row_height = theme::FINDING_ROW_HEIGHT;
     ScrollArea::vertical()
         .id_salt("findings")
         .auto_shrink([false, false])
@@ -83,7 +83,7 @@ pub fn findings_ui(
                     .truncate()
                     .min_size(egui::vec2(ui.available_width(), row_height - 2.0));
                 if first_of_group {
-                    button = button.stroke(egui::Stroke::new(1.0, color));
+                    button = button.stroke(egui::Stroke::new(theme::STROKE_THIN, color));
                 }
                 let r = ui
                     .add_enabled(target.is_some(), button)

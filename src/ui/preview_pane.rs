@@ -159,7 +159,7 @@ pub fn preview_ui(
         ui.separator();
         ui.label(RichText::new("Event line to append").strong());
         let line = preview.event_line();
-        ui.label(RichText::new(&line).monospace().size(11.5));
+        ui.label(RichText::new(&line).monospace().size(theme::CODE_LINE_SIZE));
         ui.horizontal(|ui| {
             if ui.button("Copy event line").clicked() {
                 commands.push(UiCommand::Copy(line.clone()));

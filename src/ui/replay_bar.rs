@@ -192,18 +192,18 @@ fn scrubber_ui(
     let painter = ui.painter_at(rect);
     let track = Rect::from_x_y_ranges(
         rect.x_range(),
-        rect.center().y - 3.0..=rect.center().y + 3.0,
+        rect.center().y - theme::SCRUBBER_TRACK_HALF..=rect.center().y + theme::SCRUBBER_TRACK_HALF,
     );
-    painter.rect_filled(track, 3.0, pal.track);
+    painter.rect_filled(track, theme::SCRUBBER_TRACK_HALF, pal.track);
     let fx = rect.left() + fraction_from_cursor(session.cursor(), len) * rect.width();
     painter.rect_filled(
         Rect::from_x_y_ranges(rect.left()..=fx, track.y_range()),
-        3.0,
+        theme::SCRUBBER_TRACK_HALF,
         pal.track_fill,
     );
     if let Some(Markers { ops, findings, .. }) = &state.markers {
         // Dense markers would paint the whole track: thin and translucent when crowded.
-        let crowded = |n: usize| n as f32 > rect.width() / 6.0;
+        let crowded = |n: usize| n as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
         let op_stroke = pal.marker_stroke(true, crowded(ops.len()));
         let finding_stroke = pal.marker_stroke(false, crowded(findings.len()));
         for &x in ops {
@@ -217,7 +217,11 @@ fn scrubber_ui(
             );
         }
     }
-    painter.circle_filled(Pos2::new(fx, rect.center().y), 6.0, pal.text);
+    painter.circle_filled(
+        Pos2::new(fx, rect.center().y),
+        theme::SCRUBBER_HANDLE_RADIUS,
+        pal.text,
+    );
     if let Some(pos) = response.interact_pointer_pos()
         && (response.clicked() || response.dragged())
     {

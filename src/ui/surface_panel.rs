@@ -218,14 +218,14 @@ fn node_row_ui(
         painter.vline(
             rect.left() + 1.0,
             rect.y_range(),
-            Stroke::new(3.0, pal.family(Family::Compaction)),
+            Stroke::new(theme::STROKE_THICK, pal.family(Family::Compaction)),
         );
     }
     if response.hovered() {
         painter.rect_stroke(
             rect,
             0.0,
-            Stroke::new(1.0, pal.track_fill),
+            Stroke::new(theme::STROKE_THIN, pal.track_fill),
             egui::StrokeKind::Inside,
         );
     }

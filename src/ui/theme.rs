@@ -39,6 +39,42 @@ pub const CHAIN_ARROW_WIDTH: f32 = 1.0;
 pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
 /// Default width of the right-hand panel (inspector, preview, findings).
 pub const SIDE_PANEL_WIDTH: f32 = 400.0;
+/// Small gap between widgets.
+pub const SPACE_SMALL: f32 = 4.0;
+/// Gap between groups of widgets.
+pub const SPACE: f32 = 8.0;
+/// Gap around big blocks (the welcome screen).
+pub const SPACE_LARGE: f32 = 16.0;
+/// Corner radius of frames, banners and the scrubber track.
+pub const CORNER_RADIUS: f32 = 4.0;
+/// Inner margin of banners.
+pub const BANNER_MARGIN: f32 = 6.0;
+/// Height of one row of the findings panel (two lines of text).
+pub const FINDING_ROW_HEIGHT: f32 = 38.0;
+/// Font size of the event JSON line in the replace preview.
+pub const CODE_LINE_SIZE: f32 = 11.5;
+/// Half the height of the scrubber track.
+pub const SCRUBBER_TRACK_HALF: f32 = 3.0;
+/// Radius of the scrubber handle.
+pub const SCRUBBER_HANDLE_RADIUS: f32 = 6.0;
+/// Pixels per marker below which scrubber markers are drawn thin and translucent.
+pub const SCRUBBER_MARKER_SPACING: f32 = 6.0;
+/// Size of an arrow head.
+pub const ARROW_HEAD: f32 = 6.0;
+/// How far an arrow end stays inside the view when its row is off screen.
+pub const ARROW_EDGE_INSET: f32 = 6.0;
+/// Share of the vertical distance a gutter curve bulges sideways, and its minimum.
+pub const ARROW_BULGE: (f32, f32) = (0.35, 8.0);
+/// Hairline strokes: separators, outlines, tracks.
+pub const STROKE_THIN: f32 = 1.0;
+/// Medium strokes: the cursor line, brackets.
+pub const STROKE_MEDIUM: f32 = 2.0;
+/// Thick strokes: emphasis marks (the entered node, a hovered bracket).
+pub const STROKE_THICK: f32 = 3.0;
+/// How much wider a hovered arrow is drawn.
+pub const ARROW_HOVER_EXTRA: f32 = 2.0;
+/// Width of a hovered shadow bracket.
+pub const BRACKET_HOVER_WIDTH: f32 = 3.5;
 /// Default width of the surface panel.
 pub const SURFACE_PANEL_WIDTH: f32 = 500.0;
 /// Gap between the timeline and the surface panel where cross-panel arrows run.

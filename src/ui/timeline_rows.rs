@@ -37,7 +37,11 @@ pub(super) fn header_ui(ui: &mut Ui, pal: &Palette) {
             pal.weak_text,
         );
     }
-    p.hline(rect.x_range(), rect.bottom(), Stroke::new(1.0, pal.track));
+    p.hline(
+        rect.x_range(),
+        rect.bottom(),
+        Stroke::new(theme::STROKE_THIN, pal.track),
+    );
 }
 
 /// X positions of the timeline columns inside a row.
@@ -139,7 +143,7 @@ pub(super) fn row_ui(
         painter.rect_stroke(
             body,
             0.0,
-            Stroke::new(1.0, pal.track_fill),
+            Stroke::new(theme::STROKE_THIN, pal.track_fill),
             egui::StrokeKind::Inside,
         );
     }
@@ -213,7 +217,7 @@ pub(super) fn row_ui(
         painter.hline(
             rect.x_range(),
             rect.bottom() - 1.0,
-            Stroke::new(2.0, pal.track_fill),
+            Stroke::new(theme::STROKE_MEDIUM, pal.track_fill),
         );
     }
     if session.finding_marks.binary_search(&idx).is_ok() {
@@ -334,7 +338,14 @@ pub(super) fn brackets_ui(
         let y1 = first_rect.top() + (bottom + 1 - range.start) as f32 * theme::ROW_HEIGHT - 2.0;
         let color = pal.bracket(lane);
         let hovered = pointer.is_some_and(|p| (p.x - x).abs() < 4.0 && (y0..=y1).contains(&p.y));
-        let stroke = Stroke::new(if hovered { 3.5 } else { 2.0 }, color);
+        let stroke = Stroke::new(
+            if hovered {
+                theme::BRACKET_HOVER_WIDTH
+            } else {
+                theme::STROKE_MEDIUM
+            },
+            color,
+        );
         painter.vline(x, y0..=y1, stroke);
         if !open_top {
             painter.hline(x..=x + 5.0, y0, stroke);
