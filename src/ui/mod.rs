@@ -43,5 +43,9 @@ pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyh
         options,
         Box::new(move |cc| Ok(Box::new(ViewerApp::new(cc, file, session, follow)))),
     )
-    .map_err(|e| anyhow::anyhow!("the desktop viewer could not start: {e}"))
+    .map_err(|e| {
+        anyhow::anyhow!(
+            "the desktop viewer could not start ({e}); without a display, use the headless commands (surface-viewer --help)"
+        )
+    })
 }
