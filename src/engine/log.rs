@@ -145,6 +145,9 @@ pub struct EventLog {
     pub problems: Vec<LogProblem>,
     /// The greatest seq seen so far among events that take part (rule 6).
     max_seq: Option<u64>,
+    /// Indices of the events that take part (rule 6), kept only once some event does not:
+    /// then seqs are no longer increasing in log order and lookups search this instead.
+    participants: Option<Vec<u32>>,
 }
 
 impl EventLog {
@@ -165,6 +168,7 @@ impl EventLog {
             synthesized: Vec::new(),
             problems: batch.problems,
             max_seq: None,
+            participants: None,
         };
         log.events = batch.events;
         log.mark_new_events(0);
@@ -199,13 +203,20 @@ impl EventLog {
             .as_ref()
             .and_then(|h| h.seed_length)
             .unwrap_or(0);
-        for (i, e) in self.events.iter_mut().enumerate().skip(first_new) {
+        for i in first_new..self.events.len() {
+            let e = &mut self.events[i];
+            if (i as u64) < seed_len {
+                e.flags |= FLAG_SEED;
+            }
             if self.max_seq.is_none_or(|m| e.seq > m) {
                 e.flags |= FLAG_TAKES_PART;
                 self.max_seq = Some(e.seq);
-            }
-            if (i as u64) < seed_len {
-                e.flags |= FLAG_SEED;
+                if let Some(p) = &mut self.participants {
+                    p.push(i as u32);
+                }
+            } else if self.participants.is_none() {
+                // The first event that takes no part: from now on index the ones that do.
+                self.participants = Some((0..i as u32).collect());
             }
         }
     }
@@ -305,59 +316,32 @@ impl EventLog {
         }
     }
 
-    /// Index of the first event with `seq`, by binary search over the events that take part,
-    /// falling back to a scan for events whose seq does not increase.
+    /// The event with `seq` among those that take part (rule 6), by binary search: O(log n).
     pub fn find_seq(&self, seq: u64) -> Option<EventIdx> {
-        let pos = self.cursor_for_seq(seq);
-        if pos > 0 {
-            // The last event included by the cursor is the greatest seq ≤ `seq` that takes part.
-            let mut i = pos - 1;
-            loop {
-                let e = &self.events[i];
-                if e.takes_part() {
-                    if e.seq == seq {
-                        return Some(EventIdx(i as u32));
-                    }
-                    break;
-                }
-                if i == 0 {
-                    break;
-                }
-                i -= 1;
-            }
+        match &self.participants {
+            None => self
+                .events
+                .binary_search_by_key(&seq, |e| e.seq)
+                .ok()
+                .map(|i| EventIdx(i as u32)),
+            Some(p) => p
+                .binary_search_by_key(&seq, |&i| self.events[i as usize].seq)
+                .ok()
+                .map(|k| EventIdx(p[k])),
         }
-        None
     }
 
     /// The replay position "after every event with seq ≤ `seq`": the number of leading
-    /// events (in log order) to apply. Events whose seq does not increase ride along.
+    /// events (in log order) to apply. Events whose seq does not increase ride along with the
+    /// events before them. O(log n).
     pub fn cursor_for_seq(&self, seq: u64) -> usize {
-        // Running max of seq over events that take part is monotonic in log order, and
-        // equals `e.seq` exactly on those events; others inherit their predecessor's.
-        let mut lo = 0usize;
-        let mut hi = self.events.len();
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.running_max_at(mid) {
-                Some(m) if m > seq => hi = mid,
-                _ => lo = mid + 1,
+        match &self.participants {
+            None => self.events.partition_point(|e| e.seq <= seq),
+            Some(p) => {
+                // The first participant past `seq` bounds the cursor; without one, the end.
+                let k = p.partition_point(|&i| self.events[i as usize].seq <= seq);
+                p.get(k).map_or(self.events.len(), |&i| i as usize)
             }
-        }
-        lo
-    }
-
-    /// The greatest seq among events `0..=idx` that take part.
-    fn running_max_at(&self, idx: usize) -> Option<u64> {
-        let mut i = idx;
-        loop {
-            let e = &self.events[i];
-            if e.takes_part() {
-                return Some(e.seq);
-            }
-            if i == 0 {
-                return None;
-            }
-            i -= 1;
         }
     }
 
