@@ -80,8 +80,7 @@ fn problem_findings(log: &EventLog, out: &mut Vec<Finding>) {
         .events
         .iter()
         .rev()
-        .find(|e| Some(e.kind) == turn_end)
-        .filter(|e| !e.is_synthesized());
+        .find(|e| Some(e.kind) == turn_end && !e.is_synthesized());
     for p in &log.problems {
         let finding = match p.kind {
             ProblemKind::HeaderMissing => {
