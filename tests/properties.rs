@@ -162,6 +162,24 @@ proptest! {
     }
 
     #[test]
+    fn random_jumps_match_the_reference(
+        steps in prop::collection::vec(step(), 0..60),
+        targets in prop::collection::vec(any::<prop::sample::Index>(), 1..24),
+    ) {
+        let log = log_of(&text_of(&lines_of(&steps)));
+        let mut s = Surface::new(&log);
+        for t in targets {
+            let n = t.index(log.len() + 1);
+            s.seek(&log, n);
+            prop_assert_eq!(s.cursor(), n);
+            prop_assert_eq!(node_seqs(&log, &s), reference(&log, n), "jump to {}", n);
+            let mut fresh = Surface::new(&log);
+            fresh.seek(&log, n);
+            prop_assert_eq!(states(&log, &s), states(&log, &fresh));
+        }
+    }
+
+    #[test]
     fn delta_processing_equals_rebuild(steps in prop::collection::vec(step(), 1..60), cut in any::<prop::sample::Index>()) {
         let lines = lines_of(&steps);
         let k = cut.index(lines.len() + 1);

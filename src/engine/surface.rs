@@ -79,6 +79,9 @@ pub struct Surface {
     /// The nodes each applied replace shadowed, in surface order, back to back (a node is
     /// shadowed at most once, so this never exceeds the log length).
     shadow_list: Vec<EventIdx>,
+    /// Indices of the processed events that changed the list (appends and applied replaces),
+    /// in log order: a jump applies or undoes only these, skipping the log-only majority.
+    changes: Vec<u32>,
     links: Links,
     /// Number of events applied (the cursor is "after the first `cursor` events").
     cursor: usize,
@@ -93,6 +96,7 @@ impl Surface {
             replaces: Vec::new(),
             shadowed_by: Vec::new(),
             shadow_list: Vec::new(),
+            changes: Vec::new(),
             links: Links::new(),
             cursor: 0,
         }
@@ -258,11 +262,30 @@ impl Surface {
             }
             self.links.grow_to(target);
         }
+        // Over the processed prefix, only list-changing events need re-applying or undoing.
+        let replayed = target.min(self.processed());
+        if replayed > self.cursor {
+            let from = self
+                .changes
+                .partition_point(|&i| (i as usize) < self.cursor);
+            let to = self.changes.partition_point(|&i| (i as usize) < replayed);
+            for k in from..to {
+                self.redo(self.changes[k] as usize);
+            }
+            self.cursor = replayed;
+        }
         while self.cursor < target {
             self.step_forward(log);
         }
-        while self.cursor > target {
-            self.step_back();
+        if target < self.cursor {
+            let from = self.changes.partition_point(|&i| (i as usize) < target);
+            let to = self
+                .changes
+                .partition_point(|&i| (i as usize) < self.cursor);
+            for k in (from..to).rev() {
+                self.undo(self.changes[k] as usize);
+            }
+            self.cursor = target;
         }
     }
 
@@ -297,6 +320,9 @@ impl Surface {
         if i == self.effects.len() {
             let effect = self.process(log, EventIdx(i as u32));
             self.effects.push(effect);
+            if effect.entered() {
+                self.changes.push(i as u32);
+            }
             self.shadowed_by.push(NIL);
             if let Effect::Replaced(r) = effect {
                 let rep = &self.replaces[r as usize];
@@ -318,17 +344,21 @@ impl Surface {
             return false;
         }
         self.cursor -= 1;
-        let i = self.cursor as u32;
-        match self.effects[self.cursor] {
-            Effect::Appended => self.links.undo_append(i),
+        self.undo(self.cursor);
+        true
+    }
+
+    fn undo(&mut self, i: usize) {
+        let node = i as u32;
+        match self.effects[i] {
+            Effect::Appended => self.links.undo_append(node),
             Effect::Replaced(r) => {
                 let rep = &self.replaces[r as usize];
                 self.links
-                    .undo_replace(rep.first.0, rep.last.0, rep.count as usize, i);
+                    .undo_replace(rep.first.0, rep.last.0, rep.count as usize, node);
             }
             _ => {}
         }
-        true
     }
 
     fn redo(&mut self, i: usize) {
