@@ -209,9 +209,22 @@ pub fn menu_bar_ui(
         if let Some(s) = session {
             ui.separator();
             let pal = theme::palette(ui);
+            let fork = s
+                .log
+                .header
+                .as_ref()
+                .and_then(|h| {
+                    h.parent_session.as_ref().map(|p| {
+                        format!(
+                            " · fork of {p}, first {} events inherited",
+                            h.seed_length.unwrap_or(0)
+                        )
+                    })
+                })
+                .unwrap_or_default();
             ui.label(
                 RichText::new(format!(
-                    "{} · {} · {} events",
+                    "{} · {} · {} events{fork}",
                     s.source.label(),
                     s.format.label(),
                     s.len()

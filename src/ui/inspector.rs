@@ -113,6 +113,12 @@ pub fn inspector_ui(
                 if record.is_synthesized() {
                     ui.label(RichText::new("synthesized (not in the file)").color(pal.warning));
                 }
+                if record.is_seed() {
+                    ui.label(
+                        RichText::new("inherited from the parent session (fork seed)")
+                            .color(pal.weak_text),
+                    );
+                }
                 if session.log.is_eligible(idx) {
                     ui.label(
                         RichText::new(format!("op: {}", op_label(session, idx)))
