@@ -171,9 +171,13 @@ impl ViewerApp {
         }
     }
 
+    /// Moves the cursor and scrolls the timeline to it (to the first event at the start).
     fn seek(&mut self, target: usize) {
         if let Some(s) = self.session.as_mut() {
             s.seek(target);
+            self.pending_reveal = s
+                .cursor_event()
+                .or_else(|| (!s.is_empty()).then_some(EventIdx(0)));
         }
     }
 
