@@ -31,6 +31,8 @@ fn write_log(dir: &tempfile::TempDir) -> PathBuf {
 fn harness_for(path: PathBuf) -> Harness<'static, ViewerApp> {
     Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
+        // Revealing a row scrolls with egui's short animation, which takes about ten frames.
+        .with_max_steps(32)
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
 }
 
@@ -228,6 +230,7 @@ fn the_bundled_sample_and_upstream_fixtures_open_and_replay() {
         // (egui's default), while kittest would panic on the first missing glyph.
         let mut harness = Harness::builder()
             .with_size(egui::vec2(1600.0, 1000.0))
+            .with_max_steps(32)
             .allow_missing_glyphs()
             .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
         let end = harness
@@ -297,6 +300,8 @@ fn follows_a_log_that_is_still_being_written() {
     let p = path.clone();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
+        // Revealing a row scrolls with egui's short animation, which takes about ten frames.
+        .with_max_steps(32)
         .build_eframe(move |_cc| ViewerApp::new_following_for_test(&p));
     harness.step();
     assert!(harness.state().is_following());
