@@ -3,24 +3,13 @@
 //! Logs come from the synthetic generator (HEAD shape, packed chunk rows; the 1M case also
 //! without packing).
 
-use std::hint::black_box;
-use std::time::Duration;
+mod common;
 
-use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use surface_viewer::engine::Surface;
 use surface_viewer::store::read_jsonl;
-use surface_viewer::synth::{SynthConfig, generate};
-
-/// A generated log of about `events` events, in memory.
-fn log_bytes(events: u64, pack: bool) -> Vec<u8> {
-    let config = SynthConfig {
-        pack,
-        ..SynthConfig::with_events(events)
-    };
-    let mut out = Vec::new();
-    generate(&config, &mut out).expect("writing to a Vec cannot fail");
-    out
-}
 
 /// The baseline: split into lines with `memchr`, touching each line's length.
 fn memchr_lines(bytes: &[u8]) -> (usize, usize) {
@@ -40,15 +29,11 @@ fn bench_load(c: &mut Criterion) {
         ("1M-unpacked", 1_000_000, false),
     ];
     for (label, events, pack) in cases {
-        let bytes = log_bytes(events, pack);
+        let bytes = common::log_bytes(events, pack);
         let mut group = c.benchmark_group(format!("load/{label}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         if events >= 1_000_000 {
-            group
-                .sample_size(10)
-                .sampling_mode(SamplingMode::Flat)
-                .warm_up_time(Duration::from_secs(1))
-                .measurement_time(Duration::from_secs(10));
+            common::configure_large(&mut group, 10);
         }
         group.bench_function("baseline: memchr line split", |b| {
             b.iter(|| memchr_lines(black_box(&bytes)))

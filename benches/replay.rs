@@ -3,18 +3,17 @@
 //! step cost must not grow with the log). Baseline: rebuilding the surface from zero, which is
 //! what every step would cost without undo.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{Bencher, Criterion, SamplingMode, criterion_group, criterion_main};
+use criterion::{Bencher, Criterion, criterion_group, criterion_main};
 use surface_viewer::engine::{EventLog, Surface};
 use surface_viewer::store::read_jsonl;
-use surface_viewer::synth::{SynthConfig, generate};
 
 fn load(events: u64) -> EventLog {
-    let mut out = Vec::new();
-    generate(&SynthConfig::with_events(events), &mut out).expect("writing to a Vec cannot fail");
-    read_jsonl(out, None).expect("not cancelled")
+    read_jsonl(common::log_bytes(events, true), None).expect("not cancelled")
 }
 
 /// Times `iters` single steps, sweeping the whole log and rewinding (untimed) at its end.
@@ -68,11 +67,7 @@ fn bench_replay(c: &mut Criterion) {
         let mut surface = Surface::at_end(&log);
         let mut group = c.benchmark_group(format!("replay/{label}"));
         if events >= 1_000_000 {
-            group
-                .sample_size(10)
-                .sampling_mode(SamplingMode::Flat)
-                .warm_up_time(Duration::from_secs(1))
-                .measurement_time(Duration::from_secs(8));
+            common::configure_large(&mut group, 8);
         }
         group.bench_function("step_forward", |b| steps(b, &log, &mut surface, true));
         group.bench_function("step_back", |b| steps(b, &log, &mut surface, false));

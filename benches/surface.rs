@@ -3,25 +3,19 @@
 //! build it avoids, and the whole live-follow step (parse the new lines, `EventLog::extend`,
 //! `catch_up`), against a full reload (`load` bench).
 
-use std::hint::black_box;
-use std::time::Duration;
+mod common;
 
-use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use surface_viewer::engine::{EventLog, OpSlot, Surface};
 use surface_viewer::store::{parse_body, read_jsonl};
-use surface_viewer::synth::{SynthConfig, generate};
 
 /// New events in the delta.
 const DELTA: usize = 1_000;
 /// Events applied just before the delta, untimed, so that the log's and the surface's
 /// vectors have grown the way they do in a long-running follow (not exact-capacity clones).
 const WARM: usize = 64;
-
-fn log_bytes(events: u64) -> Vec<u8> {
-    let mut out = Vec::new();
-    generate(&SynthConfig::with_events(events), &mut out).expect("writing to a Vec cannot fail");
-    out
-}
 
 /// Byte offset and 1-based line number of the start of `line`.
 fn line_start(bytes: &[u8], line: u32) -> usize {
@@ -120,15 +114,11 @@ impl Follow {
 
 fn bench_surface(c: &mut Criterion) {
     for (label, events) in [("10k", 10_000), ("1M", 1_000_000)] {
-        let bytes = log_bytes(events);
+        let bytes = common::log_bytes(events, true);
         let full = read_jsonl(bytes.clone(), None).expect("not cancelled");
         let mut group = c.benchmark_group(format!("surface/{label}"));
         if events >= 1_000_000 {
-            group
-                .sample_size(10)
-                .sampling_mode(SamplingMode::Flat)
-                .warm_up_time(Duration::from_secs(1))
-                .measurement_time(Duration::from_secs(8));
+            common::configure_large(&mut group, 8);
         }
         group.bench_function("baseline: scan records", |b| {
             b.iter(|| scan(black_box(&full)))

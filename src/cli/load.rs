@@ -43,7 +43,7 @@ impl Loaded {
     }
 }
 
-/// Fails with a clear message when a cursor is given for an empty log (nothing to show).
+/// "at the end" or "at seq N", for human output.
 pub fn describe_cursor(at: Option<u64>) -> String {
     at.map_or_else(|| "at the end".to_string(), |s| format!("at seq {s}"))
 }

@@ -86,24 +86,8 @@ pub enum Command {
     Preview {
         #[command(flatten)]
         input: Input,
-        /// Seq of the first node to shadow.
-        #[arg(long, value_name = "S")]
-        start: u64,
-        /// Seq of the last node to shadow (inclusive).
-        #[arg(long, value_name = "E")]
-        end: u64,
-        /// The surface to preview against: after every event with seq ≤ SEQ.
-        #[arg(long, value_name = "SEQ")]
-        at: Option<u64>,
-        /// The replacement's text.
-        #[arg(long, value_name = "TEXT")]
-        summary: Option<String>,
-        /// `time` of the proposed event in epoch ms (default: now).
-        #[arg(long, value_name = "MS")]
-        time: Option<i64>,
-        /// One JSON document on stdout.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        options: preview::PreviewOptions,
     },
     /// The sessions in a file: id, created, events, parent.
     Sessions {
@@ -140,25 +124,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             repair,
         } => surface::run(&input, at, json, repair)?,
         Command::Messages { input, at, repair } => messages::run(&input, at, repair)?,
-        Command::Preview {
-            input,
-            start,
-            end,
-            at,
-            summary,
-            time,
-            json,
-        } => preview::run(
-            &input,
-            preview::Args {
-                start,
-                end,
-                at,
-                summary,
-                time,
-                json,
-            },
-        )?,
+        Command::Preview { input, options } => preview::run(&input, options)?,
         Command::Sessions {
             file,
             session,

@@ -7,23 +7,30 @@ use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use crate::engine::{PreviewRequest, preview_replace};
 
 /// Options of `preview`.
-pub struct Args {
-    /// First node seq.
+#[derive(Debug, clap::Args)]
+pub struct PreviewOptions {
+    /// Seq of the first node to shadow.
+    #[arg(long, value_name = "S")]
     pub start: u64,
-    /// Last node seq.
+    /// Seq of the last node to shadow (inclusive).
+    #[arg(long, value_name = "E")]
     pub end: u64,
-    /// Cursor.
+    /// The surface to preview against: after every event with seq ≤ SEQ.
+    #[arg(long, value_name = "SEQ")]
     pub at: Option<u64>,
-    /// Replacement text.
+    /// The replacement's text.
+    #[arg(long, value_name = "TEXT")]
     pub summary: Option<String>,
-    /// Event time (ms); default now.
+    /// `time` of the proposed event in epoch ms (default: now).
+    #[arg(long, value_name = "MS")]
     pub time: Option<i64>,
-    /// JSON output.
+    /// One JSON document on stdout.
+    #[arg(long)]
     pub json: bool,
 }
 
 /// Runs `preview`.
-pub fn run(input: &Input, args: Args) -> anyhow::Result<u8> {
+pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
     let loaded = load(input, false)?;
     let surface = loaded.surface_at(args.at);
     let now = std::time::SystemTime::now()
