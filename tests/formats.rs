@@ -18,7 +18,7 @@ use tempfile::TempDir;
 
 fn upstream(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/upstream/v0-2026-08-20-head")
+        .join("tests/fixtures/upstream/v0-2026-08-20-head")
         .join(rel)
 }
 

@@ -210,7 +210,7 @@ fn an_unreadable_file_shows_a_banner_not_a_panic() {
 fn the_bundled_sample_and_upstream_fixtures_open_and_replay() {
     let mut files =
         vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")];
-    let upstream = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/upstream");
+    let upstream = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upstream");
     for folder in std::fs::read_dir(&upstream).expect("the upstream fixtures") {
         let folder = folder.unwrap().path();
         if folder.is_dir() {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use surface_viewer::engine::{EventLog, Surface};
 use surface_viewer::store::read_jsonl;
 
-/// The upstream fixtures folder (`../shared/fixtures/upstream` next to the repo).
+/// The upstream fixtures folder (`tests/fixtures/upstream`, copied byte for byte from the harness).
 pub fn upstream_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/upstream")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upstream")
 }
 
 /// Every upstream fixture file.

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Seeds the fuzz corpora from files inside the repository: the upstream fixtures
+# (tests/fixtures/upstream), the bundled samples (assets/) and, for zstd_reader, the same logs
+# compressed as multi-frame Zstandard files (one frame per 20 lines, like the harness's batches).
+set -euo pipefail
+cd "$(dirname "$0")"
+root=..
+mkdir -p corpus/jsonl_reader corpus/engine_ops corpus/zstd_reader
+for f in "$root"/tests/fixtures/upstream/*/*.jsonl "$root"/assets/*.jsonl; do
+  name=$(basename "$(dirname "$f")")-$(basename "$f")
+  head -c 8192 "$f" > "corpus/jsonl_reader/$name"
+  head -c 8192 "$f" > "corpus/engine_ops/$name"
+done
+if command -v zstd >/dev/null 2>&1; then
+  for f in "$root"/tests/fixtures/upstream/v0-2026-08-20-head/*.jsonl; do
+    out="corpus/zstd_reader/$(basename "$f").zst"
+    : > "$out"
+    split -l 20 --filter='zstd -q -c >> '"$out" < "$f"
+  done
+fi
+echo "corpora: $(ls corpus/jsonl_reader | wc -l) jsonl, $(ls corpus/zstd_reader | wc -l) zstd seeds"
