@@ -5,16 +5,20 @@
 //! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
 
 mod check;
+mod data_diff;
 mod effect;
+mod era;
 mod event;
 mod finding;
 mod header;
 mod links;
 mod log;
+mod message_shape;
 mod messages;
 mod packed;
 mod preview;
 mod problem;
+mod readable;
 mod repair;
 mod summary;
 mod surface;
@@ -22,8 +26,13 @@ mod turn_fields;
 mod turns;
 mod types;
 
-pub use check::check;
+pub use check::{CheckReport, Rewrite, check, check_report, tool_result_rewrite};
+pub use data_diff::{
+    DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
+    prunable_content,
+};
 pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
+pub use era::{Era, EraGuess, detect_era};
 pub use event::{
     EventIdx, EventRecord, EventText, MalformedOp, NO_SOURCES, NO_TIME, OpSlot,
     SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
@@ -34,12 +43,14 @@ pub use links::Links;
 pub use log::{EventBatch, EventLog, NewEvent};
 pub use messages::{
     Message, approx_tokens, approx_tokens_of, derive_messages, message_from, message_of,
+    read_message,
 };
 pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace, preview_replace_with};
 pub use problem::{LogProblem, ProblemKind};
+pub use readable::{Unreadable, read_value};
 pub use repair::{Closer, apply_closers, closers};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
-pub use turns::{OpenTurn, PendingCall, TurnScan, scan_turns};
+pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};
 pub use types::TypeTable;
