@@ -226,11 +226,12 @@ pub fn menu_bar_ui(
                 RichText::new(format!(
                     "{} · {} · {} events{fork}",
                     s.source.label(),
-                    s.format.label(),
+                    s.era_and_format(),
                     s.len()
                 ))
                 .color(pal.weak_text),
-            );
+            )
+            .on_hover_text(s.era_hover());
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui
