@@ -211,8 +211,124 @@ fn string(raw: Option<&RawValue>) -> Option<String> {
         .map(Cow::into_owned)
 }
 
-/// Reads the fields from an event's JSON text (all empty when it has another shape).
-pub fn turn_fields(event_json: &str) -> TurnFields {
+// --- The fast path: one pass over the event for the usual, well-formed shapes. ------------
+
+#[derive(Deserialize)]
+struct FastEnvelope<'a> {
+    #[serde(borrow, default, deserialize_with = "strict")]
+    data: Option<FastData<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FastData<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    turn: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    step: Option<&'a RawValue>,
+    #[serde(rename = "callId", borrow, default, deserialize_with = "present")]
+    call_id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    content: Option<Vec<Ids<'a>>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    message: Option<FastMessage<'a>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    error: Option<Ids<'a>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    trigger: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    source: Option<Source<'a>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    provenance: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct FastMessage<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    source: Option<Source<'a>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    content: Option<Vec<Ids<'a>>>,
+}
+
+/// A present field must have the type's own shape (`null` included): anything else fails the
+/// fast path, and the lenient path reads the event instead.
+fn strict<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Everything [`TurnFields`] is built from, whichever path read it.
+struct Parts<'a> {
+    data: JsonKind,
+    turn: Option<&'a RawValue>,
+    step: Option<&'a RawValue>,
+    call_id: Option<&'a RawValue>,
+    trigger: Option<&'a RawValue>,
+    provenance: Option<&'a RawValue>,
+    /// Kind of `data.message`.
+    message: JsonKind,
+    /// `role`, `id` of the message (`data.message` when an object, else `data`).
+    role: Option<&'a RawValue>,
+    id: Option<&'a RawValue>,
+    source: JsonKind,
+    src: Source<'a>,
+    content: JsonKind,
+    blocks: Vec<Ids<'a>>,
+    error: Ids<'a>,
+}
+
+/// One serde pass for well-formed events: `data`, `data.message`, the content blocks, `source`
+/// and `error` all have their usual shapes. `None` sends the event to the lenient path, which
+/// gives the same result for these shapes and a defined one for every other.
+fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
+    let env: FastEnvelope<'_> = serde_json::from_str(event_json).ok()?;
+    let data = env.data?;
+    let has_message = data.message.is_some();
+    let (role, id, source, message_content) = match data.message {
+        Some(m) => (m.role, m.id, m.source, m.content),
+        None => (data.role, data.id, data.source, None),
+    };
+    let content = message_content.or(data.content);
+    Some(Parts {
+        data: JsonKind::Object,
+        turn: data.turn,
+        step: data.step,
+        call_id: data.call_id,
+        trigger: data.trigger,
+        provenance: data.provenance,
+        message: if has_message {
+            JsonKind::Object
+        } else {
+            JsonKind::Missing
+        },
+        role,
+        id,
+        source: if source.is_some() {
+            JsonKind::Object
+        } else {
+            JsonKind::Missing
+        },
+        src: source.unwrap_or_default(),
+        content: if content.is_some() {
+            JsonKind::Array
+        } else {
+            JsonKind::Missing
+        },
+        blocks: content.unwrap_or_default(),
+        error: data.error.unwrap_or_default(),
+    })
+}
+
+/// Field by field, tolerating any shape (a field with another shape reads as absent).
+fn lenient_parts(event_json: &str) -> Parts<'_> {
     let env: Option<Envelope<'_>> = serde_json::from_str(event_json).ok();
     let raw_data = env.and_then(|e| e.data);
     let data: Data<'_> = lenient(raw_data);
@@ -221,58 +337,81 @@ pub fn turn_fields(event_json: &str) -> TurnFields {
         .filter(|m| m.get().starts_with('{'))
         .map(|m| lenient(Some(m)));
     let content = message.as_ref().and_then(|m| m.content).or(data.content);
-    let all_blocks = blocks(content);
-    let tool_call_ids = all_blocks
-        .iter()
-        .filter(|b| b.kind.as_deref() == Some("tool-call"))
-        .filter_map(|b| b.id.as_deref().map(str::to_string))
-        .collect();
-    let error: Ids<'_> = lenient(data.error);
     // "The message": data.message when it is an object, else data itself.
     let (role, id, source) = match &message {
         Some(m) => (m.role, m.id, m.source),
         None => (data.role, data.id, data.source),
     };
-    let src: Source<'_> = lenient(source);
-    let first = all_blocks.first();
-    let message_call_id = message.as_ref().and_then(|_| {
-        src.call_id
-            .as_deref()
-            .or_else(|| first?.tool_call_id.as_deref())
-            .map(str::to_string)
-    });
-    let shape = MessageShape {
+    Parts {
         data: JsonKind::of(raw_data),
+        turn: data.turn,
+        step: data.step,
+        call_id: data.call_id,
+        trigger: data.trigger,
+        provenance: data.provenance,
         message: JsonKind::of(data.message),
-        role: string(role),
-        role_kind: JsonKind::of(role),
-        id: JsonKind::of(id),
-        content: JsonKind::of(content),
+        role,
+        id,
         source: JsonKind::of(source),
-        source_kind: src.kind.map(Cow::into_owned),
-        source_call_id: src.call_id.map(Cow::into_owned),
+        src: lenient(source),
+        content: JsonKind::of(content),
+        blocks: blocks(content),
+        error: lenient(data.error),
+    }
+}
+
+/// Reads the fields from an event's JSON text (all empty when it has another shape).
+pub fn turn_fields(event_json: &str) -> TurnFields {
+    build(fast_parts(event_json).unwrap_or_else(|| lenient_parts(event_json)))
+}
+
+fn build(p: Parts<'_>) -> TurnFields {
+    let has_message = p.message == JsonKind::Object;
+    let tool_call_ids = p
+        .blocks
+        .iter()
+        .filter(|b| b.kind.as_deref() == Some("tool-call"))
+        .filter_map(|b| b.id.as_deref().map(str::to_string))
+        .collect();
+    let first = p.blocks.first();
+    let message_call_id = has_message
+        .then(|| {
+            p.src
+                .call_id
+                .as_deref()
+                .or_else(|| first?.tool_call_id.as_deref())
+                .map(str::to_string)
+        })
+        .flatten();
+    let shape = MessageShape {
+        data: p.data,
+        message: p.message,
+        role: string(p.role),
+        role_kind: JsonKind::of(p.role),
+        id: JsonKind::of(p.id),
+        content: p.content,
+        source: p.source,
+        source_kind: p.src.kind.as_deref().map(str::to_string),
+        source_call_id: p.src.call_id.as_deref().map(str::to_string),
         provenance: !matches!(
-            JsonKind::of(data.provenance),
+            JsonKind::of(p.provenance),
             JsonKind::Missing | JsonKind::Null
         ),
-        flat_call_id: JsonKind::of(data.call_id),
-        blocks: all_blocks.len(),
+        flat_call_id: JsonKind::of(p.call_id),
+        blocks: p.blocks.len(),
         first_block_type: first.and_then(|b| b.kind.as_deref().map(str::to_string)),
         first_block_tool_call_id: first.and_then(|b| b.tool_call_id.as_deref().map(str::to_string)),
     };
     TurnFields {
-        turn: non_negative(data.turn),
-        step: non_negative(data.step),
-        call_id: string(data.call_id),
+        turn: non_negative(p.turn),
+        step: non_negative(p.step),
+        call_id: string(p.call_id),
         message_call_id,
-        error_code: error.code.map(Cow::into_owned),
+        error_code: p.error.code.as_deref().map(str::to_string),
         tool_call_ids,
-        has_message: message.is_some(),
+        has_message,
         is_object: shape.data == JsonKind::Object,
-        has_trigger: !matches!(
-            JsonKind::of(data.trigger),
-            JsonKind::Missing | JsonKind::Null
-        ),
+        has_trigger: !matches!(JsonKind::of(p.trigger), JsonKind::Missing | JsonKind::Null),
         identified: shape.id == JsonKind::String,
         shape,
     }
@@ -333,6 +472,34 @@ mod tests {
         assert_eq!(odd.shape.message, JsonKind::Number);
         assert_eq!(odd.shape.role_kind, JsonKind::Null);
         assert_eq!(turn_fields(r#"{"seq":1}"#).shape.data, JsonKind::Missing);
+    }
+
+    /// The fast path must read exactly what the lenient path reads, whenever it succeeds.
+    #[test]
+    fn fast_and_lenient_paths_agree() {
+        let cases = [
+            r#"{"type":"tool/result","data":{"turn":1,"step":2,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[]}],"role":"user","id":"t-1"},"error":{"code":"X"}}}"#,
+            r#"{"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"k","name":"n"}],"provenance":null,"trigger":null}}"#,
+            r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u","callId":null}}"#,
+            r#"{"data":{"message":{"role":"assistant","id":7},"content":[{"type":null}]}}"#,
+            r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#,
+        ];
+        for c in cases {
+            let fast = build(fast_parts(c).expect(c));
+            assert_eq!(fast, build(lenient_parts(c)), "{c}");
+        }
+        // Shapes the fast path leaves to the lenient one.
+        for c in [
+            r#"{"data":"text"}"#,
+            r#"{"data":{"message":null}}"#,
+            r#"{"data":{"content":[1,{"type":"tool-call","id":"k"}]}}"#,
+            r#"{"data":{"source":"user"}}"#,
+            r#"{"data":{"content":[{"id":5}]}}"#,
+            r#"{"data":null}"#,
+            r#"{"seq":3}"#,
+        ] {
+            assert!(fast_parts(c).is_none(), "{c}");
+        }
     }
 
     #[test]
