@@ -274,17 +274,19 @@ pub fn inspector_ui(
 /// with the differing lines highlighted.
 fn rewrite_ui(ui: &mut Ui, view: &RewriteView, pal: &Palette) {
     ui.label(RichText::new("Prune rewrites more than the tool result's content").strong());
-    ui.label(RichText::new(view.summary.as_str()).color(pal.error));
-    if !view.paths.is_empty() {
-        ui.label(
-            RichText::new(view.paths.join(" · "))
-                .monospace()
-                .color(pal.error),
-        );
-    }
     let Some(sides) = &view.sides else {
+        ui.label(RichText::new(view.summary.as_str()).color(pal.error));
         return;
     };
+    ui.label(
+        RichText::new("Its data differs from the original's outside the tool-result content:")
+            .color(pal.error),
+    );
+    ui.label(
+        RichText::new(view.paths.join(" · "))
+            .monospace()
+            .color(pal.error),
+    );
     ui.columns(2, |cols| {
         let plain = egui::Layout::top_down(egui::Align::Min);
         for (ui, DataSide { title, lines }) in cols.iter_mut().zip(sides) {
