@@ -54,8 +54,10 @@ pub struct BrowserState {
     /// Focus the filter box on the next frame.
     pub(super) focus_filter: bool,
     visible: Vec<VisibleRow>,
-    /// What `visible` was computed from.
+    /// What `visible` and `projects` were computed from.
     visible_key: Option<(Sort, String, u64)>,
+    /// Distinct projects among the rows.
+    projects: usize,
     /// Bumped whenever rows, figures or expansion change.
     generation: u64,
     job: Option<DiscoveryJob>,
@@ -83,6 +85,7 @@ impl BrowserState {
             focus_filter: false,
             visible: Vec::new(),
             visible_key: None,
+            projects: 0,
             generation: 0,
             job,
         }
@@ -130,10 +133,21 @@ impl BrowserState {
 
     /// The table's lines, recomputed only when rows, sort, filter or expansion changed.
     pub fn visible(&mut self) -> &[VisibleRow] {
-        let key = (self.sort, self.filter.clone(), self.generation);
-        if self.visible_key.as_ref() != Some(&key) {
+        let unchanged = self
+            .visible_key
+            .as_ref()
+            .is_some_and(|(sort, filter, generation)| {
+                *sort == self.sort && *filter == self.filter && *generation == self.generation
+            });
+        if !unchanged {
             self.visible = visible_rows(&self.rows, self.sort, &self.filter, &self.expanded);
-            self.visible_key = Some(key);
+            self.projects = self
+                .rows
+                .iter()
+                .map(|r| r.entry.project.as_str())
+                .collect::<HashSet<_>>()
+                .len();
+            self.visible_key = Some((self.sort, self.filter.clone(), self.generation));
         }
         &self.visible
     }
@@ -177,14 +191,14 @@ impl BrowserState {
     }
 
     /// A one-line account of the progress.
+    /// (Call after [`BrowserState::visible`], which counts the projects.)
     pub fn status(&self) -> String {
         let sessions = self.rows.len();
-        let projects: HashSet<&str> = self.rows.iter().map(|r| r.entry.project.as_str()).collect();
+        let projects = self.projects;
         let mut s = format!(
-            "{sessions} session{} in {} project{}",
+            "{sessions} session{} in {projects} project{}",
             if sessions == 1 { "" } else { "s" },
-            projects.len(),
-            if projects.len() == 1 { "" } else { "s" }
+            if projects == 1 { "" } else { "s" }
         );
         if let Some(why) = &self.failed {
             return format!("{s} — {why}");
@@ -232,6 +246,7 @@ pub fn browser_keys(ctx: &egui::Context, text_focus: bool, commands: &mut Vec<Ui
 /// The whole browser, in the central area.
 pub fn browser_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>) {
     let pal = theme::palette(ui);
+    state.visible(); // brings the order and counts up to date (only when something changed)
     ui.horizontal(|ui| {
         ui.heading("Sessions");
         ui.label(RichText::new(state.root.display().to_string()).color(pal.weak_text));
@@ -313,7 +328,9 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
         .flatten();
     state.scroll_to_selected = false;
     let restore = std::mem::take(&mut state.restore_scroll).then_some(state.scroll_offset);
-    let visible: Vec<VisibleRow> = state.visible().to_vec();
+    // Borrowed out for the frame (no copy), put back below.
+    state.visible();
+    let visible = std::mem::take(&mut state.visible);
     let rows = &state.rows;
     let mut builder = TableBuilder::new(ui)
         .id_salt("sessions-table")
@@ -377,7 +394,9 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
             });
         });
     state.scroll_offset = output.state.clamped_offset().y;
-    if visible.is_empty() {
+    let nothing = visible.is_empty();
+    state.visible = visible;
+    if nothing {
         ui.add_space(theme::SPACE_LARGE);
         let text = if state.rows.is_empty() {
             if state.files_seen.is_some() && !state.is_running() {
@@ -438,7 +457,10 @@ fn row_cells(
             None if e.id.is_empty() => RichText::new("(no session header)").italics(),
             None => RichText::new(format!("(untitled) {}", e.id)).italics(),
         };
-        ui.label(title).on_hover_text(hover_of(r, rows));
+        // Built only while hovered.
+        ui.label(title).on_hover_ui(|ui| {
+            ui.label(hover_of(r, rows));
+        });
         if let Some(seed) = e.seed_length.filter(|_| e.parent.is_some()) {
             ui.label(
                 RichText::new(format!("after event {seed} of its parent")).color(pal.weak_text),
