@@ -1,5 +1,6 @@
 //! The cheap look at one file: its format from the first bytes, then the session header and,
-//! from the first and last [`WINDOW`] bytes only, the latest title and the last event time.
+//! from the first and last [`WINDOW`] bytes only (the first and last frame of a Zstandard
+//! file), the latest title and the last event time.
 //! A JSONL file is a session when its first line is a session header; a Zstandard file when
 //! its first decoded line is one (or when it does not decode: a damaged session file is
 //! reported, not hidden); SQLite files go to [`super::discover_sqlite`].
@@ -17,6 +18,9 @@ use crate::engine::SessionHeader;
 
 /// Bytes read from each end of a file (decoded bytes for Zstandard).
 pub const WINDOW: usize = 64 << 10;
+/// Zstandard files up to this size are read whole to decode their last frame (the last event
+/// time and title); frames are found by structure, so only the first and last are decoded.
+pub const ZSTD_TAIL_LIMIT: u64 = 16 << 20;
 
 /// Probes one file.
 pub fn probe(c: &Candidate) -> Probe {
@@ -37,7 +41,7 @@ pub fn probe(c: &Candidate) -> Probe {
     };
     match Format::detect(&head) {
         Format::Sqlite => super::discover_sqlite::probe(c),
-        Format::Zstd => probe_zstd(c, std::io::Cursor::new(head).chain(file)),
+        Format::Zstd => probe_zstd(c, head, file),
         Format::Jsonl => probe_jsonl(c, &mut file, head),
     }
 }
@@ -78,15 +82,41 @@ fn read_tail(file: &mut std::fs::File, size: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes[from..].to_vec())
 }
 
-fn probe_zstd(c: &Candidate, file: impl Read) -> Probe {
+fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
+    // Small enough: the whole file, for its last frame too.
+    let whole = if c.size <= ZSTD_TAIL_LIMIT {
+        let mut all = head;
+        match file.read_to_end(&mut all) {
+            Ok(_) => Some(all),
+            Err(e) => {
+                return Probe::Unreadable(format!("cannot read: {e}"));
+            }
+        }
+    } else {
+        let _ = file.seek(SeekFrom::Start(0));
+        None
+    };
     let mut text = Vec::new();
-    let decoded = zstd::stream::read::Decoder::new(file)
-        .and_then(|d| d.take(WINDOW as u64).read_to_end(&mut text));
+    let decoded = match &whole {
+        Some(all) => zstd::stream::read::Decoder::new(&all[..])
+            .and_then(|d| d.take(WINDOW as u64).read_to_end(&mut text)),
+        None => zstd::stream::read::Decoder::new(&mut file)
+            .and_then(|d| d.take(WINDOW as u64).read_to_end(&mut text)),
+    };
     let first_end = memchr::memchr(b'\n', &text).map_or(text.len(), |i| i + 1);
     match parse_header(&text[..first_end]).0 {
         Some(header) => {
             let mut entry = entry_for(c, Format::Zstd, header);
             entry.title = last_title(&text[first_end..]);
+            if let Some(tail) = whole
+                .as_deref()
+                .and_then(super::zstd_jsonl::last_frame_text)
+            {
+                if let Some(t) = last_title(&tail) {
+                    entry.title = Some(t);
+                }
+                entry.last_event = last_event_time(&tail);
+            }
             Probe::Sessions(vec![entry])
         }
         None => match decoded {
