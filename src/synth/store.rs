@@ -115,6 +115,7 @@ pub fn write_store(root: &Path, config: &StoreConfig) -> io::Result<Vec<StoredSe
                 events: config.events,
                 time_base: session_start(i),
                 title: (i % 7 == 3).then(|| CJK_TITLES[(i / 7) % CJK_TITLES.len()].to_string()),
+                last_time: 0,
             },
         };
         let log = generated(this.seed, this.events, true)?;
@@ -122,15 +123,16 @@ pub fn write_store(root: &Path, config: &StoreConfig) -> io::Result<Vec<StoredSe
             id: id.clone(),
             cwd: project.clone(),
             time_base: this.time_base,
+            // A fork is made after its parent's last event.
             created: match parent {
-                Some(_) => this.time_base + HOUR,
+                Some(p) => made[p].last_time + 60_000,
                 None => this.time_base,
             },
             parent: parent.map(|p| (out[p].id.clone(), out[p].events)),
             title: this.title.clone(),
         };
-        made.push(this);
-        let (text, count, title) = rewrite(&log, &meta);
+        let (text, count, title, last_time) = rewrite(&log, &meta);
+        made.push(Made { last_time, ..this });
         let zstd = config.zstd_every > 0 && i % config.zstd_every == 1;
         let folder = root.join(project_key(&project)).join(&id);
         std::fs::create_dir_all(&folder)?;
@@ -167,6 +169,8 @@ struct Made {
     events: u64,
     time_base: i64,
     title: Option<String>,
+    /// The time of its last event.
+    last_time: i64,
 }
 
 /// Creation time of session `i`: one every three hours, counting back from the generator's
@@ -201,8 +205,8 @@ struct Meta {
 }
 
 /// Replaces the header, shifts every time so the session starts at `time_base`, and sets the
-/// title. Returns the text, its event count and its title.
-fn rewrite(log: &[u8], meta: &Meta) -> (Vec<u8>, u64, String) {
+/// title. Returns the text, its event count, its title and its last event time.
+fn rewrite(log: &[u8], meta: &Meta) -> (Vec<u8>, u64, String, i64) {
     let mut lines = log.split(|&b| b == b'\n').filter(|l| !l.is_empty());
     let header: Value = lines
         .next()
@@ -225,6 +229,7 @@ fn rewrite(log: &[u8], meta: &Meta) -> (Vec<u8>, u64, String) {
     text.push(b'\n');
     let mut events = 0u64;
     let mut title = String::new();
+    let mut last_time = meta.time_base;
     for line in lines {
         events += member_count(line);
         if line.starts_with(br#"{"type":"session/title""#)
@@ -235,13 +240,14 @@ fn rewrite(log: &[u8], meta: &Meta) -> (Vec<u8>, u64, String) {
             }
             title = v["data"]["title"].as_str().unwrap_or_default().to_string();
             shift_value(&mut v, shift);
+            last_time = last_time.max(v["time"].as_i64().unwrap_or(last_time));
             text.extend(serde_json::to_vec(&v).unwrap_or_default());
-        } else {
-            shift_line(line, shift, &mut text);
+        } else if let Some(t) = shift_line(line, shift, &mut text) {
+            last_time = last_time.max(t);
         }
         text.push(b'\n');
     }
-    (text, events, title)
+    (text, events, title, last_time)
 }
 
 /// Events in one line: 1, or the members of a packed row.
@@ -259,8 +265,8 @@ fn member_count(line: &[u8]) -> u64 {
 }
 
 /// Copies `line`, adding `shift` to its envelope `time` (or a packed row's `time0`): the first
-/// `,"time":` or `,"time0":` of a generated line is the envelope's.
-fn shift_line(line: &[u8], shift: i64, out: &mut Vec<u8>) {
+/// `,"time":` or `,"time0":` of a generated line is the envelope's. Returns the new time.
+fn shift_line(line: &[u8], shift: i64, out: &mut Vec<u8>) -> Option<i64> {
     for key in [&b",\"time\":"[..], &b",\"time0\":"[..]] {
         if let Some(at) = memchr::memmem::find(line, key) {
             let digits_start = at + key.len();
@@ -275,11 +281,12 @@ fn shift_line(line: &[u8], shift: i64, out: &mut Vec<u8>) {
                 out.extend_from_slice(&line[..digits_start]);
                 out.extend_from_slice((t + shift).to_string().as_bytes());
                 out.extend_from_slice(&line[digits_end..]);
-                return;
+                return Some(t + shift);
             }
         }
     }
     out.extend_from_slice(line);
+    None
 }
 
 fn shift_value(v: &mut Value, shift: i64) {
@@ -368,7 +375,7 @@ fn write_database(root: &Path, config: &StoreConfig) -> io::Result<Vec<StoredSes
         };
         // Packed rows are a JSONL storage form: schema 5 stores every event as its own row.
         let seed = config.seed.wrapping_add(i as u64 * 7919);
-        let (text, count, title) = rewrite(&generated(seed, config.events, false)?, &meta);
+        let (text, count, title, _) = rewrite(&generated(seed, config.events, false)?, &meta);
         tx.execute(
             "INSERT INTO sessions VALUES (?1, 0, ?2, ?3, NULL, NULL, 0)",
             rusqlite::params![id, meta.created, cwd],
@@ -426,11 +433,12 @@ mod tests {
     #[test]
     fn times_shift_in_the_envelope_only() {
         let mut out = Vec::new();
-        shift_line(
+        let t = shift_line(
             br#"{"type":"x","seq":1,"time":100,"data":{"time":5}}"#,
             10,
             &mut out,
         );
+        assert_eq!(t, Some(110));
         assert_eq!(out, br#"{"type":"x","seq":1,"time":110,"data":{"time":5}}"#);
         out.clear();
         shift_line(
