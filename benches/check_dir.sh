@@ -4,7 +4,7 @@
 #   benches/check_dir.sh [STORE] [SESSIONS]
 #
 # Generates STORE (default /tmp/sv-store-bench) with SESSIONS generated sessions (default
-# 1000, about 1 MB of JSONL each, every tenth Zstandard-compressed, so ≥ 1 GB in all) unless
+# 1000, about 1.2 MB of JSONL each, every tenth Zstandard-compressed: 1.15 GB in all) unless
 # it already exists, then times with hyperfine (warm page cache):
 #   1. check STORE               (one worker per core)
 #   2. check STORE --jobs 1      (the same process, one session after another)
@@ -18,7 +18,7 @@ cargo build --release --quiet --bin surface-viewer --example gen-store
 BIN=target/release/surface-viewer
 if [ ! -d "$STORE" ]; then
   target/release/examples/gen-store --out "$STORE" --sessions "$SESSIONS" --projects 24 \
-    --events 10000 --fork-every 10 --zstd-every 10 --sqlite 0
+    --events 12000 --fork-every 10 --zstd-every 10 --sqlite 0
 fi
 echo "store: $(du -sb "$STORE" | cut -f1) bytes in $(find "$STORE" -type f | wc -l) files; $(nproc) cores"
 LIST=$(mktemp)
