@@ -1,40 +1,82 @@
-//! `check`: findings as text or JSON; exit 1 when any is an error.
+//! `check`: findings as text or JSON; exit 1 when any is an error. [`check_file`] is the
+//! per-file check that `check DIR` (`check_dir.rs`) runs on every session it finds.
 
-use std::io::Write as _;
-use std::path::PathBuf;
+use std::io::Write;
 
 use serde_json::json;
 
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use crate::engine::{EraGuess, Finding, Mode, Severity, Surface, check_report};
-use crate::store::Format;
+use crate::engine::{EraGuess, Finding, Severity, Surface, check_report};
+use crate::store::{Format, SessionInfo};
 
-/// The result of checking one file, ready to print or to aggregate.
-#[derive(Clone, Debug)]
-pub struct FileCheck {
-    /// The file checked.
-    pub file: PathBuf,
-    /// Its detected format.
+/// Runs `check`.
+pub fn run(input: &Input, json: bool) -> anyhow::Result<u8> {
+    let checked = check_file(input)?;
+    if json {
+        print_json(&checked.json())?;
+    } else {
+        let mut out = std::io::stdout().lock();
+        checked.write_summary(&mut out)?;
+        checked.write_era(&mut out)?;
+        checked.write_findings(&mut out)?;
+    }
+    Ok(if checked.errors() > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// One session checked (the log itself is not kept).
+pub struct Checked {
+    /// The file as named.
+    pub file: std::path::PathBuf,
+    /// Detected format.
     pub format: Format,
     /// True when the log holds packed chunk rows.
     pub packed: bool,
     /// The session read.
-    pub session: String,
-    /// Number of events (packed rows expanded).
+    pub session: SessionInfo,
+    /// True when the session was picked by `--session` (the summary names it).
+    pub session_named: bool,
+    /// Number of events.
     pub events: usize,
-    /// Surface or legacy mode.
-    pub mode: Mode,
+    /// `"surface"` or `"legacy"`.
+    pub mode: &'static str,
     /// The harness era whose rules decided the severities, and why.
     pub era: EraGuess,
-    /// Every finding, in file order.
+    /// Every finding.
     pub findings: Vec<Finding>,
 }
 
-impl FileCheck {
-    /// Number of error-level findings.
+/// Reads and checks one session.
+pub fn check_file(input: &Input) -> anyhow::Result<Checked> {
+    let loaded = load(input, false)?;
+    let surface = Surface::at_end(&loaded.log);
+    let report = check_report(&loaded.log, &surface);
+    Ok(Checked {
+        file: input.file.clone(),
+        format: loaded.format,
+        packed: !loaded.log.packed_rows.is_empty(),
+        session: loaded.session,
+        session_named: input.session.is_some(),
+        events: loaded.log.len(),
+        mode: surface.mode().as_str(),
+        era: report.era,
+        findings: report.findings,
+    })
+}
+
+impl Checked {
+    /// Error-level findings.
     pub fn errors(&self) -> usize {
         self.findings.iter().filter(|f| f.is_error()).count()
+    }
+
+    /// Warnings.
+    pub fn warnings(&self) -> usize {
+        self.findings.len() - self.errors()
     }
 
     /// `HEAD (2026-08), JSONL packed`: the era and the storage format.
@@ -47,14 +89,14 @@ impl FileCheck {
         )
     }
 
-    /// The one JSON document of `check --json`.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// The `--json` document.
+    pub fn json(&self) -> serde_json::Value {
         json!({
             "file": self.file,
             "format": self.format,
-            "session": self.session,
+            "session": self.session.id,
             "events": self.events,
-            "mode": self.mode.as_str(),
+            "mode": self.mode,
             "era": {
                 "id": self.era.era.id(),
                 "label": self.era.era.label(),
@@ -63,53 +105,42 @@ impl FileCheck {
             "findings": self.findings,
         })
     }
-}
 
-/// Reads `input` and checks it: the per-file work of `check`, for any caller.
-pub fn check_file(input: &Input) -> anyhow::Result<FileCheck> {
-    let loaded = load(input, false)?;
-    let surface = Surface::at_end(&loaded.log);
-    let report = check_report(&loaded.log, &surface);
-    Ok(FileCheck {
-        file: input.file.clone(),
-        format: loaded.format,
-        packed: !loaded.log.packed_rows.is_empty(),
-        session: loaded.session.id,
-        events: loaded.log.len(),
-        mode: surface.mode(),
-        era: report.era,
-        findings: report.findings,
-    })
-}
-
-/// Runs `check`.
-pub fn run(input: &Input, json: bool) -> anyhow::Result<u8> {
-    let checked = check_file(input)?;
-    let errors = checked.errors();
-    if json {
-        print_json(&checked.to_json())?;
-    } else {
-        let mut out = std::io::stdout().lock();
-        let warnings = checked.findings.len() - errors;
+    /// The summary line.
+    pub fn write_summary(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        let (errors, warnings) = (self.errors(), self.warnings());
+        let session = if self.session_named {
+            format!(" [session {}]", self.session.id)
+        } else {
+            String::new()
+        };
         write_context(writeln!(
             out,
-            "{}: {} events ({}, {} mode), {} error{}, {} warning{}",
-            checked.file.display(),
-            checked.events,
-            checked.era_and_format(),
-            checked.mode.as_str(),
+            "{}{session}: {} events ({}, {} mode), {} error{}, {} warning{}",
+            self.file.display(),
+            self.events,
+            self.era_and_format(),
+            self.mode,
             errors,
             if errors == 1 { "" } else { "s" },
             warnings,
             if warnings == 1 { "" } else { "s" },
-        ))?;
+        ))
+    }
+
+    /// The era line: which harness's rules decided the severities, and what told it.
+    pub fn write_era(&self, out: &mut impl Write) -> anyhow::Result<()> {
         write_context(writeln!(
             out,
             "  era: {} — {}",
-            checked.era.era.label(),
-            checked.era.reason
-        ))?;
-        for f in &checked.findings {
+            self.era.era.label(),
+            self.era.reason
+        ))
+    }
+
+    /// One line per finding.
+    pub fn write_findings(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        for f in &self.findings {
             let mut place = Vec::new();
             if let Some(s) = f.seq {
                 place.push(format!("seq {s}"));
@@ -132,6 +163,6 @@ pub fn run(input: &Input, json: bool) -> anyhow::Result<u8> {
                 f.message
             ))?;
         }
+        Ok(())
     }
-    Ok(if errors > 0 { EXIT_FINDINGS } else { EXIT_OK })
 }

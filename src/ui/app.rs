@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::engine::EventIdx;
 
 use super::arrows::{self, ArrowState};
+use super::browser::BrowserState;
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
 use super::findings_panel;
@@ -57,10 +58,16 @@ pub struct ViewerApp {
     pub(super) follow: Option<FollowState>,
     /// Woken by background work (loader, file watcher); `None` in tests.
     pub(super) repaint: Option<egui::Context>,
+    /// The sessions browser of an opened folder (kept while one of its sessions is viewed).
+    pub(super) browser: Option<BrowserState>,
+    /// The browser is shown instead of the viewer.
+    pub(super) browsing: bool,
+    /// Recently browsed folders, newest first (persisted).
+    pub(super) recent_folders: Vec<PathBuf>,
 }
 
 impl ViewerApp {
-    fn blank(prefs: Prefs, synchronous: bool) -> Self {
+    pub(super) fn blank(prefs: Prefs, synchronous: bool) -> Self {
         let view = ViewState {
             filter_mask: prefs.filter_mask,
             whole_chain: prefs.whole_chain,
@@ -91,6 +98,9 @@ impl ViewerApp {
             follow_requested: false,
             follow: None,
             repaint: None,
+            browser: None,
+            browsing: false,
+            recent_folders: Vec::new(),
         }
     }
 
@@ -113,6 +123,15 @@ impl ViewerApp {
         app.requested_session = session.clone();
         app.follow_requested = follow && file.is_some();
         app.repaint = Some(cc.egui_ctx.clone());
+        app.recent_folders = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, super::browser_app::RECENT_FOLDERS_KEY))
+            .unwrap_or_default();
+        if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
+            app.follow_requested = false;
+            app.open_folder(dir.clone(), Some(cc.egui_ctx.clone()));
+            return app;
+        }
         match file.map(Source::Path).or_else(sample_source) {
             Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
             None => {
@@ -250,7 +269,13 @@ impl ViewerApp {
                 self.view.range_start = None;
                 self.view.range_end = None;
             }
-            Err(message) => self.banner = Some(Banner::error(message)),
+            Err(message) => {
+                self.banner = Some(Banner::error(message));
+                // A session picked in the browser did not open: back to the table.
+                if self.browser.is_some() {
+                    self.browsing = true;
+                }
+            }
         }
     }
 
@@ -262,9 +287,15 @@ impl ViewerApp {
         if self.load.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
+        if self.browser.as_mut().is_some_and(BrowserState::poll) {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if let Some(answer) = self.dialog.as_ref().and_then(DialogJob::poll) {
             let purpose = self.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
+                (Some(super::loader::DialogPurpose::OpenFolder), Some(path)) => {
+                    self.commands.push(UiCommand::OpenFolder(path))
+                }
                 (Some(super::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(UiCommand::Open(path))
                 }
@@ -293,6 +324,12 @@ impl ViewerApp {
 
     fn update_title(&mut self, ctx: &egui::Context) {
         let title = match (&self.session, &self.load) {
+            _ if self.is_browsing() => format!(
+                "Sessions under {} — surface-viewer",
+                self.browser
+                    .as_ref()
+                    .map_or(String::new(), |b| b.root.display().to_string())
+            ),
             (_, Some(job)) => format!("Loading {} — surface-viewer", job.source.label()),
             (Some(s), None) => s.title(),
             (None, None) => "surface-viewer".to_string(),
@@ -333,6 +370,11 @@ impl ViewerApp {
     // --- Layout -----------------------------------------------------------------------
 
     fn panels_ui(&mut self, ui: &mut egui::Ui) {
+        if self.is_browsing() {
+            self.browser_panels_ui(ui);
+            return;
+        }
+        self.back_key(ui.ctx());
         let text_focus = ui.ctx().egui_wants_keyboard_input();
         self.commands
             .extend(shortcuts::consume(ui.ctx(), text_focus));
@@ -343,6 +385,11 @@ impl ViewerApp {
                 self.session.as_ref(),
                 &self.view,
                 &mut self.commands,
+                &ViewerApp::browser_menu(
+                    self.browser.as_ref(),
+                    self.browsing,
+                    &self.recent_folders,
+                ),
             );
         });
         if let Some(job) = &self.load {
@@ -370,10 +417,24 @@ impl ViewerApp {
             );
             ui.add_space(2.0);
         });
-        egui::Panel::right("side")
-            .resizable(true)
-            .default_size(theme::SIDE_PANEL_WIDTH)
-            .show(ui, |ui| self.side_ui(ui));
+        // Sizes follow the window; the right panel stays narrow while it only holds a hint.
+        let window = ui.ctx().content_rect().width();
+        let max = window * theme::PANEL_MAX_SHARE;
+        let side = theme::panel_width(window, theme::SIDE_PANEL_SHARE);
+        let mut side_has_content = self.side_has_content();
+        egui::Panel::show_switched(
+            ui,
+            &mut side_has_content,
+            egui::Panel::right("side-hint")
+                .resizable(false)
+                .exact_size(theme::panel_width(window, theme::SIDE_PANEL_HINT_SHARE)),
+            egui::Panel::right("side")
+                .resizable(true)
+                .default_size(side)
+                .min_size(theme::SIDE_PANEL_SHARE.1.min(max))
+                .max_size(max),
+            |ui, _| self.side_ui(ui),
+        );
         let session = match self.session.as_ref() {
             Some(s) => s,
             None => return,
@@ -382,7 +443,8 @@ impl ViewerApp {
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::right("surface")
                 .resizable(true)
-                .default_size(theme::SURFACE_PANEL_WIDTH)
+                .default_size(theme::panel_width(window, theme::SURFACE_PANEL_SHARE))
+                .max_size(max)
                 .show(ui, |ui| {
                     ui.add_space(theme::BRIDGE_WIDTH * 0.0);
                     surface_panel::surface_panel_ui(
@@ -409,11 +471,21 @@ impl ViewerApp {
         arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
     }
 
+    /// Whether the right-hand panel has more than a one-line hint to show.
+    fn side_has_content(&self) -> bool {
+        match self.prefs.tab {
+            SideTab::Inspector => self.view.selected.is_some(),
+            SideTab::Preview => self.view.range_start.is_some(),
+            _ => true,
+        }
+    }
+
     fn side_ui(&mut self, ui: &mut egui::Ui) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        ui.horizontal(|ui| {
+        // Wrapped: the panel is narrow while it only holds a hint.
+        ui.horizontal_wrapped(|ui| {
             let (errors, warnings) = session.finding_counts();
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector".to_string()),
@@ -510,6 +582,11 @@ impl eframe::App for ViewerApp {
             self.prefs.filter_mask = self.view.filter_mask;
             self.prefs.whole_chain = self.view.whole_chain;
             eframe::set_value(storage, PREFS_KEY, &self.prefs);
+            eframe::set_value(
+                storage,
+                super::browser_app::RECENT_FOLDERS_KEY,
+                &self.recent_folders,
+            );
         }
     }
 }
