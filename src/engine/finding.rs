@@ -72,6 +72,16 @@ pub enum Rule {
     ResultWithoutCall,
     /// `repair.open-turn`
     OpenTurn,
+    /// `meter.bad-header`
+    MeterBadHeader,
+    /// `meter.bad-system`
+    MeterBadSystem,
+    /// `meter.bad-tools`
+    MeterBadTools,
+    /// `meter.bad-usage`
+    MeterBadUsage,
+    /// `meter.bad-window`
+    MeterBadWindow,
 }
 
 impl Rule {
@@ -101,6 +111,11 @@ impl Rule {
             Rule::TurnStructure => "turn.structure",
             Rule::ResultWithoutCall => "tool.result-without-call",
             Rule::OpenTurn => "repair.open-turn",
+            Rule::MeterBadHeader => "meter.bad-header",
+            Rule::MeterBadSystem => "meter.bad-system",
+            Rule::MeterBadTools => "meter.bad-tools",
+            Rule::MeterBadUsage => "meter.bad-usage",
+            Rule::MeterBadWindow => "meter.bad-window",
         }
     }
 
@@ -112,7 +127,12 @@ impl Rule {
             | Rule::SeqGap
             | Rule::MissingOp
             | Rule::NumericOrder
-            | Rule::OpenTurn => Severity::Warning,
+            | Rule::OpenTurn
+            | Rule::MeterBadHeader
+            | Rule::MeterBadSystem
+            | Rule::MeterBadTools
+            | Rule::MeterBadUsage
+            | Rule::MeterBadWindow => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -5,10 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use std::cell::Cell;
-
-use super::session::TOKENS_UNKNOWN;
-use crate::engine::{EventLog, Finding, Surface, check};
+use crate::engine::{EventLog, Finding, Meter, Surface, check};
 use crate::store::{self, Format, LoadProgress, SessionInfo};
 
 /// Where a log comes from.
@@ -57,8 +54,8 @@ pub struct Loaded {
     pub surface: Surface,
     /// Findings of `check`.
     pub findings: Vec<Finding>,
-    /// Approximate tokens per event, filled on first use.
-    pub tokens: Vec<Cell<u32>>,
+    /// The harness's token meter after every event.
+    pub meter: Meter,
 }
 
 /// Reads and analyses a source on the calling thread. `None` for `progress` means no
@@ -98,7 +95,10 @@ pub fn load_blocking(
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
-    let tokens = vec![Cell::new(TOKENS_UNKNOWN); log.len()];
+    let meter = Meter::build(&log, &surface);
+    if progress.is_some_and(LoadProgress::is_cancelled) {
+        return Err(format!("loading {} was cancelled", source.label()));
+    }
     Ok(Loaded {
         source: source.clone(),
         format,
@@ -108,7 +108,7 @@ pub fn load_blocking(
         follower,
         surface,
         findings,
-        tokens,
+        meter,
     })
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use egui::{RichText, ScrollArea, Ui};
 
-use crate::engine::{Preview, PreviewRequest, preview_replace_with};
+use crate::engine::{Preview, PreviewRequest, preview_replace};
 use crate::store::Format;
 
 use super::command::UiCommand;
@@ -74,9 +74,7 @@ impl PreviewState {
                 summary: self.summary.clone(),
                 time: None,
             };
-            let preview = preview_replace_with(&session.log, &session.surface, &req, &mut |i| {
-                session.tokens_of(i)
-            });
+            let preview = preview_replace(&session.log, &session.surface, &session.meter, &req);
             self.cached = Some((key, preview));
         }
         self.current()

@@ -135,7 +135,8 @@ fn header_ui(ui: &mut Ui, session: &Session, pal: &Palette, commands: &mut Vec<U
     ui.horizontal(|ui| {
         let n = session.nodes.len();
         ui.label(format!("{n} node{}", if n == 1 { "" } else { "s" }));
-        ui.label(format!("≈{} tokens", session.total_tokens));
+        ui.label(format!("{} tokens", session.figure.total))
+            .on_hover_text("The harness's token meter at the cursor");
         ui.label(
             egui::RichText::new(format!("{} mode", session.surface.mode().as_str()))
                 .color(pal.weak_text),
@@ -295,7 +296,7 @@ fn node_row_ui(
         }
     }
     response.on_hover_text_at_pointer(format!(
-        "{type_name} · ≈{} tokens · click to select, shift-click to end a replace range",
+        "{type_name} · {} tokens (the meter's price) · click to select, shift-click to end a replace range",
         session.tokens_of(idx)
     ));
     rect
