@@ -17,6 +17,8 @@ pub enum SideTab {
     Preview,
     /// Every finding of `check`.
     Findings,
+    /// The model request at the cursor (header, messages, the meter's breakdown).
+    Request,
 }
 
 /// One thing the user asked for.
@@ -103,4 +105,6 @@ pub enum UiCommand {
     ToggleChain,
     /// Start or stop following the open file live (starting re-reads it once).
     ToggleFollow,
+    /// Set the compaction threshold as a fraction of the context window.
+    SetThresholdRatio(f64),
 }

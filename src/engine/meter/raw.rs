@@ -120,7 +120,7 @@ pub fn node_price(log: &EventLog, idx: EventIdx) -> u64 {
 pub fn node_price_and_usage(log: &EventLog, idx: EventIdx) -> (u64, Option<Usage>) {
     let json = log.event_json(idx);
     let Some(found) = facts(log.type_name(idx), &json) else {
-        return (node_price_reference(log, idx), usage_reference(log, idx));
+        return (node_price_reference(log, idx), usage_of(log, idx));
     };
     let usage = found
         .usage
@@ -140,13 +140,56 @@ pub fn node_price_reference(log: &EventLog, idx: EventIdx) -> u64 {
 
 /// The readable `data.usage` of an event (`None` when absent or malformed).
 pub fn usage_of(log: &EventLog, idx: EventIdx) -> Option<Usage> {
-    node_price_and_usage(log, idx).1
+    usage_field(log, idx)?.ok()
 }
 
-/// [`usage_of`] through the event as a JSON tree.
-fn usage_reference(log: &EventLog, idx: EventIdx) -> Option<Usage> {
-    let data = log.data_value(idx);
-    Usage::from_value(data.get("usage")?).ok()
+// --- Request context and usage --------------------------------------------------------
+
+#[derive(Deserialize)]
+struct Fields<'a> {
+    #[serde(borrow)]
+    data: Option<FieldsData<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FieldsData<'a> {
+    #[serde(rename = "contextWindow", borrow)]
+    context_window: Option<&'a RawValue>,
+    #[serde(borrow)]
+    usage: Option<&'a RawValue>,
+}
+
+/// One field of an event's `data`, parsed on its own (`None` when absent or null; the whole
+/// `data` as a tree when the borrowed parse fails, e.g. on a duplicate key).
+fn data_field(
+    log: &EventLog,
+    idx: EventIdx,
+    pick: for<'a> fn(&FieldsData<'a>) -> Option<&'a RawValue>,
+    key: &str,
+) -> Option<Value> {
+    let json = log.event_json(idx);
+    match serde_json::from_str::<Fields<'_>>(&json) {
+        Ok(f) => f
+            .data
+            .as_ref()
+            .and_then(pick)
+            .and_then(|raw| serde_json::from_str(raw.get()).ok()),
+        Err(_) => log.data_value(idx).get(key).cloned(),
+    }
+    .filter(|v: &Value| !v.is_null())
+}
+
+/// The `contextWindow` of a `request/context`: `Ok(None)` when absent, `Err` when it is not a
+/// positive integer.
+pub fn context_window_of(log: &EventLog, idx: EventIdx) -> Result<Option<u64>, ()> {
+    let window = data_field(log, idx, |d| d.context_window, "contextWindow");
+    super::findings::context_window(window.as_ref())
+}
+
+/// The `data.usage` of an event as written and read: `None` when absent, `Err` with the reason
+/// when it is not token counts.
+pub fn usage_field(log: &EventLog, idx: EventIdx) -> Option<Result<Usage, String>> {
+    data_field(log, idx, |d| d.usage, "usage").map(|u| Usage::from_value(&u))
 }
 
 // --- Stream chunks ---------------------------------------------------------------------
