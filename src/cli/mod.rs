@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use load::{Loaded, load};
+pub use load::{Loaded, load, meter_of};
 
 /// Exit code: success (and, for `check`, no error-level finding).
 pub const EXIT_OK: u8 = 0;

@@ -50,14 +50,17 @@ pub struct Columns {
     pub y_max: u64,
 }
 
-/// The min/max of the meter's total per column of a `width`-column strip, each joined to the
-/// previous column's last value. The value at cursor `k` is 0 for `k = 0`, else
-/// `totals[k - 1]` (the figure after the first `k` events), and sits at `x = k / n · width`,
+/// The min/max of the meter's total per column of a `width`-column strip over `n` events,
+/// each joined to the previous column's last value. The value at cursor `k` is 0 for `k = 0`,
+/// else `total_after(k - 1)` (the figure after the first `k` events), and sits at `x = k / n · width`,
 /// where the scrubber puts cursor `k`: column `c` covers the cursors `c·n/width ..
 /// (c+1)·n/width` (at least one; the last column also the end, cursor `n`).
-pub fn column_extents(totals: &[u32], width: usize) -> (Vec<u32>, Vec<u32>) {
-    let n = totals.len();
-    let value = |k: usize| k.checked_sub(1).map_or(0, |i| totals[i]);
+pub fn column_extents(
+    n: usize,
+    total_after: impl Fn(usize) -> u32,
+    width: usize,
+) -> (Vec<u32>, Vec<u32>) {
+    let value = |k: usize| k.checked_sub(1).map_or(0, &total_after);
     let mut low = Vec::with_capacity(width);
     let mut high = Vec::with_capacity(width);
     let mut last: Option<u32> = None;
@@ -95,7 +98,7 @@ impl Columns {
         let meter = &session.meter;
         let len = meter.len();
         let w = width as f32;
-        let (low, high) = column_extents(meter.totals(), width);
+        let (low, high) = column_extents(len, |i| meter.total_after(i), width);
         let mut reported: Vec<Option<u64>> = vec![None; width];
         for a in meter.anchors() {
             if let Some(u) = a.usage {
@@ -322,13 +325,13 @@ mod tests {
     fn extents_join_neighbouring_columns() {
         // Cursors 0..=8 hold 0, 0, 10, 20, 5, 5, 40, 40, 40.
         let totals = [0, 10, 20, 5, 5, 40, 40, 40];
-        let (low, high) = column_extents(&totals, 4);
+        let (low, high) = column_extents(totals.len(), |i| totals[i], 4);
         assert_eq!(low, vec![0, 0, 5, 5]);
         assert_eq!(high, vec![0, 20, 20, 40]);
         // Fewer events than columns: a cursor covers several columns.
-        let (low, high) = column_extents(&[3, 9], 4);
+        let (low, high) = column_extents(2, |i| [3, 9][i], 4);
         assert_eq!((low, high), (vec![0, 0, 0, 3], vec![0, 0, 3, 9]));
-        assert_eq!(column_extents(&[], 2), (vec![0, 0], vec![0, 0]));
+        assert_eq!(column_extents(0, |_| 9, 2), (vec![0, 0], vec![0, 0]));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Background work that must never block the UI thread: loading a session file (with progress
-//! and cancellation) and the native file dialogs.
+//! and cancellation; its findings and token meter computed side by side) and the native file
+//! dialogs.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -91,11 +92,15 @@ pub fn load_blocking(
         }
     };
     let surface = Surface::at_end(&log);
-    let findings = check(&log, &surface);
-    if progress.is_some_and(LoadProgress::is_cancelled) {
-        return Err(format!("loading {} was cancelled", source.label()));
-    }
-    let meter = Meter::build(&log, &surface);
+    // The findings and the token meter read the log independently: side by side.
+    let (findings, meter) = std::thread::scope(|scope| {
+        let meter = scope.spawn(|| crate::cli::meter_of(&log, &surface));
+        let findings = check(&log, &surface);
+        let meter = meter
+            .join()
+            .unwrap_or_else(|_| Meter::build(&log, &surface));
+        (findings, meter)
+    });
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
