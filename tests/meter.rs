@@ -346,7 +346,12 @@ fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
         assert_eq!(single.at(c), parallel.at(c), "cursor {c}");
     }
     for i in log.indices().filter(|&i| log.is_eligible(i)) {
-        assert_eq!(single.price(i), node_price_reference(&log, i), "seq {}", log.event(i).seq);
+        assert_eq!(
+            single.price(i),
+            node_price_reference(&log, i),
+            "seq {}",
+            log.event(i).seq
+        );
     }
     // Usage-anchored, with compactions and prunes along the way.
     assert!(single.anchors().any(|a| a.kind == BaselineKind::Usage));

@@ -6,7 +6,7 @@
 //! The curve is drawn from a min/max per pixel column computed once per log, width and
 //! append (O(events) then), so a frame costs O(pixels) however long the log is.
 
-use egui::{Color32, Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, Ui, Vec2, WidgetInfo};
+use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, Ui, Vec2, WidgetInfo};
 
 use crate::engine::EventIdx;
 
@@ -48,6 +48,8 @@ pub struct Columns {
     pub ops: Vec<f32>,
     /// The largest value drawn (the y scale).
     pub y_max: u64,
+    /// The largest window, when it is left off the scale (the log stays far below it).
+    pub off_scale: Option<u64>,
 }
 
 /// The min/max of the meter's total per column of a `width`-column strip over `n` events,
@@ -83,6 +85,20 @@ pub fn column_extents(
         high.push(hi);
     }
     (low, high)
+}
+
+/// How many times the data's peak a window may be and still set the scale: further off, the
+/// curve would be a flat line at the bottom, so the window is named instead of drawn.
+const WINDOW_IN_SCALE: u64 = 4;
+
+/// The strip's scale for the data's peak and the largest window: `(y_max, window off scale)`.
+pub fn y_scale(data_max: u64, window: Option<u64>) -> (u64, Option<u64>) {
+    let (top, off) = match window {
+        Some(w) if w <= data_max.saturating_mul(WINDOW_IN_SCALE) => (data_max.max(w), None),
+        Some(w) => (data_max, Some(w)),
+        None => (data_max, None),
+    };
+    ((top + top / 12).max(1), off)
 }
 
 /// The column of the event at index `event` on a `width`-column strip over `len` events (the
@@ -121,14 +137,13 @@ impl Columns {
             })
             .collect();
         let ops = marker_columns(session.replace_ops.iter().map(|e| e.get()), len, w);
-        let y_max = [
-            high.iter().copied().max().map_or(0, u64::from),
-            windows.iter().map(|w| w.2).max().unwrap_or(0),
-            reported.iter().flatten().copied().max().unwrap_or(0),
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
+        let data_max = high
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, u64::from)
+            .max(reported.iter().flatten().copied().max().unwrap_or(0));
+        let (y_max, off_scale) = y_scale(data_max, windows.iter().map(|w| w.2).max());
         Columns {
             key: (width as u32, len),
             low,
@@ -136,7 +151,8 @@ impl Columns {
             reported,
             windows,
             ops,
-            y_max: (y_max + y_max / 12).max(1),
+            y_max,
+            off_scale,
         }
     }
 }
@@ -223,33 +239,72 @@ fn paint(ui: &Ui, rect: Rect, session: &Session, columns: &Columns, ratio: f64, 
     }
     painter.add(Shape::mesh(fill));
     painter.add(Shape::mesh(curve));
-    for &(from, to, window) in &columns.windows {
-        let xs = rect.left() + from..=rect.left() + to;
-        painter.hline(
-            xs.clone(),
-            y_of(window),
-            Stroke::new(theme::STROKE_THIN, pal.strip_window),
+    // Lines, dashes, dots and marks: one more mesh, a few vertices per column at most.
+    let mut marks = Mesh::default();
+    for &(from, to, window) in columns.windows.iter().filter(|w| w.2 <= columns.y_max) {
+        let (x0, x1) = (rect.left() + from, rect.left() + to);
+        let y = y_of(window);
+        marks.add_colored_rect(
+            Rect::from_x_y_ranges(x0..=x1, y..=y + theme::STROKE_THIN),
+            pal.strip_window,
         );
-        let t = crate::engine::meter::threshold(window, ratio);
-        dashed_hline(&painter, xs, y_of(t), pal.warning);
-    }
-    for (c, reported) in columns.reported.iter().enumerate() {
-        if let Some(r) = reported {
-            painter.circle_filled(
-                Pos2::new(rect.left() + c as f32 + 0.5, y_of(*r)),
-                theme::STRIP_DOT_RADIUS,
-                pal.strip_reported,
+        let y = y_of(crate::engine::meter::threshold(window, ratio));
+        let mut x = x0;
+        while x < x1 {
+            let end = (x + theme::STRIP_DASH).min(x1);
+            marks.add_colored_rect(
+                Rect::from_x_y_ranges(x..=end, y..=y + theme::STROKE_THIN),
+                pal.warning,
             );
+            x += theme::STRIP_DASH * 2.0;
+        }
+    }
+    // Dots; small translucent ticks when nearly every column has one.
+    let dots = columns.reported.iter().flatten().count() as f32;
+    let (size, dot_color) = if dots > rect.width() / theme::SCRUBBER_MARKER_SPACING {
+        (Vec2::new(1.0, 2.0), pal.strip_reported.gamma_multiply(0.6))
+    } else {
+        (
+            Vec2::splat(2.0 * theme::STRIP_DOT_RADIUS),
+            pal.strip_reported,
+        )
+    };
+    for (c, reported) in columns.reported.iter().enumerate() {
+        if let Some(tokens) = reported {
+            let center = Pos2::new(rect.left() + c as f32 + 0.5, y_of(*tokens));
+            marks.add_colored_rect(Rect::from_center_size(center, size), dot_color);
         }
     }
     let crowded = columns.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
-    let op_stroke = pal.marker_stroke(true, crowded);
+    let op = pal.marker_stroke(true, crowded);
     for &x in &columns.ops {
-        painter.vline(
-            rect.left() + x,
-            rect.top()..=rect.top() + theme::STRIP_OP_MARK,
-            op_stroke,
+        let x = rect.left() + x - op.width / 2.0;
+        marks.add_colored_rect(
+            Rect::from_x_y_ranges(
+                x..=x + op.width,
+                rect.top()..=rect.top() + theme::STRIP_OP_MARK,
+            ),
+            op.color,
         );
+    }
+    painter.add(Shape::mesh(marks));
+    if let Some(window) = columns.off_scale {
+        let galley = painter.layout_no_wrap(
+            format!(
+                "window {window} · threshold {} — above the scale",
+                crate::engine::meter::threshold(window, ratio)
+            ),
+            egui::FontId::proportional(theme::STRIP_LABEL_SIZE),
+            pal.weak_text,
+        );
+        let at =
+            rect.right_top() + Vec2::new(-theme::SPACE - galley.size().x, theme::STRIP_PADDING);
+        painter.rect_filled(
+            Rect::from_min_size(at, galley.size()).expand(theme::STRIP_PADDING),
+            theme::CORNER_RADIUS,
+            pal.strip_bg,
+        );
+        painter.galley(at, galley, pal.weak_text);
     }
     let cx = rect.left() + fraction_from_cursor(session.cursor(), columns.key.1) * rect.width();
     painter.vline(
@@ -257,21 +312,6 @@ fn paint(ui: &Ui, rect: Rect, session: &Session, columns: &Columns, ratio: f64, 
         rect.y_range(),
         Stroke::new(theme::STROKE_MEDIUM, pal.text),
     );
-}
-
-/// A horizontal dashed line (a fixed number of dashes per point of width: O(pixels)).
-fn dashed_hline(
-    painter: &egui::Painter,
-    xs: std::ops::RangeInclusive<f32>,
-    y: f32,
-    color: Color32,
-) {
-    let mut x = *xs.start();
-    while x < *xs.end() {
-        let end = (x + theme::STRIP_DASH).min(*xs.end());
-        painter.hline(x..=end, y, Stroke::new(theme::STROKE_THIN, color));
-        x += theme::STRIP_DASH * 2.0;
-    }
 }
 
 /// The figures at cursor `cursor`, for the hover text.
@@ -332,6 +372,13 @@ mod tests {
         let (low, high) = column_extents(2, |i| [3, 9][i], 4);
         assert_eq!((low, high), (vec![0, 0, 0, 3], vec![0, 0, 3, 9]));
         assert_eq!(column_extents(0, |_| 9, 2), (vec![0, 0], vec![0, 0]));
+    }
+
+    #[test]
+    fn the_window_sets_the_scale_only_when_the_log_comes_near_it() {
+        assert_eq!(y_scale(4_000, Some(128_000)), (4_333, Some(128_000)));
+        assert_eq!(y_scale(40_000, Some(128_000)), (138_666, None));
+        assert_eq!(y_scale(0, None), (1, None));
     }
 
     #[test]

@@ -300,17 +300,11 @@ fn figures_ui(ui: &mut Ui, request: &Request, ratio: f64, pal: &Palette) {
             ui.label("reported by the provider");
             match &request.reported {
                 Some(r) => {
-                    ui.label(
-                        RichText::new(format!(
-                            "{} prompt tokens (input {} + cache read {} + cache write {}), {} output",
-                            r.prompt(),
-                            r.input,
-                            r.cache_read,
-                            r.cache_write,
-                            r.output
-                        ))
-                        .strong(),
-                    );
+                    ui.label(RichText::new(format!("{} prompt tokens", r.prompt())).strong())
+                        .on_hover_text(format!(
+                            "input {} + cache read {} + cache write {}; {} output tokens",
+                            r.input, r.cache_read, r.cache_write, r.output
+                        ));
                     ui.end_row();
                     ui.label("reported − estimated");
                     let diff = r.prompt() as i64 - e.total as i64;
@@ -363,7 +357,7 @@ fn messages_ui(
                     .monospace()
                     .color(pal.weak_text),
             );
-            ui.label(line);
+            ui.add(egui::Label::new(line).truncate());
         });
     }
 }

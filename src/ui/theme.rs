@@ -89,6 +89,8 @@ pub const STRIP_DOT_RADIUS: f32 = 2.0;
 pub const STRIP_OP_MARK: f32 = 10.0;
 /// Dash length of the threshold line.
 pub const STRIP_DASH: f32 = 4.0;
+/// Font size of the context strip's label.
+pub const STRIP_LABEL_SIZE: f32 = 11.0;
 /// Height of the request view's stacked bar.
 pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
 /// Size of a legend swatch.

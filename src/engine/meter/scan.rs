@@ -10,6 +10,8 @@ use super::utf16::utf16_len_of_utf8;
 
 /// Bytes checked at a time for a quote or a backslash inside a string.
 const BLOCK: usize = 32;
+/// Bytes of a string looked at one by one before the block scan.
+const SHORT: usize = 16;
 
 /// Nesting deeper than this is left to the reference (it has its own recursion limit).
 const MAX_DEPTH: usize = 64;
@@ -50,6 +52,22 @@ impl<'a> Scanner<'a> {
         let mut at = start;
         let mut units = 0;
         let mut escaped = false;
+        // Most strings are short (keys, type names, words): look at their start first.
+        let head = bytes.get(at..)?;
+        let short = &head[..head.len().min(SHORT)];
+        match short.iter().position(|&b| b == b'"' || b == b'\\') {
+            Some(k) if short[k] == b'"' => {
+                self.at = at + k + 1;
+                return Some((&bytes[start..at + k], utf16_len_of_utf8(&short[..k]), false));
+            }
+            // An escape or no end within reach: the general scan below.
+            Some(_) => {}
+            None if short.len() == SHORT => {
+                units = utf16_len_of_utf8(short);
+                at += SHORT;
+            }
+            None => {}
+        }
         loop {
             // Whole blocks without a quote or a backslash: count their lead bytes. The check
             // and the count have no early exit, so both vectorize.
