@@ -40,24 +40,22 @@ pub fn meter_findings(log: &EventLog) -> Vec<Finding> {
                 };
                 out.push(finding(log, idx, rule, p.describe().to_string()));
             }
-        } else if kind == context {
-            if super::raw::context_window_of(log, idx).is_err() {
-                out.push(finding(
-                    log,
-                    idx,
-                    Rule::MeterBadWindow,
-                    "request/context contextWindow is not a positive integer; the window in force is unchanged".to_string(),
-                ));
-            }
-        } else if kind == assistant {
-            if let Some(Err(why)) = super::raw::usage_field(log, idx) {
-                out.push(finding(
-                    log,
-                    idx,
-                    Rule::MeterBadUsage,
-                    format!("{why}; the meter anchors this message without provider usage"),
-                ));
-            }
+        } else if kind == context && super::raw::context_window_of(log, idx).is_err() {
+            out.push(finding(
+                log,
+                idx,
+                Rule::MeterBadWindow,
+                "request/context contextWindow is not a positive integer; the window in force is unchanged".to_string(),
+            ));
+        } else if kind == assistant
+            && let Some(Err(why)) = super::raw::usage_field(log, idx)
+        {
+            out.push(finding(
+                log,
+                idx,
+                Rule::MeterBadUsage,
+                format!("{why}; the meter anchors this message without provider usage"),
+            ));
         }
     }
     out
