@@ -121,14 +121,11 @@ struct Row {
     total: u32,
     /// The surface tokens (saturating).
     surface: u32,
-    /// Index of the anchor in [`Meter::anchors`] then, or [`NO_ANCHOR`].
-    anchor: u32,
+    /// The baseline (saturating): the anchor's when it is in use, else the total.
+    baseline: u32,
     /// Baseline kind and whether the anchor is in use.
     flags: u8,
 }
-
-/// [`Row::anchor`] before any anchor.
-const NO_ANCHOR: u32 = u32::MAX;
 
 /// Flag bits of a per-event figure: the baseline kind (two bits) and whether the anchor is in
 /// use.
@@ -307,6 +304,7 @@ impl Meter {
     // --- Reading ------------------------------------------------------------------------
 
     /// The figure after the first `cursor` events (cursor 0: nothing read yet). O(1).
+    #[inline]
     pub fn at(&self, cursor: usize) -> Figure {
         let Some(row) = cursor
             .min(self.len())
@@ -321,15 +319,11 @@ impl Meter {
             1 => BaselineKind::Estimated,
             _ => BaselineKind::Usage,
         };
-        let baseline = match self.anchors.get(row.anchor as usize) {
-            Some((_, a)) if row.flags & ANCHORED != 0 => a.baseline,
-            _ => total,
-        };
         Figure {
             total,
             surface: u64::from(row.surface),
             baseline_kind,
-            baseline,
+            baseline: u64::from(row.baseline),
         }
     }
 
@@ -384,8 +378,10 @@ impl Meter {
 
     /// The anchor set last among the first `cursor` events.
     pub fn anchor_at(&self, cursor: usize) -> Option<&Anchor> {
-        let row = self.rows.get(cursor.min(self.len()).checked_sub(1)?)?;
-        Some(&self.anchors.get(row.anchor as usize)?.1)
+        let k = self
+            .anchors
+            .partition_point(|&(e, _)| (e as usize) < cursor);
+        Some(&self.anchors.get(k.checked_sub(1)?)?.1)
     }
 
     /// Every anchor, in log order.
@@ -422,7 +418,7 @@ impl Meter {
             return surface;
         };
         if row.flags & ANCHORED != 0
-            && let Some((_, a)) = self.anchors.get(row.anchor as usize)
+            && let Some(a) = self.anchor_at(cursor)
         {
             return (a.baseline + surface).saturating_sub(a.surface);
         }
@@ -593,14 +589,14 @@ impl Meter {
             ),
         };
         debug_assert_eq!(self.rows.len(), idx.get());
-        let anchor = match run.anchor {
-            Some(_) => self.anchors.len() as u32 - 1,
-            None => NO_ANCHOR,
+        let baseline = match run.anchor {
+            Some(a) if flags & ANCHORED != 0 => a.baseline,
+            _ => total,
         };
         self.rows.push(Row {
             total: saturate(total),
             surface: saturate(run.surface),
-            anchor,
+            baseline: saturate(baseline),
             flags,
         });
     }
