@@ -199,3 +199,174 @@ proptest! {
         prop_assert_eq!(s.mode(), rebuilt.mode());
     }
 }
+
+// --- The token meter under replay ------------------------------------------------------
+
+mod meter {
+    use super::*;
+    use surface_viewer::engine::Meter;
+    use surface_viewer::engine::meter::node_price_reference;
+
+    /// One random event of a metered log.
+    #[derive(Clone, Debug)]
+    enum M {
+        Append,
+        Replace(usize, usize),
+        StepStart,
+        StepEnd,
+        Header(u8),
+        Context(u32),
+        Chunk(u8),
+        Assistant { usage: Option<u32>, cite: bool },
+    }
+
+    fn m() -> impl Strategy<Value = M> {
+        prop_oneof![
+            4 => Just(M::Append),
+            2 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| M::Replace(a, b)),
+            2 => Just(M::StepStart),
+            1 => Just(M::StepEnd),
+            1 => any::<u8>().prop_map(M::Header),
+            1 => (0u32..300).prop_map(M::Context),
+            3 => any::<u8>().prop_map(M::Chunk),
+            2 => (prop::option::of(0u32..2000), any::<bool>()).prop_map(|(usage, cite)| M::Assistant { usage, cite }),
+        ]
+    }
+
+    /// Log lines for `events`, seqs 0.. in order.
+    fn lines_of_metered(events: &[M]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chunks: Vec<u64> = Vec::new();
+        let mut nodes: Vec<u64> = Vec::new();
+        for (k, e) in events.iter().enumerate() {
+            let seq = k as u64;
+            let line = match e {
+                M::Append => {
+                    nodes.push(seq);
+                    msg(seq, "append", None)
+                }
+                M::Replace(a, b) if !nodes.is_empty() => {
+                    let (start, end) = (nodes[a % nodes.len()], nodes[b % nodes.len()]);
+                    let line = msg(
+                        seq,
+                        &format!(r#"{{"op":"replace","start":{start},"end":{end}}}"#),
+                        Some(&format!("{nodes:?}")),
+                    );
+                    nodes.push(seq);
+                    line
+                }
+                M::Replace(..) => msg(seq, r#"{"op":"replace","start":99,"end":99}"#, None),
+                M::StepStart => other(seq, "step/start", r#"{"turn":1,"step":1}"#),
+                M::StepEnd => other(seq, "step/end", r#"{"turn":1,"step":1}"#),
+                M::Header(h) => {
+                    let tools = match h % 3 {
+                        0 => r#"[{"name":"bash"}]"#,
+                        1 => r#""{{tools}}""#,
+                        _ => "[]",
+                    };
+                    let system = if h % 2 == 0 { "sys" } else { "other system" };
+                    other(
+                        seq,
+                        "request/header",
+                        &format!(
+                            r#"{{"header":{{"config":{{"provider":"p","model":"m"}},"system":"{system}","tools":{tools}}},"reason":"initial"}}"#
+                        ),
+                    )
+                }
+                M::Context(w) => other(
+                    seq,
+                    "request/context",
+                    &format!(r#"{{"provider":"p","model":"m","contextWindow":{w}}}"#),
+                ),
+                M::Chunk(c) => {
+                    chunks.push(seq);
+                    let chunk = match c % 3 {
+                        0 => format!(r#"{{"type":"text-delta","index":0,"text":"{}"}}"#, "x".repeat(*c as usize)),
+                        1 => r#"{"type":"block-end","index":1,"block":{"type":"reasoning","text":"thinking hard"}}"#.to_string(),
+                        _ => r#"{"type":"finish","reason":{"kind":"stop"}}"#.to_string(),
+                    };
+                    other(
+                        seq,
+                        "assistant/chunk",
+                        &format!(r#"{{"turn":1,"step":1,"chunk":{chunk}}}"#),
+                    )
+                }
+                M::Assistant { usage, cite } => {
+                    nodes.push(seq);
+                    let usage = usage.map_or(String::new(), |u| {
+                        format!(r#","usage":{{"inputTokens":{u},"outputTokens":5}}"#)
+                    });
+                    let sources = if *cite {
+                        format!(r#","sourceEventSeqs":{chunks:?}"#)
+                    } else {
+                        String::new()
+                    };
+                    chunks.clear();
+                    format!(
+                        r#"{{"type":"assistant/message","seq":{seq},"time":1,"data":{{"turn":1,"step":1,"message":{{"role":"assistant","content":[{{"type":"text","text":"answer {seq}"}}]}}{usage}}}{sources},"surfaceOp":"append"}}"#
+                    )
+                }
+            };
+            out.push(line);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        #[test]
+        fn stepping_and_jumping_give_the_figures_of_a_fresh_replay(
+            events in prop::collection::vec(m(), 0..50),
+            targets in prop::collection::vec(any::<prop::sample::Index>(), 1..16),
+        ) {
+            let log = log_of(&text_of(&lines_of_metered(&events)));
+            let meter = Meter::build(&log, &Surface::at_end(&log));
+            let mut s = Surface::new(&log);
+            let check_at = |s: &Surface| -> Result<(), TestCaseError> {
+                let n = s.cursor();
+                let mut fresh = Surface::new(&log);
+                fresh.seek(&log, n);
+                let replayed = Meter::build(&log, &fresh);
+                prop_assert_eq!(replayed.len(), n);
+                prop_assert_eq!(meter.at(n), replayed.at(n), "cursor {}", n);
+                prop_assert_eq!(meter.window_at(n), replayed.window_at(n));
+                let priced: u64 = s.nodes().map(|i| node_price_reference(&log, i)).sum();
+                prop_assert_eq!(meter.at(n).surface, priced, "cursor {}", n);
+                Ok(())
+            };
+            while s.step_forward(&log) {
+                check_at(&s)?;
+            }
+            while s.step_back() {
+                check_at(&s)?;
+            }
+            for t in targets {
+                s.seek(&log, t.index(log.len() + 1));
+                check_at(&s)?;
+            }
+        }
+
+        #[test]
+        fn live_follow_deltas_equal_a_rebuild(events in prop::collection::vec(m(), 1..50), cut in any::<prop::sample::Index>()) {
+            let lines = lines_of_metered(&events);
+            let k = cut.index(lines.len() + 1);
+            let full = log_of(&text_of(&lines));
+            let mut grown = log_of(&text_of(&lines[..k]));
+            let mut s = Surface::at_end(&grown);
+            let mut meter = Meter::build(&grown, &s);
+            let rest = text_of(&lines[k..]);
+            let body = &rest[rest.find('\n').unwrap() + 1..];
+            let base = grown.text.len();
+            grown.text.extend_from_slice(body.as_bytes());
+            let batch = parse_body(&grown.text, base, k as u32 + 2, None).unwrap();
+            grown.extend(batch);
+            s.catch_up(&grown);
+            meter.catch_up(&grown, &s);
+            let rebuilt = Meter::build(&full, &Surface::at_end(&full));
+            for n in 0..=full.len() {
+                prop_assert_eq!(meter.at(n), rebuilt.at(n), "cursor {}", n);
+            }
+        }
+    }
+}

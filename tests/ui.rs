@@ -657,3 +657,57 @@ fn fixtures_with_cjk_text_use_the_bundled_font() {
     }
     assert!(with_cjk > 0, "some fixtures hold CJK text");
 }
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")
+}
+
+#[test]
+fn context_strip_shows_the_meter_and_clicking_it_seeks() {
+    let mut harness = harness_for(sample());
+    let len = harness.state().event_count();
+    assert_eq!(harness.state().cursor(), Some(len));
+    // The surface panel header: the meter's total of the 128k window, and the fill.
+    harness.get_by_label_contains("/ 128000 tokens ·");
+    harness.get_by_label("Context strip").click();
+    harness.run();
+    let cursor = harness.state().cursor().unwrap();
+    assert!(
+        cursor.abs_diff(len / 2) <= len / 50 + 1,
+        "cursor {cursor} of {len}"
+    );
+    // Dragging to the left edge seeks to the start.
+    let strip = harness.get_by_label("Context strip").rect();
+    harness.drag_at(strip.left_center() + egui::vec2(1.0, 0.0));
+    harness.run();
+    harness.drop_at(strip.left_center() + egui::vec2(1.0, 0.0));
+    harness.run();
+    assert!(harness.state().cursor().unwrap() <= 1);
+}
+
+#[test]
+fn request_tab_shows_the_model_call_at_the_cursor() {
+    use surface_viewer::engine::{Meter, Surface, request_at};
+    let mut harness = harness_for(sample());
+    harness.get_by_label("Request").click();
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Request);
+    harness.get_by_label("Model request");
+    harness.get_by_label_contains("System prompt ·");
+    harness.get_by_label_contains("Tools (");
+    harness.get_by_label_contains("Messages (");
+    harness.get_by_label_contains("reported − estimated");
+
+    // The view shows what the engine reconstructs for that cursor.
+    let log = surface_viewer::store::open(&sample(), None).unwrap().log;
+    let meter = Meter::build(&log, &Surface::at_end(&log));
+    let cursor = harness.state().cursor().unwrap();
+    let expected = request_at(&log, &meter, cursor, &mut Surface::new(&log)).unwrap();
+    let shown = harness.state().shown_request().unwrap();
+    assert_eq!(shown, &expected);
+    assert!(shown.estimate.tools > 0 && shown.reported.is_some());
+
+    // Before the first step there is no request.
+    press(&mut harness, Key::Home, 1);
+    harness.get_by_label_contains("No model request yet");
+}

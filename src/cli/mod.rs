@@ -1,6 +1,6 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `check` and `sessions` also on a folder. Each subcommand is a thin shell
-//! over `store` + `engine`.
+//! (viewer-spec §4), `request` and `tokens` (§9); `check` and `sessions` also on a folder.
+//! Each subcommand is a thin shell over `store` + `engine`.
 
 mod check;
 mod check_dir;
@@ -8,16 +8,18 @@ mod dir;
 mod load;
 mod messages;
 mod preview;
+mod request;
 mod sessions;
 mod sessions_dir;
 mod surface;
+mod tokens;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use load::{Loaded, load};
+pub use load::{Loaded, load, meter_of};
 
 /// Exit code: success (and, for `check`, no error-level finding).
 pub const EXIT_OK: u8 = 0;
@@ -79,6 +81,8 @@ pub enum Command {
         /// Include the closers the harness would synthesize for an open final turn.
         #[arg(long)]
         repair: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
     },
     /// The derived messages as a JSON array.
     Messages {
@@ -97,6 +101,33 @@ pub enum Command {
         input: Input,
         #[command(flatten)]
         options: preview::PreviewOptions,
+    },
+    /// The model request in force at a seq: header, messages, the meter's estimate and the
+    /// provider's reported usage.
+    Request {
+        #[command(flatten)]
+        input: Input,
+        /// The request of the last step whose step/start is at or before SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
+    /// The harness's token meter after every event.
+    Tokens {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV on stdout, one line per event.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
     },
     /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
     /// session under it, with its project, title and figures.
@@ -126,6 +157,29 @@ pub struct Input {
     pub session: Option<String>,
 }
 
+/// The meter's settings, for every command that shows a threshold.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct MeterOptions {
+    /// Compaction threshold as a fraction of the context window (the harness's default 0.8).
+    #[arg(long, value_name = "R", default_value_t = crate::engine::DEFAULT_THRESHOLD_RATIO, value_parser = parse_ratio)]
+    pub threshold_ratio: f64,
+}
+
+impl Default for MeterOptions {
+    fn default() -> Self {
+        MeterOptions {
+            threshold_ratio: crate::engine::DEFAULT_THRESHOLD_RATIO,
+        }
+    }
+}
+
+fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r > 0.0 && r.is_finite() => Ok(r),
+        _ => Err(format!("{text:?} is not a positive number (e.g. 0.8)")),
+    }
+}
+
 /// Runs a headless command, writing to stdout. Errors that make the input unreadable are
 /// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
@@ -139,9 +193,29 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             at,
             json,
             repair,
-        } => surface::run(&input, at, json, repair)?,
+            meter,
+        } => surface::run(&input, at, json, repair, &meter)?,
         Command::Messages { input, at, repair } => messages::run(&input, at, repair)?,
         Command::Preview { input, options } => preview::run(&input, options)?,
+        Command::Request {
+            input,
+            at,
+            json,
+            meter,
+        } => request::run(&input, at, json, &meter)?,
+        Command::Tokens {
+            input,
+            json,
+            csv,
+            meter,
+        } => {
+            let format = match (json, csv) {
+                (true, _) => tokens::TokensFormat::Json,
+                (_, true) => tokens::TokensFormat::Csv,
+                _ => tokens::TokensFormat::Human,
+            };
+            tokens::run(&input, format, &meter)?
+        }
         Command::Sessions {
             file,
             session,

@@ -3,8 +3,8 @@
 use std::io::Write as _;
 
 use super::load::{describe_cursor, load, write_context};
-use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use crate::engine::{PreviewRequest, preview_replace};
+use super::{EXIT_FINDINGS, EXIT_OK, Input, MeterOptions, print_json};
+use crate::engine::{PreviewRequest, Surface, preview_replace};
 
 /// Options of `preview`.
 #[derive(Debug, clap::Args)]
@@ -27,6 +27,8 @@ pub struct PreviewOptions {
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub meter: MeterOptions,
 }
 
 /// Runs `preview`.
@@ -48,9 +50,23 @@ pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
         }),
         time: args.time.or(now),
     };
-    let preview = preview_replace(&loaded.log, &surface, &req);
+    let meter = super::meter_of(&loaded.log, &Surface::at_end(&loaded.log));
+    let preview = preview_replace(&loaded.log, &surface, &meter, &req);
+    let threshold = meter.threshold_at(surface.cursor(), args.meter.threshold_ratio);
     if args.json {
-        print_json(&preview)?;
+        let mut doc = serde_json::to_value(&preview)?;
+        if let serde_json::Value::Object(map) = &mut doc {
+            map.insert(
+                "window".into(),
+                serde_json::json!(meter.window_at(surface.cursor())),
+            );
+            map.insert(
+                "threshold_ratio".into(),
+                serde_json::json!(args.meter.threshold_ratio),
+            );
+            map.insert("threshold".into(), serde_json::json!(threshold));
+        }
+        print_json(&doc)?;
     } else {
         let mut out = std::io::stdout().lock();
         write_context(writeln!(
@@ -73,9 +89,10 @@ pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
             preview.shadowed.len(),
             preview.shadowed
         ))?;
+        let against = threshold.map_or(String::new(), |t| format!(" (threshold {t})"));
         write_context(writeln!(
             out,
-            "  before: {} nodes, ~{} tokens; after: {} nodes, ~{} tokens",
+            "  before: {} nodes, {} tokens; after: {} nodes, {} tokens{against}",
             preview.before.nodes,
             preview.before.approx_tokens,
             preview.after.nodes,

@@ -5,16 +5,22 @@ use std::io::Write as _;
 use serde_json::{Value, json};
 
 use super::load::{describe_cursor, load, write_context};
-use super::{EXIT_OK, Input, print_json};
-use crate::engine::{
-    EventIdx, EventLog, EventState, SurfaceOp, approx_tokens_of, one_line, summarize,
-};
+use super::{EXIT_OK, Input, MeterOptions, print_json};
+use crate::engine::{EventIdx, EventLog, EventState, Surface, SurfaceOp, one_line, summarize};
 
 /// Runs `surface`.
-pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::Result<u8> {
+pub fn run(
+    input: &Input,
+    at: Option<u64>,
+    json: bool,
+    repair: bool,
+    options: &MeterOptions,
+) -> anyhow::Result<u8> {
     let loaded = load(input, repair)?;
     let log = &loaded.log;
     let surface = loaded.surface_at(at);
+    let meter = super::meter_of(log, &Surface::at_end(log));
+    let figure = meter.at(surface.cursor());
     let nodes: Vec<EventIdx> = surface.nodes().collect();
     let invalid: Vec<(EventIdx, String)> = log
         .indices()
@@ -32,8 +38,12 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
             .iter()
             .map(|&i| {
                 let e = log.event(i);
-                let mut v =
-                    json!({"seq": e.seq, "type": log.type_name(i), "op": op_json(log.op(i))});
+                let mut v = json!({
+                    "seq": e.seq,
+                    "type": log.type_name(i),
+                    "op": op_json(log.op(i)),
+                    "tokens": meter.price(i),
+                });
                 if e.is_synthesized() {
                     v["synthesized"] = json!(true);
                 }
@@ -53,18 +63,38 @@ pub fn run(input: &Input, at: Option<u64>, json: bool, repair: bool) -> anyhow::
             "nodes": nodes_json,
             "invalid": invalid_json,
             "repaired": loaded.repaired,
+            "tokens": {
+                "total": figure.total,
+                "surface": figure.surface,
+                "baseline_kind": figure.baseline_kind,
+                "window": meter.window_at(surface.cursor()),
+                "threshold_ratio": options.threshold_ratio,
+                "threshold": meter.threshold_at(surface.cursor(), options.threshold_ratio),
+            },
         }))?;
         return Ok(EXIT_OK);
     }
     let mut out = std::io::stdout().lock();
-    let tokens: Vec<u64> = nodes.iter().map(|&i| approx_tokens_of(log, i)).collect();
+    let tokens: Vec<u64> = nodes.iter().map(|&i| meter.price(i)).collect();
+    let window = match (
+        meter.window_at(surface.cursor()),
+        meter.threshold_at(surface.cursor(), options.threshold_ratio),
+    ) {
+        (Some(w), Some(t)) => format!(
+            " of window {w} ({:.1}%, threshold {t})",
+            figure.total as f64 * 100.0 / w as f64
+        ),
+        _ => String::new(),
+    };
     write_context(writeln!(
         out,
-        "surface {} — {} mode, {} nodes, ~{} tokens",
+        "surface {} — {} mode, {} nodes, {} tokens on the surface; meter total {} ({}){window}",
         describe_cursor(at),
         surface.mode().as_str(),
         nodes.len(),
-        tokens.iter().sum::<u64>()
+        figure.surface,
+        figure.total,
+        figure.baseline_kind.as_str(),
     ))?;
     if let Some(h) = &log.header
         && let Some(parent) = &h.parent_session

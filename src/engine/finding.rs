@@ -79,6 +79,16 @@ pub enum Rule {
     ResultWithoutCall,
     /// `repair.open-turn`
     OpenTurn,
+    /// `meter.bad-header`
+    MeterBadHeader,
+    /// `meter.bad-system`
+    MeterBadSystem,
+    /// `meter.bad-tools`
+    MeterBadTools,
+    /// `meter.bad-usage`
+    MeterBadUsage,
+    /// `meter.bad-window`
+    MeterBadWindow,
 }
 
 impl Rule {
@@ -111,6 +121,11 @@ impl Rule {
             Rule::TurnStructure => "turn.structure",
             Rule::ResultWithoutCall => "tool.result-without-call",
             Rule::OpenTurn => "repair.open-turn",
+            Rule::MeterBadHeader => "meter.bad-header",
+            Rule::MeterBadSystem => "meter.bad-system",
+            Rule::MeterBadTools => "meter.bad-tools",
+            Rule::MeterBadUsage => "meter.bad-usage",
+            Rule::MeterBadWindow => "meter.bad-window",
         }
     }
 
@@ -118,9 +133,15 @@ impl Rule {
     /// the last `turn/end`; see `docs/parity.md`).
     pub fn severity(self) -> Severity {
         match self {
-            Rule::HeaderVersion | Rule::LineTornTail | Rule::NumericOrder | Rule::OpenTurn => {
-                Severity::Warning
-            }
+            Rule::HeaderVersion
+            | Rule::LineTornTail
+            | Rule::NumericOrder
+            | Rule::OpenTurn
+            | Rule::MeterBadHeader
+            | Rule::MeterBadSystem
+            | Rule::MeterBadTools
+            | Rule::MeterBadUsage
+            | Rule::MeterBadWindow => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -1,5 +1,6 @@
 //! The model's messages derived from surface nodes, for every era's payload shape
-//! (viewer-spec §2 rule 9, upstream-format §2.2), and a token estimate for them.
+//! (viewer-spec §2 rule 9, upstream-format §2.2). Their token prices are the meter's
+//! ([`crate::engine::meter`]).
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -145,38 +146,6 @@ pub fn derive_messages(log: &EventLog, surface: &Surface) -> Vec<Message> {
         .collect()
 }
 
-/// Approximate token count of a message: the UTF-8 bytes of every string in its content
-/// (texts, tool arguments, nested tool results) divided by 4, rounded up, plus 4 for the role
-/// framing. A deliberate, tokenizer-free estimate: stable, cheap, and within tens of percent
-/// of BPE tokenizers on English and code.
-pub fn approx_tokens(message: &Message) -> u64 {
-    let bytes: usize = message.content.iter().map(text_bytes).sum();
-    (bytes as u64).div_ceil(4) + 4
-}
-
-/// Approximate tokens of an event's message (0 when it yields none).
-pub fn approx_tokens_of(log: &EventLog, idx: EventIdx) -> u64 {
-    message_of(log, idx).map_or(0, |m| approx_tokens(&m))
-}
-
-fn text_bytes(v: &Value) -> usize {
-    match v {
-        Value::String(s) => s.len(),
-        Value::Array(a) => a.iter().map(text_bytes).sum(),
-        Value::Object(o) => o
-            .iter()
-            .filter(|(k, _)| {
-                !matches!(
-                    k.as_str(),
-                    "type" | "id" | "toolCallId" | "cache" | "isError"
-                )
-            })
-            .map(|(_, v)| text_bytes(v))
-            .sum(),
-        _ => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,16 +178,5 @@ mod tests {
         assert_eq!(m.content[0]["text"], "<context source=\"plugin\">");
         assert_eq!(m.content[2]["text"], "</context>");
         assert!(message_from(6, "tool/call", &json!({})).is_none());
-    }
-
-    #[test]
-    fn token_estimate() {
-        let m = message_from(
-            1,
-            "user/message",
-            &json!({"content":[{"type":"text","text":"12345678"}]}),
-        )
-        .unwrap();
-        assert_eq!(approx_tokens(&m), 2 + 4);
     }
 }

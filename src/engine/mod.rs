@@ -15,11 +15,13 @@ mod links;
 mod log;
 mod message_shape;
 mod messages;
+pub mod meter;
 mod packed;
 mod preview;
 mod problem;
 mod readable;
 mod repair;
+mod request;
 mod summary;
 mod surface;
 mod turn_fields;
@@ -41,15 +43,14 @@ pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
 pub use links::Links;
 pub use log::{EventBatch, EventLog, NewEvent};
-pub use messages::{
-    Message, approx_tokens, approx_tokens_of, derive_messages, message_from, message_of,
-    read_message,
-};
+pub use messages::{Message, derive_messages, message_from, message_of, read_message};
+pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
 pub use packed::{ChunkKind, PackedData, PackedRow};
-pub use preview::{Preview, PreviewRequest, Totals, preview_replace, preview_replace_with};
+pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
 pub use problem::{LogProblem, ProblemKind};
 pub use readable::{Unreadable, read_value};
 pub use repair::{Closer, apply_closers, closers};
+pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
 pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};

@@ -132,6 +132,26 @@ impl<'a> PackedData<'a> {
         self.pieces.len()
     }
 
+    /// The delta kind of every member.
+    pub fn kind(&self) -> ChunkKind {
+        self.kind
+    }
+
+    /// The block index of every member.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The tool name of a `tool-call-chunks` row, when it has one.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Member `k`'s text (`texts[k]`) or arguments delta (`args[k]`).
+    pub fn piece(&self, k: usize) -> Option<&str> {
+        self.pieces.get(k).map(|p| p.as_ref())
+    }
+
     /// The `time` of each member, from the row's first time and the gaps.
     /// Fails when a time leaves the safe-integer range.
     pub fn member_times(&self, time0: i64) -> Result<Vec<i64>, String> {

@@ -1,12 +1,13 @@
 //! Replace preview: the event a compaction of a chosen surface range would append, whether it
-//! is valid at the cursor, what it shadows, and the node/token totals before and after.
+//! is valid at the cursor, what it shadows, and the node/token totals before and after — in
+//! the harness's token meter (viewer-spec §7).
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::event::EventIdx;
 use super::log::EventLog;
-use super::messages::approx_tokens_of;
+use super::meter::{Meter, text_message_price};
 use super::surface::Surface;
 
 /// What the user asks for.
@@ -27,8 +28,11 @@ pub struct PreviewRequest {
 pub struct Totals {
     /// Number of nodes.
     pub nodes: usize,
-    /// Approximate tokens (see [`crate::engine::approx_tokens`]).
+    /// The meter's total (viewer-spec §7): what the compaction policy compares with its
+    /// threshold. The name is the §4 contract's.
     pub approx_tokens: u64,
+    /// The sum of the meter's node prices on the surface.
+    pub surface_tokens: u64,
 }
 
 /// The preview.
@@ -59,13 +63,13 @@ impl Preview {
     }
 }
 
-/// Builds the preview of replacing `start..=end` at the surface's cursor. `tokens` gives the
-/// approximate tokens of a node (callers may cache); [`preview_replace`] uses the default.
-pub fn preview_replace_with(
+/// Builds the preview of replacing `start..=end` at the surface's cursor, priced by `meter`
+/// (built over `log`).
+pub fn preview_replace(
     log: &EventLog,
     surface: &Surface,
+    meter: &Meter,
     req: &PreviewRequest,
-    tokens: &mut dyn FnMut(EventIdx) -> u64,
 ) -> Preview {
     let seq = log.next_seq();
     let check = surface.check_replace(log, req.start, req.end);
@@ -90,9 +94,11 @@ pub fn preview_replace_with(
         );
     }
     let nodes: Vec<EventIdx> = surface.nodes().collect();
+    let figure = meter.at(surface.cursor());
     let before = Totals {
         nodes: nodes.len(),
-        approx_tokens: nodes.iter().map(|&n| tokens(n)).sum(),
+        approx_tokens: figure.total,
+        surface_tokens: figure.surface,
     };
     let shadowed: Vec<EventIdx> = match (errors.is_empty(), check.first, check.last) {
         (true, Some(first), Some(last)) => surface.chain(first, last),
@@ -103,8 +109,9 @@ pub fn preview_replace_with(
     let (after, after_nodes) = if shadowed.is_empty() {
         (before, nodes.iter().map(|&i| log.event(i).seq).collect())
     } else {
-        let summary_tokens = (req.summary.len() as u64).div_ceil(4) + 4;
-        let removed: u64 = shadowed.iter().map(|&n| tokens(n)).sum();
+        let removed: u64 = shadowed.iter().map(|&n| meter.price(n)).sum();
+        let surface_after =
+            figure.surface.saturating_sub(removed) + text_message_price(&req.summary);
         let mut seqs = Vec::with_capacity(nodes.len() + 1 - shadowed.len());
         let mut inside = false;
         for &n in &nodes {
@@ -122,7 +129,8 @@ pub fn preview_replace_with(
         (
             Totals {
                 nodes: nodes.len() + 1 - shadowed.len(),
-                approx_tokens: before.approx_tokens - removed + summary_tokens,
+                approx_tokens: meter.total_with_surface(surface.cursor(), surface_after),
+                surface_tokens: surface_after,
             },
             seqs,
         )
@@ -137,11 +145,6 @@ pub fn preview_replace_with(
         after_nodes,
         event,
     }
-}
-
-/// [`preview_replace_with`] with the default token estimate.
-pub fn preview_replace(log: &EventLog, surface: &Surface, req: &PreviewRequest) -> Preview {
-    preview_replace_with(log, surface, req, &mut |i| approx_tokens_of(log, i))
 }
 
 fn proposed_event(log: &EventLog, seq: u64, req: &PreviewRequest, shadowed: &[u64]) -> Value {

@@ -9,12 +9,14 @@ use super::arrows::{self, ArrowState};
 use super::browser::BrowserState;
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
+use super::context_strip::StripState;
 use super::findings_panel;
 use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
 use super::loader::{DialogJob, LoadJob, Loaded, Source, load_blocking, sample_source};
 use super::preview_pane::{self, PreviewState};
 use super::replay_bar::{self, ReplayState};
+use super::request_view::{self, RequestViewState};
 use super::search::SearchState;
 use super::session::Session;
 use super::shortcuts;
@@ -37,6 +39,8 @@ pub struct ViewerApp {
     pub(super) timeline: TimelineState,
     pub(super) surface_panel: SurfacePanelState,
     pub(super) replay: ReplayState,
+    pub(super) strip: StripState,
+    pub(super) request_view: RequestViewState,
     pub(super) search: SearchState,
     pub(super) preview: PreviewState,
     pub(super) inspector: InspectorState,
@@ -71,6 +75,7 @@ impl ViewerApp {
         let view = ViewState {
             filter_mask: prefs.filter_mask,
             whole_chain: prefs.whole_chain,
+            threshold_ratio: prefs.threshold_ratio,
             ..Default::default()
         };
         ViewerApp {
@@ -83,6 +88,8 @@ impl ViewerApp {
             timeline: TimelineState::default(),
             surface_panel: SurfacePanelState::default(),
             replay: ReplayState::default(),
+            strip: StripState::default(),
+            request_view: RequestViewState::default(),
             search: SearchState::default(),
             preview: PreviewState::default(),
             inspector: InspectorState::default(),
@@ -190,6 +197,16 @@ impl ViewerApp {
         self.preview.current()
     }
 
+    /// The model request the Request tab shows (computed when that tab was last drawn).
+    pub fn shown_request(&self) -> Option<&crate::engine::Request> {
+        self.request_view.current()
+    }
+
+    /// The threshold ratio in use.
+    pub fn threshold_ratio(&self) -> f64 {
+        self.view.threshold_ratio
+    }
+
     /// Seqs of the search hits found so far.
     pub fn search_hits(&self) -> Vec<u64> {
         let Some(s) = self.session.as_ref() else {
@@ -259,6 +276,8 @@ impl ViewerApp {
                 self.timeline.reset();
                 self.surface_panel.reset();
                 self.replay.reset();
+                self.strip.reset();
+                self.request_view.reset();
                 if let Some(s) = &self.session {
                     self.search.restart(&s.log, None, self.synchronous);
                 }
@@ -412,7 +431,9 @@ impl ViewerApp {
                 ui,
                 session,
                 &mut self.replay,
+                &mut self.strip,
                 self.prefs.speed,
+                self.view.threshold_ratio,
                 &mut self.commands,
             );
             ui.add_space(2.0);
@@ -494,6 +515,7 @@ impl ViewerApp {
                     SideTab::Findings,
                     format!("Findings ({errors} E, {warnings} W)"),
                 ),
+                (SideTab::Request, "Request".to_string()),
             ] {
                 if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
                     self.commands.push(UiCommand::ShowTab(tab));
@@ -519,6 +541,13 @@ impl ViewerApp {
             SideTab::Findings => {
                 findings_panel::findings_ui(ui, session, &self.view, &mut self.commands)
             }
+            SideTab::Request => request_view::request_ui(
+                ui,
+                session,
+                &mut self.request_view,
+                self.view.threshold_ratio,
+                &mut self.commands,
+            ),
         }
     }
 
@@ -581,6 +610,7 @@ impl eframe::App for ViewerApp {
         if !self.synchronous {
             self.prefs.filter_mask = self.view.filter_mask;
             self.prefs.whole_chain = self.view.whole_chain;
+            self.prefs.threshold_ratio = self.view.threshold_ratio;
             eframe::set_value(storage, PREFS_KEY, &self.prefs);
             eframe::set_value(
                 storage,

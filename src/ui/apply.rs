@@ -171,6 +171,11 @@ impl ViewerApp {
             UiCommand::ShowAllFamilies => self.view.filter_mask = ALL_FAMILIES,
             UiCommand::ToggleChain => self.view.whole_chain = !self.view.whole_chain,
             UiCommand::ToggleFollow => self.toggle_follow(),
+            UiCommand::SetThresholdRatio(r) => {
+                if r > 0.0 && r.is_finite() {
+                    self.view.threshold_ratio = r;
+                }
+            }
             UiCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),
             // Applied by `apply_browser`.
             UiCommand::OpenFolder(_)

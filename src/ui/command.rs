@@ -17,6 +17,8 @@ pub enum SideTab {
     Preview,
     /// Every finding of `check`.
     Findings,
+    /// The model request at the cursor (header, messages, the meter's breakdown).
+    Request,
 }
 
 /// One thing the user asked for.
@@ -128,4 +130,6 @@ pub enum UiCommand {
     OpenSelectedSession,
     /// Forget the recent-folders list.
     ClearRecentFolders,
+    /// Set the compaction threshold as a fraction of the context window.
+    SetThresholdRatio(f64),
 }

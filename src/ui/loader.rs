@@ -1,15 +1,12 @@
 //! Background work that must never block the UI thread: loading a session file (with progress
-//! and cancellation) and the native file and folder dialogs (the folder discovery itself is
-//! `browser_job.rs`).
+//! and cancellation; its findings and token meter computed side by side) and the native file
+//! and folder dialogs (the folder discovery itself is `browser_job.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use std::cell::Cell;
-
-use super::session::TOKENS_UNKNOWN;
-use crate::engine::{EventLog, Finding, Surface, check};
+use crate::engine::{EventLog, Finding, Meter, Surface, check};
 use crate::store::{self, Format, LoadProgress, SessionInfo};
 
 /// Where a log comes from.
@@ -58,8 +55,8 @@ pub struct Loaded {
     pub surface: Surface,
     /// Findings of `check`.
     pub findings: Vec<Finding>,
-    /// Approximate tokens per event, filled on first use.
-    pub tokens: Vec<Cell<u32>>,
+    /// The harness's token meter after every event.
+    pub meter: Meter,
 }
 
 /// Reads and analyses a source on the calling thread. `None` for `progress` means no
@@ -95,11 +92,18 @@ pub fn load_blocking(
         }
     };
     let surface = Surface::at_end(&log);
-    let findings = check(&log, &surface);
+    // The findings and the token meter read the log independently: side by side.
+    let (findings, meter) = std::thread::scope(|scope| {
+        let meter = scope.spawn(|| crate::cli::meter_of(&log, &surface));
+        let findings = check(&log, &surface);
+        let meter = meter
+            .join()
+            .unwrap_or_else(|_| Meter::build(&log, &surface));
+        (findings, meter)
+    });
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
-    let tokens = vec![Cell::new(TOKENS_UNKNOWN); log.len()];
     Ok(Loaded {
         source: source.clone(),
         format,
@@ -109,7 +113,7 @@ pub fn load_blocking(
         follower,
         surface,
         findings,
-        tokens,
+        meter,
     })
 }
 

@@ -1,12 +1,14 @@
-//! The loaded session as the UI sees it: the engine's log and surface plus view-model caches
-//! (surface nodes and totals at the cursor, replace-op and finding positions, a lazily built
-//! reverse provenance index). Only [`super::app`] mutates it.
+//! The loaded session as the UI sees it: the engine's log, surface and token meter plus
+//! view-model caches (surface nodes and the meter's figure at the cursor, replace-op and
+//! finding positions, a lazily built reverse provenance index). Only [`super::app`] mutates it.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::engine::{Effect, EraGuess, EventIdx, EventLog, Finding, Surface, detect_era};
+use crate::engine::{
+    Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface, detect_era,
+};
 use crate::store::{Format, SessionInfo};
 
 use super::loader::{Loaded, Source};
@@ -76,15 +78,14 @@ pub struct Session {
     pub finding_marks: Vec<EventIdx>,
     /// Events carrying a replace op (applied or not), in log order.
     pub replace_ops: Vec<EventIdx>,
-    /// Approximate tokens per event, computed on first use ([`TOKENS_UNKNOWN`] until then):
-    /// at load only the events on screen or on the surface ever need them.
-    pub tokens: Vec<Cell<u32>>,
+    /// The harness's token meter after every event (figures at any cursor are lookups).
+    pub meter: Meter,
     /// Time of the first event that has one (relative times start here).
     pub t0: Option<i64>,
     /// Surface nodes at the cursor, in order (recomputed when the cursor moves).
     pub nodes: Vec<EventIdx>,
-    /// Sum of `tokens` over `nodes`.
-    pub total_tokens: u64,
+    /// The meter's figure at the cursor.
+    pub figure: Figure,
     /// What the last single step changed.
     pub last_change: Option<StepChange>,
     nodes_at: Option<usize>,
@@ -111,9 +112,6 @@ fn index_findings(
     (finding_events, finding_order, finding_marks)
 }
 
-/// Marks a token count not computed yet.
-pub const TOKENS_UNKNOWN: u32 = u32::MAX;
-
 impl Session {
     /// Takes ownership of what the loader produced.
     pub fn new(loaded: Loaded) -> Self {
@@ -126,7 +124,7 @@ impl Session {
             follower: _,
             surface,
             findings,
-            tokens,
+            meter,
         } = loaded;
         let (finding_events, finding_order, finding_marks) = index_findings(&log, &findings);
         let replace_ops = log
@@ -147,10 +145,10 @@ impl Session {
             finding_order,
             finding_marks,
             replace_ops,
-            tokens,
+            meter,
             t0,
             nodes: Vec::new(),
-            total_tokens: 0,
+            figure: Figure::default(),
             last_change: None,
             nodes_at: None,
             reverse: OnceCell::new(),
@@ -192,10 +190,8 @@ impl Session {
     /// Takes in events a live follower appended to the log: delta processing in the engine
     /// (the cursor follows the end when it was there), caches grown, findings marked stale.
     pub fn absorb_appended(&mut self) {
-        let old_len = self.tokens.len();
+        let old_len = self.meter.len();
         let new_len = self.log.len();
-        self.tokens
-            .resize_with(new_len, || Cell::new(TOKENS_UNKNOWN));
         for i in old_len..new_len {
             let idx = EventIdx(i as u32);
             if matches!(self.log.op(idx), crate::engine::SurfaceOp::Replace { .. }) {
@@ -203,6 +199,7 @@ impl Session {
             }
         }
         self.surface.catch_up(&self.log);
+        self.meter.catch_up(&self.log, &self.surface);
         self.nodes_at = None;
         self.refresh_nodes();
         self.findings_stale = true;
@@ -223,20 +220,9 @@ impl Session {
         self.findings_stale = false;
     }
 
-    /// Approximate tokens of one event (0 for events that yield no message), cached.
+    /// The meter's price of one event's message (0 for events that yield no message).
     pub fn tokens_of(&self, idx: EventIdx) -> u64 {
-        let Some(cell) = self.tokens.get(idx.get()) else {
-            return 0;
-        };
-        if cell.get() == TOKENS_UNKNOWN {
-            let tokens = if self.log.is_eligible(idx) {
-                crate::engine::approx_tokens_of(&self.log, idx)
-            } else {
-                0
-            };
-            cell.set(u32::try_from(tokens).unwrap_or(TOKENS_UNKNOWN - 1));
-        }
-        u64::from(cell.get())
+        self.meter.price(idx)
     }
 
     /// Moves the cursor (O(distance) in the engine) and refreshes the node cache. Moving
@@ -278,14 +264,14 @@ impl Session {
         StepChange { entered, left }
     }
 
-    /// Recomputes the nodes and token total when the cursor moved since the last call.
+    /// Recomputes the nodes and the meter's figure when the cursor moved since the last call.
     pub fn refresh_nodes(&mut self) {
         if self.nodes_at == Some(self.cursor()) {
             return;
         }
         self.nodes.clear();
         self.nodes.extend(self.surface.nodes());
-        self.total_tokens = self.nodes.iter().map(|&n| self.tokens_of(n)).sum();
+        self.figure = self.meter.at(self.cursor());
         self.nodes_at = Some(self.cursor());
     }
 
@@ -518,8 +504,10 @@ mod tests {
         );
         assert_eq!(s.cited_by(EventIdx(0)), vec![EventIdx(1), EventIdx(2)]);
         assert_eq!(s.sources_of(EventIdx(2)), vec![EventIdx(0), EventIdx(1)]);
+        // Two appended messages of one 1-character text block each: (1 + 4) + 4 apiece.
+        assert_eq!(s.figure.surface, 18);
         assert_eq!(
-            s.total_tokens,
+            s.figure.surface,
             s.tokens_of(EventIdx(0)) + s.tokens_of(EventIdx(1))
         );
         assert_eq!(s.relative_millis(EventIdx(3)), Some(3));

@@ -84,6 +84,22 @@ pub const ARROW_HOVER_EXTRA: f32 = 2.0;
 pub const BRACKET_HOVER_WIDTH: f32 = 3.5;
 /// Gap between the timeline and the surface panel where cross-panel arrows run.
 pub const BRIDGE_WIDTH: f32 = 28.0;
+/// Height of the context strip above the scrubber.
+pub const STRIP_HEIGHT: f32 = 64.0;
+/// Empty space above and below the context strip's plot.
+pub const STRIP_PADDING: f32 = 3.0;
+/// Radius of a reported-usage dot in the context strip.
+pub const STRIP_DOT_RADIUS: f32 = 2.0;
+/// Length of a replace-op mark at the top of the context strip.
+pub const STRIP_OP_MARK: f32 = 10.0;
+/// Dash length of the threshold line.
+pub const STRIP_DASH: f32 = 4.0;
+/// Font size of the context strip's label.
+pub const STRIP_LABEL_SIZE: f32 = 11.0;
+/// Height of the request view's stacked bar.
+pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
+/// Size of a legend swatch.
+pub const SWATCH_SIZE: f32 = 10.0;
 
 /// Adds the bundled monospace font as a fallback of the proportional family, so that the
 /// arrows and shapes the UI uses (▲ ▶ ◀ ⇤ ↑ ● ■) render with the default fonts alone, and the
@@ -276,6 +292,24 @@ pub struct Palette {
     pub banner_error_bg: Color32,
     /// Banner background for information.
     pub banner_info_bg: Color32,
+    /// Context strip background.
+    pub strip_bg: Color32,
+    /// Area under the context curve.
+    pub strip_fill: Color32,
+    /// The context curve (the meter's total).
+    pub strip_curve: Color32,
+    /// The context window line.
+    pub strip_window: Color32,
+    /// Provider-reported prompt sizes.
+    pub strip_reported: Color32,
+    /// Request bar: the system prompt.
+    pub bar_system: Color32,
+    /// Request bar: the tools.
+    pub bar_tools: Color32,
+    /// Request bar: the messages.
+    pub bar_messages: Color32,
+    /// Request bar: the free part of the window.
+    pub bar_free: Color32,
 }
 
 /// The palette matching the current visuals.
@@ -309,6 +343,15 @@ const DARK: Palette = Palette {
     track_fill: Color32::from_rgb(70, 110, 160),
     banner_error_bg: Color32::from_rgb(90, 36, 36),
     banner_info_bg: Color32::from_rgb(36, 56, 84),
+    strip_bg: Color32::from_rgb(30, 32, 36),
+    strip_fill: Color32::from_rgb(40, 62, 90),
+    strip_curve: Color32::from_rgb(110, 180, 255),
+    strip_window: Color32::from_rgb(150, 150, 160),
+    strip_reported: Color32::from_rgb(255, 150, 80),
+    bar_system: Color32::from_rgb(120, 210, 210),
+    bar_tools: Color32::from_rgb(230, 190, 90),
+    bar_messages: Color32::from_rgb(110, 170, 250),
+    bar_free: Color32::from_rgb(50, 54, 60),
 };
 
 const LIGHT: Palette = Palette {
@@ -332,6 +375,15 @@ const LIGHT: Palette = Palette {
     track_fill: Color32::from_rgb(140, 175, 225),
     banner_error_bg: Color32::from_rgb(250, 215, 215),
     banner_info_bg: Color32::from_rgb(215, 230, 250),
+    strip_bg: Color32::from_rgb(246, 247, 249),
+    strip_fill: Color32::from_rgb(205, 222, 245),
+    strip_curve: Color32::from_rgb(30, 100, 210),
+    strip_window: Color32::from_rgb(110, 110, 120),
+    strip_reported: Color32::from_rgb(220, 100, 20),
+    bar_system: Color32::from_rgb(0, 150, 155),
+    bar_tools: Color32::from_rgb(200, 140, 0),
+    bar_messages: Color32::from_rgb(40, 110, 220),
+    bar_free: Color32::from_rgb(225, 228, 234),
 };
 
 impl Palette {

@@ -1,0 +1,359 @@
+//! The token meter (viewer-spec §7) against the harness's own output on three upstream
+//! fixtures (`tests/fixtures/meter/`), row by row and field by field, through the library and
+//! through the binary; the context window of a real log; and the meter's bad-input warnings.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+use serde_json::{Value, json};
+use surface_viewer::engine::{BaselineKind, EventLog, Meter, Surface, check};
+use surface_viewer::store;
+
+/// The fixtures the harness's meter output was recorded for.
+const METERED: [&str; 3] = ["cancel", "compaction-recovery", "packed-chunks"];
+
+fn head_fixture(name: &str) -> PathBuf {
+    upstream(&format!("v0-2026-08-20-head/{name}.session.jsonl"))
+}
+
+fn expected_rows(name: &str) -> Vec<Value> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/fixtures/meter/{name}.meter.jsonl"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn open(path: &Path) -> EventLog {
+    store::open(path, None).unwrap().log
+}
+
+#[test]
+fn library_figures_equal_the_harness_meter_on_every_row() {
+    for name in METERED {
+        let log = open(&head_fixture(name));
+        let meter = Meter::build(&log, &Surface::at_end(&log));
+        let rows = expected_rows(name);
+        assert_eq!(rows.len(), log.len(), "{name}: one row per event");
+        let mut replay = Surface::new(&log);
+        for (i, row) in rows.iter().enumerate() {
+            let idx = surface_viewer::engine::EventIdx(i as u32);
+            replay.seek(&log, i + 1);
+            let f = meter.at(i + 1);
+            let nodes: Vec<Value> = replay
+                .nodes()
+                .map(|n| json!([log.event(n).seq, meter.price(n)]))
+                .collect();
+            let got = json!({
+                "seq": log.event(idx).seq,
+                "type": log.type_name(idx),
+                "total": f.total,
+                "surface": f.surface,
+                "baseline_kind": f.baseline_kind.as_str(),
+                "baseline": f.baseline,
+                "nodes": nodes,
+            });
+            assert_eq!(&got, row, "{name}, row {i}");
+        }
+    }
+}
+
+#[test]
+fn compaction_recovery_has_a_128k_window_and_real_tools() {
+    let log = open(&head_fixture("compaction-recovery"));
+    let meter = Meter::build(&log, &Surface::at_end(&log));
+    assert_eq!(meter.window_at(log.len()), Some(128_000));
+    assert_eq!(meter.threshold_at(log.len(), 0.8), Some(102_400));
+    assert_eq!(meter.window_at(7), None, "the window arrives with seq 7");
+    let header = meter.header_at(log.len()).unwrap();
+    assert!(header.tools.len() > 3 && header.system.is_some());
+    // Usage below the heuristic: the anchors stay estimated.
+    assert!(meter.anchors().all(|a| a.kind == BaselineKind::Estimated));
+}
+
+#[test]
+fn scrubbed_tools_are_a_warning_not_an_error() {
+    let log = open(&head_fixture("cancel"));
+    let findings = check(&log, &Surface::at_end(&log));
+    let meter: Vec<_> = findings
+        .iter()
+        .filter(|f| f.rule.starts_with("meter."))
+        .map(|f| (f.rule, f.seq, f.severity.as_str()))
+        .collect();
+    assert_eq!(meter, [("meter.bad-tools", Some(7), "warning")]);
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+}
+
+#[test]
+fn tokens_json_equals_the_harness_meter_on_every_row() {
+    for name in METERED {
+        let out = bin()
+            .args(["tokens", "--json"])
+            .arg(head_fixture(name))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = doc["rows"].as_array().unwrap();
+        let expected = expected_rows(name);
+        assert_eq!(rows.len(), expected.len(), "{name}");
+        for (i, (got, want)) in rows.iter().zip(&expected).enumerate() {
+            for field in [
+                "seq",
+                "type",
+                "total",
+                "surface",
+                "baseline_kind",
+                "baseline",
+            ] {
+                assert_eq!(got[field], want[field], "{name}, row {i}, {field}");
+            }
+        }
+        assert_eq!(doc["threshold_ratio"], json!(0.8));
+    }
+}
+
+// --- The fast pricer against the reference ---------------------------------------------
+
+mod fast_equals_reference {
+    use super::*;
+    use proptest::prelude::*;
+    use std::fmt::Write as _;
+    use surface_viewer::engine::EventIdx;
+    use surface_viewer::engine::meter::{
+        chunk_piece, chunk_piece_reference, node_price, node_price_reference,
+    };
+
+    /// A content block as the generator builds it.
+    #[derive(Clone, Debug)]
+    enum B {
+        Text(&'static str, String),
+        ToolCall(String, String),
+        ToolResult(Vec<B>),
+        Unknown(String),
+        Odd(String),
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                4 => any::<char>(),
+                1 => Just('😀'),
+                1 => Just('"'),
+                1 => Just('\\'),
+                1 => Just('\n'),
+                1 => Just('\u{1}'),
+                1 => Just('é'),
+            ],
+            0..24,
+        )
+        .prop_map(String::from_iter)
+    }
+
+    fn number() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("1.0".to_string()),
+            Just("1e-7".to_string()),
+            Just("1E21".to_string()),
+            Just("-0".to_string()),
+            Just("123456789012345678901".to_string()),
+            Just("2.5e-6".to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| format!("{f:e}")),
+            (any::<u32>(), 0u32..30).prop_map(|(m, e)| format!("{m}.5e-{e}")),
+        ]
+    }
+
+    fn block() -> impl Strategy<Value = B> {
+        let leaf = prop_oneof![
+            3 => (prop_oneof![Just("text"), Just("reasoning")], text()).prop_map(|(k, t)| B::Text(k, t)),
+            2 => (text(), text()).prop_map(|(n, a)| B::ToolCall(n, a)),
+            1 => (text(), number()).prop_map(|(t, n)| B::Unknown(format!(
+                r#"{{"type":"image","n":{n},"t":{},"z":[true,null,{{"0":1,"a":{n}}}]}}"#,
+                serde_json::to_string(&t).unwrap()
+            ))),
+            1 => number().prop_map(|n| B::Odd(format!(r#"{{"type":"text","text":{n}}}"#))),
+            1 => Just(B::Odd(r#"{"type":"tool-call","name":"x"}"#.to_string())),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop::collection::vec(inner, 0..4).prop_map(B::ToolResult)
+        })
+    }
+
+    /// A JSON string literal, with every non-ASCII character as `\u` escapes when `escape`.
+    fn literal(s: &str, escape: bool) -> String {
+        if !escape {
+            return serde_json::to_string(s).unwrap();
+        }
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 || !c.is_ascii() => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        let _ = write!(out, "\\u{u:04X}");
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    fn render(b: &B, escape: bool) -> String {
+        match b {
+            B::Text(kind, t) => format!(r#"{{"type":"{kind}", "text" : {}}}"#, literal(t, escape)),
+            B::ToolCall(n, a) => format!(
+                r#"{{"type":"tool-call","id":"c","name":{},"arguments":{}}}"#,
+                literal(n, escape),
+                literal(a, escape)
+            ),
+            B::ToolResult(inner) => format!(
+                r#"{{"type":"tool-result","toolCallId":"c","content":[{}],"isError":false}}"#,
+                inner
+                    .iter()
+                    .map(|b| render(b, escape))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            B::Unknown(json) | B::Odd(json) => json.clone(),
+        }
+    }
+
+    fn event_line(seq: u64, shape: u8, blocks: &[B], escape: bool) -> String {
+        let content = format!(
+            "[{}]",
+            blocks
+                .iter()
+                .map(|b| render(b, escape))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let data = match shape % 6 {
+            0 => format!(
+                r#"{{"content":{content},"source":{{"kind":"user"}},"role":"user","id":"u"}}"#
+            ),
+            1 => format!(
+                r#"{{"turn":1,"step":1,"message":{{"role":"assistant","content":{content},"id":"a"}},"usage":{{"inputTokens":3}}}}"#
+            ),
+            2 => format!(
+                r#"{{"turn":1,"step":1,"message":{{"role":"user","content":[{{"type":"tool-result","toolCallId":"c","content":{content}}}]}}}}"#
+            ),
+            3 => format!(r#"{{"callId":"c","content":{content},"isError":false}}"#),
+            4 => format!(r#"{{"content":{content},"source":{{"kind":"plugin"}}}}"#),
+            _ => format!(r#"{{"turn":1,"step":1,"content":{content}}}"#),
+        };
+        let kind = [
+            "user/message",
+            "assistant/message",
+            "tool/result",
+            "tool/result",
+            "context/message",
+            "assistant/message",
+        ][shape as usize % 6];
+        format!(r#"{{"type":"{kind}","seq":{seq},"time":1,"data":{data},"surfaceOp":"append"}}"#)
+    }
+
+    fn chunk_line(seq: u64, b: &B, which: u8, escape: bool) -> String {
+        let chunk = match (which % 5, b) {
+            (0, B::Text(kind, t)) => format!(
+                r#"{{"type":"{kind}-delta","index":{seq},"text":{}}}"#,
+                literal(t, escape)
+            ),
+            (1, B::ToolCall(n, a)) => format!(
+                r#"{{"type":"tool-call-delta","index":2,"id":"c","name":{},"argumentsDelta":{}}}"#,
+                literal(n, escape),
+                literal(a, escape)
+            ),
+            (2, _) => format!(
+                r#"{{"type":"block-end","index":1,"block":{}}}"#,
+                render(b, escape)
+            ),
+            (3, _) => r#"{"type":"finish","reason":{"kind":"max-tokens"}}"#.to_string(),
+            _ => r#"{"type":"block-start","index":0,"blockType":"reasoning"}"#.to_string(),
+        };
+        format!(
+            r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1,"step":1,"chunk":{chunk}}}}}"#
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn node_prices_equal_the_reference(
+            messages in prop::collection::vec((any::<u8>(), prop::collection::vec(block(), 0..5), any::<bool>()), 1..8),
+        ) {
+            let lines: Vec<String> = messages
+                .iter()
+                .enumerate()
+                .map(|(k, (shape, blocks, escape))| event_line(k as u64, *shape, blocks, *escape))
+                .collect();
+            let log = log_of(&text_of(&lines));
+            prop_assert_eq!(log.len(), lines.len());
+            for i in log.indices() {
+                prop_assert_eq!(node_price(&log, i), node_price_reference(&log, i), "{}", lines[i.get()]);
+            }
+        }
+
+        #[test]
+        fn chunk_pieces_equal_the_reference(
+            chunks in prop::collection::vec((block(), any::<u8>(), any::<bool>()), 1..8),
+        ) {
+            let lines: Vec<String> = chunks
+                .iter()
+                .enumerate()
+                .map(|(k, (b, which, escape))| chunk_line(k as u64, b, *which, *escape))
+                .collect();
+            let log = log_of(&text_of(&lines));
+            prop_assert_eq!(log.len(), lines.len());
+            for (k, line) in lines.iter().enumerate() {
+                let i = EventIdx(k as u32);
+                prop_assert_eq!(chunk_piece(&log, i), chunk_piece_reference(&log, i), "{}", line);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
+    use surface_viewer::engine::meter::node_price_reference;
+    use surface_viewer::synth::{SynthConfig, generate};
+    let mut bytes = Vec::new();
+    generate(&SynthConfig::with_events(40_000), &mut bytes).unwrap();
+    let log = surface_viewer::store::read_jsonl(bytes, None).unwrap();
+    let surface = Surface::at_end(&log);
+    let single = Meter::build(&log, &surface);
+    let parallel = surface_viewer::cli::meter_of(&log, &surface);
+    for c in 0..=log.len() {
+        assert_eq!(single.at(c), parallel.at(c), "cursor {c}");
+    }
+    for i in log.indices().filter(|&i| log.is_eligible(i)) {
+        assert_eq!(
+            single.price(i),
+            node_price_reference(&log, i),
+            "seq {}",
+            log.event(i).seq
+        );
+    }
+    // Usage-anchored, with compactions and prunes along the way.
+    assert!(single.anchors().any(|a| a.kind == BaselineKind::Usage));
+    assert_eq!(single.window_at(log.len()), Some(128_000));
+}
