@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use super::check::{Checked, check_file};
-use super::dir::{discover, label, largest_first, plural, threads};
+use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
 use crate::store::{SessionEntry, for_each_parallel};
@@ -77,12 +77,7 @@ pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8>
     let mut out = std::io::stdout().lock();
     if !json {
         for u in &unreadable {
-            write_context(writeln!(
-                out,
-                "{}: unreadable: {}",
-                u.file.display(),
-                u.error
-            ))?;
+            write_unreadable(&mut out, &u.file, &u.error)?;
         }
     }
     let mut checked: Vec<Checked> = Vec::new();

@@ -53,6 +53,15 @@ pub fn label(entry: &SessionEntry) -> String {
     }
 }
 
+/// One `FILE: unreadable: REASON` line of the human output.
+pub fn write_unreadable(
+    out: &mut impl std::io::Write,
+    file: &Path,
+    error: &str,
+) -> anyhow::Result<()> {
+    super::load::write_context(writeln!(out, "{}: unreadable: {error}", file.display()))
+}
+
 /// `n thing` or `n things`.
 pub fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::dir::{discover, label, largest_first, plural, threads};
+use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
 use crate::store::{SessionEntry, SessionFigures, for_each_parallel, read_figures};
@@ -81,12 +81,7 @@ pub fn run(
         }))?;
     } else {
         for u in &found.unreadable {
-            write_context(writeln!(
-                out,
-                "{}: unreadable: {}",
-                u.file.display(),
-                u.error
-            ))?;
+            write_unreadable(&mut out, &u.file, &u.error)?;
         }
         write_context(writeln!(
             out,

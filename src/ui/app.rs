@@ -397,20 +397,7 @@ impl ViewerApp {
         let text_focus = ui.ctx().egui_wants_keyboard_input();
         self.commands
             .extend(shortcuts::consume(ui.ctx(), text_focus));
-        egui::Panel::top("menu").show(ui, |ui| {
-            chrome::menu_bar_ui(
-                ui,
-                &self.prefs,
-                self.session.as_ref(),
-                &self.view,
-                &mut self.commands,
-                &ViewerApp::browser_menu(
-                    self.browser.as_ref(),
-                    self.browsing,
-                    &self.recent_folders,
-                ),
-            );
-        });
+        self.menu_panel_ui(ui, true);
         if let Some(job) = &self.load {
             egui::Panel::top("loading")
                 .show(ui, |ui| chrome::loading_ui(ui, job, &mut self.commands));

@@ -149,24 +149,28 @@ impl ViewerApp {
         true
     }
 
-    /// The window while browsing: menu, banner, the table.
-    pub(super) fn browser_panels_ui(&mut self, ui: &mut egui::Ui) {
-        let text_focus = ui.ctx().egui_wants_keyboard_input();
-        browser::browser_keys(ui.ctx(), text_focus, &mut self.commands);
+    /// The menu bar, with the session's menus when `with_session` and a session is loaded.
+    pub(super) fn menu_panel_ui(&mut self, ui: &mut egui::Ui, with_session: bool) {
+        let session = self.session.as_ref().filter(|_| with_session);
+        let folders =
+            ViewerApp::browser_menu(self.browser.as_ref(), self.browsing, &self.recent_folders);
         egui::Panel::top("menu").show(ui, |ui| {
             chrome::menu_bar_ui(
                 ui,
                 &self.prefs,
-                None,
+                session,
                 &self.view,
                 &mut self.commands,
-                &ViewerApp::browser_menu(
-                    self.browser.as_ref(),
-                    self.browsing,
-                    &self.recent_folders,
-                ),
+                &folders,
             );
         });
+    }
+
+    /// The window while browsing: menu, banner, the table.
+    pub(super) fn browser_panels_ui(&mut self, ui: &mut egui::Ui) {
+        let text_focus = ui.ctx().egui_wants_keyboard_input();
+        browser::browser_keys(ui.ctx(), text_focus, &mut self.commands);
+        self.menu_panel_ui(ui, false);
         if let Some(banner) = &self.banner {
             egui::Panel::top("banner")
                 .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
