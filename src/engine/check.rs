@@ -50,6 +50,7 @@ pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
     surface_findings(log, surface, &mut out);
     out.extend(scan_turns(log).findings);
     out.extend(super::meter::meter_findings(log));
+    out.extend(super::audit::audit_findings(log, surface));
     // Stable order: file order. A finding's place is its line; one with only a seq takes the
     // line of that event (SQLite rows have none, so there seqs order them); frame problems
     // without either come first, by offset.
