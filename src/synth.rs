@@ -12,13 +12,17 @@
 
 mod generate;
 mod json;
+mod price;
 mod sample;
 mod text;
 mod writer;
 
 pub use generate::{SynthConfig, generate};
 pub use sample::{write_problems_sample, write_sample};
-pub use writer::{LogWriter, NodeKind, Reply, Streaming, SurfaceNode, SynthStats, ToolCall};
+pub use writer::{
+    CONTEXT_WINDOW_EXCEEDED, DEFAULT_CONTEXT_WINDOW, LogWriter, NodeKind, Reply, Streaming,
+    SurfaceNode, SynthStats, ToolCall,
+};
 
 /// A small, fast, seedable pseudo-random generator (SplitMix64). Not cryptographic.
 #[derive(Clone, Debug)]

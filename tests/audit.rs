@@ -918,3 +918,30 @@ fn the_html_report_never_goes_over_the_log() {
     assert!(err.contains("never writes"), "{err}");
     assert_eq!(std::fs::read(&log).unwrap(), original);
 }
+
+/// The Markdown audit of the bundled sample, against the committed expected file (rewrite it
+/// with `UPDATE_SNAPSHOTS=1 cargo test --test audit` after a deliberate change).
+#[test]
+fn markdown_of_the_sample_matches_the_snapshot() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let log = log_of(&std::fs::read_to_string(root.join("assets/sample.session.jsonl")).unwrap());
+    let surface = Surface::at_end(&log);
+    let meter = Meter::build(&log, &surface);
+    let a = audit(&log, &surface, &meter, 0.8);
+    let report = surface_viewer::cli::audit::Report {
+        file: "assets/sample.session.jsonl".to_string(),
+        log: &log,
+        meter: &meter,
+        audit: &a,
+    };
+    let markdown = surface_viewer::cli::audit::markdown(&report);
+    let expected_path = root.join("tests/snapshots/audit_sample.md");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&expected_path, &markdown).unwrap();
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+    assert!(
+        markdown == expected,
+        "the sample's Markdown audit changed; review it and run UPDATE_SNAPSHOTS=1 cargo test --test audit\n{markdown}"
+    );
+}

@@ -204,6 +204,46 @@ fn summarizer(a: &ReplaceAudit) -> Option<String> {
     }
 }
 
+/// The compaction's own record as phrases (`code` wraps ids and JSON), after its label:
+/// `"compaction ID, seq 19–22, 10 ms, summarizer …"` or `"compaction/prune at seq 183"`.
+fn compaction_facts(a: &ReplaceAudit, code: impl Fn(&str) -> String) -> Option<String> {
+    let c = a.compaction.as_ref()?;
+    let mut parts = Vec::new();
+    if let Some(id) = &c.id {
+        parts.push(code(id));
+    }
+    match (c.start_seq, c.end_seq) {
+        (Some(s), Some(e)) => parts.push(format!("seq {s}–{e}")),
+        (Some(s), None) if a.kind == ReplaceKind::Prune => parts.push(format!("at seq {s}")),
+        (Some(s), None) => parts.push(format!("from seq {s}, no end")),
+        (None, Some(e)) => parts.push(format!("no start, ends at seq {e}")),
+        (None, None) => {}
+    }
+    if let Some(ms) = c.duration_ms {
+        parts.push(format!("{ms} ms"));
+    }
+    if let Some(s) = summarizer(a) {
+        parts.push(format!("summarizer {}", code(&s)));
+    }
+    if let Some(m) = c.max_tokens {
+        parts.push(format!("maxTokens {m}"));
+    }
+    if let Some(u) = &c.usage {
+        parts.push(format!("usage {}", code(&compact_json(u))));
+    }
+    if let Some(cmd) = &c.source_command_id {
+        parts.push(format!("command {}", code(cmd)));
+    }
+    if let Some(e) = &c.error {
+        parts.push(format!("error {}", code(&compact_json(e))));
+    }
+    let label = match a.kind {
+        ReplaceKind::Prune => "compaction/prune",
+        _ => "compaction",
+    };
+    Some(format!("{label} {}", parts.join(", ")))
+}
+
 /// A one-line JSON rendering of a value.
 fn compact_json(v: &serde_json::Value) -> String {
     match v {

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::curve::{context_svg, trigger_colour};
-use super::{Report, compact_json, fill, opt, plural, seq_list, summarizer, trigger};
+use super::{Report, compact_json, compaction_facts, fill, opt, plural, seq_list, trigger};
 use crate::engine::audit::{ReplaceAudit, ShadowedText, Trigger, detail};
 
 /// Replace ops shown in full; the table lists every one.
@@ -170,38 +170,8 @@ fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit) {
             .map_or(String::new(), |l| format!(" (threshold {l})"));
         fact(format!("judged {} at {n} tokens{limit}", t.as_str()));
     }
-    if let Some(c) = &r.compaction {
-        let mut parts = Vec::new();
-        if let Some(id) = &c.id {
-            parts.push(format!("<code>{}</code>", escape(id)));
-        }
-        match (c.start_seq, c.end_seq) {
-            (Some(s), Some(e)) => parts.push(format!("seq {s}–{e}")),
-            (Some(s), None) => parts.push(format!("seq {s}")),
-            (None, Some(e)) => parts.push(format!("ends at seq {e}")),
-            (None, None) => {}
-        }
-        if let Some(ms) = c.duration_ms {
-            parts.push(format!("{ms} ms"));
-        }
-        if let Some(s) = summarizer(r) {
-            parts.push(format!("summarizer {}", escape(&s)));
-        }
-        if let Some(m) = c.max_tokens {
-            parts.push(format!("maxTokens {m}"));
-        }
-        if let Some(u) = &c.usage {
-            parts.push(format!("usage <code>{}</code>", escape(&compact_json(u))));
-        }
-        if let Some(cmd) = &c.source_command_id {
-            parts.push(format!("command <code>{}</code>", escape(cmd)));
-        }
-        if let Some(e) = &c.error {
-            parts.push(format!("error <code>{}</code>", escape(&compact_json(e))));
-        }
-        if !parts.is_empty() {
-            fact(format!("compaction {}", parts.join(", ")));
-        }
+    if let Some(facts) = compaction_facts(r, |t| format!("<code>{}</code>", escape(t))) {
+        fact(facts);
     }
     fact(format!(
         "meter {} → {} tokens ({} saved), {}; nodes {} → {}",

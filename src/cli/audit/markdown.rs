@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Report, compact_json, fill, lost_list, opt, plural, seq_list, summarizer, trigger};
+use super::{
+    Report, compact_json, compaction_facts, fill, lost_list, opt, plural, seq_list, trigger,
+};
 use crate::engine::audit::ReplaceAudit;
 
 /// Lost terms listed per replace.
@@ -133,38 +135,8 @@ fn details(out: &mut String, r: &ReplaceAudit) {
             .map_or(String::new(), |t| format!(" (threshold {t})"));
         let _ = writeln!(out, "- judged at {n} tokens{limit}");
     }
-    if let Some(c) = &r.compaction {
-        let mut parts = Vec::new();
-        if let Some(id) = &c.id {
-            parts.push(code(id));
-        }
-        match (c.start_seq, c.end_seq) {
-            (Some(s), Some(e)) => parts.push(format!("seq {s}–{e}")),
-            (Some(s), None) => parts.push(format!("seq {s}")),
-            (None, Some(e)) => parts.push(format!("ends at seq {e}")),
-            (None, None) => {}
-        }
-        if let Some(ms) = c.duration_ms {
-            parts.push(format!("{ms} ms"));
-        }
-        if let Some(s) = summarizer(r) {
-            parts.push(format!("summarizer {}", code(&s)));
-        }
-        if let Some(m) = c.max_tokens {
-            parts.push(format!("maxTokens {m}"));
-        }
-        if let Some(u) = &c.usage {
-            parts.push(format!("usage {}", code(&compact_json(u))));
-        }
-        if let Some(cmd) = &c.source_command_id {
-            parts.push(format!("command {}", code(cmd)));
-        }
-        if let Some(e) = &c.error {
-            parts.push(format!("error {}", code(&compact_json(e))));
-        }
-        if !parts.is_empty() {
-            let _ = writeln!(out, "- compaction {}", parts.join(", "));
-        }
+    if let Some(facts) = compaction_facts(r, code) {
+        let _ = writeln!(out, "- {facts}");
     }
     if r.valid {
         let recorded = r
