@@ -8,7 +8,9 @@
 //! Every generated log is valid: provenance is complete on every replace, turns and steps
 //! nest, each `tool/call` precedes its `tool/result` in the same step, each
 //! `assistant/message` cites its step's chunk seqs, and every summarizing replace is
-//! bracketed by `compaction/start`, `compaction/summary` and `compaction/end`.
+//! bracketed by `compaction/start`, `compaction/summary` and `compaction/end` (a failed
+//! compaction is a start and an end carrying an `error`, with no replace). Token figures the
+//! log records (usage, `shadowedTokenCount`) are the harness meter's prices.
 
 mod generate;
 mod json;

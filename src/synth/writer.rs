@@ -127,6 +127,13 @@ pub struct ToolCall {
     no: u64,
 }
 
+impl ToolCall {
+    /// The call's number in the session (0 for the first call).
+    pub fn number(&self) -> u64 {
+        self.no
+    }
+}
+
 /// How text is cut into streamed deltas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Streaming {
