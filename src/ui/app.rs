@@ -8,6 +8,7 @@ use crate::engine::EventIdx;
 use super::arrows::{self, ArrowState};
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
+use super::compactions::{self, CompactionsState};
 use super::findings_panel;
 use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
@@ -39,6 +40,7 @@ pub struct ViewerApp {
     pub(super) search: SearchState,
     pub(super) preview: PreviewState,
     pub(super) inspector: InspectorState,
+    pub(super) compactions: CompactionsState,
     pub(super) arrows: ArrowState,
     pub(super) geometry: RowGeometry,
     pub(super) show_help: bool,
@@ -79,6 +81,7 @@ impl ViewerApp {
             search: SearchState::default(),
             preview: PreviewState::default(),
             inspector: InspectorState::default(),
+            compactions: CompactionsState::default(),
             arrows: ArrowState::default(),
             geometry: RowGeometry::default(),
             show_help: false,
@@ -171,6 +174,32 @@ impl ViewerApp {
         self.preview.current()
     }
 
+    /// The compaction audit the Compactions tab shows (computed when that tab was drawn).
+    pub fn compaction_audit(&self) -> Option<&crate::engine::audit::Audit> {
+        self.compactions.cache.audit().map(|a| a.as_ref())
+    }
+
+    /// The seq of the replace shown before | after, and the seqs of the surface just before
+    /// and just after it.
+    pub fn compared(&self) -> Option<(u64, Vec<u64>, Vec<u64>)> {
+        let s = self.session.as_ref()?;
+        let idx = self.compactions.compare.shown()?;
+        let (before, after) = self.compactions.compare.lists(s)?;
+        Some((s.log.event(idx).seq, before, after))
+    }
+
+    /// Seqs of the Compactions table's rows, in display order.
+    pub fn compaction_rows(&self) -> Vec<u64> {
+        let Some(a) = self.compactions.cache.audit() else {
+            return Vec::new();
+        };
+        self.compactions
+            .order()
+            .iter()
+            .filter_map(|&k| a.replaces.get(k).map(|r| r.seq))
+            .collect()
+    }
+
     /// Seqs of the search hits found so far.
     pub fn search_hits(&self) -> Vec<u64> {
         let Some(s) = self.session.as_ref() else {
@@ -245,6 +274,7 @@ impl ViewerApp {
                 }
                 self.preview.reset();
                 self.inspector.reset();
+                self.compactions.reset();
                 self.arrows.reset();
                 self.view.selected = None;
                 self.view.range_start = None;
@@ -418,6 +448,7 @@ impl ViewerApp {
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector".to_string()),
                 (SideTab::Preview, "Replace preview".to_string()),
+                (SideTab::Compactions, "Compactions".to_string()),
                 (
                     SideTab::Findings,
                     format!("Findings ({errors} E, {warnings} W)"),
@@ -442,6 +473,15 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.preview,
+                &mut self.commands,
+            ),
+            SideTab::Compactions => compactions::compactions_ui(
+                ui,
+                session,
+                &self.view,
+                &mut self.compactions,
+                crate::engine::DEFAULT_THRESHOLD_RATIO,
+                self.synchronous,
                 &mut self.commands,
             ),
             SideTab::Findings => {
