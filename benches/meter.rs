@@ -1,7 +1,8 @@
 //! The token meter: building it over a whole log (every event's figure, what the context strip
 //! draws) against loading that log (`read_jsonl` + `Surface::at_end`, measured in the same
-//! run: the meter must cost at most a quarter of it), and a replay step with the meter's
-//! figure read at the new cursor against a bare step (at most twice).
+//! run: the target is a quarter of it) — on one thread (`Meter::build`) and as the viewer and
+//! the CLI build it, prices read on every core (`cli::meter_of`) — and a replay step with the
+//! meter's figure read at the new cursor against a bare step (target: at most twice).
 
 mod common;
 
@@ -65,6 +66,9 @@ fn bench_meter(c: &mut Criterion) {
         let mut surface = Surface::at_end(&log);
         group.bench_function("Meter::build (every event's figure)", |b| {
             b.iter(|| Meter::build(black_box(&log), &surface))
+        });
+        group.bench_function("cli::meter_of (prices read on every core)", |b| {
+            b.iter(|| surface_viewer::cli::meter_of(black_box(&log), &surface))
         });
         let meter = Meter::build(&log, &surface);
         group.bench_function("baseline: step_forward", |b| {

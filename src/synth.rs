@@ -1,5 +1,6 @@
 //! Deterministic synthetic session logs in the HEAD-era JSONL shape: a configurable generator
-//! for tests and benchmarks, and the scripted sessions behind the bundled `assets/` samples.
+//! for tests and benchmarks, the scripted sessions behind the bundled `assets/` samples, and
+//! whole store roots of many sessions (`store.rs`).
 //!
 //! Everything is written incrementally to a [`std::io::Write`], so a log of a million events
 //! never has to be held in memory. The only source of variation is [`SplitMix64`], seeded
@@ -16,11 +17,13 @@ mod generate;
 mod json;
 mod price;
 mod sample;
+mod store;
 mod text;
 mod writer;
 
 pub use generate::{SynthConfig, generate};
 pub use sample::{write_problems_sample, write_sample};
+pub use store::{StoreConfig, StoredSession, project_key, write_store};
 pub use writer::{
     CONTEXT_WINDOW_EXCEEDED, DEFAULT_CONTEXT_WINDOW, LogWriter, NodeKind, Reply, Streaming,
     SurfaceNode, SynthStats, ToolCall,

@@ -30,6 +30,9 @@ struct Log {
     seq: u64,
     turn: u64,
     step: u64,
+    /// `(turn, step)` of each tool result written, by seq: a prune keeps them (the harness
+    /// rewrites only the result's content).
+    result_steps: std::collections::HashMap<u64, (u64, u64)>,
 }
 
 impl Log {
@@ -111,7 +114,11 @@ impl Log {
     }
 
     fn tool_result(&mut self, call: &str, output: &str, source: u64, op: Option<Value>) -> u64 {
-        let (t, s) = (self.turn, self.step);
+        let pruned = op.as_ref().and_then(|o| o["start"].as_u64());
+        let (t, s) = pruned
+            .and_then(|seq| self.result_steps.get(&seq).copied())
+            .unwrap_or((self.turn, self.step));
+        self.result_steps.insert(self.seq, (t, s));
         let data = json!({"turn": t, "step": s, "message": {"source":{"kind":"tool","callId": call},"content":[{"type":"tool-result","toolCallId": call,"content":[{"type":"text","text": output}],"isError": false}],"role":"user","id": format!("t-{call}")}});
         let op = op.unwrap_or(json!("append"));
         self.event("tool/result", data, Some(&[source]), Some(op))

@@ -204,7 +204,11 @@ fn repair_adds_marked_closers() {
     let v = json_of(&run(&["surface", &f, "--json", "--repair"]));
     assert_eq!(v["repaired"], 0);
     let open = temp_log(&text_of(&[
-        other(0, "turn/start", r#"{"turn":1}"#),
+        other(
+            0,
+            "turn/start",
+            r#"{"turn":1,"trigger":{"kind":"continuation"}}"#,
+        ),
         other(1, "step/start", r#"{"turn":1,"step":1}"#),
         r#"{"type":"assistant/message","seq":2,"time":9,"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"c1","name":"bash","arguments":"{}"}]},"surfaceOp":"append"}"#.to_string(),
         other(3, "tool/call", r#"{"turn":1,"step":1,"callId":"c1","name":"bash","arguments":"{}"}"#),
@@ -251,4 +255,66 @@ fn help_and_version() {
     }
     let out = run(&["--version"]);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("surface-viewer "));
+}
+
+#[test]
+fn check_names_the_era_and_format() {
+    let f = fixture("v0-2026-08-20-head/packed-chunks.session.jsonl");
+    let out = run(&["check", &f]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.contains("events (HEAD (2026-08), JSONL packed, surface mode), 0 errors"),
+        "{first}"
+    );
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .contains("turn/start without trigger"),
+        "{text}"
+    );
+
+    let v = json_of(&run(&["check", &f, "--json"]));
+    assert_eq!(v["era"]["id"], "head");
+    assert_eq!(v["era"]["label"], "HEAD (2026-08)");
+    assert!(v["era"]["reason"].as_str().unwrap().contains("trigger"));
+
+    let old = json_of(&run(&[
+        "check",
+        &fixture("v0-2026-07-20-live/live-mode-switching-2026-07-07.session.jsonl"),
+        "--json",
+    ]));
+    assert_eq!(old["era"]["id"], "mid-july");
+    assert!(
+        old["era"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("delegationDepth")
+    );
+}
+
+#[test]
+fn an_unreadable_message_is_printed_with_its_reason() {
+    let depth = 5_000;
+    let deep = format!(
+        r#"{{"type":"user/message","seq":1,"time":1,"data":{{"content":[{{"type":"text","text":"x","n":{}0{}}}],"source":{{"kind":"user"}}}},"surfaceOp":"append"}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let log = temp_log(&text_of(&[msg(0, "append", None), deep]));
+    let path = log.path().to_str().unwrap();
+    let v = json_of(&run(&["messages", path]));
+    assert_eq!(v[1]["seq"], 1);
+    assert_eq!(v[1]["role"], "user");
+    assert_eq!(v[1]["content"], Value::Array(vec![]));
+    assert!(v[1]["unreadable"].as_str().unwrap().contains("nested"));
+    assert_eq!(v[0].get("unreadable"), None);
+
+    let out = run(&["check", path, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let c = json_of(&out);
+    assert_eq!(c["findings"][0]["rule"], "message.shape");
+    assert_eq!(c["findings"][0]["seq"], 1);
 }

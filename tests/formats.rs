@@ -69,7 +69,7 @@ fn split(text: &str) -> (Map<String, Value>, Vec<Map<String, Value>>) {
 }
 
 /// The same JSONL without `surfaceOp`/`sourceEventSeqs` (what a schema without surface
-/// columns can hold).
+/// columns can hold; those schemas predate the header's `delegationDepth` too).
 fn strip_surface(text: &str) -> String {
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -77,6 +77,7 @@ fn strip_surface(text: &str) -> String {
             let mut m: Map<String, Value> = serde_json::from_str(l).expect("json");
             m.remove("surfaceOp");
             m.remove("sourceEventSeqs");
+            m.remove("delegationDepth");
             format!("{}\n", Value::Object(m))
         })
         .collect()

@@ -331,3 +331,32 @@ mod fast_equals_reference {
         }
     }
 }
+
+#[test]
+fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
+    use surface_viewer::engine::meter::node_price_reference;
+    use surface_viewer::synth::{SynthConfig, generate};
+    let mut bytes = Vec::new();
+    generate(&SynthConfig::with_events(40_000), &mut bytes).unwrap();
+    let log = surface_viewer::store::read_jsonl(bytes, None).unwrap();
+    let surface = Surface::at_end(&log);
+    let single = Meter::build(&log, &surface);
+    let parallel = surface_viewer::cli::meter_of(&log, &surface);
+    for c in 0..=log.len() {
+        assert_eq!(single.at(c), parallel.at(c), "cursor {c}");
+    }
+    for i in log.indices().filter(|&i| log.is_eligible(i)) {
+        assert_eq!(
+            single.price(i),
+            node_price_reference(&log, i),
+            "seq {}",
+            log.event(i).seq
+        );
+    }
+    // Usage-anchored, with compactions and prunes along the way.
+    assert!(single.anchors().any(|a| a.kind == BaselineKind::Usage));
+    assert_eq!(
+        single.window_at(log.len()),
+        Some(SynthConfig::default().context_window)
+    );
+}

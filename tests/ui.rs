@@ -384,3 +384,330 @@ fn a_sqlite_file_with_several_sessions_offers_a_picker() {
         "the database is untouched"
     );
 }
+
+// --- Laptop screens, the sessions browser, CJK text -------------------------------------
+
+/// At 1280×720 every panel stays readable: the timeline keeps its payload column, the right
+/// panel stays narrow until it has content, and nothing overlaps.
+#[test]
+fn a_laptop_screen_keeps_all_three_panels_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_log(&dir);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .wgpu()
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+    harness.run();
+    // Fixed timeline columns: gutter, seq, time, type, state (theme.rs).
+    let fixed = surface_viewer::ui::theme::GUTTER_WIDTH
+        + surface_viewer::ui::theme::SEQ_WIDTH
+        + surface_viewer::ui::theme::TIME_WIDTH
+        + surface_viewer::ui::theme::TYPE_WIDTH
+        + surface_viewer::ui::theme::STATE_WIDTH;
+    let check_layout = |harness: &Harness<'_, ViewerApp>, min_side: f32, max_side: f32| {
+        let row = harness.get_by_label("event seq 6").rect();
+        let node = harness.get_by_label("node seq 6").rect();
+        let side_left = harness.get_by_label("Inspector").rect().left();
+        let payload = row.width() - fixed;
+        assert!(payload >= 150.0, "payload column only {payload} px wide");
+        assert!(row.right() <= node.left(), "{row:?} overlaps {node:?}");
+        assert!(
+            node.right() <= side_left,
+            "{node:?} overlaps the side panel"
+        );
+        assert!(
+            node.width() >= 280.0,
+            "surface rows only {} px",
+            node.width()
+        );
+        let side = 1280.0 - side_left;
+        assert!(
+            (min_side..=max_side).contains(&side),
+            "side panel {side} px, expected {min_side}..={max_side}"
+        );
+        assert!(row.left() >= 0.0 && side_left < 1280.0);
+    };
+    // Nothing selected: the inspector only holds a hint, its panel is narrow.
+    check_layout(&harness, 150.0, 260.0);
+    harness.get_by_label("event seq 6").click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(6));
+    // Something to inspect: the panel widens, the timeline still shows payloads.
+    check_layout(&harness, 280.0, 460.0);
+    harness.snapshot("laptop_layout_1280x720");
+}
+
+fn small_store(dir: &tempfile::TempDir) -> (PathBuf, Vec<surface_viewer::synth::StoredSession>) {
+    let root = dir.path().join("store");
+    let config = surface_viewer::synth::StoreConfig {
+        sessions: 40,
+        projects: 4,
+        events: 150,
+        fork_every: 5,
+        zstd_every: 3,
+        sqlite_sessions: 2,
+        ..Default::default()
+    };
+    let sessions = surface_viewer::synth::write_store(&root, &config).unwrap();
+    (root, sessions)
+}
+
+fn browser_harness(root: PathBuf) -> Harness<'static, ViewerApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .build_eframe(move |_cc| ViewerApp::new_browser_for_test(&root))
+}
+
+#[test]
+fn the_sessions_browser_sorts_filters_opens_and_comes_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, sessions) = small_store(&dir);
+    let mut harness = browser_harness(root);
+    harness.run();
+    assert!(harness.state().is_browsing());
+    let roots = sessions.iter().filter(|s| s.parent.is_none()).count();
+    // Forks start collapsed under their parent.
+    assert_eq!(harness.state_mut().browser_lines().len(), roots);
+
+    // Sort by events, biggest first; then the other way round.
+    harness.get_by_label_contains("Events").click();
+    harness.run();
+    let by_events = |desc: bool| {
+        let mut roots: Vec<&surface_viewer::synth::StoredSession> =
+            sessions.iter().filter(|s| s.parent.is_none()).collect();
+        roots.sort_by_key(|s| (s.events, s.file.clone(), s.id.clone()));
+        if desc {
+            roots.sort_by(|a, b| b.events.cmp(&a.events).then(a.file.cmp(&b.file)));
+        }
+        roots.iter().map(|s| s.title.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(harness.state_mut().browser_lines(), by_events(true));
+    harness.get_by_label_contains("Events").click();
+    harness.run();
+    assert_eq!(harness.state_mut().browser_lines(), by_events(false));
+
+    // Expand a parent: its fork (which inherited its title) shows under it, indented.
+    harness
+        .query_all_by_label("▶ 1")
+        .next()
+        .expect("a parent with one fork")
+        .click();
+    harness.run();
+    let lines = harness.state_mut().browser_lines();
+    let indented: Vec<usize> = (1..lines.len())
+        .filter(|&k| lines[k].starts_with("  "))
+        .collect();
+    assert_eq!(indented.len(), 1, "{lines:?}");
+    assert_eq!(lines[indented[0]], format!("  {}", lines[indented[0] - 1]));
+
+    // Filter by a CJK title and the start of the id: only that session (rendered with the
+    // bundled font: kittest panics on a missing glyph).
+    let cjk = sessions
+        .iter()
+        .find(|s| s.title == "修复解析负数金额的测试" && s.parent.is_none())
+        .unwrap();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    harness.run();
+    harness.event(egui::Event::Text(format!("负数金额 {}", &cjk.id[..8])));
+    harness.run();
+    assert_eq!(harness.state_mut().browser_lines(), vec![cjk.title.clone()]);
+
+    // Select it and press Enter: the viewer opens that session.
+    harness.get_by_label(&cjk.title).click();
+    harness.run();
+    assert_eq!(harness.state().browser_selected_id(), Some(cjk.id.clone()));
+    harness.key_press(Key::Enter);
+    harness.run();
+    assert!(!harness.state().is_browsing());
+    assert_eq!(harness.state().session_id(), Some(cjk.id.clone()));
+    assert_eq!(harness.state().event_count() as u64, cjk.events);
+
+    // Back: the table with its filter and sort as they were.
+    harness.get_by_label("◀ Sessions").click();
+    harness.run();
+    assert!(harness.state().is_browsing());
+    assert_eq!(harness.state_mut().browser_lines(), vec![cjk.title.clone()]);
+    assert_eq!(harness.state().browser_selected_id(), Some(cjk.id.clone()));
+
+    // A session of the SQLite store opens by its id; Alt+← comes back to the same table.
+    let db = sessions.iter().find(|s| s.format == "sqlite").unwrap();
+    harness.get_by_label("×").click();
+    harness.run();
+    let before = harness.state_mut().browser_lines();
+    assert_eq!(before.len(), roots + 1);
+    harness
+        .state_mut()
+        .push_command(surface_viewer::ui::UiCommand::OpenSessionOf {
+            file: db.file.clone(),
+            session: Some(db.id.clone()),
+        });
+    harness.run();
+    assert_eq!(harness.state().session_id(), Some(db.id.clone()));
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
+    harness.run();
+    assert!(harness.state().is_browsing());
+    assert_eq!(harness.state_mut().browser_lines(), before);
+}
+
+#[test]
+fn the_browser_keeps_its_scroll_position_across_a_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, _) = small_store(&dir);
+    let mut harness = browser_harness(root);
+    harness.run();
+    let lines = harness.state_mut().browser_lines().len();
+    for _ in 0..lines {
+        harness.key_press(Key::ArrowDown);
+        harness.run();
+    }
+    let selected = harness.state().browser_selected_id().expect("a selection");
+    let offset = harness.state().browser_scroll_offset();
+    assert!(offset > 0.0, "the table scrolled to the selection");
+    harness.key_press(Key::Enter);
+    harness.run();
+    assert_eq!(harness.state().session_id(), Some(selected.clone()));
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
+    harness.run();
+    assert!(harness.state().is_browsing());
+    assert!((harness.state().browser_scroll_offset() - offset).abs() < 1.0);
+    assert_eq!(harness.state().browser_selected_id(), Some(selected));
+}
+
+/// Chinese, Japanese and Korean text renders with the bundled font alone: kittest panics on a
+/// missing glyph, so this passing means no tofu; the snapshot shows the glyphs.
+#[test]
+fn cjk_text_renders_with_the_bundled_font() {
+    let mut installed = false;
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(520.0, 90.0))
+        .wgpu()
+        .build_ui(move |ui| {
+            if !installed {
+                // Fonts apply from the next pass.
+                surface_viewer::ui::theme::install_fonts(ui.ctx());
+                installed = true;
+                ui.ctx().request_repaint();
+                return;
+            }
+            ui.label("中文：修复解析负数金额的测试。");
+            ui.label("日本語：ログのパーサーを直す、カタカナ。");
+            ui.label("한국어: 빌드 오류 고치기");
+        });
+    harness.run();
+    harness.get_by_label("한국어: 빌드 오류 고치기");
+    let fonts: Vec<String> = harness.ctx.fonts(|f| {
+        f.discovered_fonts()
+            .iter()
+            .map(|d| d.name.clone())
+            .collect()
+    });
+    assert_eq!(fonts, [surface_viewer::ui::CJK_FONT_NAME]);
+    harness.snapshot("cjk_text_bundled_font");
+}
+
+/// The upstream fixture holding Chinese text draws it with the bundled font: every CJK
+/// character in it is covered, and opening it installs the font. (It also holds emoji that no
+/// bundled font has, so missing glyphs are allowed here; the CJK ones are not missing.)
+#[test]
+fn fixtures_with_cjk_text_use_the_bundled_font() {
+    let upstream = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upstream");
+    let is_cjk = |c: char| matches!(c as u32, 0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF);
+    let mut with_cjk = 0;
+    for folder in std::fs::read_dir(&upstream).unwrap() {
+        let folder = folder.unwrap().path();
+        if !folder.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(folder).unwrap() {
+            let path = file.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let cjk: Vec<char> = text.chars().filter(|&c| is_cjk(c)).collect();
+            if cjk.is_empty() {
+                continue;
+            }
+            with_cjk += 1;
+            let uncovered: String = cjk
+                .iter()
+                .filter(|&&c| !surface_viewer::ui::CjkFallback::covers(c))
+                .collect();
+            assert!(uncovered.is_empty(), "{}: {uncovered}", path.display());
+            let p = path.clone();
+            let mut harness = Harness::builder()
+                .with_size(egui::vec2(1600.0, 1000.0))
+                .with_max_steps(32)
+                .allow_missing_glyphs()
+                .build_eframe(move |_cc| ViewerApp::new_for_test(&p));
+            // Select an event with Chinese text so the inspector shows it too.
+            harness.key_press(Key::End);
+            harness.run();
+            let fonts: Vec<String> = harness.ctx.fonts(|f| {
+                f.discovered_fonts()
+                    .iter()
+                    .map(|d| d.name.clone())
+                    .collect()
+            });
+            assert!(
+                fonts.iter().any(|f| f == surface_viewer::ui::CJK_FONT_NAME),
+                "{}: {fonts:?}",
+                path.display()
+            );
+        }
+    }
+    assert!(with_cjk > 0, "some fixtures hold CJK text");
+}
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")
+}
+
+#[test]
+fn context_strip_shows_the_meter_and_clicking_it_seeks() {
+    let mut harness = harness_for(sample());
+    let len = harness.state().event_count();
+    assert_eq!(harness.state().cursor(), Some(len));
+    // The surface panel header: the meter's total of the sample's 3072-token window, and the fill.
+    harness.get_by_label_contains("/ 3072 tokens ·");
+    harness.get_by_label("Context strip").click();
+    harness.run();
+    let cursor = harness.state().cursor().unwrap();
+    assert!(
+        cursor.abs_diff(len / 2) <= len / 50 + 1,
+        "cursor {cursor} of {len}"
+    );
+    // Dragging to the left edge seeks to the start.
+    let strip = harness.get_by_label("Context strip").rect();
+    harness.drag_at(strip.left_center() + egui::vec2(1.0, 0.0));
+    harness.run();
+    harness.drop_at(strip.left_center() + egui::vec2(1.0, 0.0));
+    harness.run();
+    assert!(harness.state().cursor().unwrap() <= 1);
+}
+
+#[test]
+fn request_tab_shows_the_model_call_at_the_cursor() {
+    use surface_viewer::engine::{Meter, Surface, request_at};
+    let mut harness = harness_for(sample());
+    harness.get_by_label("Request").click();
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Request);
+    harness.get_by_label("Model request");
+    harness.get_by_label_contains("System prompt ·");
+    harness.get_by_label_contains("Tools (");
+    harness.get_by_label_contains("Messages (");
+    harness.get_by_label_contains("reported − estimated");
+
+    // The view shows what the engine reconstructs for that cursor.
+    let log = surface_viewer::store::open(&sample(), None).unwrap().log;
+    let meter = Meter::build(&log, &Surface::at_end(&log));
+    let cursor = harness.state().cursor().unwrap();
+    let expected = request_at(&log, &meter, cursor, &mut Surface::new(&log)).unwrap();
+    let shown = harness.state().shown_request().unwrap();
+    assert_eq!(shown, &expected);
+    assert!(shown.estimate.tools > 0 && shown.reported.is_some());
+
+    // Before the first step there is no request.
+    press(&mut harness, Key::Home, 1);
+    harness.get_by_label_contains("No model request yet");
+}

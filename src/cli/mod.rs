@@ -1,14 +1,17 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9). Each subcommand is a thin
-//! shell over `store` + `engine`.
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
+//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
 
 pub mod audit;
 mod check;
+mod check_dir;
+mod dir;
 mod load;
 mod messages;
 mod preview;
 mod request;
 mod sessions;
+mod sessions_dir;
 mod surface;
 mod tokens;
 
@@ -17,7 +20,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use load::{Loaded, load};
+pub use load::{Loaded, load, meter_of};
 
 /// Exit code: success (and, for `check`, no error-level finding).
 pub const EXIT_OK: u8 = 0;
@@ -39,8 +42,8 @@ pub struct Cli {
     /// A headless command; without one the desktop viewer opens.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Session log to open in the viewer (.jsonl, .jsonl.zstd or SQLite); the bundled sample
-    /// when omitted.
+    /// Session log to open in the viewer (.jsonl, .jsonl.zstd or SQLite), or a folder to browse
+    /// every session under it; the bundled sample when omitted.
     pub file: Option<PathBuf>,
     /// Session to open in a SQLite file holding several.
     #[arg(long, value_name = "ID")]
@@ -53,13 +56,18 @@ pub struct Cli {
 /// The headless commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Findings; exit 0 without error-level findings, 1 with some, 2 when unreadable.
+    /// Findings; exit 0 without error-level findings, 1 with some, 2 when unreadable. FILE may
+    /// be a folder: every session under it is checked in parallel (exit 1 when any session has
+    /// an error or cannot be read, 2 only when nothing could be read).
     Check {
         #[command(flatten)]
         input: Input,
         /// One JSON document on stdout.
         #[arg(long)]
         json: bool,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// The surface (the model's context) at the end or at a seq.
     Surface {
@@ -139,9 +147,10 @@ pub enum Command {
         #[command(flatten)]
         meter: MeterOptions,
     },
-    /// The sessions in a file: id, created, events, parent.
+    /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
+    /// session under it, with its project, title and figures.
     Sessions {
-        /// The session file.
+        /// The session file, or a folder to search.
         file: PathBuf,
         /// Accepted for symmetry with the other commands; lists only that session.
         #[arg(long, value_name = "ID")]
@@ -149,13 +158,17 @@ pub enum Command {
         /// One JSON document on stdout.
         #[arg(long)]
         json: bool,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
 }
 
 /// The file and session every command reads.
 #[derive(Debug, Args)]
 pub struct Input {
-    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content).
+    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content); for `check`, also
+    /// a folder.
     pub file: PathBuf,
     /// Session id in a SQLite file (default: the only one, else the most recently created).
     #[arg(long, value_name = "ID")]
@@ -189,7 +202,10 @@ fn parse_ratio(text: &str) -> Result<f64, String> {
 /// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let code = match command {
-        Command::Check { input, json } => check::run(&input, json)?,
+        Command::Check { input, json, jobs } if input.file.is_dir() => {
+            check_dir::run(&input, json, jobs)?
+        }
+        Command::Check { input, json, .. } => check::run(&input, json)?,
         Command::Surface {
             input,
             at,
@@ -236,6 +252,13 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             file,
             session,
             json,
+            jobs,
+        } if file.is_dir() => sessions_dir::run(&file, session.as_deref(), json, jobs)?,
+        Command::Sessions {
+            file,
+            session,
+            json,
+            ..
         } => sessions::run(&file, session.as_deref(), json)?,
     };
     Ok(ExitCode::from(code))

@@ -4,7 +4,7 @@ use std::io::Write as _;
 
 use super::load::{describe_cursor, load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, MeterOptions, print_json};
-use crate::engine::{Meter, PreviewRequest, Surface, preview_replace};
+use crate::engine::{PreviewRequest, Surface, preview_replace};
 
 /// Options of `preview`.
 #[derive(Debug, clap::Args)]
@@ -50,7 +50,7 @@ pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
         }),
         time: args.time.or(now),
     };
-    let meter = Meter::build(&loaded.log, &Surface::at_end(&loaded.log));
+    let meter = super::meter_of(&loaded.log, &Surface::at_end(&loaded.log));
     let preview = preview_replace(&loaded.log, &surface, &meter, &req);
     let threshold = meter.threshold_at(surface.cursor(), args.meter.threshold_ratio);
     if args.json {

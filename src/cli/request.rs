@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::load::{describe_cursor, load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, MeterOptions, print_json};
-use crate::engine::{Meter, Request, Surface, one_line, request_at, text_of_blocks};
+use crate::engine::{Request, Surface, one_line, request_at, text_of_blocks};
 
 /// Runs `request`.
 pub fn run(
@@ -18,7 +18,7 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let meter = Meter::build(log, &Surface::at_end(log));
+    let meter = super::meter_of(log, &Surface::at_end(log));
     let cursor = at.map_or(log.len(), |seq| log.cursor_for_seq(seq));
     let mut scratch = Surface::new(log);
     let Some(request) = request_at(log, &meter, cursor, &mut scratch) else {

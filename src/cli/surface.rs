@@ -6,9 +6,7 @@ use serde_json::{Value, json};
 
 use super::load::{describe_cursor, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use crate::engine::{
-    EventIdx, EventLog, EventState, Meter, Surface, SurfaceOp, one_line, summarize,
-};
+use crate::engine::{EventIdx, EventLog, EventState, Surface, SurfaceOp, one_line, summarize};
 
 /// Runs `surface`.
 pub fn run(
@@ -21,7 +19,7 @@ pub fn run(
     let loaded = load(input, repair)?;
     let log = &loaded.log;
     let surface = loaded.surface_at(at);
-    let meter = Meter::build(log, &Surface::at_end(log));
+    let meter = super::meter_of(log, &Surface::at_end(log));
     let figure = meter.at(surface.cursor());
     let nodes: Vec<EventIdx> = surface.nodes().collect();
     let invalid: Vec<(EventIdx, String)> = log

@@ -36,7 +36,7 @@ const COLUMNS: [&str; 8] = [
 pub fn run(input: &Input, format: TokensFormat, options: &MeterOptions) -> anyhow::Result<u8> {
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let meter = Meter::build(log, &Surface::at_end(log));
+    let meter = super::meter_of(log, &Surface::at_end(log));
     let ratio = options.threshold_ratio;
     let out = std::io::stdout().lock();
     let mut out = BufWriter::new(out);

@@ -1,14 +1,24 @@
-//! `check`: every finding of viewer-spec §3 for a log, in seq order.
+//! `check`: every finding of viewer-spec §3 for a log, in seq order, with severities for the
+//! log's era (viewer-spec §6.17; the per-rule table is `docs/parity.md`).
+//!
+//! Each pass looks at every event once: the problems met while reading, a seq pass, a
+//! provenance pass, the turn/message pass (one parse per boundary, tool and surface event) and
+//! a pass over the surface's effects. Era detection reads only the header and a few events.
 
 use std::collections::HashSet;
 
-use super::effect::{Effect, RejectReason};
-use super::event::{EventIdx, SurfaceOp};
-use super::finding::{Finding, Rule};
+use serde_json::Value;
+
+use super::data_diff::{DataDiff, diff_pruned, prunable_content};
+use super::effect::{AppliedReplace, Effect, RejectReason};
+use super::era::{Era, EraGuess, detect_era};
+use super::event::{EventIdx, MalformedOp, SurfaceOp};
+use super::finding::{Finding, Rule, Severity};
 use super::log::EventLog;
 use super::problem::ProblemKind;
-use super::surface::Surface;
-use super::turns::scan_turns;
+use super::readable::read_value;
+use super::surface::{Mode, Surface};
+use super::turns::scan_checked;
 
 /// Which seqs exist in the log, answered in O(1) for the usual contiguous `0..N` case.
 enum SeqIndex {
@@ -41,14 +51,33 @@ impl SeqIndex {
     }
 }
 
+/// What `check` found: the findings and the era whose rules decided their severities.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    /// The detected era and why.
+    pub era: EraGuess,
+    /// Every finding, in file order.
+    pub findings: Vec<Finding>,
+}
+
 /// All findings for `log`, using `surface` processed to the end (see [`Surface::at_end`]).
 pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
+    check_report(log, surface).findings
+}
+
+/// [`check`] with the era it detected.
+pub fn check_report(log: &EventLog, surface: &Surface) -> CheckReport {
+    let guess = detect_era(log);
+    let era = guess.era;
     let mut out = Vec::new();
-    problem_findings(log, &mut out);
-    seq_findings(log, &mut out);
-    provenance_findings(log, &mut out);
-    surface_findings(log, surface, &mut out);
-    out.extend(scan_turns(log).findings);
+    let last_turn_end = last_turn_end(log);
+    problem_findings(log, last_turn_end, &mut out);
+    seq_findings(log, last_turn_end, &mut out);
+    provenance_findings(log, era, &mut out);
+    let scan = scan_checked(log, era);
+    let marking = marking_harness(log, scan.message_ids);
+    surface_findings(log, surface, era, marking, &mut out);
+    out.extend(scan.findings);
     out.extend(super::meter::meter_findings(log));
     out.extend(super::audit::audit_findings(log, surface));
     // Stable order: file order. A finding's place is its line; one with only a seq takes the
@@ -68,7 +97,36 @@ pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
             f.offset.unwrap_or(0),
         )
     });
-    out
+    CheckReport {
+        era: guess,
+        findings: out,
+    }
+}
+
+/// The last `turn/end` read from the file: everything at or before it is the committed region.
+fn last_turn_end(log: &EventLog) -> Option<EventIdx> {
+    let turn_end = log.types.get("turn/end")?;
+    log.indices().rev().find(|&i| {
+        let e = log.event(i);
+        e.kind == turn_end && !e.is_synthesized()
+    })
+}
+
+/// Why an unmarked log must have been marked: its harness writes `surfaceOp` on every surface
+/// event (viewer-spec §2 rule 5).
+fn marking_harness(log: &EventLog, message_ids: bool) -> Option<&'static str> {
+    // Ids first: they are in the events, so every storage format tells the same reason.
+    if message_ids {
+        Some("its messages carry ids")
+    } else if log
+        .header
+        .as_ref()
+        .is_some_and(|h| h.delegation_depth.is_some())
+    {
+        Some("its header carries delegationDepth")
+    } else {
+        None
+    }
 }
 
 fn line_of(log: &EventLog, idx: EventIdx) -> Option<u32> {
@@ -76,13 +134,8 @@ fn line_of(log: &EventLog, idx: EventIdx) -> Option<u32> {
     (l > 0).then_some(l)
 }
 
-fn problem_findings(log: &EventLog, out: &mut Vec<Finding>) {
-    let turn_end = log.types.get("turn/end");
-    let last_turn_end = log
-        .events
-        .iter()
-        .rev()
-        .find(|e| Some(e.kind) == turn_end && !e.is_synthesized());
+fn problem_findings(log: &EventLog, last_turn_end: Option<EventIdx>, out: &mut Vec<Finding>) {
+    let last_turn_end = last_turn_end.map(|i| log.event(i));
     for p in &log.problems {
         let finding = match p.kind {
             ProblemKind::HeaderMissing => {
@@ -119,8 +172,46 @@ fn problem_findings(log: &EventLog, out: &mut Vec<Finding>) {
     }
 }
 
-fn seq_findings(log: &EventLog, out: &mut Vec<Finding>) {
+/// Where the records that could not be read lie: JSONL lines, SQLite row seqs.
+struct BadRecords {
+    lines: Vec<u32>,
+    seqs: Vec<u64>,
+}
+
+impl BadRecords {
+    fn of(log: &EventLog) -> Self {
+        let bad = || {
+            log.problems
+                .iter()
+                .filter(|p| matches!(p.kind, ProblemKind::BadRecord | ProblemKind::CorruptFrame))
+        };
+        let mut lines: Vec<u32> = bad().filter_map(|p| p.line).collect();
+        let mut seqs: Vec<u64> = bad().filter_map(|p| p.seq).collect();
+        lines.sort_unstable();
+        seqs.sort_unstable();
+        BadRecords { lines, seqs }
+    }
+
+    /// True when an unreadable record lies strictly between two events, by line (JSONL) or by
+    /// seq (SQLite rows have no line).
+    fn between(&self, lines: (u32, u32), seqs: (Option<u64>, u64)) -> bool {
+        let after_line = self.lines.partition_point(|&l| l <= lines.0);
+        let line_hit = lines.1 > 0 && self.lines.get(after_line).is_some_and(|&l| l < lines.1);
+        let after_seq = self
+            .seqs
+            .partition_point(|&s| seqs.0.is_some_and(|m| s <= m));
+        line_hit || self.seqs.get(after_seq).is_some_and(|&s| s < seqs.1)
+    }
+}
+
+/// `seq.not-increasing` and `seq.gap`. A gap (including a log that does not start at seq 0) is
+/// an error in the committed region — at or before the last `turn/end`, where every harness
+/// refuses it — and a warning after it, where the harness cuts the log off as a torn tail. A
+/// gap left by a record that could not be read is that record's finding, not a second one.
+fn seq_findings(log: &EventLog, last_turn_end: Option<EventIdx>, out: &mut Vec<Finding>) {
+    let bad = BadRecords::of(log);
     let mut max: Option<u64> = None;
+    let mut prev_line = 0;
     for idx in log.indices() {
         let e = log.event(idx);
         if !e.takes_part() {
@@ -136,25 +227,42 @@ fn seq_findings(log: &EventLog, out: &mut Vec<Finding>) {
             ));
             continue;
         }
-        if let Some(m) = max
-            && e.seq > m + 1
-        {
-            out.push(Finding::new(
-                Rule::SeqGap,
-                Some(e.seq),
-                line_of(log, idx),
-                format!(
-                    "seq jumps from {m} to {} ({} missing)",
-                    e.seq,
-                    e.seq - m - 1
-                ),
-            ));
+        let expected = max.map_or(0, |m| m + 1);
+        if e.seq > expected && !bad.between((prev_line, e.line), (max, e.seq)) {
+            let committed = last_turn_end.is_some_and(|end| idx <= end);
+            let what = match max {
+                Some(m) => format!("seq jumps from {m} to {}", e.seq),
+                None => format!("the log starts at seq {}, not 0", e.seq),
+            };
+            let severity = if committed {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            out.push(
+                Finding::new(
+                    Rule::SeqGap,
+                    Some(e.seq),
+                    line_of(log, idx),
+                    format!(
+                        "{what} ({} missing), {}",
+                        e.seq - expected,
+                        if committed {
+                            "at or before the last turn/end: the harness refuses the log"
+                        } else {
+                            "after the last turn/end: the harness cuts the log off here as a torn tail"
+                        }
+                    ),
+                )
+                .with_severity(severity),
+            );
         }
         max = Some(e.seq);
+        prev_line = e.line;
     }
 }
 
-fn provenance_findings(log: &EventLog, out: &mut Vec<Finding>) {
+fn provenance_findings(log: &EventLog, era: Era, out: &mut Vec<Finding>) {
     let known = SeqIndex::new(log);
     let mut seen = HashSet::new();
     for idx in log.indices() {
@@ -163,6 +271,20 @@ fn provenance_findings(log: &EventLog, out: &mut Vec<Finding>) {
         };
         let e = log.event(idx);
         let line = line_of(log, idx);
+        if !log.is_eligible(idx) {
+            out.push(
+                Finding::new(
+                    Rule::ProvenanceOnNonSurfaceEvent,
+                    Some(e.seq),
+                    line,
+                    format!(
+                        "{} cannot carry sourceEventSeqs (not a surface event)",
+                        log.type_name(idx)
+                    ),
+                )
+                .with_severity(era.severity_from(Era::SurfaceMerge)),
+            );
+        }
         if sources.is_empty() && log.type_name(idx) != "assistant/message" {
             out.push(Finding::new(
                 Rule::ProvenanceEmpty,
@@ -210,7 +332,16 @@ fn provenance_findings(log: &EventLog, out: &mut Vec<Finding>) {
     }
 }
 
-fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
+fn surface_findings(
+    log: &EventLog,
+    surface: &Surface,
+    era: Era,
+    marking: Option<&str>,
+    out: &mut Vec<Finding>,
+) {
+    // Rules the E2 harness already stated (at load, or in its invariants package).
+    let since_e2 = era.severity_from(Era::SurfaceMerge);
+    let legacy_marking = marking.filter(|_| surface.mode() == Mode::Legacy);
     for idx in log.indices() {
         let e = log.event(idx);
         let line = line_of(log, idx);
@@ -238,6 +369,18 @@ fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
             Effect::Rejected(reason) => {
                 let msg = reason.describe(start, end);
                 match reason {
+                    RejectReason::Malformed(MalformedOp::ExtraKeys) => out.push(
+                        Finding::new(
+                            Rule::OpMalformed,
+                            seq,
+                            line,
+                            format!(
+                                "{msg} ({}); the HEAD harness refuses it, older ones ignored the key; not applied",
+                                extra_op_keys(log, idx).join(", ")
+                            ),
+                        )
+                        .with_severity(era.severity_from(Era::Head)),
+                    ),
                     RejectReason::Malformed(_) => {
                         out.push(Finding::new(Rule::OpMalformed, seq, line, msg))
                     }
@@ -262,44 +405,190 @@ fn surface_findings(log: &EventLog, surface: &Surface, out: &mut Vec<Finding>) {
                     RejectReason::OutOfOrder => {
                         out.push(Finding::new(Rule::OutOfOrder, seq, line, msg))
                     }
-                    RejectReason::NotEligible => out.push(Finding::new(
-                        Rule::OpOnNonSurfaceEvent,
-                        seq,
-                        line,
-                        format!(
-                            "{} cannot carry surfaceOp (not a surface event); not applied",
-                            log.type_name(idx)
-                        ),
-                    )),
+                    RejectReason::NotEligible => out.push(
+                        Finding::new(
+                            Rule::OpOnNonSurfaceEvent,
+                            seq,
+                            line,
+                            format!(
+                                "{} cannot carry surfaceOp (not a surface event); not applied",
+                                log.type_name(idx)
+                            ),
+                        )
+                        .with_severity(since_e2),
+                    ),
                     // Already reported as seq.not-increasing.
                     RejectReason::SeqNotIncreasing => {}
                 }
             }
-            Effect::MissingOp => out.push(Finding::new(
-                Rule::MissingOp,
-                seq,
-                line,
-                format!(
-                    "{} has no surfaceOp in a surface-mode log; it is not on the surface",
-                    log.type_name(idx)
-                ),
-            )),
+            Effect::MissingOp => out.push(
+                Finding::new(
+                    Rule::MissingOp,
+                    seq,
+                    line,
+                    format!(
+                        "{} has no surfaceOp in a surface-mode log; it is not on the surface",
+                        log.type_name(idx)
+                    ),
+                )
+                .with_severity(since_e2),
+            ),
             Effect::Replaced(_) => {
-                if let Some(rep) = surface.replace_of(idx)
-                    && !rep.missing_sources.is_empty()
-                {
-                    out.push(Finding::new(
-                        Rule::ProvenanceIncomplete,
-                        seq,
-                        line,
-                        format!(
-                            "sourceEventSeqs does not include every shadowed node; missing {:?}",
-                            rep.missing_sources
-                        ),
-                    ));
+                let Some(rep) = surface.replace_of(idx) else {
+                    continue;
+                };
+                if !rep.missing_sources.is_empty() {
+                    out.push(
+                        Finding::new(
+                            Rule::ProvenanceIncomplete,
+                            seq,
+                            line,
+                            format!(
+                                "sourceEventSeqs does not include every shadowed node; missing {:?}",
+                                rep.missing_sources
+                            ),
+                        )
+                        .with_severity(since_e2),
+                    );
+                }
+                if let Some(rewrite) = rewrite_of(log, surface, idx, rep) {
+                    out.push(
+                        Finding::new(Rule::ToolResultRewrite, seq, line, rewrite.describe(log))
+                            .with_severity(era.severity_from(Era::Head)),
+                    );
                 }
             }
-            Effect::LogOnly | Effect::Appended => {}
+            Effect::Appended => {
+                if let Some(why) = legacy_marking {
+                    out.push(
+                        Finding::new(
+                            Rule::MissingOp,
+                            seq,
+                            line,
+                            format!(
+                                "{} has no surfaceOp, but this log's harness marks every surface event ({why}) and refuses an unmarked log; shown in legacy mode",
+                                log.type_name(idx)
+                            ),
+                        )
+                        .with_severity(since_e2),
+                    );
+                }
+            }
+            Effect::LogOnly => {}
         }
     }
+}
+
+/// The keys of an event's `surfaceOp` object besides `op`, `start` and `end` (rare: read on
+/// demand).
+fn extra_op_keys(log: &EventLog, idx: EventIdx) -> Vec<String> {
+    let value = read_value(&log.event_json(idx)).unwrap_or(Value::Null);
+    value
+        .get("surfaceOp")
+        .and_then(Value::as_object)
+        .map(|op| {
+            op.keys()
+                .filter(|k| !matches!(k.as_str(), "op" | "start" | "end"))
+                .map(|k| format!("{k:?}"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// How an applied `tool/result` replace (a prune) breaks upstream-format §3.4 rule 8.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rewrite {
+    /// It shadows other than exactly one node.
+    NotOneNode {
+        /// Seqs of the shadowed nodes.
+        shadowed: Vec<u64>,
+    },
+    /// Its one shadowed node is not a `tool/result`.
+    NotAToolResult {
+        /// The shadowed node.
+        node: EventIdx,
+    },
+    /// Its `data` differs from the original's outside the first `tool-result` block's content.
+    DataChanged {
+        /// The shadowed original.
+        original: EventIdx,
+        /// The original's `data`.
+        original_data: Value,
+        /// The replacement's `data`.
+        replacement_data: Value,
+        /// Where they differ.
+        diff: DataDiff,
+    },
+}
+
+impl Rewrite {
+    /// A human sentence for the finding.
+    pub fn describe(&self, log: &EventLog) -> String {
+        match self {
+            Rewrite::NotOneNode { shadowed } => format!(
+                "a tool/result replace (a prune) must shadow exactly one node; this one shadows {} {shadowed:?}",
+                shadowed.len()
+            ),
+            Rewrite::NotAToolResult { node } => format!(
+                "a tool/result replace (a prune) must shadow a tool/result; seq {} is a {}",
+                log.event(*node).seq,
+                log.type_name(*node)
+            ),
+            Rewrite::DataChanged { original, diff, .. } => {
+                let mut parts: Vec<String> =
+                    diff.entries.iter().take(5).map(|e| e.describe()).collect();
+                if diff.total > parts.len() {
+                    parts.push(format!("{} more", diff.total - parts.len()));
+                }
+                format!(
+                    "the prune's data differs from seq {}'s beyond the tool-result content: {}",
+                    log.event(*original).seq,
+                    parts.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// How the applied replace carried by event `idx` breaks the prune rule, if it is a
+/// `tool/result` and does. `None` when the rule holds, the event is not a `tool/result`
+/// replace, or a `data` cannot be compared (no readable tool result: `message.shape` reports
+/// that).
+pub fn tool_result_rewrite(log: &EventLog, surface: &Surface, idx: EventIdx) -> Option<Rewrite> {
+    rewrite_of(log, surface, idx, surface.replace_of(idx)?)
+}
+
+fn rewrite_of(
+    log: &EventLog,
+    surface: &Surface,
+    idx: EventIdx,
+    rep: &AppliedReplace,
+) -> Option<Rewrite> {
+    if log.type_name(idx) != "tool/result" {
+        return None;
+    }
+    let shadowed = surface.shadowed_nodes(rep);
+    let [node] = shadowed else {
+        return Some(Rewrite::NotOneNode {
+            shadowed: shadowed.iter().map(|&n| log.event(n).seq).collect(),
+        });
+    };
+    if log.type_name(*node) != "tool/result" {
+        return Some(Rewrite::NotAToolResult { node: *node });
+    }
+    let data = |i: EventIdx| -> Option<Value> {
+        match read_value(&log.event_json(i)).ok()? {
+            Value::Object(mut map) => map.remove("data"),
+            _ => None,
+        }
+    };
+    let (original_data, replacement_data) = (data(*node)?, data(idx)?);
+    prunable_content(&original_data)?;
+    let diff = diff_pruned(&original_data, &replacement_data);
+    (!diff.is_equal()).then_some(Rewrite::DataChanged {
+        original: *node,
+        original_data,
+        replacement_data,
+        diff,
+    })
 }

@@ -36,6 +36,9 @@ pub enum MalformedOp {
     BadEnd,
     /// Neither a string nor an object (a number, an array, a boolean).
     WrongJsonType,
+    /// A well-formed replace object with a key besides `op`, `start` and `end` (the HEAD
+    /// harness accepts exactly those three; older harnesses ignored the rest).
+    ExtraKeys,
 }
 
 impl MalformedOp {
@@ -47,6 +50,9 @@ impl MalformedOp {
             MalformedOp::BadStart => "replace start is missing or not a non-negative integer",
             MalformedOp::BadEnd => "replace end is missing or not a non-negative integer",
             MalformedOp::WrongJsonType => "surfaceOp is neither \"append\" nor a replace object",
+            MalformedOp::ExtraKeys => {
+                "surfaceOp object has a key besides \"op\", \"start\" and \"end\""
+            }
         }
     }
 }

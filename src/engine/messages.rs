@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::event::EventIdx;
 use super::log::EventLog;
+use super::readable::read_value;
 use super::surface::Surface;
 
 /// One derived message.
@@ -21,6 +22,11 @@ pub struct Message {
     /// The message id (HEAD identified messages).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// Why the event's JSON could not be read into a message (its `content` is then empty):
+    /// `messages` prints it so that nothing vanishes silently; `check` reports the event as
+    /// `message.shape`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
 }
 
 /// The message an event of `type_name` with payload `data` contributes, if any.
@@ -95,13 +101,39 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
         role: role.to_string(),
         content,
         id,
+        unreadable: None,
     })
 }
 
-/// The message of one event of the log, if it yields one.
+/// The message of one event of the log, if it yields one. `Err` says why the event's JSON
+/// cannot be read at all (nesting past the reader's limit, a number out of range); lone
+/// surrogate escapes are read as U+FFFD.
+pub fn read_message(log: &EventLog, idx: EventIdx) -> Result<Option<Message>, String> {
+    let value = read_value(&log.event_json(idx))?;
+    let data = match value {
+        Value::Object(mut map) => map.remove("data").unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    Ok(message_from(log.event(idx).seq, log.type_name(idx), &data))
+}
+
+/// The message of one event of the log, if it yields one. An eligible event whose JSON cannot
+/// be read yields a message with no content and [`Message::unreadable`] set.
 pub fn message_of(log: &EventLog, idx: EventIdx) -> Option<Message> {
-    let data = log.data_value(idx);
-    message_from(log.event(idx).seq, log.type_name(idx), &data)
+    read_message(log, idx).unwrap_or_else(|reason| {
+        let role = match log.type_name(idx) {
+            "assistant/message" => "assistant",
+            t if super::event::is_surface_eligible(t) => "user",
+            _ => return None,
+        };
+        Some(Message {
+            seq: log.event(idx).seq,
+            role: role.to_string(),
+            content: Vec::new(),
+            id: None,
+            unreadable: Some(reason),
+        })
+    })
 }
 
 /// The messages of the surface at its cursor, in surface order. In legacy mode this is the

@@ -6,17 +6,21 @@
 
 pub mod audit;
 mod check;
+mod data_diff;
 mod effect;
+mod era;
 mod event;
 mod finding;
 mod header;
 mod links;
 mod log;
+mod message_shape;
 mod messages;
 pub mod meter;
 mod packed;
 mod preview;
 mod problem;
+mod readable;
 mod repair;
 mod request;
 mod summary;
@@ -25,8 +29,13 @@ mod turn_fields;
 mod turns;
 mod types;
 
-pub use check::check;
+pub use check::{CheckReport, Rewrite, check, check_report, tool_result_rewrite};
+pub use data_diff::{
+    DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
+    prunable_content,
+};
 pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
+pub use era::{Era, EraGuess, detect_era};
 pub use event::{
     EventIdx, EventRecord, EventText, MalformedOp, NO_SOURCES, NO_TIME, OpSlot,
     SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
@@ -35,14 +44,15 @@ pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
 pub use links::Links;
 pub use log::{EventBatch, EventLog, NewEvent};
-pub use messages::{Message, derive_messages, message_from, message_of};
+pub use messages::{Message, derive_messages, message_from, message_of, read_message};
 pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
 pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
 pub use problem::{LogProblem, ProblemKind};
+pub use readable::{Unreadable, read_value};
 pub use repair::{Closer, apply_closers, closers};
 pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
-pub use turns::{OpenTurn, PendingCall, TurnScan, scan_turns};
+pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};
 pub use types::TypeTable;

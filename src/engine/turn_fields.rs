@@ -1,11 +1,93 @@
 //! The few payload fields the turn/tool pass needs (turn, step, call ids, error code, tool-call
-//! block ids), read straight from an event's JSON text without building a JSON tree: tool
-//! results and messages can be large, and a long log has many of them.
+//! block ids) and the message-shape check needs (role, id, source, content kinds, the first
+//! block), read straight from an event's JSON text without building a JSON tree: tool results
+//! and messages can be large, and a long log has many of them.
 
 use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
+
+/// The JSON type of a field, told from its first byte (the text is already valid JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JsonKind {
+    /// The key is absent.
+    #[default]
+    Missing,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    fn of(raw: Option<&RawValue>) -> JsonKind {
+        match raw.map(|r| r.get().as_bytes().first().copied()) {
+            None => JsonKind::Missing,
+            Some(Some(b'n')) => JsonKind::Null,
+            Some(Some(b't' | b'f')) => JsonKind::Bool,
+            Some(Some(b'"')) => JsonKind::String,
+            Some(Some(b'[')) => JsonKind::Array,
+            Some(Some(b'{')) => JsonKind::Object,
+            _ => JsonKind::Number,
+        }
+    }
+
+    /// A short noun for messages (`a string`, `missing`, …).
+    pub fn describe(self) -> &'static str {
+        match self {
+            JsonKind::Missing => "missing",
+            JsonKind::Null => "null",
+            JsonKind::Bool => "a boolean",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        }
+    }
+}
+
+/// What the message-shape check reads from a surface event. "The message" is `data.message`
+/// when that is an object (identified messages, from 2026-07-28), else `data` itself.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct MessageShape {
+    /// Kind of `data`.
+    pub data: JsonKind,
+    /// Kind of `data.message`.
+    pub message: JsonKind,
+    /// The message's `role`, when a string.
+    pub role: Option<String>,
+    /// Kind of the message's `role`.
+    pub role_kind: JsonKind,
+    /// Kind of the message's `id`.
+    pub id: JsonKind,
+    /// Kind of the message's `content`.
+    pub content: JsonKind,
+    /// Kind of the message's `source`.
+    pub source: JsonKind,
+    /// `source.kind`, when a string.
+    pub source_kind: Option<String>,
+    /// `source.callId`, when a string.
+    pub source_call_id: Option<String>,
+    /// `data.provenance` is present (flat `assistant/message` from 2026-07-17).
+    pub provenance: bool,
+    /// Kind of `data.callId` (flat `tool/result`).
+    pub flat_call_id: JsonKind,
+    /// Number of content blocks (when content is an array).
+    pub blocks: usize,
+    /// `type` of the first content block.
+    pub first_block_type: Option<String>,
+    /// `toolCallId` of the first content block, when a string.
+    pub first_block_tool_call_id: Option<String>,
+}
 
 /// What the turn pass reads from one event.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -25,6 +107,14 @@ pub struct TurnFields {
     pub tool_call_ids: Vec<String>,
     /// `data.message` is an object (HEAD identified messages).
     pub has_message: bool,
+    /// `data` is an object.
+    pub is_object: bool,
+    /// `data.trigger` is present and not null (`turn/start` before 2026-08-05).
+    pub has_trigger: bool,
+    /// An identified message: `data.message.id` or `data.id` is a string.
+    pub identified: bool,
+    /// The fields of the message-shape check.
+    pub shape: MessageShape,
 }
 
 #[derive(Deserialize)]
@@ -35,25 +125,39 @@ struct Envelope<'a> {
 
 #[derive(Deserialize, Default)]
 struct Data<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     turn: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     step: Option<&'a RawValue>,
-    #[serde(rename = "callId", borrow, default)]
+    #[serde(rename = "callId", borrow, default, deserialize_with = "present")]
     call_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     content: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     message: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     error: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    trigger: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    source: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    provenance: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]
 struct Message<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
     source: Option<&'a RawValue>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "present")]
     content: Option<&'a RawValue>,
 }
 
@@ -63,12 +167,23 @@ struct Ids<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     id: Option<Cow<'a, str>>,
-    #[serde(rename = "callId", borrow, default)]
-    call_id: Option<Cow<'a, str>>,
     #[serde(rename = "toolCallId", borrow, default)]
     tool_call_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     code: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize, Default)]
+struct Source<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(rename = "callId", borrow, default)]
+    call_id: Option<Cow<'a, str>>,
+}
+
+/// Keeps a field that is present, `null` included (plain `Option` reads `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
 }
 
 /// Parses `raw` as `T`, or the default when it has another shape.
@@ -96,36 +211,209 @@ fn string(raw: Option<&RawValue>) -> Option<String> {
         .map(Cow::into_owned)
 }
 
-/// Reads the fields from an event's JSON text (all empty when it has another shape).
-pub fn turn_fields(event_json: &str) -> TurnFields {
+// --- The fast path: one pass over the event for the usual, well-formed shapes. ------------
+
+#[derive(Deserialize)]
+struct FastEnvelope<'a> {
+    #[serde(borrow, default, deserialize_with = "strict")]
+    data: Option<FastData<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FastData<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    turn: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    step: Option<&'a RawValue>,
+    #[serde(rename = "callId", borrow, default, deserialize_with = "present")]
+    call_id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    content: Option<Vec<Ids<'a>>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    message: Option<FastMessage<'a>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    error: Option<Ids<'a>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    trigger: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    source: Option<Source<'a>>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    provenance: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct FastMessage<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    source: Option<Source<'a>>,
+    #[serde(borrow, default, deserialize_with = "strict")]
+    content: Option<Vec<Ids<'a>>>,
+}
+
+/// A present field must have the type's own shape (`null` included): anything else fails the
+/// fast path, and the lenient path reads the event instead.
+fn strict<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Everything [`TurnFields`] is built from, whichever path read it.
+struct Parts<'a> {
+    data: JsonKind,
+    turn: Option<&'a RawValue>,
+    step: Option<&'a RawValue>,
+    call_id: Option<&'a RawValue>,
+    trigger: Option<&'a RawValue>,
+    provenance: Option<&'a RawValue>,
+    /// Kind of `data.message`.
+    message: JsonKind,
+    /// `role`, `id` of the message (`data.message` when an object, else `data`).
+    role: Option<&'a RawValue>,
+    id: Option<&'a RawValue>,
+    source: JsonKind,
+    src: Source<'a>,
+    content: JsonKind,
+    blocks: Vec<Ids<'a>>,
+    error: Ids<'a>,
+}
+
+/// One serde pass for well-formed events: `data`, `data.message`, the content blocks, `source`
+/// and `error` all have their usual shapes. `None` sends the event to the lenient path, which
+/// gives the same result for these shapes and a defined one for every other.
+fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
+    let env: FastEnvelope<'_> = serde_json::from_str(event_json).ok()?;
+    let data = env.data?;
+    let has_message = data.message.is_some();
+    let (role, id, source, message_content) = match data.message {
+        Some(m) => (m.role, m.id, m.source, m.content),
+        None => (data.role, data.id, data.source, None),
+    };
+    let content = message_content.or(data.content);
+    Some(Parts {
+        data: JsonKind::Object,
+        turn: data.turn,
+        step: data.step,
+        call_id: data.call_id,
+        trigger: data.trigger,
+        provenance: data.provenance,
+        message: if has_message {
+            JsonKind::Object
+        } else {
+            JsonKind::Missing
+        },
+        role,
+        id,
+        source: if source.is_some() {
+            JsonKind::Object
+        } else {
+            JsonKind::Missing
+        },
+        src: source.unwrap_or_default(),
+        content: if content.is_some() {
+            JsonKind::Array
+        } else {
+            JsonKind::Missing
+        },
+        blocks: content.unwrap_or_default(),
+        error: data.error.unwrap_or_default(),
+    })
+}
+
+/// Field by field, tolerating any shape (a field with another shape reads as absent).
+fn lenient_parts(event_json: &str) -> Parts<'_> {
     let env: Option<Envelope<'_>> = serde_json::from_str(event_json).ok();
-    let data: Data<'_> = lenient(env.and_then(|e| e.data));
+    let raw_data = env.and_then(|e| e.data);
+    let data: Data<'_> = lenient(raw_data);
     let message: Option<Message<'_>> = data
         .message
         .filter(|m| m.get().starts_with('{'))
         .map(|m| lenient(Some(m)));
     let content = message.as_ref().and_then(|m| m.content).or(data.content);
-    let tool_call_ids = blocks(content)
-        .into_iter()
+    // "The message": data.message when it is an object, else data itself.
+    let (role, id, source) = match &message {
+        Some(m) => (m.role, m.id, m.source),
+        None => (data.role, data.id, data.source),
+    };
+    Parts {
+        data: JsonKind::of(raw_data),
+        turn: data.turn,
+        step: data.step,
+        call_id: data.call_id,
+        trigger: data.trigger,
+        provenance: data.provenance,
+        message: JsonKind::of(data.message),
+        role,
+        id,
+        source: JsonKind::of(source),
+        src: lenient(source),
+        content: JsonKind::of(content),
+        blocks: blocks(content),
+        error: lenient(data.error),
+    }
+}
+
+/// Reads the fields from an event's JSON text (all empty when it has another shape).
+pub fn turn_fields(event_json: &str) -> TurnFields {
+    build(fast_parts(event_json).unwrap_or_else(|| lenient_parts(event_json)))
+}
+
+fn build(p: Parts<'_>) -> TurnFields {
+    let has_message = p.message == JsonKind::Object;
+    let tool_call_ids = p
+        .blocks
+        .iter()
         .filter(|b| b.kind.as_deref() == Some("tool-call"))
-        .filter_map(|b| b.id.map(Cow::into_owned))
+        .filter_map(|b| b.id.as_deref().map(str::to_string))
         .collect();
-    let message_call_id = message.as_ref().and_then(|m| {
-        let source: Ids<'_> = lenient(m.source);
-        source
-            .call_id
-            .or_else(|| blocks(m.content).into_iter().next()?.tool_call_id)
-            .map(Cow::into_owned)
-    });
-    let error: Ids<'_> = lenient(data.error);
+    let first = p.blocks.first();
+    let message_call_id = has_message
+        .then(|| {
+            p.src
+                .call_id
+                .as_deref()
+                .or_else(|| first?.tool_call_id.as_deref())
+                .map(str::to_string)
+        })
+        .flatten();
+    let shape = MessageShape {
+        data: p.data,
+        message: p.message,
+        role: string(p.role),
+        role_kind: JsonKind::of(p.role),
+        id: JsonKind::of(p.id),
+        content: p.content,
+        source: p.source,
+        source_kind: p.src.kind.as_deref().map(str::to_string),
+        source_call_id: p.src.call_id.as_deref().map(str::to_string),
+        provenance: !matches!(
+            JsonKind::of(p.provenance),
+            JsonKind::Missing | JsonKind::Null
+        ),
+        flat_call_id: JsonKind::of(p.call_id),
+        blocks: p.blocks.len(),
+        first_block_type: first.and_then(|b| b.kind.as_deref().map(str::to_string)),
+        first_block_tool_call_id: first.and_then(|b| b.tool_call_id.as_deref().map(str::to_string)),
+    };
     TurnFields {
-        turn: non_negative(data.turn),
-        step: non_negative(data.step),
-        call_id: string(data.call_id),
+        turn: non_negative(p.turn),
+        step: non_negative(p.step),
+        call_id: string(p.call_id),
         message_call_id,
-        error_code: error.code.map(Cow::into_owned),
+        error_code: p.error.code.as_deref().map(str::to_string),
         tool_call_ids,
-        has_message: message.is_some(),
+        has_message,
+        is_object: shape.data == JsonKind::Object,
+        has_trigger: !matches!(JsonKind::of(p.trigger), JsonKind::Missing | JsonKind::Null),
+        identified: shape.id == JsonKind::String,
+        shape,
     }
 }
 
@@ -142,23 +430,84 @@ mod tests {
         assert_eq!(flat.call_id.as_deref(), Some("c1"));
         assert_eq!(flat.error_code.as_deref(), Some("TOOL_NOT_STARTED"));
         assert!(!flat.has_message);
+        assert!(!flat.identified);
+        assert_eq!(flat.shape.flat_call_id, JsonKind::String);
+        assert_eq!(flat.shape.content, JsonKind::Array);
 
         let head = turn_fields(
-            r#"{"type":"tool/result","data":{"turn":1,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[{"type":"text","text":"x"}]}]}}}"#,
+            r#"{"type":"tool/result","data":{"turn":1,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[{"type":"text","text":"x"}]}],"role":"user","id":"t-1"}}}"#,
         );
         assert_eq!(head.message_call_id.as_deref(), Some("c2"));
         assert!(head.has_message);
+        assert!(head.identified);
+        let s = &head.shape;
+        assert_eq!(s.role.as_deref(), Some("user"));
+        assert_eq!(s.source_kind.as_deref(), Some("tool"));
+        assert_eq!(s.source_call_id.as_deref(), Some("c2"));
+        assert_eq!(s.blocks, 1);
+        assert_eq!(s.first_block_type.as_deref(), Some("tool-result"));
+        assert_eq!(s.first_block_tool_call_id.as_deref(), Some("c2"));
 
         let asst = turn_fields(
             r#"{"data":{"turn":1,"step":1,"message":{"content":[{"type":"text","text":"a"},{"type":"tool-call","id":"t1","name":"bash","arguments":"{}"}]}}}"#,
         );
         assert_eq!(asst.tool_call_ids, ["t1"]);
+        assert_eq!(asst.shape.id, JsonKind::Missing);
+
+        let user = turn_fields(
+            r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u"}}"#,
+        );
+        assert!(user.identified);
+        assert_eq!(user.shape.message, JsonKind::Missing);
+    }
+
+    #[test]
+    fn trigger_and_kinds() {
+        let old = turn_fields(r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#);
+        assert!(old.has_trigger && old.is_object);
+        let head = turn_fields(r#"{"data":{"turn":1}}"#);
+        assert!(!head.has_trigger && head.is_object);
+        let odd = turn_fields(r#"{"data":{"content":"text","message":7,"role":null}}"#);
+        assert_eq!(odd.shape.content, JsonKind::String);
+        assert_eq!(odd.shape.message, JsonKind::Number);
+        assert_eq!(odd.shape.role_kind, JsonKind::Null);
+        assert_eq!(turn_fields(r#"{"seq":1}"#).shape.data, JsonKind::Missing);
+    }
+
+    /// The fast path must read exactly what the lenient path reads, whenever it succeeds.
+    #[test]
+    fn fast_and_lenient_paths_agree() {
+        let cases = [
+            r#"{"type":"tool/result","data":{"turn":1,"step":2,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[]}],"role":"user","id":"t-1"},"error":{"code":"X"}}}"#,
+            r#"{"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"k","name":"n"}],"provenance":null,"trigger":null}}"#,
+            r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u","callId":null}}"#,
+            r#"{"data":{"message":{"role":"assistant","id":7},"content":[{"type":null}]}}"#,
+            r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#,
+        ];
+        for c in cases {
+            let fast = build(fast_parts(c).expect(c));
+            assert_eq!(fast, build(lenient_parts(c)), "{c}");
+        }
+        // Shapes the fast path leaves to the lenient one.
+        for c in [
+            r#"{"data":"text"}"#,
+            r#"{"data":{"message":null}}"#,
+            r#"{"data":{"content":[1,{"type":"tool-call","id":"k"}]}}"#,
+            r#"{"data":{"source":"user"}}"#,
+            r#"{"data":{"content":[{"id":5}]}}"#,
+            r#"{"data":null}"#,
+            r#"{"seq":3}"#,
+        ] {
+            assert!(fast_parts(c).is_none(), "{c}");
+        }
     }
 
     #[test]
     fn odd_shapes_are_empty_not_errors() {
         assert_eq!(turn_fields("not json"), TurnFields::default());
-        assert_eq!(turn_fields(r#"{"data":"text"}"#), TurnFields::default());
+        let text = turn_fields(r#"{"data":"text"}"#);
+        assert_eq!(text.shape.data, JsonKind::String);
+        assert!(!text.is_object);
         let f = turn_fields(
             r#"{"data":{"turn":1.5,"step":-1,"content":[1,{"type":"tool-call","id":"k"}]}}"#,
         );

@@ -7,9 +7,12 @@
 //! Events of other types (chunks, plugin events, context) are not checked, because the eras
 //! disagree on whether they may stand between turns.
 
+use super::era::Era;
 use super::event::{EventIdx, SurfaceOp};
-use super::finding::{Finding, Rule};
+use super::finding::{Finding, Rule, Severity};
 use super::log::EventLog;
+use super::message_shape::shape_problem;
+use super::readable;
 use super::turn_fields::turn_fields;
 
 /// A tool call announced by an `assistant/message` that has no result yet.
@@ -45,10 +48,25 @@ pub struct TurnScan {
     pub open: Option<OpenTurn>,
     /// Whether any event uses the identified-message shape (HEAD era, `data.message`).
     pub identified_messages: bool,
+    /// Whether any surface event carries a message id (`data.message.id`, or `data.id` on a
+    /// `user/message`): its harness marks every surface event (viewer-spec §2 rule 5). Only
+    /// computed by [`scan_checked`].
+    pub message_ids: bool,
 }
 
-/// Runs the pass over the whole log.
+/// Runs the pass over the whole log (turn structure and tool pairing only, as repair needs).
 pub fn scan_turns(log: &EventLog) -> TurnScan {
+    scan(log, None)
+}
+
+/// The pass `check` runs: [`scan_turns`] plus, in the same single parse of each event, the
+/// `message.shape` rule on every surface event (severities for `era`) and a finding for a
+/// message that cannot be read at all.
+pub fn scan_checked(log: &EventLog, era: Era) -> TurnScan {
+    scan(log, Some(era))
+}
+
+fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
     let mut scan = TurnScan::default();
     let mut open: Option<OpenTurn> = None;
     let mut calls_in_turn: Vec<String> = Vec::new();
@@ -67,12 +85,21 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
                 | "tool/call"
                 | "tool/result"
         );
-        if !relevant {
+        let check_shape = shapes.is_some() && log.is_eligible(idx);
+        if !relevant && !check_shape {
             continue;
         }
-        let data = turn_fields(&log.event_json(idx));
+        let json = log.event_json(idx);
+        let data = turn_fields(&json);
         if data.has_message {
             scan.identified_messages = true;
+        }
+        if let Some(era) = shapes.filter(|_| check_shape) {
+            scan.message_ids |= data.identified;
+            shape_findings(log, idx, name, &json, &data.shape, era, &mut scan.findings);
+        }
+        if !relevant {
+            continue;
         }
         let (turn, step) = (data.turn, data.step);
         let mut fail = |msg: String| {
@@ -232,6 +259,56 @@ pub fn scan_turns(log: &EventLog) -> TurnScan {
     }
     scan.open = open;
     scan
+}
+
+/// `message.shape` findings of one surface event: unreadable text (an error in every era: the
+/// viewer cannot show the message), lone surrogates (a warning: shown as U+FFFD), and the
+/// era's shape rules (errors on HEAD-era logs, warnings before).
+fn shape_findings(
+    log: &EventLog,
+    idx: EventIdx,
+    name: &str,
+    json: &str,
+    shape: &super::turn_fields::MessageShape,
+    era: Era,
+    out: &mut Vec<Finding>,
+) {
+    let seq = Some(log.event(idx).seq);
+    let line = line_of(log, idx);
+    let read = readable::scan(json.as_bytes());
+    if let Some(u) = read.unreadable {
+        out.push(Finding::new(
+            Rule::MessageShape,
+            seq,
+            line,
+            format!(
+                "{name} cannot be read as a message: {}; the viewer shows it without content",
+                u.describe()
+            ),
+        ));
+        return;
+    }
+    if let Some(&at) = read.lone_surrogates.first() {
+        out.push(
+            Finding::new(
+                Rule::MessageShape,
+                seq,
+                line,
+                format!(
+                    "{name} holds {} lone UTF-16 surrogate escape(s) (the first at byte {at}), \
+                     half of a character cut in two; shown as U+FFFD",
+                    read.lone_surrogates.len()
+                ),
+            )
+            .with_severity(Severity::Warning),
+        );
+    }
+    if let Some(problem) = shape_problem(name, shape, era) {
+        out.push(
+            Finding::new(Rule::MessageShape, seq, line, problem)
+                .with_severity(era.severity_from(Era::Head)),
+        );
+    }
 }
 
 fn line_of(log: &EventLog, idx: EventIdx) -> Option<u32> {

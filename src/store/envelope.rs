@@ -2,6 +2,7 @@
 //! JSON text without building a JSON tree: the payload stays where it is.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -47,6 +48,15 @@ pub fn parse_non_negative(text: &str) -> Option<u64> {
     t.parse().ok()
 }
 
+/// The greatest JavaScript safe integer, 2^53 − 1: the HEAD harness refuses larger replace
+/// endpoints and provenance seqs (upstream-format §3.4 rules 4 and 5).
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A non-negative JSON integer no greater than [`MAX_SAFE_INTEGER`].
+pub fn parse_safe_seq(text: &str) -> Option<u64> {
+    parse_non_negative(text).filter(|&n| n <= MAX_SAFE_INTEGER)
+}
+
 /// A JSON integer, possibly negative (times).
 pub fn parse_integer(text: &str) -> Option<i64> {
     let t = text.trim();
@@ -57,7 +67,10 @@ pub fn parse_integer(text: &str) -> Option<i64> {
     t.parse().ok()
 }
 
-/// Decodes a `surfaceOp` JSON text (spec §2 rule 4, §6.1, §6.6). `null` is absent.
+/// Decodes a `surfaceOp` JSON text (spec §2 rule 4, §6.1, §6.6). `null` is absent. A replace
+/// is exactly `{"op":"replace","start":S,"end":E}` with S and E non-negative safe integers, as
+/// the HEAD harness requires; a key appearing twice counts once with its last value, as in
+/// JavaScript's `JSON.parse`.
 pub fn parse_surface_op(text: &str) -> SurfaceOp {
     let t = text.trim();
     match t.as_bytes().first() {
@@ -67,27 +80,24 @@ pub fn parse_surface_op(text: &str) -> SurfaceOp {
             _ => SurfaceOp::Malformed(MalformedOp::UnknownString),
         },
         Some(b'{') => {
-            #[derive(Deserialize)]
-            struct Obj<'a> {
-                #[serde(borrow, default)]
-                op: Option<&'a RawValue>,
-                #[serde(borrow, default)]
-                start: Option<&'a RawValue>,
-                #[serde(borrow, default)]
-                end: Option<&'a RawValue>,
-            }
-            let Ok(obj) = serde_json::from_str::<Obj<'_>>(t) else {
+            // Replace ops are rare (one event in hundreds), so a small map is fine here; a
+            // repeated key overwrites, as in JSON.parse.
+            let Ok(obj) = serde_json::from_str::<HashMap<String, &RawValue>>(t) else {
                 return SurfaceOp::Malformed(MalformedOp::UnknownObjectOp);
             };
-            if obj.op.map(RawValue::get) != Some("\"replace\"") {
+            let field = |name: &str| obj.get(name).copied();
+            if field("op").map(RawValue::get) != Some("\"replace\"") {
                 return SurfaceOp::Malformed(MalformedOp::UnknownObjectOp);
             }
-            let Some(start) = obj.start.and_then(|r| parse_non_negative(r.get())) else {
+            let Some(start) = field("start").and_then(|r| parse_safe_seq(r.get())) else {
                 return SurfaceOp::Malformed(MalformedOp::BadStart);
             };
-            let Some(end) = obj.end.and_then(|r| parse_non_negative(r.get())) else {
+            let Some(end) = field("end").and_then(|r| parse_safe_seq(r.get())) else {
                 return SurfaceOp::Malformed(MalformedOp::BadEnd);
             };
+            if obj.len() > 3 {
+                return SurfaceOp::Malformed(MalformedOp::ExtraKeys);
+            }
             SurfaceOp::Replace { start, end }
         }
         _ => SurfaceOp::Malformed(MalformedOp::WrongJsonType),
@@ -105,11 +115,11 @@ pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
     let items: Vec<&RawValue> =
         serde_json::from_str(t).map_err(|_| "sourceEventSeqs is not a list".to_string())?;
     for item in items {
-        match parse_non_negative(item.get()) {
+        match parse_safe_seq(item.get()) {
             Some(s) => out.push(s),
             None => {
                 return Err(format!(
-                    "sourceEventSeqs holds {} which is not a non-negative integer seq",
+                    "sourceEventSeqs holds {} which is not a non-negative integer seq (at most 2^53 - 1)",
                     item.get()
                 ));
             }
@@ -127,7 +137,12 @@ mod tests {
         assert_eq!(parse_surface_op("\"append\""), SurfaceOp::Append);
         assert_eq!(parse_surface_op("null"), SurfaceOp::None);
         assert_eq!(
-            parse_surface_op(r#"{"op":"replace","start":4,"end":2,"x":1}"#),
+            parse_surface_op(r#"{"op":"replace","start":4,"end":2}"#),
+            SurfaceOp::Replace { start: 4, end: 2 }
+        );
+        // A repeated key counts once, with its last value (JSON.parse).
+        assert_eq!(
+            parse_surface_op(r#"{"op":"replace","start":9,"end":2,"start":4}"#),
             SurfaceOp::Replace { start: 4, end: 2 }
         );
         let m = |t| match parse_surface_op(t) {
@@ -159,6 +174,32 @@ mod tests {
             m(r#"{"op":"replace","start":1}"#),
             Some(MalformedOp::BadEnd)
         );
+        // The HEAD harness accepts exactly op, start and end.
+        assert_eq!(
+            m(r#"{"op":"replace","start":4,"end":2,"x":1}"#),
+            Some(MalformedOp::ExtraKeys)
+        );
+        assert_eq!(
+            m(r#"{"op":"replace","start":4,"end":2,"note":null}"#),
+            Some(MalformedOp::ExtraKeys)
+        );
+        // Other problems take precedence over the extra key.
+        assert_eq!(
+            m(r#"{"op":"replace","start":-4,"end":2,"x":1}"#),
+            Some(MalformedOp::BadStart)
+        );
+        // Endpoints must be safe integers.
+        assert_eq!(
+            m(r#"{"op":"replace","start":9007199254740992,"end":2}"#),
+            Some(MalformedOp::BadStart)
+        );
+        assert_eq!(
+            parse_surface_op(r#"{"op":"replace","start":9007199254740991,"end":2}"#),
+            SurfaceOp::Replace {
+                start: MAX_SAFE_INTEGER,
+                end: 2
+            }
+        );
         assert_eq!(m("7"), Some(MalformedOp::WrongJsonType));
         assert_eq!(m("[]"), Some(MalformedOp::WrongJsonType));
     }
@@ -170,6 +211,10 @@ mod tests {
         assert_eq!(v, [1, 2]);
         assert_eq!(parse_sources("null", &mut v), Ok(false));
         assert!(parse_sources("[1.5]", &mut v).is_err());
+        assert!(parse_sources("[9007199254740992]", &mut v).is_err());
+        assert!(parse_sources("[null]", &mut v).is_err());
+        assert!(parse_sources(r#"["3"]"#, &mut v).is_err());
+        assert!(parse_sources("[-1]", &mut v).is_err());
         assert!(parse_sources("{}", &mut v).is_err());
     }
 

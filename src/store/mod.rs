@@ -1,6 +1,13 @@
 //! Reading session files into the engine's types: format detection by content, JSONL,
-//! Zstandard JSONL and SQLite (read-only), and the list of sessions a file holds.
+//! Zstandard JSONL and SQLite (read-only), the list of sessions a file holds, and every session
+//! under a folder (`discover*`).
 
+mod discover;
+mod discover_figures;
+mod discover_pool;
+mod discover_probe;
+mod discover_sqlite;
+mod discover_walk;
 mod envelope;
 mod error;
 mod follow;
@@ -18,6 +25,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use discover::{
+    Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
+    find_sessions, project_of, read_figures,
+};
+pub use discover_pool::for_each_parallel;
+pub use discover_walk::{Candidate, Walk, walk};
 pub use envelope::{parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
@@ -164,15 +177,17 @@ pub fn list_sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
     }
 }
 
-/// Detects the format of a file from its first bytes.
+/// Detects the format of a file from its first bytes. Folders, FIFOs, sockets and devices are
+/// refused from their metadata before anything is opened (opening a FIFO blocks until a
+/// writer comes; a device such as `/dev/zero` never ends).
 pub fn detect_file(path: &Path) -> Result<Format, StoreError> {
     use std::io::Read as _;
+    let metadata = std::fs::metadata(path).map_err(|e| StoreError::io(path, e))?;
+    refuse_non_regular(path, &metadata)?;
     let mut file = std::fs::File::open(path).map_err(|e| StoreError::io(path, e))?;
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-        return Err(StoreError::Unreadable {
-            path: path.to_path_buf(),
-            message: "is a directory, not a session file".into(),
-        });
+    // The path may have been replaced between the two calls: check what was opened.
+    if let Ok(opened) = file.metadata() {
+        refuse_non_regular(path, &opened)?;
     }
     let mut prefix = [0u8; 16];
     let mut n = 0;
@@ -184,6 +199,46 @@ pub fn detect_file(path: &Path) -> Result<Format, StoreError> {
         }
     }
     Ok(Format::detect(&prefix[..n]))
+}
+
+/// `Err` naming what `path` is when it is not a regular file.
+pub fn refuse_non_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), StoreError> {
+    match special_file_kind(metadata) {
+        None => Ok(()),
+        Some(kind) => Err(StoreError::Unreadable {
+            path: path.to_path_buf(),
+            message: format!("is {kind}, not a session file"),
+        }),
+    }
+}
+
+/// What a file that is not a regular file is ("a directory", "a FIFO", …); `None` for a
+/// regular file. `metadata` should follow symlinks.
+pub fn special_file_kind(metadata: &std::fs::Metadata) -> Option<&'static str> {
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    if kind.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_char_device() {
+            return Some("a character device");
+        }
+        if kind.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
 }
 
 pub(crate) fn single_session_info(log: &EventLog) -> SessionInfo {

@@ -175,6 +175,22 @@ pub fn decode_complete_frames(bytes: &[u8], base: u64) -> (Vec<u8>, usize, Vec<L
     (text, at, problems)
 }
 
+/// The decoded text of the last complete frame that decodes: a file's last lines without
+/// decompressing the rest (the sessions browser's cheap look at a file).
+pub(super) fn last_frame_text(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut dctx = DCtx::try_create();
+    for (at, piece) in scan(bytes).into_iter().rev() {
+        if let Piece::Frame { len, .. } = piece {
+            let mut text = Vec::new();
+            let outcome = decode(dctx.as_mut(), &bytes[at..at + len], &mut text, None);
+            if matches!(outcome, Some(Ok(true))) {
+                return Some(text);
+            }
+        }
+    }
+    None
+}
+
 /// Splits the file into frames by structure, without decompressing.
 fn scan(bytes: &[u8]) -> Vec<(usize, Piece)> {
     let mut pieces = Vec::new();
@@ -461,6 +477,17 @@ mod tests {
                 (ProblemKind::CorruptFrame, None, Some(bad_at as u64)),
             ]
         );
+    }
+
+    #[test]
+    fn the_last_complete_frame_is_decoded_alone() {
+        let mut bytes = frame("a\n");
+        bytes.extend(frame("b\nc\n"));
+        assert_eq!(last_frame_text(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
+        let torn = frame("d\n");
+        bytes.extend(&torn[..torn.len() - 3]);
+        assert_eq!(last_frame_text(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
+        assert_eq!(last_frame_text(b"junk"), None);
     }
 
     #[test]

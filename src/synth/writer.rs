@@ -67,6 +67,8 @@ pub struct SurfaceNode {
     pub call_no: u64,
     /// Its message's price by the harness's meter.
     pub tokens: u64,
+    /// For tool results: the result is an error (a prune keeps `isError` as it was).
+    pub is_error: bool,
 }
 
 /// Counts of what a writer produced.
@@ -321,6 +323,7 @@ impl<W: Write> LogWriter<W> {
             step: self.step,
             call_no,
             tokens,
+            is_error: false,
         });
         self.surface_tokens += tokens;
     }
@@ -699,6 +702,9 @@ impl<W: Write> LogWriter<W> {
             call.no,
             price::tool_result(output),
         );
+        if let Some(node) = self.surface.last_mut() {
+            node.is_error = is_error;
+        }
         Ok(())
     }
 
@@ -805,6 +811,7 @@ impl<W: Write> LogWriter<W> {
             step: self.step,
             call_no: 0,
             tokens,
+            is_error: false,
         };
         self.surface.splice(first..=last, [node]);
         self.surface_tokens = self.surface_tokens + tokens - shadowed_tokens;
@@ -873,7 +880,8 @@ impl<W: Write> LogWriter<W> {
         self.emit("compaction/prune", &data, None, None)?;
         let call = call_id(self.seed, node.call_no);
         let id = uuid(self.seed, s);
-        let data = tool_result_data(node.turn, node.step, &call, &id, placeholder, false);
+        // Only the result's content changes (upstream-format §3.4 rule 8): isError stays.
+        let data = tool_result_data(node.turn, node.step, &call, &id, placeholder, node.is_error);
         let op = format!("{{\"op\":\"replace\",\"start\":{s},\"end\":{s}}}");
         let seq = self.emit("tool/result", &data, Some(&[s]), Some(&op))?;
         let tokens = price::tool_result(placeholder);

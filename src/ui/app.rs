@@ -6,15 +6,18 @@ use std::path::{Path, PathBuf};
 use crate::engine::EventIdx;
 
 use super::arrows::{self, ArrowState};
+use super::browser::BrowserState;
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
 use super::compactions::{self, CompactionsState};
+use super::context_strip::StripState;
 use super::findings_panel;
 use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
 use super::loader::{DialogJob, LoadJob, Loaded, Source, load_blocking, sample_source};
 use super::preview_pane::{self, PreviewState};
 use super::replay_bar::{self, ReplayState};
+use super::request_view::{self, RequestViewState};
 use super::search::SearchState;
 use super::session::Session;
 use super::shortcuts;
@@ -37,6 +40,8 @@ pub struct ViewerApp {
     pub(super) timeline: TimelineState,
     pub(super) surface_panel: SurfacePanelState,
     pub(super) replay: ReplayState,
+    pub(super) strip: StripState,
+    pub(super) request_view: RequestViewState,
     pub(super) search: SearchState,
     pub(super) preview: PreviewState,
     pub(super) inspector: InspectorState,
@@ -59,13 +64,20 @@ pub struct ViewerApp {
     pub(super) follow: Option<FollowState>,
     /// Woken by background work (loader, file watcher); `None` in tests.
     pub(super) repaint: Option<egui::Context>,
+    /// The sessions browser of an opened folder (kept while one of its sessions is viewed).
+    pub(super) browser: Option<BrowserState>,
+    /// The browser is shown instead of the viewer.
+    pub(super) browsing: bool,
+    /// Recently browsed folders, newest first (persisted).
+    pub(super) recent_folders: Vec<PathBuf>,
 }
 
 impl ViewerApp {
-    fn blank(prefs: Prefs, synchronous: bool) -> Self {
+    pub(super) fn blank(prefs: Prefs, synchronous: bool) -> Self {
         let view = ViewState {
             filter_mask: prefs.filter_mask,
             whole_chain: prefs.whole_chain,
+            threshold_ratio: prefs.threshold_ratio,
             ..Default::default()
         };
         ViewerApp {
@@ -78,6 +90,8 @@ impl ViewerApp {
             timeline: TimelineState::default(),
             surface_panel: SurfacePanelState::default(),
             replay: ReplayState::default(),
+            strip: StripState::default(),
+            request_view: RequestViewState::default(),
             search: SearchState::default(),
             preview: PreviewState::default(),
             inspector: InspectorState::default(),
@@ -94,6 +108,9 @@ impl ViewerApp {
             follow_requested: false,
             follow: None,
             repaint: None,
+            browser: None,
+            browsing: false,
+            recent_folders: Vec::new(),
         }
     }
 
@@ -116,6 +133,15 @@ impl ViewerApp {
         app.requested_session = session.clone();
         app.follow_requested = follow && file.is_some();
         app.repaint = Some(cc.egui_ctx.clone());
+        app.recent_folders = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, super::browser_app::RECENT_FOLDERS_KEY))
+            .unwrap_or_default();
+        if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
+            app.follow_requested = false;
+            app.open_folder(dir.clone(), Some(cc.egui_ctx.clone()));
+            return app;
+        }
         match file.map(Source::Path).or_else(sample_source) {
             Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
             None => {
@@ -200,6 +226,16 @@ impl ViewerApp {
             .collect()
     }
 
+    /// The model request the Request tab shows (computed when that tab was last drawn).
+    pub fn shown_request(&self) -> Option<&crate::engine::Request> {
+        self.request_view.current()
+    }
+
+    /// The threshold ratio in use.
+    pub fn threshold_ratio(&self) -> f64 {
+        self.view.threshold_ratio
+    }
+
     /// Seqs of the search hits found so far.
     pub fn search_hits(&self) -> Vec<u64> {
         let Some(s) = self.session.as_ref() else {
@@ -269,6 +305,8 @@ impl ViewerApp {
                 self.timeline.reset();
                 self.surface_panel.reset();
                 self.replay.reset();
+                self.strip.reset();
+                self.request_view.reset();
                 if let Some(s) = &self.session {
                     self.search.restart(&s.log, None, self.synchronous);
                 }
@@ -280,7 +318,13 @@ impl ViewerApp {
                 self.view.range_start = None;
                 self.view.range_end = None;
             }
-            Err(message) => self.banner = Some(Banner::error(message)),
+            Err(message) => {
+                self.banner = Some(Banner::error(message));
+                // A session picked in the browser did not open: back to the table.
+                if self.browser.is_some() {
+                    self.browsing = true;
+                }
+            }
         }
     }
 
@@ -292,9 +336,15 @@ impl ViewerApp {
         if self.load.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
+        if self.browser.as_mut().is_some_and(BrowserState::poll) {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if let Some(answer) = self.dialog.as_ref().and_then(DialogJob::poll) {
             let purpose = self.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
+                (Some(super::loader::DialogPurpose::OpenFolder), Some(path)) => {
+                    self.commands.push(UiCommand::OpenFolder(path))
+                }
                 (Some(super::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(UiCommand::Open(path))
                 }
@@ -323,6 +373,12 @@ impl ViewerApp {
 
     fn update_title(&mut self, ctx: &egui::Context) {
         let title = match (&self.session, &self.load) {
+            _ if self.is_browsing() => format!(
+                "Sessions under {} — surface-viewer",
+                self.browser
+                    .as_ref()
+                    .map_or(String::new(), |b| b.root.display().to_string())
+            ),
             (_, Some(job)) => format!("Loading {} — surface-viewer", job.source.label()),
             (Some(s), None) => s.title(),
             (None, None) => "surface-viewer".to_string(),
@@ -363,6 +419,11 @@ impl ViewerApp {
     // --- Layout -----------------------------------------------------------------------
 
     fn panels_ui(&mut self, ui: &mut egui::Ui) {
+        if self.is_browsing() {
+            self.browser_panels_ui(ui);
+            return;
+        }
+        self.back_key(ui.ctx());
         let text_focus = ui.ctx().egui_wants_keyboard_input();
         self.commands
             .extend(shortcuts::consume(ui.ctx(), text_focus));
@@ -373,6 +434,11 @@ impl ViewerApp {
                 self.session.as_ref(),
                 &self.view,
                 &mut self.commands,
+                &ViewerApp::browser_menu(
+                    self.browser.as_ref(),
+                    self.browsing,
+                    &self.recent_folders,
+                ),
             );
         });
         if let Some(job) = &self.load {
@@ -395,15 +461,31 @@ impl ViewerApp {
                 ui,
                 session,
                 &mut self.replay,
+                &mut self.strip,
                 self.prefs.speed,
+                self.view.threshold_ratio,
                 &mut self.commands,
             );
             ui.add_space(2.0);
         });
-        egui::Panel::right("side")
-            .resizable(true)
-            .default_size(theme::SIDE_PANEL_WIDTH)
-            .show(ui, |ui| self.side_ui(ui));
+        // Sizes follow the window; the right panel stays narrow while it only holds a hint.
+        let window = ui.ctx().content_rect().width();
+        let max = window * theme::PANEL_MAX_SHARE;
+        let side = theme::panel_width(window, theme::SIDE_PANEL_SHARE);
+        let mut side_has_content = self.side_has_content();
+        egui::Panel::show_switched(
+            ui,
+            &mut side_has_content,
+            egui::Panel::right("side-hint")
+                .resizable(false)
+                .exact_size(theme::panel_width(window, theme::SIDE_PANEL_HINT_SHARE)),
+            egui::Panel::right("side")
+                .resizable(true)
+                .default_size(side)
+                .min_size(theme::SIDE_PANEL_SHARE.1.min(max))
+                .max_size(max),
+            |ui, _| self.side_ui(ui),
+        );
         let session = match self.session.as_ref() {
             Some(s) => s,
             None => return,
@@ -412,7 +494,8 @@ impl ViewerApp {
         egui::CentralPanel::default().show(ui, |ui| {
             egui::Panel::right("surface")
                 .resizable(true)
-                .default_size(theme::SURFACE_PANEL_WIDTH)
+                .default_size(theme::panel_width(window, theme::SURFACE_PANEL_SHARE))
+                .max_size(max)
                 .show(ui, |ui| {
                     ui.add_space(theme::BRIDGE_WIDTH * 0.0);
                     surface_panel::surface_panel_ui(
@@ -439,11 +522,21 @@ impl ViewerApp {
         arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
     }
 
+    /// Whether the right-hand panel has more than a one-line hint to show.
+    fn side_has_content(&self) -> bool {
+        match self.prefs.tab {
+            SideTab::Inspector => self.view.selected.is_some(),
+            SideTab::Preview => self.view.range_start.is_some(),
+            _ => true,
+        }
+    }
+
     fn side_ui(&mut self, ui: &mut egui::Ui) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        ui.horizontal(|ui| {
+        // Wrapped: the panel is narrow while it only holds a hint.
+        ui.horizontal_wrapped(|ui| {
             let (errors, warnings) = session.finding_counts();
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector".to_string()),
@@ -453,6 +546,7 @@ impl ViewerApp {
                     SideTab::Findings,
                     format!("Findings ({errors} E, {warnings} W)"),
                 ),
+                (SideTab::Request, "Request".to_string()),
             ] {
                 if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
                     self.commands.push(UiCommand::ShowTab(tab));
@@ -487,6 +581,13 @@ impl ViewerApp {
             SideTab::Findings => {
                 findings_panel::findings_ui(ui, session, &self.view, &mut self.commands)
             }
+            SideTab::Request => request_view::request_ui(
+                ui,
+                session,
+                &mut self.request_view,
+                self.view.threshold_ratio,
+                &mut self.commands,
+            ),
         }
     }
 
@@ -549,7 +650,13 @@ impl eframe::App for ViewerApp {
         if !self.synchronous {
             self.prefs.filter_mask = self.view.filter_mask;
             self.prefs.whole_chain = self.view.whole_chain;
+            self.prefs.threshold_ratio = self.view.threshold_ratio;
             eframe::set_value(storage, PREFS_KEY, &self.prefs);
+            eframe::set_value(
+                storage,
+                super::browser_app::RECENT_FOLDERS_KEY,
+                &self.recent_folders,
+            );
         }
     }
 }

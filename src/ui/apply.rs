@@ -12,6 +12,9 @@ use super::view::ALL_FAMILIES;
 impl ViewerApp {
     /// Applies one command.
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: UiCommand) {
+        if self.apply_browser(ctx, &command) {
+            return;
+        }
         match command {
             UiCommand::Open(path) => self.start_load(Source::Path(path), None, Some(ctx.clone())),
             UiCommand::OpenDialog => self.open_dialog(ctx, DialogPurpose::Open),
@@ -173,6 +176,22 @@ impl ViewerApp {
             UiCommand::ShowAllFamilies => self.view.filter_mask = ALL_FAMILIES,
             UiCommand::ToggleChain => self.view.whole_chain = !self.view.whole_chain,
             UiCommand::ToggleFollow => self.toggle_follow(),
+            UiCommand::SetThresholdRatio(r) => {
+                if r > 0.0 && r.is_finite() {
+                    self.view.threshold_ratio = r;
+                }
+            }
+            UiCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),
+            // Applied by `apply_browser`.
+            UiCommand::OpenFolder(_)
+            | UiCommand::OpenSessionOf { .. }
+            | UiCommand::BackToSessions
+            | UiCommand::SortSessions(_)
+            | UiCommand::ToggleSessionForks(_)
+            | UiCommand::SelectSessionRow(_)
+            | UiCommand::MoveSessionSelection(_)
+            | UiCommand::OpenSelectedSession
+            | UiCommand::ClearRecentFolders => {}
         }
     }
 
@@ -209,6 +228,7 @@ impl ViewerApp {
             return;
         }
         let suggested = match purpose {
+            DialogPurpose::OpenFolder => self.browser.as_ref().map(|b| b.root.clone()),
             DialogPurpose::Open => self
                 .session
                 .as_ref()

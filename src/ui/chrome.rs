@@ -70,6 +70,14 @@ pub fn banner_for(session: &Session) -> Option<Banner> {
     })
 }
 
+/// What the menu bar offers about folders (the sessions browser).
+pub struct BrowserMenu<'a> {
+    /// Recently browsed folders, newest first.
+    pub recent_folders: &'a [std::path::PathBuf],
+    /// The folder of the browser a session was opened from (offers Back).
+    pub back_to: Option<&'a std::path::Path>,
+}
+
 /// The menu bar.
 pub fn menu_bar_ui(
     ui: &mut Ui,
@@ -77,11 +85,26 @@ pub fn menu_bar_ui(
     session: Option<&Session>,
     view: &ViewState,
     commands: &mut Vec<UiCommand>,
+    folders: &BrowserMenu<'_>,
 ) {
     egui::MenuBar::new().ui(ui, |ui| {
+        if let Some(root) = folders.back_to
+            && ui
+                .button("◀ Sessions")
+                .on_hover_text(format!(
+                    "Back to every session under {} (Alt+←)",
+                    root.display()
+                ))
+                .clicked()
+        {
+            commands.push(UiCommand::BackToSessions);
+        }
         ui.menu_button("File", |ui| {
             if ui.button("Open…  (Ctrl+O)").clicked() {
                 commands.push(UiCommand::OpenDialog);
+            }
+            if ui.button("Open folder…").clicked() {
+                commands.push(UiCommand::OpenFolderDialog);
             }
             if ui.button("Open the bundled sample").clicked() {
                 commands.push(UiCommand::OpenSample);
@@ -100,6 +123,7 @@ pub fn menu_bar_ui(
                     commands.push(UiCommand::ClearRecent);
                 }
             });
+            recent_folders_menu(ui, folders.recent_folders, commands);
             ui.separator();
             let can_save = session.is_some() && view.range_end.is_some();
             if ui
@@ -226,11 +250,12 @@ pub fn menu_bar_ui(
                 RichText::new(format!(
                     "{} · {} · {} events{fork}",
                     s.source.label(),
-                    s.format.label(),
+                    s.era_and_format(),
                     s.len()
                 ))
                 .color(pal.weak_text),
-            );
+            )
+            .on_hover_text(s.era_hover());
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui
@@ -241,6 +266,24 @@ pub fn menu_bar_ui(
                 commands.push(UiCommand::ToggleHelp);
             }
         });
+    });
+}
+
+/// File ▸ Recent folders.
+fn recent_folders_menu(ui: &mut Ui, recent: &[std::path::PathBuf], commands: &mut Vec<UiCommand>) {
+    ui.menu_button("Recent folders", |ui| {
+        if recent.is_empty() {
+            ui.label("(none yet)");
+        }
+        for path in recent {
+            if ui.button(path.display().to_string()).clicked() {
+                commands.push(UiCommand::OpenFolder(path.clone()));
+            }
+        }
+        ui.separator();
+        if ui.button("Clear recent folders").clicked() {
+            commands.push(UiCommand::ClearRecentFolders);
+        }
     });
 }
 
@@ -300,7 +343,10 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
         if ui.button("Open the bundled sample").clicked() {
             commands.push(UiCommand::OpenSample);
         }
-        ui.label("…or drop a .jsonl, .jsonl.zstd or SQLite file on this window.");
+        if ui.button("Open a folder of sessions…").clicked() {
+            commands.push(UiCommand::OpenFolderDialog);
+        }
+        ui.label("…or drop a .jsonl, .jsonl.zstd or SQLite file, or a folder, on this window.");
         if !prefs.recent.is_empty() {
             ui.add_space(theme::SPACE_LARGE);
             ui.label(RichText::new("Recent files").strong());

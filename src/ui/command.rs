@@ -19,6 +19,8 @@ pub enum SideTab {
     Compactions,
     /// Every finding of `check`.
     Findings,
+    /// The model request at the cursor (header, messages, the meter's breakdown).
+    Request,
 }
 
 /// One thing the user asked for.
@@ -107,4 +109,31 @@ pub enum UiCommand {
     ToggleChain,
     /// Start or stop following the open file live (starting re-reads it once).
     ToggleFollow,
+    /// Browse every session under a folder (in the background).
+    OpenFolder(PathBuf),
+    /// Show the native folder picker (on a worker thread).
+    OpenFolderDialog,
+    /// Open one session found by the browser (`session` picks it in a SQLite file).
+    OpenSessionOf {
+        /// The file.
+        file: PathBuf,
+        /// The session id, for a file holding several.
+        session: Option<String>,
+    },
+    /// Back from a session to the sessions browser.
+    BackToSessions,
+    /// Sort the sessions by a column (again: the other way round).
+    SortSessions(super::browser_rows::Column),
+    /// Show or hide the forks of a row of the sessions browser.
+    ToggleSessionForks(usize),
+    /// Select a row of the sessions browser.
+    SelectSessionRow(usize),
+    /// Move the browser's selection by this many lines.
+    MoveSessionSelection(isize),
+    /// Open the session selected in the browser.
+    OpenSelectedSession,
+    /// Forget the recent-folders list.
+    ClearRecentFolders,
+    /// Set the compaction threshold as a fraction of the context window.
+    SetThresholdRatio(f64),
 }

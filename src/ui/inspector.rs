@@ -1,9 +1,14 @@
-//! The inspector: the selected event's JSON, derived message, provenance both ways, and for a
-//! replace the shadowed range beside the replacement's text.
+//! The inspector: the selected event's JSON, derived message (or why it cannot be read),
+//! provenance both ways, for a replace the shadowed range beside the replacement's text, and
+//! for a prune that rewrote more than its tool result's content the two `data` values side by
+//! side with the differing paths highlighted.
 
 use egui::{RichText, ScrollArea, Ui};
 
-use crate::engine::{EventIdx, EventState, message_of};
+use crate::engine::{
+    DiffKind, EventIdx, EventState, MarkedLine, Rewrite, marked_lines, message_of, read_message,
+    tool_result_rewrite,
+};
 
 use super::command::UiCommand;
 use super::session::{Session, format_absolute};
@@ -16,13 +21,83 @@ use crate::engine::{summarize, text_of_blocks};
 /// Longest JSON shown before it is cut (the full text can still be copied).
 const MAX_JSON_CHARS: usize = 100_000;
 
+/// Most lines of each side of a prune's data comparison.
+const MAX_DIFF_LINES: usize = 400;
+
 /// The text shown for one event, computed once per selection.
 #[derive(Debug)]
 struct Inspected {
     idx: EventIdx,
     pretty: String,
-    /// Role and text of the derived message.
-    message: Option<(String, String)>,
+    /// Role and text of the derived message; `Err` says why the event cannot be read.
+    message: Result<Option<(String, String)>, String>,
+    /// How a prune carried by this event breaks the prune rule, laid out for display.
+    rewrite: Option<RewriteView>,
+}
+
+/// One side of a prune's data comparison: which event, and its `data` as marked lines.
+#[derive(Debug)]
+struct DataSide {
+    title: String,
+    lines: Vec<MarkedLine>,
+}
+
+/// A prune that breaks upstream-format §3.4 rule 8, ready to show.
+#[derive(Debug)]
+struct RewriteView {
+    /// The finding's sentence.
+    summary: String,
+    /// For a data change: the original's and the replacement's `data`, laid out.
+    sides: Option<[DataSide; 2]>,
+    /// Each differing path, described.
+    paths: Vec<String>,
+}
+
+impl RewriteView {
+    fn new(session: &Session, idx: EventIdx) -> Option<Self> {
+        let rewrite = tool_result_rewrite(&session.log, &session.surface, idx)?;
+        let summary = rewrite.describe(&session.log);
+        let Rewrite::DataChanged {
+            original,
+            original_data,
+            replacement_data,
+            diff,
+        } = &rewrite
+        else {
+            return Some(RewriteView {
+                summary,
+                sides: None,
+                paths: Vec::new(),
+            });
+        };
+        let on = |keep: DiffKind| -> Vec<&str> {
+            diff.entries
+                .iter()
+                .filter(|e| e.kind == DiffKind::Changed || e.kind == keep)
+                .map(|e| e.path.as_str())
+                .collect()
+        };
+        let left = marked_lines(original_data, &on(DiffKind::OnlyInOriginal));
+        let right = marked_lines(replacement_data, &on(DiffKind::OnlyInReplacement));
+        let mut paths: Vec<String> = diff.entries.iter().map(|e| e.describe()).collect();
+        if diff.total > diff.entries.len() {
+            paths.push(format!("… and {} more", diff.total - diff.entries.len()));
+        }
+        Some(RewriteView {
+            summary,
+            sides: Some([
+                DataSide {
+                    title: format!("Original data (seq {})", session.log.event(*original).seq),
+                    lines: left,
+                },
+                DataSide {
+                    title: format!("Replacement data (seq {})", session.log.event(idx).seq),
+                    lines: right,
+                },
+            ]),
+            paths,
+        })
+    }
 }
 
 impl Inspected {
@@ -40,12 +115,17 @@ impl Inspected {
             pretty.truncate(cut);
             pretty.push_str("\n… (cut; use Copy event JSON for the whole event)");
         }
-        let message =
-            message_of(&session.log, idx).map(|m| (m.role.clone(), text_of_blocks(&m.content)));
+        let message = if session.log.is_eligible(idx) {
+            read_message(&session.log, idx)
+                .map(|m| m.map(|m| (m.role.clone(), text_of_blocks(&m.content))))
+        } else {
+            Ok(None)
+        };
         Inspected {
             idx,
             pretty,
             message,
+            rewrite: RewriteView::new(session, idx),
         }
     }
 }
@@ -149,13 +229,33 @@ pub fn inspector_ui(
                 replace_ui(ui, session, idx, rep, &pal, commands);
             }
             let inspected = state.get(session, idx);
-            if let Some((role, text)) = &inspected.message {
+            if let Some(view) = &inspected.rewrite {
                 ui.separator();
-                egui::CollapsingHeader::new(format!("Derived message ({role})"))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        ui.label(text.as_str());
-                    });
+                rewrite_ui(ui, view, &pal);
+            }
+            match &inspected.message {
+                Ok(Some((role, text))) => {
+                    ui.separator();
+                    egui::CollapsingHeader::new(format!("Derived message ({role})"))
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            ui.label(text.as_str());
+                        });
+                }
+                Ok(None) => {}
+                Err(reason) => {
+                    ui.separator();
+                    egui::CollapsingHeader::new("Derived message (unreadable)")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            ui.label(
+                                RichText::new(format!(
+                                    "This event's message could not be read: {reason}. The surface keeps the node, without content."
+                                ))
+                                .color(pal.error),
+                            );
+                        });
+                }
             }
             ui.separator();
             egui::CollapsingHeader::new("Event JSON")
@@ -168,6 +268,45 @@ pub fn inspector_ui(
                     );
                 });
         });
+}
+
+/// The prune check: the finding, the differing paths, and the two `data` values side by side
+/// with the differing lines highlighted.
+fn rewrite_ui(ui: &mut Ui, view: &RewriteView, pal: &Palette) {
+    ui.label(RichText::new("Prune rewrites more than the tool result's content").strong());
+    let Some(sides) = &view.sides else {
+        ui.label(RichText::new(view.summary.as_str()).color(pal.error));
+        return;
+    };
+    ui.label(
+        RichText::new("Its data differs from the original's outside the tool-result content:")
+            .color(pal.error),
+    );
+    ui.label(
+        RichText::new(view.paths.join(" · "))
+            .monospace()
+            .color(pal.error),
+    );
+    ui.columns(2, |cols| {
+        let plain = egui::Layout::top_down(egui::Align::Min);
+        for (ui, DataSide { title, lines }) in cols.iter_mut().zip(sides) {
+            ui.with_layout(plain, |ui| {
+                ui.label(RichText::new(title.as_str()).underline());
+                for l in lines.iter().take(MAX_DIFF_LINES) {
+                    let mut text = RichText::new(l.text.as_str())
+                        .monospace()
+                        .size(theme::CODE_LINE_SIZE);
+                    if l.marked {
+                        text = text.color(pal.error).background_color(pal.banner_error_bg);
+                    }
+                    ui.add(egui::Label::new(text).wrap());
+                }
+                if lines.len() > MAX_DIFF_LINES {
+                    ui.label(format!("… {} more lines", lines.len() - MAX_DIFF_LINES));
+                }
+            });
+        }
+    });
 }
 
 fn seq_button(

@@ -1,5 +1,6 @@
 //! Background work that must never block the UI thread: loading a session file (with progress
-//! and cancellation) and the native file dialogs.
+//! and cancellation; its findings and token meter computed side by side) and the native file
+//! and folder dialogs (the folder discovery itself is `browser_job.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -91,11 +92,15 @@ pub fn load_blocking(
         }
     };
     let surface = Surface::at_end(&log);
-    let findings = check(&log, &surface);
-    if progress.is_some_and(LoadProgress::is_cancelled) {
-        return Err(format!("loading {} was cancelled", source.label()));
-    }
-    let meter = Meter::build(&log, &surface);
+    // The findings and the token meter read the log independently: side by side.
+    let (findings, meter) = std::thread::scope(|scope| {
+        let meter = scope.spawn(|| crate::cli::meter_of(&log, &surface));
+        let findings = check(&log, &surface);
+        let meter = meter
+            .join()
+            .unwrap_or_else(|_| Meter::build(&log, &surface));
+        (findings, meter)
+    });
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
@@ -210,6 +215,8 @@ pub enum DialogPurpose {
     Open,
     /// Pick where to save a new log.
     Save,
+    /// Pick a folder to browse.
+    OpenFolder,
 }
 
 /// A native file dialog running on a worker thread.
@@ -227,6 +234,14 @@ impl DialogJob {
             .name("surface-viewer-dialog".into())
             .spawn(move || {
                 let mut dialog = rfd::FileDialog::new();
+                if purpose == DialogPurpose::OpenFolder {
+                    if let Some(dir) = &suggested {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    let _ = tx.send(dialog.pick_folder());
+                    ctx.request_repaint();
+                    return;
+                }
                 if let Some(s) = &suggested {
                     if let Some(dir) = s.parent() {
                         dialog = dialog.set_directory(dir);
@@ -240,7 +255,7 @@ impl DialogJob {
                         .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
                         .add_filter("All files", &["*"])
                         .pick_file(),
-                    DialogPurpose::Save => dialog.save_file(),
+                    DialogPurpose::Save | DialogPurpose::OpenFolder => dialog.save_file(),
                 };
                 let _ = tx.send(picked);
                 ctx.request_repaint();

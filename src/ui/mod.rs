@@ -5,17 +5,25 @@
 mod app;
 mod apply;
 mod arrows;
+mod browser;
+mod browser_app;
+mod browser_job;
+pub mod browser_rows;
 mod chrome;
+mod cjk_font;
 pub mod command;
 mod compactions;
 mod compactions_compare;
 mod compactions_job;
+mod context_strip;
 mod findings_panel;
 mod follow;
+mod icon;
 mod inspector;
 mod loader;
 mod preview_pane;
 mod replay_bar;
+mod request_view;
 mod search;
 mod session;
 mod shortcuts;
@@ -28,17 +36,21 @@ mod view;
 use std::path::PathBuf;
 
 pub use app::ViewerApp;
+pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{SideTab, UiCommand};
 
-/// Opens the desktop viewer on `file` (or the bundled sample when `None`), optionally on one
-/// session of a SQLite file, optionally following it live. Returns when the window closes.
+/// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions
+/// browser when it is a folder), optionally on one session of a SQLite file, optionally
+/// following it live. Returns when the window closes.
 pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")
-            .with_inner_size([1600.0, 1000.0])
-            .with_min_inner_size([900.0, 560.0])
-            .with_drag_and_drop(true),
+            .with_app_id("surface-viewer")
+            .with_inner_size(theme::WINDOW_SIZE)
+            .with_min_inner_size(theme::WINDOW_MIN_SIZE)
+            .with_drag_and_drop(true)
+            .with_icon(icon::window_icon()),
         ..Default::default()
     };
     eframe::run_native(

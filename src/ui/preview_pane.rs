@@ -1,5 +1,5 @@
-//! The replace preview: validity, shadowed nodes, token totals before and after, the resulting
-//! surface, an editable summary, the exact event line, copy, and "save as new log".
+//! The replace preview: validity, shadowed nodes, the meter's totals before and after, the
+//! resulting surface, an editable summary, the exact event line, copy, and "save as new log".
 
 use std::path::{Path, PathBuf};
 
@@ -135,18 +135,23 @@ pub fn preview_ui(
         }
         ui.label(format!("Shadows {} node(s): {}", preview.shadowed.len(), seqs(&preview.shadowed)));
         let delta = preview.after.approx_tokens as i64 - preview.before.approx_tokens as i64;
-        egui::Grid::new("preview-totals").num_columns(3).show(ui, |ui| {
+        egui::Grid::new("preview-totals").num_columns(4).show(ui, |ui| {
             ui.label("");
             ui.label(RichText::new("nodes").strong());
-            ui.label(RichText::new("≈ tokens").strong());
+            ui.label(RichText::new("meter total").strong())
+                .on_hover_text("The harness's token meter: what its compaction policy compares with the threshold");
+            ui.label(RichText::new("surface").strong())
+                .on_hover_text("The sum of the meter's message prices on the surface");
             ui.end_row();
             ui.label("before");
             ui.label(preview.before.nodes.to_string());
             ui.label(preview.before.approx_tokens.to_string());
+            ui.label(preview.before.surface_tokens.to_string());
             ui.end_row();
             ui.label("after");
             ui.label(preview.after.nodes.to_string());
             ui.label(format!("{} ({delta:+})", preview.after.approx_tokens));
+            ui.label(preview.after.surface_tokens.to_string());
             ui.end_row();
         });
         ui.separator();

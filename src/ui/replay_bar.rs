@@ -1,9 +1,10 @@
-//! The replay bar: step, jump to replace ops and findings, play/pause with speed, a scrubber
-//! with markers over the whole log, and "go to seq".
+//! The replay bar: step, jump to replace ops and findings, play/pause with speed, the context
+//! strip and a scrubber with markers over the whole log, and "go to seq".
 
 use egui::{Pos2, Rect, Role, Sense, Ui, Vec2, WidgetInfo};
 
 use super::command::UiCommand;
+use super::context_strip::{StripState, context_strip_ui};
 use super::session::Session;
 use super::theme::{self, Palette};
 
@@ -83,7 +84,9 @@ pub fn replay_bar_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut ReplayState,
+    strip: &mut StripState,
     speed: f32,
+    ratio: f64,
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -156,6 +159,7 @@ pub fn replay_bar_ui(
             session.len()
         ));
     });
+    context_strip_ui(ui, session, strip, ratio, commands);
     scrubber_ui(ui, session, state, &pal, commands);
 }
 

@@ -6,7 +6,9 @@ use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::engine::{Effect, EventIdx, EventLog, Figure, Finding, Meter, Surface};
+use crate::engine::{
+    Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface, detect_era,
+};
 use crate::store::{Format, SessionInfo};
 
 use super::loader::{Loaded, Source};
@@ -90,6 +92,8 @@ pub struct Session {
     reverse: OnceCell<ReverseIndex>,
     /// Events were appended (live follow) since the findings were computed.
     pub findings_stale: bool,
+    /// The harness era the log was written in (it decides the findings' severities), and why.
+    pub era: EraGuess,
 }
 
 /// The event of each finding, the display order (errors first, then by seq), and the sorted
@@ -128,6 +132,7 @@ impl Session {
             .filter(|&i| matches!(log.op(i), crate::engine::SurfaceOp::Replace { .. }))
             .collect();
         let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
+        let era = detect_era(&log);
         let mut session = Session {
             source,
             format,
@@ -148,6 +153,7 @@ impl Session {
             nodes_at: None,
             reverse: OnceCell::new(),
             findings_stale: false,
+            era,
         };
         session.refresh_nodes();
         session
@@ -203,7 +209,9 @@ impl Session {
     /// follow has been quiet for a moment (O(log), so not on every append).
     pub fn refresh_findings(&mut self) {
         // `check` reads the processed effects, which cover the whole log after `catch_up`.
-        self.findings = crate::engine::check(&self.log, &self.surface);
+        let report = crate::engine::check_report(&self.log, &self.surface);
+        self.findings = report.findings;
+        self.era = report.era;
         self.reverse = OnceCell::new();
         let (events, order, marks) = index_findings(&self.log, &self.findings);
         self.finding_events = events;
@@ -332,17 +340,42 @@ impl Session {
         Some(t - self.t0?)
     }
 
-    /// Window title text: file and session.
+    /// Window title text: file, session, era and format, e.g.
+    /// `session.jsonl — HEAD (2026-08), JSONL packed — surface-viewer`.
     pub fn title(&self) -> String {
-        let mut t = format!("{} — surface-viewer", self.source.label());
-        if self.sessions.len() > 1 || self.format == Format::Sqlite {
-            t = format!(
-                "{} [session {}] — surface-viewer",
-                self.source.label(),
-                self.info.id
-            );
-        }
-        t
+        let session = if self.sessions.len() > 1 || self.format == Format::Sqlite {
+            format!(" [session {}]", self.info.id)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}{session} — {} — surface-viewer",
+            self.source.label(),
+            self.era_and_format()
+        )
+    }
+
+    /// The era and the storage format: `HEAD (2026-08), JSONL packed`.
+    pub fn era_and_format(&self) -> String {
+        format!(
+            "{}, {}{}",
+            self.era.era.label(),
+            self.format.label(),
+            if self.log.packed_rows.is_empty() {
+                ""
+            } else {
+                " packed"
+            }
+        )
+    }
+
+    /// Hover text for the era: what told it and what it means for the findings.
+    pub fn era_hover(&self) -> String {
+        format!(
+            "Written by a {} harness: {}.\nRules that harness did not enforce yet are warnings, not errors (docs/parity.md).",
+            self.era.era.label(),
+            self.era.reason
+        )
     }
 
     /// Number of error- and warning-level findings.
@@ -478,6 +511,17 @@ mod tests {
             s.tokens_of(EventIdx(0)) + s.tokens_of(EventIdx(1))
         );
         assert_eq!(s.relative_millis(EventIdx(3)), Some(3));
+    }
+
+    #[test]
+    fn title_names_era_and_format() {
+        let s = test_session();
+        // The test log has a version-0 header without delegationDepth: the surface-merge era.
+        assert_eq!(
+            s.title(),
+            "t — surface merge (2026-06), JSONL — surface-viewer"
+        );
+        assert!(s.era_hover().contains("header version 0"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The surface panel: the nodes the model sees at the replay cursor, in order, with role, op,
-//! approximate tokens and a summary; click to select, shift-click to pick a replace range.
+//! the meter's price and a summary, under the meter's total, window and fill; click to select,
+//! shift-click to pick a replace range.
 
 use std::collections::HashMap;
 
@@ -73,7 +74,7 @@ pub fn surface_panel_ui(
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
-    header_ui(ui, session, &pal, commands);
+    header_ui(ui, session, view.threshold_ratio, &pal, commands);
     let range = match (view.range_start, view.range_end) {
         (Some(a), Some(b)) => match (state.position(session, a), state.position(session, b)) {
             (Some(x), Some(y)) => Some(x.min(y)..=x.max(y)),
@@ -122,7 +123,13 @@ pub fn surface_panel_ui(
     }
 }
 
-fn header_ui(ui: &mut Ui, session: &Session, pal: &Palette, commands: &mut Vec<UiCommand>) {
+fn header_ui(
+    ui: &mut Ui,
+    session: &Session,
+    ratio: f64,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
     let at = session
         .cursor_event()
         .map_or("before the first event".to_string(), |i| {
@@ -135,8 +142,7 @@ fn header_ui(ui: &mut Ui, session: &Session, pal: &Palette, commands: &mut Vec<U
     ui.horizontal(|ui| {
         let n = session.nodes.len();
         ui.label(format!("{n} node{}", if n == 1 { "" } else { "s" }));
-        ui.label(format!("{} tokens", session.figure.total))
-            .on_hover_text("The harness's token meter at the cursor");
+        tokens_label_ui(ui, session, ratio, pal);
         ui.label(
             egui::RichText::new(format!("{} mode", session.surface.mode().as_str()))
                 .color(pal.weak_text),
@@ -170,6 +176,39 @@ fn header_ui(ui: &mut Ui, session: &Session, pal: &Palette, commands: &mut Vec<U
         }
     }
     ui.separator();
+}
+
+/// The meter's total at the cursor, the window in force and how full it is.
+fn tokens_label_ui(ui: &mut Ui, session: &Session, ratio: f64, pal: &Palette) {
+    let f = session.figure;
+    let cursor = session.cursor();
+    let window = session.meter.window_at(cursor);
+    let threshold = session.meter.threshold_at(cursor, ratio);
+    let text = match window {
+        Some(w) => format!(
+            "{} / {w} tokens · {:.1}%",
+            f.total,
+            f.total as f64 * 100.0 / w as f64
+        ),
+        None => format!("{} tokens", f.total),
+    };
+    let color = if threshold.is_some_and(|t| f.total >= t) {
+        pal.warning
+    } else {
+        pal.text
+    };
+    ui.label(egui::RichText::new(text).color(color).strong())
+        .on_hover_text(format!(
+            "The harness's token meter: {} tokens ({} baseline), {} of them the surface's messages, {} the header (system prompt and tools).{}",
+            f.total,
+            f.baseline_kind.as_str(),
+            f.surface,
+            session.meter.header_price_at(cursor),
+            match (window, threshold) {
+                (Some(w), Some(t)) => format!(" Context window {w}; compaction threshold {t} ({:.0}%).", ratio * 100.0),
+                _ => " No context window known (no request/context with contextWindow yet).".to_string(),
+            }
+        ));
 }
 
 #[expect(

@@ -55,8 +55,15 @@ pub const ARROW_WIDTH: f32 = 1.8;
 pub const CHAIN_ARROW_WIDTH: f32 = 1.0;
 /// Distance (points) within which the pointer hovers an arrow.
 pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
-/// Default width of the right-hand panel (inspector, preview, findings).
-pub const SIDE_PANEL_WIDTH: f32 = 400.0;
+/// Default width of the right-hand panel (inspector, preview, findings) as a share of the
+/// window width, and its bounds.
+pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.25, 280.0, 440.0);
+/// The right-hand panel while it only holds a one-line hint (nothing selected): narrower.
+pub const SIDE_PANEL_HINT_SHARE: (f32, f32, f32) = (0.15, 170.0, 260.0);
+/// Default width of the surface panel as a share of the window width, and its bounds.
+pub const SURFACE_PANEL_SHARE: (f32, f32, f32) = (0.30, 300.0, 500.0);
+/// The most of the window width a side panel may take when resized by hand.
+pub const PANEL_MAX_SHARE: f32 = 0.45;
 /// Small gap between widgets.
 pub const SPACE_SMALL: f32 = 4.0;
 /// Gap between groups of widgets.
@@ -93,13 +100,30 @@ pub const STROKE_THICK: f32 = 3.0;
 pub const ARROW_HOVER_EXTRA: f32 = 2.0;
 /// Width of a hovered shadow bracket.
 pub const BRACKET_HOVER_WIDTH: f32 = 3.5;
-/// Default width of the surface panel.
-pub const SURFACE_PANEL_WIDTH: f32 = 500.0;
 /// Gap between the timeline and the surface panel where cross-panel arrows run.
 pub const BRIDGE_WIDTH: f32 = 28.0;
+/// Height of the context strip above the scrubber.
+pub const STRIP_HEIGHT: f32 = 64.0;
+/// Empty space above and below the context strip's plot.
+pub const STRIP_PADDING: f32 = 3.0;
+/// Radius of a reported-usage dot in the context strip.
+pub const STRIP_DOT_RADIUS: f32 = 2.0;
+/// Length of a replace-op mark at the top of the context strip.
+pub const STRIP_OP_MARK: f32 = 10.0;
+/// Dash length of the threshold line.
+pub const STRIP_DASH: f32 = 4.0;
+/// Font size of the context strip's label.
+pub const STRIP_LABEL_SIZE: f32 = 11.0;
+/// Height of the request view's stacked bar.
+pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
+/// Size of a legend swatch.
+pub const SWATCH_SIZE: f32 = 10.0;
 
 /// Adds the bundled monospace font as a fallback of the proportional family, so that the
-/// arrows and shapes the UI uses (▲ ▶ ◀ ⇤ ↑ ● ■) render with the default fonts alone.
+/// arrows and shapes the UI uses (▲ ▶ ◀ ⇤ ↑ ● ■) render with the default fonts alone, and the
+/// bundled CJK subset as the last fallback for Chinese, Japanese and Korean text, loaded only
+/// when such text is drawn. Installed system fonts come first: eframe's system font provider
+/// is asked before the bundled one.
 pub fn install_fonts(ctx: &egui::Context) {
     let mut fonts = egui::FontDefinitions::default();
     let mono = fonts
@@ -113,34 +137,39 @@ pub fn install_fonts(ctx: &egui::Context) {
     {
         prop.push(mono);
     }
-    // egui bundles no CJK glyphs; agent logs often contain them. Use a system font as the last
-    // fallback when one is installed (otherwise such text shows as boxes, never a crash).
-    if let Some((name, bytes)) = CJK_FALLBACK_FONTS
-        .iter()
-        .find_map(|path| std::fs::read(path).ok().map(|b| (*path, b)))
-    {
-        fonts.font_data.insert(
-            name.to_string(),
-            std::sync::Arc::new(egui::FontData::from_owned(bytes)),
-        );
-        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
-            if let Some(list) = fonts.families.get_mut(&family) {
-                list.push(name.to_string());
-            }
-        }
-    }
     ctx.set_fonts(fonts);
+    ctx.add_font_provider(super::cjk_font::CjkFallback::provider());
 }
 
-/// System fonts with CJK glyphs, tried in order (Debian/Ubuntu, Fedora, Arch, macOS, Windows).
-const CJK_FALLBACK_FONTS: [&str; 6] = [
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/System/Library/Fonts/Hiragino Sans GB.ttc",
-    "C:\\Windows\\Fonts\\msyh.ttc",
-];
+/// A panel width: `share` of the window width within `(share, min, max)`'s bounds.
+pub fn panel_width(window_width: f32, (share, min, max): (f32, f32, f32)) -> f32 {
+    (window_width * share).clamp(min, max)
+}
+
+/// Height of one row of the sessions browser.
+pub const BROWSER_ROW_HEIGHT: f32 = 20.0;
+/// Indentation of a fork under its parent in the sessions browser.
+pub const BROWSER_INDENT: f32 = 14.0;
+/// Initial width of the project column.
+pub const BROWSER_PROJECT_WIDTH: f32 = 170.0;
+/// Initial width of the two time columns.
+pub const BROWSER_TIME_WIDTH: f32 = 118.0;
+/// Initial width of the number columns (events, compactions, size).
+pub const BROWSER_NUMBER_WIDTH: f32 = 84.0;
+/// Initial width of the errors/warnings column.
+pub const BROWSER_PROBLEMS_WIDTH: f32 = 120.0;
+/// Initial width of the format column.
+pub const BROWSER_FORMAT_WIDTH: f32 = 60.0;
+/// Width of the browser's filter box.
+pub const BROWSER_FILTER_WIDTH: f32 = 280.0;
+/// Width of the browser's progress bar.
+pub const BROWSER_PROGRESS_WIDTH: f32 = 160.0;
+/// Height of the browser's notes list when open.
+pub const BROWSER_NOTES_HEIGHT: f32 = 120.0;
+/// Default size of the window.
+pub const WINDOW_SIZE: [f32; 2] = [1440.0, 900.0];
+/// Smallest size of the window.
+pub const WINDOW_MIN_SIZE: [f32; 2] = [900.0, 560.0];
 
 /// The user's theme choice, persisted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -293,6 +322,24 @@ pub struct Palette {
     pub banner_error_bg: Color32,
     /// Banner background for information.
     pub banner_info_bg: Color32,
+    /// Context strip background.
+    pub strip_bg: Color32,
+    /// Area under the context curve.
+    pub strip_fill: Color32,
+    /// The context curve (the meter's total).
+    pub strip_curve: Color32,
+    /// The context window line.
+    pub strip_window: Color32,
+    /// Provider-reported prompt sizes.
+    pub strip_reported: Color32,
+    /// Request bar: the system prompt.
+    pub bar_system: Color32,
+    /// Request bar: the tools.
+    pub bar_tools: Color32,
+    /// Request bar: the messages.
+    pub bar_messages: Color32,
+    /// Request bar: the free part of the window.
+    pub bar_free: Color32,
 }
 
 /// The palette matching the current visuals.
@@ -332,6 +379,15 @@ const DARK: Palette = Palette {
     track_fill: Color32::from_rgb(70, 110, 160),
     banner_error_bg: Color32::from_rgb(90, 36, 36),
     banner_info_bg: Color32::from_rgb(36, 56, 84),
+    strip_bg: Color32::from_rgb(30, 32, 36),
+    strip_fill: Color32::from_rgb(40, 62, 90),
+    strip_curve: Color32::from_rgb(110, 180, 255),
+    strip_window: Color32::from_rgb(150, 150, 160),
+    strip_reported: Color32::from_rgb(255, 150, 80),
+    bar_system: Color32::from_rgb(120, 210, 210),
+    bar_tools: Color32::from_rgb(230, 190, 90),
+    bar_messages: Color32::from_rgb(110, 170, 250),
+    bar_free: Color32::from_rgb(50, 54, 60),
 };
 
 const LIGHT: Palette = Palette {
@@ -361,6 +417,15 @@ const LIGHT: Palette = Palette {
     track_fill: Color32::from_rgb(140, 175, 225),
     banner_error_bg: Color32::from_rgb(250, 215, 215),
     banner_info_bg: Color32::from_rgb(215, 230, 250),
+    strip_bg: Color32::from_rgb(246, 247, 249),
+    strip_fill: Color32::from_rgb(205, 222, 245),
+    strip_curve: Color32::from_rgb(30, 100, 210),
+    strip_window: Color32::from_rgb(110, 110, 120),
+    strip_reported: Color32::from_rgb(220, 100, 20),
+    bar_system: Color32::from_rgb(0, 150, 155),
+    bar_tools: Color32::from_rgb(200, 140, 0),
+    bar_messages: Color32::from_rgb(40, 110, 220),
+    bar_free: Color32::from_rgb(225, 228, 234),
 };
 
 impl Palette {

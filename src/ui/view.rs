@@ -28,6 +28,8 @@ pub struct ViewState {
     pub whole_chain: bool,
     /// The open log is being followed live (mirrors the app's follow state each frame).
     pub following: bool,
+    /// The compaction threshold as a fraction of the context window.
+    pub threshold_ratio: f64,
 }
 
 impl Default for ViewState {
@@ -40,6 +42,7 @@ impl Default for ViewState {
             filter_mask: ALL_FAMILIES,
             whole_chain: false,
             following: false,
+            threshold_ratio: crate::engine::DEFAULT_THRESHOLD_RATIO,
         }
     }
 }
@@ -69,6 +72,8 @@ pub struct Prefs {
     pub whole_chain: bool,
     /// Right-hand tab.
     pub tab: super::command::SideTab,
+    /// The compaction threshold as a fraction of the context window.
+    pub threshold_ratio: f64,
 }
 
 impl Default for Prefs {
@@ -81,6 +86,7 @@ impl Default for Prefs {
             filter_mask: ALL_FAMILIES,
             whole_chain: false,
             tab: Default::default(),
+            threshold_ratio: crate::engine::DEFAULT_THRESHOLD_RATIO,
         }
     }
 }

@@ -47,7 +47,9 @@ impl Plot {
 
 /// The SVG element.
 pub fn context_svg(report: &Report<'_>) -> String {
-    let totals = report.meter.totals();
+    let totals: Vec<u32> = (0..report.meter.len())
+        .map(|i| report.meter.total_after(i))
+        .collect();
     let n = totals.len();
     let windows = report.meter.window_changes();
     let peak = totals.iter().copied().max().unwrap_or(0);
@@ -67,7 +69,7 @@ pub fn context_svg(report: &Report<'_>) -> String {
         WIDTH - LEFT - RIGHT,
         HEIGHT - TOP - BOTTOM
     );
-    area(&mut svg, &plot, totals);
+    area(&mut svg, &plot, &totals);
     limits(&mut svg, &plot, report);
     for r in &report.audit.replaces {
         replace_mark(&mut svg, &plot, r);

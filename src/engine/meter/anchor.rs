@@ -5,8 +5,9 @@
 use serde_json::Value;
 
 use super::price::{OVERHEAD, block_price};
+use super::raw::{Known, RowDeltas, chunk_piece_with};
 use super::utf16::{ceil4, utf16_len};
-use crate::engine::{ChunkKind, EventLog, EventText, PackedData};
+use crate::engine::{EventIdx, EventLog, EventText};
 
 /// Where the meter's baseline comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -168,14 +169,6 @@ impl DeltaKind {
             _ => None,
         }
     }
-
-    fn of_packed(kind: ChunkKind) -> DeltaKind {
-        match kind {
-            ChunkKind::Text => DeltaKind::Text,
-            ChunkKind::Reasoning => DeltaKind::Reasoning,
-            ChunkKind::ToolCall => DeltaKind::ToolCall,
-        }
-    }
 }
 
 /// One block being assembled.
@@ -187,6 +180,8 @@ struct Building {
     kind: Option<DeltaKind>,
     len: usize,
     name_len: usize,
+    /// Position of the chunk the name came from (the last non-empty name wins).
+    name_at: usize,
 }
 
 /// Assembles the streamed message block by block, in the order each index first appears.
@@ -194,6 +189,8 @@ struct Building {
 pub struct Assembler {
     blocks: Vec<Building>,
     max_tokens: bool,
+    /// Chunks taken in so far.
+    pushed: usize,
 }
 
 impl Assembler {
@@ -207,6 +204,7 @@ impl Assembler {
                     kind: None,
                     len: 0,
                     name_len: 0,
+                    name_at: 0,
                 });
                 self.blocks.len() - 1
             }
@@ -214,8 +212,10 @@ impl Assembler {
         &mut self.blocks[at]
     }
 
-    /// Takes in one chunk.
+    /// Takes in the next chunk.
     pub fn push(&mut self, piece: Piece) {
+        self.pushed += 1;
+        let at = self.pushed;
         match piece {
             Piece::Start { index, kind } => {
                 let b = self.block(index);
@@ -232,6 +232,7 @@ impl Assembler {
                 b.len += len;
                 if let Some(n) = name_len {
                     b.name_len = n;
+                    b.name_at = at;
                 }
             }
             Piece::End {
@@ -244,6 +245,31 @@ impl Assembler {
             }
             Piece::Finish { max_tokens } => self.max_tokens |= max_tokens,
             Piece::Other => {}
+        }
+    }
+
+    /// The position the next [`Assembler::push`] takes.
+    pub fn position(&self) -> usize {
+        self.pushed + 1
+    }
+
+    /// Whether a `block-end` of `index` was taken in.
+    pub fn has_end(&self, index: u64) -> bool {
+        self.blocks
+            .iter()
+            .any(|b| b.index == index && b.ended.is_some())
+    }
+
+    /// Adds the length (and name) of a delta pushed earlier at position `at` with length 0
+    /// (a packed member read once its block is known to need it).
+    pub fn add_delta(&mut self, at: usize, index: u64, len: usize, name_len: Option<usize>) {
+        let b = self.block(index);
+        b.len += len;
+        if let Some(n) = name_len
+            && at >= b.name_at
+        {
+            b.name_len = n;
+            b.name_at = at;
         }
     }
 
@@ -317,55 +343,71 @@ pub fn piece_of_chunk(chunk: &Value) -> Piece {
 }
 
 /// `A` for an `assistant/message` citing `sources`: its streamed message assembled from the
-/// cited `assistant/chunk` events (a packed row's members read from one parse of the row).
+/// cited `assistant/chunk` events.
 pub fn streamed_price(log: &EventLog, sources: &[u64]) -> u64 {
+    streamed_price_with(log, sources, &[])
+}
+
+/// [`streamed_price`], with the blocks of the message itself: a `block-end` that repeats one
+/// of them byte for byte is priced without a scan. A packed row's deltas are read only for a
+/// block index that has no `block-end` (the end wins over deltas), once per row.
+pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>]) -> u64 {
     let chunk_type = log.types.get("assistant/chunk");
     let mut assembler = Assembler::default();
-    // Packed members of one row come in a run; the row is parsed once per run.
-    let mut row_cache: Option<(u32, Option<PackedData<'_>>)> = None;
+    // Packed members wait until every block-end is known: (position, row, member, index).
+    let mut packed: Vec<(usize, u32, u32, u64)> = Vec::new();
+    let mut heads: Option<(u32, Option<(DeltaKind, u64)>)> = None;
+    // Cited chunks are usually consecutive events: try the event after the last one first.
+    let mut next: Option<usize> = None;
     for &seq in sources {
-        let Some(idx) = log.find_seq(seq) else {
+        let guess = next.filter(|&i| {
+            log.events
+                .get(i)
+                .is_some_and(|e| e.seq == seq && e.takes_part())
+        });
+        let Some(idx) = guess
+            .map(|i| EventIdx(i as u32))
+            .or_else(|| log.find_seq(seq))
+        else {
             continue;
         };
+        next = Some(idx.get() + 1);
         let e = log.event(idx);
         if Some(e.kind) != chunk_type {
             continue;
         }
-        let piece = match e.text {
+        match e.text {
             EventText::PackedMember { row, member } => {
-                if row_cache.as_ref().is_none_or(|(r, _)| *r != row) {
-                    row_cache = Some((row, packed_row(log, row)));
+                if heads.as_ref().is_none_or(|(r, _)| *r != row) {
+                    heads = Some((row, RowDeltas::head(log, row)));
                 }
-                match row_cache.as_ref().and_then(|(_, d)| d.as_ref()) {
-                    Some(data) => packed_piece(data, member as usize),
-                    None => Piece::Other,
+                if let Some((_, Some((kind, index)))) = heads {
+                    packed.push((assembler.position(), row, member, index));
+                    assembler.push(Piece::Delta {
+                        index,
+                        kind,
+                        len: 0,
+                        name_len: None,
+                    });
                 }
             }
-            _ => super::raw::chunk_piece(log, idx),
-        };
-        assembler.push(piece);
+            _ => assembler.push(chunk_piece_with(log, idx, known)),
+        }
+    }
+    let mut rows: Option<(u32, Option<RowDeltas>)> = None;
+    for (at, row, member, index) in packed {
+        if assembler.has_end(index) {
+            continue;
+        }
+        if rows.as_ref().is_none_or(|(r, _)| *r != row) {
+            rows = Some((row, RowDeltas::read(log, row)));
+        }
+        if let Some((_, Some(deltas))) = &rows {
+            let (len, name_len) = deltas.member(member as usize);
+            assembler.add_delta(at, index, len, name_len);
+        }
     }
     assembler.price()
-}
-
-fn packed_row(log: &EventLog, row: u32) -> Option<PackedData<'_>> {
-    let r = log.packed_rows.get(row as usize)?;
-    let start = r.start as usize;
-    let text = std::str::from_utf8(log.text.get(start..start + r.len as usize)?).ok()?;
-    PackedData::parse(r.kind, text).ok()
-}
-
-fn packed_piece(data: &PackedData<'_>, member: usize) -> Piece {
-    let kind = DeltaKind::of_packed(data.kind());
-    Piece::Delta {
-        index: data.index(),
-        kind,
-        len: data.piece(member).map_or(0, utf16_len),
-        name_len: match kind {
-            DeltaKind::ToolCall => data.name().map(utf16_len).filter(|&n| n > 0),
-            _ => None,
-        },
-    }
 }
 
 #[cfg(test)]

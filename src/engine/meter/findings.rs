@@ -5,14 +5,12 @@
 
 use serde_json::Value;
 
-use super::anchor::Usage;
 use super::header::{HeaderProblem, RequestHeader};
 use crate::engine::{EventIdx, EventLog, Finding, Rule};
 
-/// The `contextWindow` of a `request/context`'s data: `Ok(None)` when absent, `Err` when it
-/// is not a positive integer.
-pub fn context_window(data: &Value) -> Result<Option<u64>, ()> {
-    match data.get("contextWindow") {
+/// A `contextWindow` value: `Ok(None)` when absent, `Err` when it is not a positive integer.
+pub fn context_window(window: Option<&Value>) -> Result<Option<u64>, ()> {
+    match window {
         None | Some(Value::Null) => Ok(None),
         Some(w) => match w.as_u64().or_else(|| {
             let f = w.as_f64()?;
@@ -42,27 +40,22 @@ pub fn meter_findings(log: &EventLog) -> Vec<Finding> {
                 };
                 out.push(finding(log, idx, rule, p.describe().to_string()));
             }
-        } else if kind == context {
-            if context_window(&log.data_value(idx)).is_err() {
-                out.push(finding(
-                    log,
-                    idx,
-                    Rule::MeterBadWindow,
-                    "request/context contextWindow is not a positive integer; the window in force is unchanged".to_string(),
-                ));
-            }
-        } else if kind == assistant {
-            let data = log.data_value(idx);
-            if let Some(u) = data.get("usage").filter(|u| !u.is_null())
-                && let Err(why) = Usage::from_value(u)
-            {
-                out.push(finding(
-                    log,
-                    idx,
-                    Rule::MeterBadUsage,
-                    format!("{why}; the meter anchors this message without provider usage"),
-                ));
-            }
+        } else if kind == context && super::raw::context_window_of(log, idx).is_err() {
+            out.push(finding(
+                log,
+                idx,
+                Rule::MeterBadWindow,
+                "request/context contextWindow is not a positive integer; the window in force is unchanged".to_string(),
+            ));
+        } else if kind == assistant
+            && let Some(Err(why)) = super::raw::usage_field(log, idx)
+        {
+            out.push(finding(
+                log,
+                idx,
+                Rule::MeterBadUsage,
+                format!("{why}; the meter anchors this message without provider usage"),
+            ));
         }
     }
     out

@@ -29,6 +29,8 @@ pub struct RequestHeader {
     pub config: Value,
     /// JavaScript JSON of each of [`CONFIG_KEYS`] in `config`, then of `adapterDefaults`.
     key: Vec<Option<String>>,
+    /// The system prompt's and the tools' prices.
+    prices: (u64, u64),
 }
 
 /// What was wrong with a `request/header`, for the meter's warning findings.
@@ -89,31 +91,34 @@ impl RequestHeader {
             .map(|k| config.get(k).map(stringify))
             .collect();
         key.push(header.get("adapterDefaults").map(stringify));
+        let system_price = system
+            .as_deref()
+            .map_or(0, |s| ceil4(utf16_len(s)) + OVERHEAD);
+        let tools_price = if tools.is_empty() {
+            0
+        } else {
+            // "[" + the tools joined by "," + "]".
+            let len: usize = tools.iter().map(|t| utf16_len(t)).sum::<usize>() + tools.len() + 1;
+            ceil4(len) + OVERHEAD
+        };
         let header = RequestHeader {
             system,
             tools,
             config,
             key,
+            prices: (system_price, tools_price),
         };
         (Some(header), problems)
     }
 
     /// `⌈len(system)/4⌉ + 4` with a system prompt, else 0.
     pub fn system_price(&self) -> u64 {
-        self.system
-            .as_deref()
-            .map_or(0, |s| ceil4(utf16_len(s)) + OVERHEAD)
+        self.prices.0
     }
 
     /// `⌈len(JSON.stringify(tools))/4⌉ + 4` with tools, else 0.
     pub fn tools_price(&self) -> u64 {
-        if self.tools.is_empty() {
-            return 0;
-        }
-        // "[" + the tools joined by "," + "]".
-        let len: usize =
-            self.tools.iter().map(|t| utf16_len(t)).sum::<usize>() + self.tools.len() + 1;
-        ceil4(len) + OVERHEAD
+        self.prices.1
     }
 
     /// The header's price: system prompt plus tools.

@@ -12,6 +12,7 @@ mod header;
 mod js_json;
 mod price;
 mod raw;
+mod scan;
 mod utf16;
 
 pub use anchor::{
@@ -22,8 +23,8 @@ pub use header::{CONFIG_KEYS, HeaderProblem, RequestHeader};
 pub use js_json::{stringified_len as js_stringified_len, stringify as js_stringify};
 pub use price::{OVERHEAD, block_price, blocks_price, message_price, text_message_price};
 pub use raw::{
-    chunk_piece, chunk_piece_reference, node_price, node_price_and_usage, node_price_reference,
-    usage_of,
+    Known, NodeFacts, RowDeltas, chunk_piece, chunk_piece_reference, chunk_piece_with, node_facts,
+    node_price, node_price_reference, usage_of,
 };
 pub use utf16::{ceil4, utf16_len};
 
@@ -83,13 +84,56 @@ pub struct ModelStep {
     pub message: Option<EventIdx>,
 }
 
+/// What the meter reads from the events of one range of the log: the message price of each
+/// surface-eligible event, its usage, and an `assistant/message`'s streamed price. Reading a
+/// range depends on no other event's state, so a caller may read disjoint ranges on several
+/// threads and hand the parts, in log order, to [`Meter::build_priced`].
+#[derive(Clone, Debug, Default)]
+pub struct Prices {
+    range: std::ops::Range<usize>,
+    /// `(event, facts)` of the surface-eligible events of the range, in log order.
+    facts: Vec<(u32, NodeFacts)>,
+}
+
+impl Prices {
+    /// Reads the events `range` of `log`.
+    pub fn read(log: &EventLog, range: std::ops::Range<usize>) -> Prices {
+        let range = range.start.min(log.len())..range.end.min(log.len());
+        let facts = range
+            .clone()
+            .map(|i| EventIdx(i as u32))
+            .filter(|&i| log.is_eligible(i))
+            .map(|i| (i.0, node_facts(log, i)))
+            .collect();
+        Prices { range, facts }
+    }
+
+    /// The events read.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.range.clone()
+    }
+}
+
+/// The meter after one event, packed: 16 bytes, one cache line holds four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Row {
+    /// The total (saturating at `u32::MAX`).
+    total: u32,
+    /// The surface tokens (saturating).
+    surface: u32,
+    /// The baseline (saturating): the anchor's when it is in use, else the total.
+    baseline: u32,
+    /// Baseline kind and whether the anchor is in use.
+    flags: u8,
+}
+
 /// Flag bits of a per-event figure: the baseline kind (two bits) and whether the anchor is in
 /// use.
 const KIND_MASK: u8 = 0b11;
 const ANCHORED: u8 = 0b100;
 
 /// Interned ids of the types the meter reacts to.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Kinds {
     header: Option<TypeId>,
     context: Option<TypeId>,
@@ -98,12 +142,15 @@ struct Kinds {
     turn_end: Option<TypeId>,
     chunk: Option<TypeId>,
     assistant: Option<TypeId>,
+    /// Per type id: the meter ignores events of this type (not a message, not one of the
+    /// above), so the figure after one is the figure before it.
+    inert: Vec<bool>,
 }
 
 impl Kinds {
     fn of(log: &EventLog) -> Self {
         let t = |name| log.types.get(name);
-        Kinds {
+        let mut kinds = Kinds {
             header: t("request/header"),
             context: t("request/context"),
             step_start: t("step/start"),
@@ -111,7 +158,23 @@ impl Kinds {
             turn_end: t("turn/end"),
             chunk: t("assistant/chunk"),
             assistant: t("assistant/message"),
-        }
+            inert: Vec::new(),
+        };
+        let active = [
+            kinds.header,
+            kinds.context,
+            kinds.step_start,
+            kinds.step_end,
+            kinds.turn_end,
+            kinds.chunk,
+            kinds.assistant,
+        ];
+        kinds.inert = log
+            .types
+            .iter()
+            .map(|(id, _)| !log.types.is_eligible(id) && !active.contains(&Some(id)))
+            .collect();
+        kinds
     }
 }
 
@@ -121,6 +184,8 @@ struct Running {
     surface: u64,
     nodes: u64,
     header: Option<u32>,
+    /// The price of `header`.
+    header_price: u64,
     anchor: Option<Anchor>,
     /// The anchor's header equals the header in force.
     anchor_matches: bool,
@@ -133,19 +198,16 @@ struct Running {
 #[derive(Clone, Debug)]
 pub struct Meter {
     mode: Mode,
-    /// Price of every surface-eligible event's message (0 for other events).
-    price: Vec<u32>,
-    /// Total after each event (saturating at `u32::MAX`).
-    total: Vec<u32>,
-    /// Surface tokens after each event (saturating).
-    surface: Vec<u32>,
-    /// Baseline kind and anchor flag after each event.
-    flags: Vec<u8>,
+    /// `(event, price)` of every surface-eligible event, in log order.
+    prices: Vec<(u32, u32)>,
+    /// The figure after each event.
+    rows: Vec<Row>,
     /// Every distinct header read, in order.
     headers: Vec<RequestHeader>,
-    /// `(event, header)`: from just after `event` on, `header` is in force.
+    /// `(event, header)`: from just after `event` on, `header` is in force (changes only).
     header_changes: Vec<(u32, Option<u32>)>,
-    /// `(event, window)`: from just after `event` on, the context window is `window`.
+    /// `(event, window)`: from just after `event` on, the context window is `window` (changes
+    /// only).
     window_changes: Vec<(u32, u64)>,
     /// `(event, anchor)`: from just after `event` on, `anchor` is the anchor.
     anchors: Vec<(u32, Anchor)>,
@@ -162,10 +224,8 @@ impl Meter {
     fn empty(mode: Mode) -> Self {
         Meter {
             mode,
-            price: Vec::new(),
-            total: Vec::new(),
-            surface: Vec::new(),
-            flags: Vec::new(),
+            prices: Vec::new(),
+            rows: Vec::new(),
             headers: Vec::new(),
             header_changes: Vec::new(),
             window_changes: Vec::new(),
@@ -178,84 +238,105 @@ impl Meter {
     /// The meter after every event `surface` has processed (pass a surface processed to the
     /// end, e.g. [`Surface::at_end`]; its cursor does not matter).
     pub fn build(log: &EventLog, surface: &Surface) -> Self {
+        let n = Self::measurable(log, surface);
+        Meter::build_priced(log, surface, [Prices::read(log, 0..n)])
+    }
+
+    /// [`Meter::build`] from prices read beforehand, e.g. range by range on several threads:
+    /// `parts` in log order; an event no part covers is read here.
+    pub fn build_priced(
+        log: &EventLog,
+        surface: &Surface,
+        parts: impl IntoIterator<Item = Prices>,
+    ) -> Self {
         let mut meter = Meter::empty(surface.mode());
-        let n = surface.processed().min(log.len());
+        let n = Self::measurable(log, surface);
         meter.reserve_exact(n);
-        meter.process_range(log, surface, n);
+        let kinds = Kinds::of(log);
+        for part in parts {
+            let mut facts = part.facts.into_iter().peekable();
+            for i in part.range.start.max(meter.len())..part.range.end.min(n) {
+                while facts.next_if(|&(e, _)| (e as usize) < i).is_some() {}
+                let read = facts.next_if(|&(e, _)| e as usize == i).map(|(_, f)| f);
+                meter.process(log, surface, &kinds, EventIdx(i as u32), read);
+            }
+        }
+        for i in meter.len()..n {
+            meter.process(log, surface, &kinds, EventIdx(i as u32), None);
+        }
         meter
+    }
+
+    /// How many events the meter can measure: those `surface` has processed.
+    fn measurable(log: &EventLog, surface: &Surface) -> usize {
+        surface.processed().min(log.len())
     }
 
     /// Takes in events appended to `log` (live follow) once `surface` has processed them
     /// ([`Surface::catch_up`]): O(new events). A surface that was rebuilt (a legacy log turned
     /// into a surface log) rebuilds the meter.
     pub fn catch_up(&mut self, log: &EventLog, surface: &Surface) {
-        let n = surface.processed().min(log.len());
+        let n = Self::measurable(log, surface);
         if surface.mode() != self.mode || n < self.len() {
             *self = Meter::build(log, surface);
             return;
         }
-        self.process_range(log, surface, n);
+        let kinds = Kinds::of(log);
+        for i in self.len()..n {
+            self.process(log, surface, &kinds, EventIdx(i as u32), None);
+        }
     }
 
     fn reserve_exact(&mut self, n: usize) {
-        self.price.reserve_exact(n);
-        self.total.reserve_exact(n);
-        self.surface.reserve_exact(n);
-        self.flags.reserve_exact(n);
-    }
-
-    fn process_range(&mut self, log: &EventLog, surface: &Surface, to: usize) {
-        let kinds = Kinds::of(log);
-        for i in self.len()..to {
-            self.process(log, surface, &kinds, EventIdx(i as u32));
-        }
+        self.rows.reserve_exact(n);
     }
 
     /// Number of events measured.
     pub fn len(&self) -> usize {
-        self.total.len()
+        self.rows.len()
     }
 
     /// True before any event was measured.
     pub fn is_empty(&self) -> bool {
-        self.total.is_empty()
+        self.rows.is_empty()
     }
 
     // --- Reading ------------------------------------------------------------------------
 
-    /// The figure after the first `cursor` events (cursor 0: nothing read yet). O(1), plus a
-    /// binary search among the anchors when the anchor is in use.
+    /// The figure after the first `cursor` events (cursor 0: nothing read yet). O(1).
+    #[inline]
     pub fn at(&self, cursor: usize) -> Figure {
-        let Some(i) = cursor.min(self.len()).checked_sub(1) else {
+        let Some(row) = cursor
+            .min(self.len())
+            .checked_sub(1)
+            .and_then(|i| self.rows.get(i))
+        else {
             return Figure::default();
         };
-        let flags = self.flags[i];
-        let total = u64::from(self.total[i]);
-        let baseline_kind = match flags & KIND_MASK {
+        let total = u64::from(row.total);
+        let baseline_kind = match row.flags & KIND_MASK {
             0 => BaselineKind::None,
             1 => BaselineKind::Estimated,
             _ => BaselineKind::Usage,
         };
-        let baseline = match self.anchor_at(cursor) {
-            Some(a) if flags & ANCHORED != 0 => a.baseline,
-            _ => total,
-        };
         Figure {
             total,
-            surface: u64::from(self.surface[i]),
+            surface: u64::from(row.surface),
             baseline_kind,
-            baseline,
+            baseline: u64::from(row.baseline),
         }
     }
 
-    /// The totals after every event (for a curve over the whole log).
-    pub fn totals(&self) -> &[u32] {
-        &self.total
+    /// The total after event `i` (for a curve over the whole log; 0 past the end).
+    pub fn total_after(&self, i: usize) -> u32 {
+        self.rows.get(i).map_or(0, |r| r.total)
     }
 
-    /// The message price of an eligible event (0 for events that are not messages).
+    /// The message price of an eligible event (0 for events that are not messages). O(log n).
     pub fn price(&self, idx: EventIdx) -> u64 {
-        self.price.get(idx.get()).map_or(0, |&p| u64::from(p))
+        self.prices
+            .binary_search_by_key(&idx.0, |&(e, _)| e)
+            .map_or(0, |k| u64::from(self.prices[k].1))
     }
 
     /// Every distinct request header read.
@@ -329,10 +410,14 @@ impl Meter {
     /// What the total would be after the first `cursor` events if the surface tokens were
     /// `surface` instead (a proposed replace), under the same header and anchor.
     pub fn total_with_surface(&self, cursor: usize, surface: u64) -> u64 {
-        let Some(i) = cursor.min(self.len()).checked_sub(1) else {
+        let Some(row) = cursor
+            .min(self.len())
+            .checked_sub(1)
+            .and_then(|i| self.rows.get(i))
+        else {
             return surface;
         };
-        if self.flags[i] & ANCHORED != 0
+        if row.flags & ANCHORED != 0
             && let Some(a) = self.anchor_at(cursor)
         {
             return (a.baseline + surface).saturating_sub(a.surface);
@@ -342,14 +427,43 @@ impl Meter {
 
     // --- Building -----------------------------------------------------------------------
 
-    fn process(&mut self, log: &EventLog, surface: &Surface, kinds: &Kinds, idx: EventIdx) {
-        let kind = Some(log.event(idx).kind);
-        let (price, usage) = if log.is_eligible(idx) {
-            node_price_and_usage(log, idx)
-        } else {
-            (0, None)
+    /// Measures event `idx`; `read` is what [`Prices`] read of it (read here when `None`).
+    fn process(
+        &mut self,
+        log: &EventLog,
+        surface: &Surface,
+        kinds: &Kinds,
+        idx: EventIdx,
+        read: Option<NodeFacts>,
+    ) {
+        let kind = log.event(idx).kind;
+        if kinds.inert.get(kind.0 as usize) == Some(&true)
+            && let Some(&last) = self.rows.last()
+        {
+            self.rows.push(last);
+            return;
+        }
+        if Some(kind) == kinds.chunk
+            && let Some(&last) = self.rows.last()
+        {
+            // A stream chunk changes no figure; it only marks its step's first chunk.
+            if let Some((_, k)) = self.run.open_step {
+                let step = &mut self.steps[k];
+                step.first_chunk = step.first_chunk.or(Some(idx));
+            }
+            self.rows.push(last);
+            return;
+        }
+        let kind = Some(kind);
+        let facts = match read {
+            Some(f) => f,
+            None if log.is_eligible(idx) => node_facts(log, idx),
+            None => NodeFacts::default(),
         };
-        self.price.push(saturate(price));
+        let price = facts.price;
+        if log.is_eligible(idx) {
+            self.prices.push((idx.0, saturate(price)));
+        }
         match surface.effect(idx) {
             Some(Effect::Appended) => {
                 self.run.surface += price;
@@ -371,7 +485,9 @@ impl Meter {
         if kind == kinds.header {
             self.read_header(log, idx);
         } else if kind == kinds.context {
-            if let Ok(Some(window)) = findings::context_window(&log.data_value(idx)) {
+            if let Ok(Some(window)) = raw::context_window_of(log, idx)
+                && self.window_changes.last().map(|w| w.1) != Some(window)
+            {
                 self.window_changes.push((idx.0, window));
             }
         } else if kind == kinds.step_start {
@@ -393,7 +509,7 @@ impl Meter {
         {
             let step = &mut self.steps[k];
             step.message = step.message.or(Some(idx));
-            self.set_anchor(log, idx, s0, price, usage);
+            self.set_anchor(idx, s0, &facts);
         }
         self.measure(idx);
     }
@@ -407,8 +523,13 @@ impl Meter {
             }
             self.headers.len() as u32 - 1
         });
+        if self.header_changes.last().map(|h| h.1) != Some(id) {
+            self.header_changes.push((idx.0, id));
+        }
         self.run.header = id;
-        self.header_changes.push((idx.0, id));
+        self.run.header_price = id
+            .and_then(|h| self.headers.get(h as usize))
+            .map_or(0, RequestHeader::price);
         self.run.anchor_matches = self
             .run
             .anchor
@@ -424,22 +545,16 @@ impl Meter {
         }
     }
 
-    fn set_anchor(
-        &mut self,
-        log: &EventLog,
-        idx: EventIdx,
-        s0: u64,
-        own_price: u64,
-        usage: Option<Usage>,
-    ) {
+    fn set_anchor(&mut self, idx: EventIdx, s0: u64, facts: &NodeFacts) {
         let header = self.run.header;
-        let header_price = header
-            .and_then(|h| self.headers.get(h as usize))
-            .map_or(0, RequestHeader::price);
-        let streamed = match (usage, header, log.sources(idx)) {
-            (Some(_), Some(_), Some(sources)) => streamed_price(log, sources),
-            _ => own_price,
+        let header_price = self.run.header_price;
+        // The streamed message is priced when the message has usage and a header is in
+        // force; else (and without cited chunks) the message's own price.
+        let streamed = match (header, facts.streamed) {
+            (Some(_), Some(a)) => a,
+            _ => facts.price,
         };
+        let usage = facts.usage;
         let estimate = header_price + s0 + streamed;
         let (baseline, kind) = match usage {
             Some(u) if header.is_some() && u.total() >= estimate => {
@@ -468,17 +583,24 @@ impl Meter {
                 a.kind as u8 | ANCHORED,
             ),
             _ if run.header.is_none() && run.nodes == 0 => (0, BaselineKind::None as u8),
-            _ => {
-                let header = run
-                    .header
-                    .and_then(|h| self.headers.get(h as usize))
-                    .map_or(0, RequestHeader::price);
-                (header + run.surface, BaselineKind::Estimated as u8)
-            }
+            _ => (
+                run.header_price + run.surface,
+                BaselineKind::Estimated as u8,
+            ),
         };
-        debug_assert_eq!(self.total.len(), idx.get());
-        self.total.push(saturate(total));
-        self.surface.push(saturate(run.surface));
-        self.flags.push(flags);
+        debug_assert_eq!(self.rows.len(), idx.get());
+        let baseline = match run.anchor {
+            Some(a) if flags & ANCHORED != 0 => a.baseline,
+            _ => total,
+        };
+        self.rows.push(Row {
+            total: saturate(total),
+            surface: saturate(run.surface),
+            baseline: saturate(baseline),
+            flags,
+        });
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -107,6 +107,7 @@ mod tests {
             role: "user".into(),
             content: vec![json!({"type":"text","text":"12345678"})],
             id: None,
+            unreadable: None,
         };
         assert_eq!(message_price(&m), 4 + 2 + 4);
         assert_eq!(text_message_price("12345678"), 10);
