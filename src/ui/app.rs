@@ -200,7 +200,7 @@ impl ViewerApp {
         self.preview.current()
     }
 
-    /// The compaction audit the Compactions tab shows (computed when that tab was drawn).
+    /// The compaction audit the Compactions tab and the context strip show (the latest computed).
     pub fn compaction_audit(&self) -> Option<&crate::engine::audit::Audit> {
         self.compactions.cache.audit().map(|a| a.as_ref())
     }
@@ -455,6 +455,17 @@ impl ViewerApp {
             });
             return;
         };
+        // The strip colours its marks from the compaction audit (computed in the background
+        // for long logs, once per length and ratio).
+        let ratio = self.view.threshold_ratio;
+        self.compactions
+            .cache
+            .ensure(session, ratio, Some(ui.ctx()), self.synchronous);
+        if self.compactions.cache.poll() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.strip.set_audit(self.compactions.cache.audit());
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             replay_bar::replay_bar_ui(
@@ -574,7 +585,7 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.compactions,
-                crate::engine::DEFAULT_THRESHOLD_RATIO,
+                self.view.threshold_ratio,
                 self.synchronous,
                 &mut self.commands,
             ),

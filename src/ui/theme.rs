@@ -110,6 +110,8 @@ pub const STRIP_PADDING: f32 = 3.0;
 pub const STRIP_DOT_RADIUS: f32 = 2.0;
 /// Length of a replace-op mark at the top of the context strip.
 pub const STRIP_OP_MARK: f32 = 10.0;
+/// Height of a request-over-the-threshold mark along the bottom of the context strip.
+pub const STRIP_OVER_MARK: f32 = 5.0;
 /// Dash length of the threshold line.
 pub const STRIP_DASH: f32 = 4.0;
 /// Font size of the context strip's label.
@@ -332,6 +334,8 @@ pub struct Palette {
     pub strip_window: Color32,
     /// Provider-reported prompt sizes.
     pub strip_reported: Color32,
+    /// Marks of model requests made over the threshold.
+    pub strip_over_threshold: Color32,
     /// Request bar: the system prompt.
     pub bar_system: Color32,
     /// Request bar: the tools.
@@ -384,6 +388,7 @@ const DARK: Palette = Palette {
     strip_curve: Color32::from_rgb(110, 180, 255),
     strip_window: Color32::from_rgb(150, 150, 160),
     strip_reported: Color32::from_rgb(255, 150, 80),
+    strip_over_threshold: Color32::from_rgb(255, 70, 70),
     bar_system: Color32::from_rgb(120, 210, 210),
     bar_tools: Color32::from_rgb(230, 190, 90),
     bar_messages: Color32::from_rgb(110, 170, 250),
@@ -422,6 +427,7 @@ const LIGHT: Palette = Palette {
     strip_curve: Color32::from_rgb(30, 100, 210),
     strip_window: Color32::from_rgb(110, 110, 120),
     strip_reported: Color32::from_rgb(220, 100, 20),
+    strip_over_threshold: Color32::from_rgb(205, 30, 30),
     bar_system: Color32::from_rgb(0, 150, 155),
     bar_tools: Color32::from_rgb(200, 140, 0),
     bar_messages: Color32::from_rgb(40, 110, 220),
