@@ -77,7 +77,7 @@ pub fn context_svg(report: &Report<'_>) -> String {
     for o in &report.audit.over_threshold_requests {
         let _ = write!(
             svg,
-            r##"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="#c0392b"><title>request at seq {}: {} tokens ≥ threshold {}</title></circle>"##,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#c0392b"><title>request at seq {}: {} tokens ≥ threshold {}</title></circle>"##,
             plot.x(o.cursor.saturating_sub(1)),
             plot.y(o.tokens),
             o.seq,

@@ -71,7 +71,7 @@ pub fn html(report: &Report<'_>) -> String {
     );
     out.push_str("<h2>Context over the session</h2>\n");
     out.push_str(&context_svg(report));
-    out.push_str("\n<p class=\"legend\"><span>blue: the meter's total</span><span>grey line: context window</span><span>dashed: threshold</span>");
+    out.push_str("\n<p class=\"legend\"><span>blue: the meter's total</span><span>grey line: context window</span><span>dashed: threshold</span><span>replace ops by trigger:</span>");
     for (t, name) in [
         (Some(Trigger::Overflow), "overflow"),
         (Some(Trigger::Command), "command"),
@@ -85,7 +85,7 @@ pub fn html(report: &Report<'_>) -> String {
             trigger_colour(t)
         );
     }
-    out.push_str("<span>red dots: requests over the threshold</span></p>\n");
+    out.push_str("<span><i class=\"trigger\" style=\"background:#c0392b;border-radius:50%\"></i>model request over the threshold</span></p>\n");
     table(&mut out, report);
     if !a.replaces.is_empty() {
         out.push_str("<h2>Each replace</h2>\n");
