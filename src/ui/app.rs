@@ -482,7 +482,14 @@ impl ViewerApp {
         // Sizes follow the window; the right panel stays narrow while it only holds a hint.
         let window = ui.ctx().content_rect().width();
         let max = window * theme::PANEL_MAX_SHARE;
-        let side = theme::panel_width(window, theme::SIDE_PANEL_SHARE);
+        // The Compactions tab shows two surfaces side by side: it opens wider (its own id, so
+        // each keeps the width the user gave it).
+        let (side_id, share) = if self.prefs.tab == SideTab::Compactions {
+            ("side-compactions", theme::COMPACTIONS_PANEL_SHARE)
+        } else {
+            ("side", theme::SIDE_PANEL_SHARE)
+        };
+        let side = theme::panel_width(window, share);
         let mut side_has_content = self.side_has_content();
         egui::Panel::show_switched(
             ui,
@@ -490,10 +497,10 @@ impl ViewerApp {
             egui::Panel::right("side-hint")
                 .resizable(false)
                 .exact_size(theme::panel_width(window, theme::SIDE_PANEL_HINT_SHARE)),
-            egui::Panel::right("side")
+            egui::Panel::right(side_id)
                 .resizable(true)
                 .default_size(side)
-                .min_size(theme::SIDE_PANEL_SHARE.1.min(max))
+                .min_size(share.1.min(max))
                 .max_size(max),
             |ui, _| self.side_ui(ui),
         );

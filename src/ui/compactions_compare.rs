@@ -160,7 +160,11 @@ pub fn compare_ui(
                 };
                 // Left-aligned, not justified like the columns' own layout.
                 ui.with_layout(Layout::top_down(Align::Min), |ui| {
-                    ui.label(RichText::new(text).size(theme::COMPACTION_FONT_SIZE));
+                    ui.label(
+                        RichText::new(text)
+                            .size(theme::COMPACTION_FONT_SIZE)
+                            .color(pal.text),
+                    );
                 });
             });
         cols[1].with_layout(Layout::top_down(Align::Min), |ui| {

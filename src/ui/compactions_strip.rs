@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use egui::text::LayoutJob;
-use egui::{Color32, FontId, Mesh, Rect, TextFormat};
+use egui::{Color32, FontId, Mesh, Pos2, Rect, TextFormat};
 
 use crate::engine::audit::{Audit, Trigger};
 
@@ -77,13 +77,17 @@ impl AuditLayer {
         self.key == (width as u32, len, Arc::as_ptr(audit) as usize)
     }
 
-    /// Adds the marks to `mesh`: ops as ticks from the top, over-threshold requests as ticks
-    /// from the bottom of `rect`.
+    /// Adds the marks to `mesh`: ops as ticks from the top, over-threshold requests as small
+    /// triangles on the bottom edge of `rect` (1-pixel ticks when they crowd).
     pub fn paint(&self, mesh: &mut Mesh, rect: Rect, pal: &Palette) {
-        let crowded = self.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
-        let (width, alpha) = if crowded { (1.0, 0.75) } else { (2.0, 1.0) };
+        let room = rect.width() / theme::SCRUBBER_MARKER_SPACING;
+        let (width, alpha) = if self.ops.len() as f32 > room {
+            (1.0, 0.75)
+        } else {
+            (theme::STRIP_OP_MARK_WIDTH, 1.0)
+        };
         for &(x, trigger) in &self.ops {
-            let x = rect.left() + x - width / 2.0;
+            let x = rect.left() + x + 0.5 - width / 2.0;
             mesh.add_colored_rect(
                 Rect::from_x_y_ranges(
                     x..=x + width,
@@ -92,15 +96,23 @@ impl AuditLayer {
                 pal.trigger(trigger).gamma_multiply(alpha),
             );
         }
+        let color = pal.strip_over_threshold;
+        let crowded = self.over.len() as f32 > room;
+        let h = theme::STRIP_OVER_MARK;
         for &x in &self.over {
-            let x = rect.left() + x;
-            mesh.add_colored_rect(
-                Rect::from_x_y_ranges(
-                    x..=x + 1.0,
-                    rect.bottom() - theme::STRIP_OVER_MARK..=rect.bottom(),
-                ),
-                pal.strip_over_threshold,
-            );
+            let x = rect.left() + x + 0.5;
+            if crowded {
+                mesh.add_colored_rect(
+                    Rect::from_x_y_ranges(x - 0.5..=x + 0.5, rect.bottom() - h..=rect.bottom()),
+                    color,
+                );
+            } else {
+                let i = mesh.vertices.len() as u32;
+                mesh.colored_vertex(Pos2::new(x - h * 0.6, rect.bottom()), color);
+                mesh.colored_vertex(Pos2::new(x + h * 0.6, rect.bottom()), color);
+                mesh.colored_vertex(Pos2::new(x, rect.bottom() - h), color);
+                mesh.add_triangle(i, i + 1, i + 2);
+            }
         }
     }
 }
@@ -172,7 +184,13 @@ pub fn legend(job: &mut LayoutJob, font: FontId, pal: &Palette) {
         chip(job, pal.trigger(t), t.map_or("none", Trigger::as_str));
     }
     job.append("(top: replace ops by trigger) · ", 0.0, text.clone());
-    chip(job, pal.strip_over_threshold, "request over the threshold");
+    job.append(
+        "▲",
+        0.0,
+        TextFormat::simple(font.clone(), pal.strip_over_threshold),
+    );
+    job.append("model request over the threshold", 2.0, text.clone());
+    job.append(" ", 0.0, text.clone());
     job.append("(bottom)", 0.0, text);
 }
 

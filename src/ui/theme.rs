@@ -14,7 +14,7 @@ pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// Widths of the Compactions table's columns: seq, kind, trigger, fill before → after,
 /// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
 /// width).
-pub const COMPACTION_COLUMNS: [f32; 8] = [42.0, 54.0, 80.0, 50.0, 42.0, 52.0, 32.0, 44.0];
+pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
 /// Font size of the Compactions table and the before | after lists.
 pub const COMPACTION_FONT_SIZE: f32 = 12.0;
 /// Share of the Compactions tab's height the table may take when a replace is shown below.
@@ -58,6 +58,8 @@ pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
 /// Default width of the right-hand panel (inspector, preview, findings) as a share of the
 /// window width, and its bounds.
 pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.25, 280.0, 440.0);
+/// The right-hand panel on the Compactions tab (before | after side by side): wider.
+pub const COMPACTIONS_PANEL_SHARE: (f32, f32, f32) = (0.42, 440.0, 900.0);
 /// The right-hand panel while it only holds a one-line hint (nothing selected): narrower.
 pub const SIDE_PANEL_HINT_SHARE: (f32, f32, f32) = (0.15, 170.0, 260.0);
 /// Default width of the surface panel as a share of the window width, and its bounds.
@@ -111,7 +113,9 @@ pub const STRIP_DOT_RADIUS: f32 = 2.0;
 /// Length of a replace-op mark at the top of the context strip.
 pub const STRIP_OP_MARK: f32 = 10.0;
 /// Height of a request-over-the-threshold mark along the bottom of the context strip.
-pub const STRIP_OVER_MARK: f32 = 5.0;
+pub const STRIP_OVER_MARK: f32 = 8.0;
+/// Width of a replace-op mark on the context strip (1 pixel when they crowd).
+pub const STRIP_OP_MARK_WIDTH: f32 = 3.0;
 /// Dash length of the threshold line.
 pub const STRIP_DASH: f32 = 4.0;
 /// Font size of the context strip's label.
