@@ -104,7 +104,7 @@ pub fn run(
     let loaded = load(input, false)?;
     let log = &loaded.log;
     let surface = Surface::at_end(log);
-    let meter = Meter::build(log, &surface);
+    let meter = super::meter_of(log, &surface);
     let audit = audit(log, &surface, &meter, options.threshold_ratio);
     let report = Report {
         file: input.file.display().to_string(),

@@ -267,8 +267,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
 /// Writes a JSON document to stdout followed by a newline.
 fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
+    // Buffered: stdout flushes at every newline, and pretty JSON has one per field.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
