@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release --example gen-log -- --events 1000000 --out big.jsonl [--seed N] [--no-pack]
 //!     [--turns N] [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P]
-//!     [--no-nested] [--output-lines N] [--check]
+//!     [--no-nested] [--output-lines N] [--window N] [--command-every C] [--overflow-every O]
+//!     [--fail-every F] [--refetch-percent P] [--check]
 //! ```
 //!
 //! `--check` reads the written file back and runs the engine's `check` on it (the generator
@@ -20,7 +21,7 @@ use surface_viewer::synth::{SynthConfig, generate};
 
 const USAGE: &str = "usage: gen-log --events N --out FILE [--seed N] [--no-pack] [--turns N] \
 [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P] [--no-nested] [--output-lines N] \
-[--check]";
+[--window N] [--command-every C] [--overflow-every O] [--fail-every F] [--refetch-percent P] [--check]";
 
 fn main() -> ExitCode {
     match run() {
@@ -40,7 +41,8 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("cannot write {out}: {e}"))?;
     println!(
         "wrote {out}: {} events in {} lines, {} bytes ({:.1} MB), {} turns, {} replaces \
-         ({} compactions, {} nested, {} prunes), {}, in {:.2?}",
+         ({} compactions, {} nested, {} on command, {} prunes; {} overflows, {} failed \
+         compactions), {}, in {:.2?}",
         stats.events,
         stats.lines,
         stats.bytes,
@@ -49,7 +51,10 @@ fn run() -> Result<(), String> {
         stats.replaces(),
         stats.compactions,
         stats.nested_compactions,
+        stats.command_compactions,
         stats.prunes,
+        stats.overflows,
+        stats.failed_compactions,
         if config.pack {
             "packed chunk rows"
         } else {
@@ -111,6 +116,11 @@ fn parse_args(
             "--compaction-every" => config.compaction_every = small(value("--compaction-every")?)?,
             "--prune-every" => config.prune_every = small(value("--prune-every")?)?,
             "--output-lines" => config.tool_output_lines = small(value("--output-lines")?)?,
+            "--window" => config.context_window = value("--window")?.max(1),
+            "--command-every" => config.command_every = small(value("--command-every")?)?,
+            "--overflow-every" => config.overflow_every = small(value("--overflow-every")?)?,
+            "--fail-every" => config.fail_every = small(value("--fail-every")?)?,
+            "--refetch-percent" => config.refetch_percent = small(value("--refetch-percent")?)?,
             "--no-pack" => config.pack = false,
             "--no-nested" => config.nested = false,
             "--check" => verify = true,

@@ -9,10 +9,13 @@
 //! Every generated log is valid: provenance is complete on every replace, turns and steps
 //! nest, each `tool/call` precedes its `tool/result` in the same step, each
 //! `assistant/message` cites its step's chunk seqs, and every summarizing replace is
-//! bracketed by `compaction/start`, `compaction/summary` and `compaction/end`.
+//! bracketed by `compaction/start`, `compaction/summary` and `compaction/end` (a failed
+//! compaction is a start and an end carrying an `error`, with no replace). Token figures the
+//! log records (usage, `shadowedTokenCount`) are the harness meter's prices.
 
 mod generate;
 mod json;
+mod price;
 mod sample;
 mod store;
 mod text;
@@ -21,7 +24,10 @@ mod writer;
 pub use generate::{SynthConfig, generate};
 pub use sample::{write_problems_sample, write_sample};
 pub use store::{StoreConfig, StoredSession, project_key, write_store};
-pub use writer::{LogWriter, NodeKind, Reply, Streaming, SurfaceNode, SynthStats, ToolCall};
+pub use writer::{
+    CONTEXT_WINDOW_EXCEEDED, DEFAULT_CONTEXT_WINDOW, LogWriter, NodeKind, Reply, Streaming,
+    SurfaceNode, SynthStats, ToolCall,
+};
 
 /// A small, fast, seedable pseudo-random generator (SplitMix64). Not cryptographic.
 #[derive(Clone, Debug)]

@@ -355,5 +355,8 @@ fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
     }
     // Usage-anchored, with compactions and prunes along the way.
     assert!(single.anchors().any(|a| a.kind == BaselineKind::Usage));
-    assert_eq!(single.window_at(log.len()), Some(128_000));
+    assert_eq!(
+        single.window_at(log.len()),
+        Some(SynthConfig::default().context_window)
+    );
 }

@@ -158,3 +158,46 @@ fn committed_samples_match_the_generator() {
         "run `cargo run --example make-samples`"
     );
 }
+
+#[test]
+fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
+    use surface_viewer::engine::Meter;
+    use surface_viewer::engine::audit::{ReplaceKind, Trigger, audit};
+    let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
+    let surface = Surface::at_end(&log);
+    let meter = Meter::build(&log, &surface);
+    let a = audit(&log, &surface, &meter, 0.8);
+    let got: Vec<_> = a.replaces.iter().map(|r| (r.kind, r.trigger)).collect();
+    assert_eq!(
+        got,
+        [
+            (ReplaceKind::Prune, Some(Trigger::Pressure)),
+            (ReplaceKind::Summary, Some(Trigger::Overflow)),
+            (ReplaceKind::Summary, Some(Trigger::Command)),
+        ]
+    );
+    // The overflow compaction ran with the meter over the window.
+    let overflow = &a.replaces[1];
+    assert!(overflow.tokens_before > overflow.window.unwrap());
+    assert!(a.replaces.iter().map(|r| r.refetches.len()).sum::<usize>() >= 1);
+    assert!(!a.over_threshold_requests.is_empty());
+    assert!(a.failed.is_empty() && a.warnings.is_empty());
+    // The generator priced what it recorded with the meter: every recorded shadowedTokenCount
+    // is the meter's price of the shadowed nodes, and the provider's usage anchors the meter
+    // at every model call — but where a replace inside the step shrank the request below the
+    // step's starting surface (the harness then keeps its own estimate, as in the upstream
+    // compaction-recovery fixture).
+    for r in &a.replaces {
+        let recorded = r.compaction.as_ref().and_then(|c| c.shadowed_token_count);
+        assert_eq!(recorded, Some(r.shadowed_tokens), "seq {}", r.seq);
+    }
+    for anchor in meter.anchors() {
+        let step = meter.step_at(anchor.message.get()).unwrap();
+        let replaced_in_step = a
+            .replaces
+            .iter()
+            .any(|r| step.start < r.event && r.event < anchor.message);
+        let usage = anchor.kind == surface_viewer::engine::BaselineKind::Usage;
+        assert_eq!(usage, !replaced_in_step, "{anchor:?}");
+    }
+}

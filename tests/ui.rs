@@ -667,8 +667,8 @@ fn context_strip_shows_the_meter_and_clicking_it_seeks() {
     let mut harness = harness_for(sample());
     let len = harness.state().event_count();
     assert_eq!(harness.state().cursor(), Some(len));
-    // The surface panel header: the meter's total of the 128k window, and the fill.
-    harness.get_by_label_contains("/ 128000 tokens ·");
+    // The surface panel header: the meter's total of the sample's 3072-token window, and the fill.
+    harness.get_by_label_contains("/ 3072 tokens ·");
     harness.get_by_label("Context strip").click();
     harness.run();
     let cursor = harness.state().cursor().unwrap();
@@ -710,4 +710,164 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
     // Before the first step there is no request.
     press(&mut harness, Key::Home, 1);
     harness.get_by_label_contains("No model request yet");
+}
+
+/// The sample's audit computed by the engine, independently of the viewer.
+fn sample_audit() -> (
+    surface_viewer::engine::EventLog,
+    surface_viewer::engine::audit::Audit,
+) {
+    use surface_viewer::engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
+    let log = surface_viewer::store::open(&sample(), None).unwrap().log;
+    let surface = Surface::at_end(&log);
+    let meter = Meter::build(&log, &surface);
+    let audit = audit(&log, &surface, &meter, DEFAULT_THRESHOLD_RATIO);
+    (log, audit)
+}
+
+#[test]
+fn compactions_tab_lists_every_replace_and_a_click_jumps_there() {
+    use surface_viewer::engine::audit::{ReplaceKind, Trigger};
+    let (log, expected) = sample_audit();
+    let mut harness = harness_for(sample());
+    // The context strip colours its marks from the audit: it is there before the tab opens.
+    assert_eq!(harness.state().compaction_audit(), Some(&expected));
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Compactions);
+    // One row per replace op, in log order, and the viewer's audit is the engine's.
+    let seqs: Vec<u64> = expected.replaces.iter().map(|r| r.seq).collect();
+    assert_eq!(harness.state().compaction_rows(), seqs);
+    assert_eq!(harness.state().compaction_audit(), Some(&expected));
+    let kinds: Vec<_> = expected.replaces.iter().map(|r| r.kind).collect();
+    assert!(kinds.contains(&ReplaceKind::Summary) && kinds.contains(&ReplaceKind::Prune));
+    let overflow = expected
+        .replaces
+        .iter()
+        .find(|r| r.trigger == Some(Trigger::Overflow))
+        .expect("the sample has an overflow-triggered compaction");
+    for r in &expected.replaces {
+        harness.get_by_label(&format!("compaction seq {}", r.seq));
+    }
+    harness.get_by_label_contains("requests over the threshold");
+
+    // Clicking a row moves the cursor to just after that replace and shows it before | after.
+    press(&mut harness, Key::Home, 1);
+    assert_eq!(harness.state().cursor(), Some(0));
+    harness
+        .get_by_label(&format!("compaction seq {}", overflow.seq))
+        .click();
+    harness.run();
+    let idx = log.find_seq(overflow.seq).unwrap();
+    assert_eq!(harness.state().cursor(), Some(idx.get() + 1));
+    assert_eq!(harness.state().selected_seq(), Some(overflow.seq));
+    assert_eq!(harness.state().compared().map(|c| c.0), Some(overflow.seq));
+
+    // Sorting by tokens saved puts the largest saving first; again flips it.
+    harness.get_by_label("sort by saved").click();
+    harness.run();
+    let mut by_saved = expected.replaces.clone();
+    by_saved.sort_by_key(|r| std::cmp::Reverse(r.tokens_saved()));
+    let rows = harness.state().compaction_rows();
+    assert_eq!(
+        rows,
+        by_saved.iter().map(|r| r.seq).collect::<Vec<_>>(),
+        "descending by saved"
+    );
+    harness.get_by_label("sort by saved").click();
+    harness.run();
+    let flipped: Vec<u64> = rows.iter().rev().copied().collect();
+    assert_eq!(harness.state().compaction_rows(), flipped);
+}
+
+/// The whole text of a label (a laid-out label carries it as its value).
+fn shown_text(node: egui_kittest::Node<'_>) -> String {
+    use egui_kittest::kittest::NodeT as _;
+    let n = node.accesskit_node();
+    n.value().or_else(|| n.label()).unwrap_or_default()
+}
+
+#[test]
+fn before_after_shows_the_shadowed_text_its_lost_terms_and_the_summary() {
+    use surface_viewer::engine::audit::detail;
+    let (log, expected) = sample_audit();
+    let r = expected
+        .replaces
+        .iter()
+        .find(|r| r.kind == surface_viewer::engine::audit::ReplaceKind::Summary)
+        .filter(|r| !r.lost_terms.is_empty() && !r.refetches.is_empty())
+        .expect("a summary that lost terms and caused a refetch");
+    let mut harness = harness_for(sample());
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    harness
+        .get_by_label(&format!("compaction seq {}", r.seq))
+        .click();
+    harness.run();
+
+    // The surface just before holds the shadowed nodes; just after, the replacement instead.
+    let (seq, before, after) = harness.state().compared().unwrap();
+    assert_eq!(seq, r.seq);
+    assert_eq!(before.len() as u64, r.nodes_before);
+    assert_eq!(after.len() as u64, r.nodes_after);
+    for s in &r.shadowed {
+        assert!(before.contains(s) && !after.contains(s), "shadowed seq {s}");
+    }
+    assert!(after.contains(&r.seq) && !before.contains(&r.seq));
+    harness.get_by_label(&format!(
+        "Before · {} nodes · {} tokens",
+        r.nodes_before, r.tokens_before
+    ));
+    harness.get_by_label(&format!(
+        "After · {} nodes · {} tokens",
+        r.nodes_after, r.tokens_after
+    ));
+    // The lists scroll (only visible rows exist): check the shadowed ones among the first rows.
+    let top: Vec<&u64> = before
+        .iter()
+        .take(4)
+        .filter(|s| r.shadowed.contains(s))
+        .collect();
+    assert!(
+        !top.is_empty(),
+        "a shadowed node near the top of {before:?}"
+    );
+    for s in top {
+        harness.get_by_label(&format!("before seq {s}"));
+        assert!(harness.query_by_label(&format!("after seq {s}")).is_none());
+    }
+
+    // The replacement's text beside the shadowed text, and every lost term listed.
+    let d = detail(&log, r);
+    assert!(!d.replacement.is_empty());
+    harness.get_by_label(&d.replacement);
+    harness.get_by_label(&format!(
+        "Shadowed · {} nodes · {} tokens · {} lost terms",
+        r.shadowed.len(),
+        r.shadowed_tokens,
+        r.lost_terms.len()
+    ));
+    let first = &d.shadowed[0];
+    let head = format!("— seq {} {}", first.seq, first.type_name);
+    let text = shown_text(harness.get_by_label_contains(&head));
+    for term in &r.lost_terms {
+        assert!(
+            text.contains(&term.term),
+            "lost term {} shown in {text}",
+            term.term
+        );
+        assert!(!d.replacement.contains(&term.term), "{} is lost", term.term);
+    }
+    let head = format!("Lost terms ({}): ", r.lost_terms.len());
+    let listed = shown_text(harness.get_by_label_contains(&head));
+    assert!(listed.contains(&r.lost_terms[0].term), "{listed}");
+
+    // A refetch is a link that selects the new call.
+    let f = &r.refetches[0];
+    let link = format!("seq {} {} again", f.seq, f.tool);
+    harness.get_by_label_contains(&link).scroll_to_me();
+    harness.run();
+    harness.get_by_label_contains(&link).click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(f.seq));
 }

@@ -1,7 +1,8 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `request` and `tokens` (§9); `check` and `sessions` also on a folder.
-//! Each subcommand is a thin shell over `store` + `engine`.
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
+//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
 
+pub mod audit;
 mod check;
 mod check_dir;
 mod dir;
@@ -129,6 +130,23 @@ pub enum Command {
         #[command(flatten)]
         meter: MeterOptions,
     },
+    /// Every replace op: kind, trigger, fill before and after, tokens saved, the compaction's
+    /// own record, lost terms and refetches; failed compactions; requests over the threshold.
+    Audit {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Markdown tables on stdout, to paste into a pull request.
+        #[arg(long)]
+        markdown: bool,
+        /// Also write a self-contained HTML report to OUT (a new file; never the log).
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
     /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
     /// session under it, with its project, title and figures.
     Sessions {
@@ -216,6 +234,20 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             };
             tokens::run(&input, format, &meter)?
         }
+        Command::Audit {
+            input,
+            json,
+            markdown,
+            html,
+            meter,
+        } => {
+            let format = match (json, markdown) {
+                (true, _) => audit::AuditFormat::Json,
+                (_, true) => audit::AuditFormat::Markdown,
+                _ => audit::AuditFormat::Human,
+            };
+            audit::run(&input, format, html.as_deref(), &meter)?
+        }
         Command::Sessions {
             file,
             session,
@@ -235,8 +267,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
 /// Writes a JSON document to stdout followed by a newline.
 fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
+    // Buffered: stdout flushes at every newline, and pretty JSON has one per field.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }

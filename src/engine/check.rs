@@ -79,6 +79,7 @@ pub fn check_report(log: &EventLog, surface: &Surface) -> CheckReport {
     surface_findings(log, surface, era, marking, &mut out);
     out.extend(scan.findings);
     out.extend(super::meter::meter_findings(log));
+    out.extend(super::audit::audit_findings(log, surface));
     // Stable order: file order. A finding's place is its line; one with only a seq takes the
     // line of that event (SQLite rows have none, so there seqs order them); frame problems
     // without either come first, by offset.

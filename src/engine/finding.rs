@@ -89,6 +89,12 @@ pub enum Rule {
     MeterBadUsage,
     /// `meter.bad-window`
     MeterBadWindow,
+    /// `compaction.bracket`
+    CompactionBracket,
+    /// `compaction.malformed`
+    CompactionMalformed,
+    /// `compaction.shadowed-mismatch`
+    CompactionShadowedMismatch,
 }
 
 impl Rule {
@@ -126,6 +132,9 @@ impl Rule {
             Rule::MeterBadTools => "meter.bad-tools",
             Rule::MeterBadUsage => "meter.bad-usage",
             Rule::MeterBadWindow => "meter.bad-window",
+            Rule::CompactionBracket => "compaction.bracket",
+            Rule::CompactionMalformed => "compaction.malformed",
+            Rule::CompactionShadowedMismatch => "compaction.shadowed-mismatch",
         }
     }
 
@@ -141,7 +150,10 @@ impl Rule {
             | Rule::MeterBadSystem
             | Rule::MeterBadTools
             | Rule::MeterBadUsage
-            | Rule::MeterBadWindow => Severity::Warning,
+            | Rule::MeterBadWindow
+            | Rule::CompactionBracket
+            | Rule::CompactionMalformed
+            | Rule::CompactionShadowedMismatch => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -4,6 +4,7 @@
 //! Data flow: a store fills [`EventBatch`]es → [`EventLog`] → [`Surface`] (replay cursor) →
 //! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
 
+pub mod audit;
 mod check;
 mod data_diff;
 mod effect;

@@ -1,11 +1,16 @@
 //! The configurable generator: turns of a coding agent working on a Rust workspace (bash,
 //! read and edit tool calls with plausible outputs), summarizing compactions every K turns
-//! (optionally nested), and single-node tool-result prunes.
+//! (optionally nested) and whenever the meter's estimate reaches the threshold, some of them
+//! asked for by a command between turns and some recovering from a model call that overflowed
+//! the window, failed compactions, single-node tool-result prunes, and tool calls that fetch
+//! again what a compaction dropped.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 
 use super::SplitMix64;
 use super::json::Js;
+use super::text::uuid;
 use super::writer::{LogWriter, NodeKind, Reply, Streaming, SynthStats};
 
 /// What to generate. [`SynthConfig::default`] is a 10,000-event log with every feature on.
@@ -35,6 +40,19 @@ pub struct SynthConfig {
     pub pack: bool,
     /// Lines of output per tool result (roughly; edits are shorter).
     pub tool_output_lines: u32,
+    /// The context window `request/context` announces; a compaction also runs at the start
+    /// of any turn whose request the meter estimates at 80 % of it or more.
+    pub context_window: u64,
+    /// Every C-th scheduled compaction is asked for by a command (`/compact`) between turns;
+    /// 0 never.
+    pub command_every: u32,
+    /// Every O-th scheduled compaction recovers from a model call that overflowed the window
+    /// (`CONTEXT_WINDOW_EXCEEDED`) inside the turn's first step; 0 never.
+    pub overflow_every: u32,
+    /// Every F-th scheduled compaction is preceded by an attempt that fails; 0 never.
+    pub fail_every: u32,
+    /// Percent of tool steps that repeat a call whose result a compaction dropped.
+    pub refetch_percent: u32,
 }
 
 impl Default for SynthConfig {
@@ -50,6 +68,11 @@ impl Default for SynthConfig {
             prune_every: 4,
             pack: true,
             tool_output_lines: 24,
+            context_window: 8_192,
+            command_every: 3,
+            overflow_every: 4,
+            fail_every: 5,
+            refetch_percent: 10,
         }
     }
 }
@@ -78,6 +101,7 @@ const START_TIME: i64 = 1_786_123_401_600;
 /// what was written.
 pub fn generate<W: Write>(config: &SynthConfig, out: W) -> io::Result<SynthStats> {
     let mut w = LogWriter::new(out, config.seed, START_TIME, config.pack);
+    w.set_context_window(config.context_window.max(1));
     let per_block = (config.chunks_per_message as usize).div_ceil(2).max(1);
     w.set_streaming(Streaming::Count(per_block));
     w.header("/home/dev/src/tidewater")?;
@@ -85,6 +109,9 @@ pub fn generate<W: Write>(config: &SynthConfig, out: W) -> io::Result<SynthStats
         config,
         rng: SplitMix64::new(config.seed ^ 0x0063_6F6E_7465_6E74),
         words: per_block * 2,
+        scheduled: 0,
+        recent: VecDeque::new(),
+        dropped: Vec::new(),
     };
     loop {
         g.turn(&mut w)?;
@@ -95,15 +122,51 @@ pub fn generate<W: Write>(config: &SynthConfig, out: W) -> io::Result<SynthStats
     Ok(w.finish()?.1)
 }
 
+/// How a scheduled compaction runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// At the start of the turn, before its first request.
+    Plain,
+    /// Asked for by a command between turns.
+    Command,
+    /// After the turn's first request overflowed the window, inside that step.
+    Overflow,
+}
+
+/// A tool call the generator made: enough to make it again.
+#[derive(Clone, Debug)]
+struct Call {
+    no: u64,
+    name: &'static str,
+    arguments: String,
+    output: String,
+}
+
+/// Calls remembered for refetching.
+const RECENT_CALLS: usize = 64;
+/// Dropped calls kept as refetch candidates.
+const DROPPED_CALLS: usize = 16;
+
 struct Gen<'c> {
     config: &'c SynthConfig,
     rng: SplitMix64,
     /// Words of prose per block, enough to fill every delta.
     words: usize,
+    /// Scheduled compactions so far.
+    scheduled: u32,
+    /// The latest calls, oldest first.
+    recent: VecDeque<Call>,
+    /// Calls whose result a compaction or prune dropped.
+    dropped: Vec<Call>,
 }
 
 impl Gen<'_> {
     fn turn<W: Write>(&mut self, w: &mut LogWriter<W>) -> io::Result<()> {
+        let style = self.scheduled_style(w.turn() + 1);
+        if style == Some(Style::Command) {
+            // `/compact` between turns: everything on the surface so far.
+            self.compact(w, false, Some(Style::Command))?;
+        }
         let turn = w.turn_start()?;
         w.step_start()?;
         let request = self.request();
@@ -113,13 +176,20 @@ impl Gen<'_> {
             w.request_header(SYSTEM_PROMPT, TOOLS)?;
         }
         self.maybe_prune(w, turn)?;
-        self.maybe_compact(w, turn)?;
+        let pressure = w.estimated_total() * 5 >= w.context_window() * 4;
+        if style == Some(Style::Plain) || (style.is_none() && pressure && turn > 1) {
+            self.compact(w, true, style)?;
+        }
         for k in 0..self.config.tool_calls_per_turn {
             if k > 0 {
                 w.step_end()?;
                 w.step_start()?;
             }
             w.request_context()?;
+            if k == 0 && style == Some(Style::Overflow) {
+                w.overflow()?;
+                self.compact(w, true, style)?;
+            }
             self.tool_step(w)?;
         }
         if self.config.tool_calls_per_turn > 0 {
@@ -145,6 +215,8 @@ impl Gen<'_> {
             .position(|n| n.kind == NodeKind::ToolResult && n.turn < turn);
         match target {
             Some(pos) => {
+                let no = w.surface()[pos].call_no;
+                self.drop_calls(&[no]);
                 let text =
                     "[tool output pruned to free context: re-run the tool if the details matter]";
                 w.prune(pos, text)
@@ -153,14 +225,33 @@ impl Gen<'_> {
         }
     }
 
-    fn maybe_compact<W: Write>(&mut self, w: &mut LogWriter<W>, turn: u32) -> io::Result<()> {
+    /// The style of the compaction scheduled for `turn` (turns K+1, 2K+1, …), if one is.
+    fn scheduled_style(&mut self, turn: u32) -> Option<Style> {
         let every = self.config.compaction_every;
         if every == 0 || turn <= 1 || !(turn - 1).is_multiple_of(every) {
-            return Ok(());
+            return None;
         }
+        self.scheduled += 1;
+        let nth = |k: u32| k > 0 && self.scheduled.is_multiple_of(k);
+        Some(if nth(self.config.command_every) {
+            Style::Command
+        } else if nth(self.config.overflow_every) {
+            Style::Overflow
+        } else {
+            Style::Plain
+        })
+    }
+
+    /// Summarizes the surface up to the node before the current turn's user message (or to
+    /// the end, between turns): from the last summary on when nested, else after it.
+    fn compact<W: Write>(
+        &mut self,
+        w: &mut LogWriter<W>,
+        in_turn: bool,
+        style: Option<Style>,
+    ) -> io::Result<()> {
         let surface = w.surface();
-        // Everything before the current turn's user message.
-        let Some(last) = surface.len().checked_sub(2) else {
+        let Some(last) = surface.len().checked_sub(if in_turn { 2 } else { 1 }) else {
             return Ok(());
         };
         let summary_at = surface.iter().rposition(|n| n.kind == NodeKind::Summary);
@@ -172,16 +263,54 @@ impl Gen<'_> {
         if first > last {
             return Ok(());
         }
+        let dropped: Vec<u64> = surface[first..=last]
+            .iter()
+            .filter(|n| n.kind == NodeKind::ToolResult)
+            .map(|n| n.call_no)
+            .collect();
+        self.drop_calls(&dropped);
+        let fail = self.config.fail_every;
+        if style.is_some() && fail > 0 && self.scheduled.is_multiple_of(fail) {
+            w.failed_compaction("the summarizer request timed out", "TIMEOUT")?;
+        }
         let summary = self.prose(SUMMARY);
-        w.compact(first, last, &summary)
+        match style {
+            Some(Style::Command) => {
+                let command = uuid(self.config.seed ^ 0xC0_33A7D, u64::from(self.scheduled));
+                w.compact_on_command(first, last, &summary, &command)
+            }
+            _ => w.compact(first, last, &summary),
+        }
+    }
+
+    /// Remembers the calls numbered `nos` as dropped (refetch candidates).
+    fn drop_calls(&mut self, nos: &[u64]) {
+        for &no in nos {
+            if let Some(k) = self.recent.iter().position(|c| c.no == no)
+                && let Some(call) = self.recent.remove(k)
+            {
+                if self.dropped.len() == DROPPED_CALLS {
+                    self.dropped.remove(0);
+                }
+                self.dropped.push(call);
+            }
+        }
     }
 
     fn tool_step<W: Write>(&mut self, w: &mut LogWriter<W>) -> io::Result<()> {
         let reasoning = self.prose(REASONING);
-        let (name, args, output) = match self.rng.below(10) {
-            0..=4 => self.bash(),
-            5..=7 => self.read(),
-            _ => self.edit(),
+        let refetch =
+            !self.dropped.is_empty() && self.rng.chance(u64::from(self.config.refetch_percent));
+        let (name, args, output) = if refetch {
+            let k = self.rng.below(self.dropped.len() as u64) as usize;
+            let c = self.dropped.swap_remove(k);
+            (c.name, c.arguments, c.output)
+        } else {
+            match self.rng.below(10) {
+                0..=4 => self.bash(),
+                5..=7 => self.read(),
+                _ => self.edit(),
+            }
         };
         let reply = Reply::Tool {
             name,
@@ -190,6 +319,15 @@ impl Gen<'_> {
         if let Some(call) = w.assistant(&reasoning, reply)? {
             let failed = name == "bash" && output.ends_with("[exit code: 101]");
             w.tool_result(&call, &output, failed)?;
+            if self.recent.len() == RECENT_CALLS {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(Call {
+                no: call.number(),
+                name,
+                arguments: args,
+                output,
+            });
         }
         Ok(())
     }

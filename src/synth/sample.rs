@@ -11,6 +11,8 @@ use super::writer::{Fault, LogWriter, Reply, Streaming, SynthStats, ToolCall};
 const SAMPLE_TIME: i64 = 1_787_044_440_000;
 /// Seed of the sample's ids and timings.
 const SAMPLE_SEED: u64 = 0x1ED9_E125;
+/// The context window of the sample's model: small, so that a short session fills it.
+const SAMPLE_WINDOW: u64 = 3_072;
 /// Seed of the problems sample.
 const PROBLEMS_SEED: u64 = 0xBAD_10C5;
 
@@ -20,6 +22,7 @@ const PROBLEMS_SEED: u64 = 0xBAD_10C5;
 /// `check` finds nothing in it.
 pub fn write_sample<W: Write>(out: W) -> io::Result<SynthStats> {
     let mut s = Script::new(out, SAMPLE_SEED)?;
+    s.w.set_context_window(SAMPLE_WINDOW);
     s.sample_turn_1()?;
     s.sample_turn_2()?;
     s.sample_turn_3()?;
@@ -197,7 +200,8 @@ impl<W: Write> Script<W> {
             95_000,
             "Nice. Run clippy with `-D warnings` too, CI does that.",
         )?;
-        // The long file listing from turn 1 is pruned before the next request.
+        // The context is over the threshold: the long file listing from turn 1 is pruned
+        // before the next request.
         let read_result = self.w.surface().iter().position(|n| {
             n.turn == 1 && n.step == 2 && n.kind == super::writer::NodeKind::ToolResult
         });
@@ -221,14 +225,12 @@ impl<W: Write> Script<W> {
 
     fn sample_turn_4(&mut self) -> io::Result<()> {
         self.open(210_000, "While you're in there: `.5` and `-.5` should parse too (50 and -50 cents), and `--5` must stay an error. Add tests for those.")?;
-        // Context is getting long: summarize turns 1 and 2, keep turn 3 verbatim.
-        let last = self.end_of_turn(2);
-        self.w.compact(0, last, SUMMARY_1)?;
+        // The earlier read was pruned: the agent reads the same file the same way again.
         self.tool(
-            "The earlier work is only in the summary now, so let me re-read the current parser before editing.",
+            "My first read of src/parse.rs was pruned from the context, so let me read the current parser again before editing.",
             "read",
-            "{\"file_path\":\"src/parse.rs\",\"offset\":7,\"limit\":17}",
-            &numbered(PARSE_RS_V3_HEAD, 7),
+            "{\"file_path\":\"src/parse.rs\"}",
+            &numbered(&parse_rs_v2(), 1),
         )?;
         self.tool(
             "An empty whole part fails the u64 parse. I'll treat it as zero when a fraction follows. \"--5\" stays invalid because after stripping one sign the second minus is not a digit.",
@@ -236,6 +238,12 @@ impl<W: Write> Script<W> {
             &edit_args("src/parse.rs", WHOLE_V1, WHOLE_V2),
             "Edited src/parse.rs: 1 replacement.",
         )?;
+        // The next request no longer fits the window: the provider refuses it, the harness
+        // summarizes turns 1 and 2 inside this step, and the call is made again.
+        self.w.request_context()?;
+        self.w.overflow()?;
+        let last = self.end_of_turn(2);
+        self.w.compact(0, last, SUMMARY_1)?;
         self.tool(
             "Now the tests, next to the negative-amount test.",
             "edit",
@@ -255,14 +263,16 @@ impl<W: Write> Script<W> {
     }
 
     fn sample_turn_5(&mut self) -> io::Result<()> {
+        // Between turns the user runs `/compact`: everything so far, starting at the first
+        // summary (a nested replace), is summarized again.
+        self.w.pause(20_000);
+        let last = self.w.surface().len().saturating_sub(1);
+        let command = super::text::uuid(SAMPLE_SEED, 0xC0_33A7D);
+        self.w.compact_on_command(0, last, SUMMARY_2, &command)?;
         self.open(
-            64_000,
+            44_000,
             "Great. Add an entry to CHANGELOG.md under Unreleased.",
         )?;
-        // Summarize again, starting at the first summary (a nested replace) and ending at
-        // the last node before this turn, so that start < end numerically as well.
-        let last = self.before_current_turn();
-        self.w.compact(0, last, SUMMARY_2)?;
         self.tool(
             "Let me look at the changelog's format first.",
             "read",
@@ -339,8 +349,13 @@ impl<W: Write> Script<W> {
             .iter()
             .find(|n| n.kind == super::writer::NodeKind::ToolResult)
             .map_or(0, |n| n.seq);
-        self.w
-            .compact_with(0, last, PROBLEMS_SUMMARY_1, Fault::OmitSource(forgotten))?;
+        self.w.compact_with(
+            0,
+            last,
+            PROBLEMS_SUMMARY_1,
+            Fault::OmitSource(forgotten),
+            None,
+        )?;
         self.tool(
             "Clippy on all targets.",
             "bash",
@@ -360,7 +375,7 @@ impl<W: Write> Script<W> {
         let stale = self.first_user;
         let last = self.before_current_turn();
         self.w
-            .compact_with(0, last, PROBLEMS_SUMMARY_2, Fault::StaleStart(stale))?;
+            .compact_with(0, last, PROBLEMS_SUMMARY_2, Fault::StaleStart(stale), None)?;
         // Defect 3: a plugin notice with an op that is neither "append" nor a replace.
         let op = format!("{{\"op\":\"insert\",\"after\":{}}}", stale);
         self.w.plugin_message_with_op(
@@ -408,6 +423,14 @@ fn edit_args(path: &str, old: &str, new: &str) -> String {
         Js(path),
         Js(old),
         Js(new)
+    )
+}
+
+/// src/parse.rs after turn 2: the sign is stripped and the total converted to `i64`.
+fn parse_rs_v2() -> String {
+    PARSE_RS_V1.replace(PARSE_BODY_V1, PARSE_BODY_V2).replace(
+        "    let cents = whole * 100 + frac;",
+        "    let cents = (whole * 100 + frac) as i64;",
     )
 }
 
@@ -591,26 +614,6 @@ const CLIPPY_CLEAN: &str = "    Checking ledger v0.3.1 (/home/dev/src/ledger)
 const SUMMARY_1: &str = "The user reported that CI fails in `parse::tests::parses_negative_amounts` in the `ledger` crate (/home/dev/src/ledger). Cause: `parse_amount` in src/parse.rs parsed the whole part as `u64`, so a leading `-` made it return `InvalidAmount`. As asked (keep the `parse_amount` signature), the agent now strips an optional leading `-` before splitting on the dot, parses the digits as before and negates the total in cents; a first attempt did not compile (unary `-` on `u64`) and was fixed by converting the total to `i64`. `cargo test` then passed: 12 unit tests and 2 doc tests.";
 
 const SUMMARY_2: &str = "The user asked for a fix in the `ledger` crate (/home/dev/src/ledger): `parse_amount` in src/parse.rs rejected negative amounts because it parsed the whole part as `u64`. The agent now strips a leading `-`, parses the digits and negates the total in cents (converted to `i64`); the `parse_amount` signature is unchanged, as the user asked, and `cargo clippy --all-targets -- -D warnings` was clean. The user then asked for `.5` and `-.5` to parse (50 and -50 cents) while `--5` stays an error: an empty whole part now counts as zero when a fraction follows, covered by two new tests (`parses_amounts_without_whole_part`, `rejects_double_sign_and_bare_dot`). All 14 unit tests and 2 doc tests pass.";
-
-const PARSE_RS_V3_HEAD: &str =
-    "/// Parses a decimal amount such as `12.50` or `-3` into an [`Amount`].
-pub fn parse_amount(input: &str) -> Result<Amount, ParseError> {
-    let s = input.trim();
-    let invalid = || ParseError::InvalidAmount(input.to_string());
-    let (negative, digits) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s),
-    };
-    let (whole, frac) = match digits.split_once('.') {
-        Some((w, f)) => (w, f),
-        None => (digits, \"\"),
-    };
-    let whole: u64 = whole.parse().map_err(|_| invalid())?;
-    let frac = parse_fraction(frac).ok_or_else(invalid)?;
-    let cents = (whole * 100 + frac) as i64;
-    Ok(Amount::from_cents(if negative { -cents } else { cents }))
-}
-";
 
 const WHOLE_V1: &str = "    let whole: u64 = whole.parse().map_err(|_| invalid())?;";
 

@@ -207,3 +207,36 @@ fn prng_ranges() {
     assert_eq!(r.below(0), 0);
     assert_eq!(r.range(4, 2), 4);
 }
+
+#[test]
+fn generated_logs_exercise_every_trigger_failures_and_refetches() {
+    use crate::engine::Meter;
+    use crate::engine::audit::{ReplaceKind, Trigger, audit};
+    let (bytes, stats) = bytes_of(&SynthConfig::with_events(20_000));
+    assert!(
+        stats.command_compactions >= 1 && stats.overflows >= 1 && stats.failed_compactions >= 1,
+        "{stats:?}"
+    );
+    let log = load(bytes);
+    assert_clean(&log);
+    let surface = Surface::at_end(&log);
+    let meter = Meter::build(&log, &surface);
+    let a = audit(&log, &surface, &meter, 0.8);
+    let has = |kind: ReplaceKind, trigger: Trigger| {
+        a.replaces
+            .iter()
+            .any(|r| r.kind == kind && r.trigger == Some(trigger))
+    };
+    assert!(has(ReplaceKind::Summary, Trigger::Overflow));
+    assert!(has(ReplaceKind::Summary, Trigger::Command));
+    assert!(has(ReplaceKind::Summary, Trigger::Pressure));
+    assert!(has(ReplaceKind::Prune, Trigger::BelowThreshold));
+    assert_eq!(a.failed.len() as u64, stats.failed_compactions);
+    assert!(a.replaces.iter().any(|r| !r.refetches.is_empty()));
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    // The recorded figures are the meter's.
+    for r in &a.replaces {
+        let recorded = r.compaction.as_ref().and_then(|c| c.shadowed_token_count);
+        assert_eq!(recorded, Some(r.shadowed_tokens), "seq {}", r.seq);
+    }
+}

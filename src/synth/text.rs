@@ -115,11 +115,6 @@ pub fn call_id(seed: u64, x: u64) -> String {
     id
 }
 
-/// Approximate token count of a text (four bytes a token, at least one).
-pub fn approx_tokens(text: &str) -> u64 {
-    (text.len() as u64).div_ceil(4).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,15 +8,25 @@ use std::io::{self, Write};
 
 use super::SplitMix64;
 use super::json::{Js, Nums, Strs, TextBlock};
-use super::text::{approx_tokens, call_id, code_pieces, code_pieces_by_tokens, prose_pieces};
+use super::price;
+use super::text::{call_id, code_pieces, code_pieces_by_tokens, prose_pieces};
 use super::text::{prose_pieces_by_words, uuid};
+use crate::engine::meter::{ceil4, utf16_len};
 
 /// Provider named in model sources and request events.
 pub const PROVIDER: &str = "deepseek-official";
 /// Model named in model sources and request events.
 pub const MODEL: &str = "deepseek-v4-flash";
-/// Tokens of system prompt and tool schemas counted into every request's input.
-const SYSTEM_TOKENS: u64 = 2_870;
+/// Tokens the provider's chat template adds to every request beyond the meter's prices.
+const TEMPLATE_TOKENS: u64 = 8;
+/// Tokens of the instructions the summarizer gets besides the text it condenses.
+const SUMMARIZER_PROMPT_TOKENS: u64 = 310;
+/// The context window announced by `request/context` unless set otherwise.
+pub const DEFAULT_CONTEXT_WINDOW: u64 = 128_000;
+/// The failure code of a model call that overflowed the context window.
+pub const CONTEXT_WINDOW_EXCEEDED: &str = "CONTEXT_WINDOW_EXCEEDED";
+/// The tag the compaction plugin closes a summary with.
+const SUMMARY_END: &str = "</compacted-summary>";
 /// The framing the compaction plugin puts before a summary (copied from the HEAD fixture).
 const SUMMARY_PREAMBLE: &str = "This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. Treat the captured context as established background and build on it without restating it. Continue the task directly from the messages that follow, without acknowledging this checkpoint.\n\n<compacted-summary>";
 
@@ -55,7 +65,7 @@ pub struct SurfaceNode {
     pub step: u32,
     /// For tool results: the number of the call it answers.
     pub call_no: u64,
-    /// Approximate tokens it contributes to a request.
+    /// Its message's price by the harness's meter.
     pub tokens: u64,
     /// For tool results: the result is an error (a prune keeps `isError` as it was).
     pub is_error: bool,
@@ -78,6 +88,12 @@ pub struct SynthStats {
     pub nested_compactions: u64,
     /// Applied single-node tool-result prunes.
     pub prunes: u64,
+    /// Summarizing compactions a command asked for (`sourceCommandId`).
+    pub command_compactions: u64,
+    /// Model calls that failed with `CONTEXT_WINDOW_EXCEEDED`.
+    pub overflows: u64,
+    /// Compactions that ended with an error and replaced nothing.
+    pub failed_compactions: u64,
 }
 
 impl SynthStats {
@@ -111,6 +127,13 @@ pub struct ToolCall {
     /// JSON arguments.
     pub arguments: String,
     no: u64,
+}
+
+impl ToolCall {
+    /// The call's number in the session (0 for the first call).
+    pub fn number(&self) -> u64 {
+        self.no
+    }
 }
 
 /// How text is cut into streamed deltas.
@@ -157,6 +180,9 @@ pub struct LogWriter<W: Write> {
     calls: u64,
     surface: Vec<SurfaceNode>,
     surface_tokens: u64,
+    header_price: u64,
+    context_window: u64,
+    in_turn: bool,
     last_input: u64,
     step_chunks: Vec<u64>,
     line: String,
@@ -181,6 +207,9 @@ impl<W: Write> LogWriter<W> {
             calls: 0,
             surface: Vec::new(),
             surface_tokens: 0,
+            header_price: 0,
+            context_window: DEFAULT_CONTEXT_WINDOW,
+            in_turn: false,
             last_input: 0,
             step_chunks: Vec::new(),
             line: String::with_capacity(4096),
@@ -191,6 +220,21 @@ impl<W: Write> LogWriter<W> {
     /// Sets how later assistant steps cut their text into deltas.
     pub fn set_streaming(&mut self, streaming: Streaming) {
         self.streaming = streaming;
+    }
+
+    /// Sets the context window later `request/context` events announce.
+    pub fn set_context_window(&mut self, window: u64) {
+        self.context_window = window;
+    }
+
+    /// The meter's estimate of the next request: the header price plus the surface tokens.
+    pub fn estimated_total(&self) -> u64 {
+        self.header_price + self.surface_tokens
+    }
+
+    /// The context window `request/context` announces.
+    pub fn context_window(&self) -> u64 {
+        self.context_window
     }
 
     /// What has been written so far.
@@ -303,6 +347,7 @@ impl<W: Write> LogWriter<W> {
     pub fn turn_start(&mut self) -> io::Result<u32> {
         self.turn += 1;
         self.step = 0;
+        self.in_turn = true;
         self.tick(800, 20_000);
         let data = format!("{{\"turn\":{}}}", self.turn);
         self.emit("turn/start", &data, None, None)?;
@@ -317,6 +362,7 @@ impl<W: Write> LogWriter<W> {
             self.turn
         );
         self.emit("turn/end", &data, None, None)?;
+        self.in_turn = false;
         self.stats.turns += 1;
         Ok(())
     }
@@ -349,7 +395,7 @@ impl<W: Write> LogWriter<W> {
             Js(&id)
         );
         let seq = self.emit("user/message", &data, None, Some("\"append\""))?;
-        self.push_node(seq, NodeKind::User, 0, approx_tokens(text));
+        self.push_node(seq, NodeKind::User, 0, price::user_message(text));
         Ok(seq)
     }
 
@@ -380,6 +426,7 @@ impl<W: Write> LogWriter<W> {
             );
         }
         list.push(']');
+        self.header_price = price::header(system, &list);
         let data = format!(
             "{{\"header\":{{\"config\":{{\"provider\":{},\"model\":{}}},\"system\":{},\"tools\":{list}}},\"reason\":\"initial\"}}",
             Js(PROVIDER),
@@ -394,9 +441,10 @@ impl<W: Write> LogWriter<W> {
     pub fn request_context(&mut self) -> io::Result<()> {
         self.tick(0, 2);
         let data = format!(
-            "{{\"provider\":{},\"model\":{},\"contextWindow\":128000}}",
+            "{{\"provider\":{},\"model\":{},\"contextWindow\":{}}}",
             Js(PROVIDER),
-            Js(MODEL)
+            Js(MODEL),
+            self.context_window
         );
         self.emit("request/context", &data, None, None)?;
         Ok(())
@@ -581,17 +629,24 @@ impl<W: Write> LogWriter<W> {
         blocks: &[String],
         tool: bool,
     ) -> io::Result<()> {
-        let reply_text = match reply {
-            Reply::Text(t) => t,
-            Reply::Tool { arguments, .. } => arguments,
-        };
+        let mut prices = Vec::with_capacity(2);
+        if !reasoning.is_empty() {
+            prices.push(price::text_block(reasoning));
+        }
+        prices.push(match reply {
+            Reply::Text(t) => price::text_block(t),
+            Reply::Tool { name, arguments } if tool => price::tool_call_block(name, arguments),
+            Reply::Tool { arguments, .. } => price::text_block(arguments),
+        });
         let reasoning_tokens = if reasoning.is_empty() {
             0
         } else {
-            approx_tokens(reasoning)
+            ceil4(utf16_len(reasoning))
         };
-        let output = reasoning_tokens + approx_tokens(reply_text);
-        let input = SYSTEM_TOKENS + self.surface_tokens;
+        // The provider counts the request the meter prices (header and messages) plus its
+        // chat template, and its output as the blocks it streamed.
+        let output: u64 = prices.iter().sum();
+        let input = self.header_price + self.surface_tokens + TEMPLATE_TOKENS;
         let cached = self.last_input.min(input) / 128 * 128;
         self.last_input = input + output;
         let usage = format!(
@@ -621,7 +676,7 @@ impl<W: Write> LogWriter<W> {
             Some("\"append\""),
         )?;
         self.step_chunks = sources;
-        self.push_node(seq, NodeKind::Assistant, 0, output);
+        self.push_node(seq, NodeKind::Assistant, 0, price::message(&prices));
         Ok(())
     }
 
@@ -641,7 +696,12 @@ impl<W: Write> LogWriter<W> {
         let id = uuid(self.seed, self.seq);
         let data = tool_result_data(self.turn, self.step, &call.id, &id, output, is_error);
         let seq = self.emit("tool/result", &data, Some(&[call_seq]), Some("\"append\""))?;
-        self.push_node(seq, NodeKind::ToolResult, call.no, approx_tokens(output));
+        self.push_node(
+            seq,
+            NodeKind::ToolResult,
+            call.no,
+            price::tool_result(output),
+        );
         if let Some(node) = self.surface.last_mut() {
             node.is_error = is_error;
         }
@@ -651,18 +711,42 @@ impl<W: Write> LogWriter<W> {
     // --- Compaction -------------------------------------------------------------------
 
     /// A summarizing compaction of the surface nodes at positions `first..=last`:
-    /// `compaction/start`, `compaction/summary`, the replacing `user/message`, `compaction/end`.
+    /// `compaction/start`, `compaction/summary`, the replacing `user/message`, `compaction/end`
+    /// (`"turn": null` outside a turn).
     pub fn compact(&mut self, first: usize, last: usize, summary: &str) -> io::Result<()> {
-        self.compact_with(first, last, summary, Fault::None)
+        self.compact_with(first, last, summary, Fault::None, None)
     }
 
-    /// [`LogWriter::compact`] with a deliberate defect.
+    /// [`LogWriter::compact`] asked for by the command `command_id` (`sourceCommandId` on
+    /// every event of the bracket), e.g. the user's `/compact` between turns.
+    pub fn compact_on_command(
+        &mut self,
+        first: usize,
+        last: usize,
+        summary: &str,
+        command_id: &str,
+    ) -> io::Result<()> {
+        self.compact_with(first, last, summary, Fault::None, Some(command_id))
+            .map(|()| self.stats.command_compactions += 1)
+    }
+
+    /// The `"turn"` of a compaction event: the open turn, or null between turns.
+    fn turn_json(&self) -> String {
+        if self.in_turn {
+            self.turn.to_string()
+        } else {
+            "null".to_string()
+        }
+    }
+
+    /// [`LogWriter::compact`] with a deliberate defect and an optional command.
     pub(super) fn compact_with(
         &mut self,
         first: usize,
         last: usize,
         summary: &str,
         fault: Fault,
+        command: Option<&str>,
     ) -> io::Result<()> {
         let chain: Vec<SurfaceNode> = match self.surface.get(first..=last) {
             Some(c) if !c.is_empty() => c.to_vec(),
@@ -672,20 +756,25 @@ impl<W: Write> LogWriter<W> {
         let shadowed_tokens: u64 = chain.iter().map(|n| n.tokens).sum();
         let cid = uuid(self.seed, self.seq ^ 0xC0_4D_AC_7E);
         let turn = self.turn;
+        let command = command.map_or(String::new(), |c| format!(",\"sourceCommandId\":{}", Js(c)));
         self.tick(1, 5);
-        let start_data = format!("{{\"compactionId\":{},\"turn\":{turn}}}", Js(&cid));
+        let start_data = format!(
+            "{{\"compactionId\":{}{command},\"turn\":{}}}",
+            Js(&cid),
+            self.turn_json()
+        );
         let start_seq = self.emit("compaction/start", &start_data, None, None)?;
         self.tick(900, 6_000);
         let (s, e) = (seqs[0], seqs[seqs.len() - 1]);
         let summary_data = format!(
-            "{{\"compactionId\":{},\"summary\":{},\"shadowedRange\":{{\"start\":{s},\"end\":{e}}},\"shadowedSeqs\":{},\"shadowedTokenCount\":{shadowed_tokens},\"provider\":{},\"model\":{},\"maxTokens\":4096,\"usage\":{{\"inputTokens\":{},\"outputTokens\":{}}}}}",
+            "{{\"compactionId\":{}{command},\"summary\":{},\"shadowedRange\":{{\"start\":{s},\"end\":{e}}},\"shadowedSeqs\":{},\"shadowedTokenCount\":{shadowed_tokens},\"provider\":{},\"model\":{},\"maxTokens\":4096,\"usage\":{{\"inputTokens\":{},\"outputTokens\":{}}}}}",
             Js(&cid),
             TextBlock(summary),
             Nums(&seqs),
             Js(PROVIDER),
             Js(MODEL),
-            shadowed_tokens + 310,
-            approx_tokens(summary)
+            shadowed_tokens + SUMMARIZER_PROMPT_TOKENS,
+            ceil4(utf16_len(summary))
         );
         let summary_seq = self.emit("compaction/summary", &summary_data, None, None)?;
         let mut sources = vec![start_seq, summary_seq];
@@ -697,9 +786,10 @@ impl<W: Write> LogWriter<W> {
         let op = format!("{{\"op\":\"replace\",\"start\":{op_start},\"end\":{e}}}");
         let id = uuid(self.seed, self.seq);
         let data = format!(
-            "{{\"content\":[{{\"type\":\"text\",\"text\":{}}},{{\"type\":\"text\",\"text\":{}}},{{\"type\":\"text\",\"text\":\"</compacted-summary>\"}}],\"source\":{{\"kind\":\"plugin\",\"plugin\":\"compact\",\"compactionId\":{}}},\"role\":\"user\",\"id\":{}}}",
+            "{{\"content\":[{{\"type\":\"text\",\"text\":{}}},{{\"type\":\"text\",\"text\":{}}},{{\"type\":\"text\",\"text\":{}}}],\"source\":{{\"kind\":\"plugin\",\"plugin\":\"compact\",\"compactionId\":{}}},\"role\":\"user\",\"id\":{}}}",
             Js(SUMMARY_PREAMBLE),
             Js(summary),
+            Js(SUMMARY_END),
             Js(&cid),
             Js(&id)
         );
@@ -709,7 +799,11 @@ impl<W: Write> LogWriter<W> {
             return Ok(());
         }
         let nested = chain[0].kind.is_replacement();
-        let tokens = approx_tokens(summary) + 70;
+        let tokens = price::message(&[
+            price::text_block(SUMMARY_PREAMBLE),
+            price::text_block(summary),
+            price::text_block(SUMMARY_END),
+        ]);
         let node = SurfaceNode {
             seq,
             kind: NodeKind::Summary,
@@ -723,6 +817,45 @@ impl<W: Write> LogWriter<W> {
         self.surface_tokens = self.surface_tokens + tokens - shadowed_tokens;
         self.stats.compactions += 1;
         self.stats.nested_compactions += u64::from(nested);
+        Ok(())
+    }
+
+    /// A compaction that fails: `compaction/start`, then `compaction/end` carrying `error`
+    /// (the summarizer gave up), and no replace.
+    pub fn failed_compaction(&mut self, message: &str, code: &str) -> io::Result<()> {
+        let cid = uuid(self.seed, self.seq ^ 0xFA_11_ED);
+        self.tick(1, 5);
+        let start = format!(
+            "{{\"compactionId\":{},\"turn\":{}}}",
+            Js(&cid),
+            self.turn_json()
+        );
+        self.emit("compaction/start", &start, None, None)?;
+        self.tick(2_000, 30_000);
+        let end = format!(
+            "{{\"compactionId\":{},\"turn\":{},\"error\":{{\"message\":{},\"code\":{}}}}}",
+            Js(&cid),
+            self.turn_json(),
+            Js(message),
+            Js(code)
+        );
+        self.emit("compaction/end", &end, None, None)?;
+        self.stats.failed_compactions += 1;
+        Ok(())
+    }
+
+    /// The model call of the open step fails because the request exceeded the context
+    /// window: a `finish` chunk with `reason.failure.code` `CONTEXT_WINDOW_EXCEEDED`. The
+    /// step stays open for the recovery (a compaction, then the call again); the failed
+    /// attempt's chunks are not the answer's.
+    pub fn overflow(&mut self) -> io::Result<()> {
+        self.tick(200, 900);
+        self.chunk(&format!(
+            "{{\"type\":\"finish\",\"reason\":{{\"kind\":\"error\",\"failure\":{{\"message\":\"the request exceeded the model context window\",\"code\":{}}}}}}}",
+            Js(CONTEXT_WINDOW_EXCEEDED)
+        ))?;
+        self.step_chunks.clear();
+        self.stats.overflows += 1;
         Ok(())
     }
 
@@ -751,7 +884,7 @@ impl<W: Write> LogWriter<W> {
         let data = tool_result_data(node.turn, node.step, &call, &id, placeholder, node.is_error);
         let op = format!("{{\"op\":\"replace\",\"start\":{s},\"end\":{s}}}");
         let seq = self.emit("tool/result", &data, Some(&[s]), Some(&op))?;
-        let tokens = approx_tokens(placeholder);
+        let tokens = price::tool_result(placeholder);
         self.surface[pos] = SurfaceNode {
             seq,
             kind: NodeKind::PrunedResult,

@@ -9,6 +9,7 @@ use super::arrows::{self, ArrowState};
 use super::browser::BrowserState;
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
+use super::compactions::{self, CompactionsState};
 use super::context_strip::StripState;
 use super::findings_panel;
 use super::follow::FollowState;
@@ -44,6 +45,7 @@ pub struct ViewerApp {
     pub(super) search: SearchState,
     pub(super) preview: PreviewState,
     pub(super) inspector: InspectorState,
+    pub(super) compactions: CompactionsState,
     pub(super) arrows: ArrowState,
     pub(super) geometry: RowGeometry,
     pub(super) show_help: bool,
@@ -93,6 +95,7 @@ impl ViewerApp {
             search: SearchState::default(),
             preview: PreviewState::default(),
             inspector: InspectorState::default(),
+            compactions: CompactionsState::default(),
             arrows: ArrowState::default(),
             geometry: RowGeometry::default(),
             show_help: false,
@@ -197,6 +200,32 @@ impl ViewerApp {
         self.preview.current()
     }
 
+    /// The compaction audit the Compactions tab and the context strip show (the latest computed).
+    pub fn compaction_audit(&self) -> Option<&crate::engine::audit::Audit> {
+        self.compactions.cache.audit().map(|a| a.as_ref())
+    }
+
+    /// The seq of the replace shown before | after, and the seqs of the surface just before
+    /// and just after it.
+    pub fn compared(&self) -> Option<(u64, Vec<u64>, Vec<u64>)> {
+        let s = self.session.as_ref()?;
+        let idx = self.compactions.compare.shown()?;
+        let (before, after) = self.compactions.compare.lists(s)?;
+        Some((s.log.event(idx).seq, before, after))
+    }
+
+    /// Seqs of the Compactions table's rows, in display order.
+    pub fn compaction_rows(&self) -> Vec<u64> {
+        let Some(a) = self.compactions.cache.audit() else {
+            return Vec::new();
+        };
+        self.compactions
+            .order()
+            .iter()
+            .filter_map(|&k| a.replaces.get(k).map(|r| r.seq))
+            .collect()
+    }
+
     /// The model request the Request tab shows (computed when that tab was last drawn).
     pub fn shown_request(&self) -> Option<&crate::engine::Request> {
         self.request_view.current()
@@ -283,6 +312,7 @@ impl ViewerApp {
                 }
                 self.preview.reset();
                 self.inspector.reset();
+                self.compactions.reset();
                 self.arrows.reset();
                 self.view.selected = None;
                 self.view.range_start = None;
@@ -412,6 +442,17 @@ impl ViewerApp {
             });
             return;
         };
+        // The strip colours its marks from the compaction audit (computed in the background
+        // for long logs, once per length and ratio).
+        let ratio = self.view.threshold_ratio;
+        self.compactions
+            .cache
+            .ensure(session, ratio, Some(ui.ctx()), self.synchronous);
+        if self.compactions.cache.poll() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        self.strip.set_audit(self.compactions.cache.audit());
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             replay_bar::replay_bar_ui(
@@ -428,7 +469,14 @@ impl ViewerApp {
         // Sizes follow the window; the right panel stays narrow while it only holds a hint.
         let window = ui.ctx().content_rect().width();
         let max = window * theme::PANEL_MAX_SHARE;
-        let side = theme::panel_width(window, theme::SIDE_PANEL_SHARE);
+        // The Compactions tab shows two surfaces side by side: it opens wider (its own id, so
+        // each keeps the width the user gave it).
+        let (side_id, share) = if self.prefs.tab == SideTab::Compactions {
+            ("side-compactions", theme::COMPACTIONS_PANEL_SHARE)
+        } else {
+            ("side", theme::SIDE_PANEL_SHARE)
+        };
+        let side = theme::panel_width(window, share);
         let mut side_has_content = self.side_has_content();
         egui::Panel::show_switched(
             ui,
@@ -436,10 +484,10 @@ impl ViewerApp {
             egui::Panel::right("side-hint")
                 .resizable(false)
                 .exact_size(theme::panel_width(window, theme::SIDE_PANEL_HINT_SHARE)),
-            egui::Panel::right("side")
+            egui::Panel::right(side_id)
                 .resizable(true)
                 .default_size(side)
-                .min_size(theme::SIDE_PANEL_SHARE.1.min(max))
+                .min_size(share.1.min(max))
                 .max_size(max),
             |ui, _| self.side_ui(ui),
         );
@@ -498,6 +546,7 @@ impl ViewerApp {
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector".to_string()),
                 (SideTab::Preview, "Replace preview".to_string()),
+                (SideTab::Compactions, "Compactions".to_string()),
                 (
                     SideTab::Findings,
                     format!("Findings ({errors} E, {warnings} W)"),
@@ -523,6 +572,15 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.preview,
+                &mut self.commands,
+            ),
+            SideTab::Compactions => compactions::compactions_ui(
+                ui,
+                session,
+                &self.view,
+                &mut self.compactions,
+                self.view.threshold_ratio,
+                self.synchronous,
                 &mut self.commands,
             ),
             SideTab::Findings => {

@@ -116,6 +116,11 @@ impl ViewerApp {
                     }
                 }
             }
+            UiCommand::JumpTo(idx) => {
+                if self.session.as_ref().is_some_and(|s| idx.get() < s.len()) {
+                    self.jump_to(idx);
+                }
+            }
             UiCommand::JumpToFinding(n) => {
                 if let Some(idx) = self
                     .session

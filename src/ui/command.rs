@@ -15,6 +15,8 @@ pub enum SideTab {
     Inspector,
     /// The replace preview of the selected surface range.
     Preview,
+    /// Every replace op audited (viewer-spec §8), and the selected one before | after.
+    Compactions,
     /// Every finding of `check`.
     Findings,
     /// The model request at the cursor (header, messages, the meter's breakdown).
@@ -69,6 +71,8 @@ pub enum UiCommand {
     SetSpeed(f32),
     /// Move the cursor to "after every event with seq ≤ SEQ" and select that seq.
     GoToSeq(u64),
+    /// Move the cursor just past an event and select it (a compaction in the Compactions tab).
+    JumpTo(EventIdx),
     /// Jump to finding number `n` (cursor + selection).
     JumpToFinding(usize),
     /// Start a replace-preview range at a surface node.

@@ -2,15 +2,23 @@
 //! whole log (a sawtooth that climbs with each message and drops at each compaction), the
 //! provider-reported input tokens of each model call as dots, the context window and the
 //! threshold as lines, replace ops marked. Hover shows the figures; click or drag seeks.
+//! Once the compaction audit is known, the ops' marks take their trigger's colour and the
+//! requests made over the threshold are marked along the bottom ([`AuditLayer`]).
 //!
 //! The curve is drawn from a min/max per pixel column computed once per log, width and
 //! append (O(events) then), so a frame costs O(pixels) however long the log is.
 
-use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, Ui, Vec2, WidgetInfo};
+use std::sync::Arc;
+
+use egui::WidgetInfo;
+use egui::text::LayoutJob;
+use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, Ui, Vec2};
 
 use crate::engine::EventIdx;
+use crate::engine::audit::Audit;
 
 use super::command::UiCommand;
+use super::compactions_strip::{AuditLayer, hover_lines, legend};
 use super::replay_bar::{cursor_from_x, fraction_from_cursor, marker_columns};
 use super::session::Session;
 use super::theme::{self, Palette};
@@ -18,16 +26,32 @@ use super::theme::{self, Palette};
 /// Threshold ratios offered in the strip's menu.
 pub const RATIOS: [f64; 8] = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
 
-/// UI-only state of the strip: its per-column cache.
+/// UI-only state of the strip: its per-column caches and the audit it colours ops from.
 #[derive(Debug, Default)]
 pub struct StripState {
     columns: Option<Columns>,
+    audit: Option<Arc<Audit>>,
+    layer: Option<AuditLayer>,
 }
 
 impl StripState {
-    /// Drops the cache (a new log was loaded).
+    /// Drops the caches (a new log was loaded).
     pub fn reset(&mut self) {
-        self.columns = None;
+        *self = StripState::default();
+    }
+
+    /// The compaction audit to colour the marks from (the latest one computed; `None` while
+    /// none is). Cheap when it did not change.
+    pub fn set_audit(&mut self, audit: Option<&Arc<Audit>>) {
+        let same = match (&self.audit, audit) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.audit = audit.cloned();
+            self.layer = None;
+        }
     }
 }
 
@@ -180,10 +204,26 @@ pub fn context_strip_ui(
     {
         state.columns = Some(Columns::compute(session, width));
     }
+    if let Some(audit) = &state.audit
+        && state
+            .layer
+            .as_ref()
+            .is_none_or(|l| !l.is_for(audit, len, width))
+    {
+        state.layer = Some(AuditLayer::compute(audit, len, width));
+    }
     let Some(columns) = &state.columns else {
         return;
     };
-    paint(ui, rect, session, columns, ratio, &pal);
+    paint(
+        ui,
+        rect,
+        session,
+        columns,
+        state.layer.as_ref(),
+        ratio,
+        &pal,
+    );
     if let Some(pos) = response.interact_pointer_pos()
         && (response.clicked() || response.dragged())
     {
@@ -210,11 +250,36 @@ pub fn context_strip_ui(
         && !response.context_menu_opened()
     {
         let c = cursor_from_x(pos.x, rect.left(), rect.width(), len);
-        response.on_hover_text_at_pointer(hover_text(session, c, ratio));
+        let mut text = hover_text(session, c, ratio);
+        let font = TextStyle::Body.resolve(ui.style());
+        let mut job = LayoutJob::default();
+        if let Some(audit) = &state.audit {
+            // The marks within a few pixels of the pointer: cursors k are events k - 1.
+            let reach = theme::SCRUBBER_MARKER_SPACING / 2.0;
+            let from = cursor_from_x(pos.x - reach, rect.left(), rect.width(), len);
+            let to = cursor_from_x(pos.x + reach, rect.left(), rect.width(), len);
+            if let Some(lines) = hover_lines(audit, from.saturating_sub(1), to.saturating_sub(1)) {
+                text.push('\n');
+                text.push_str(&lines);
+            }
+            job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
+            legend(&mut job, font, &pal);
+        } else {
+            job.append(&text, 0.0, TextFormat::simple(font, pal.text));
+        }
+        response.on_hover_text_at_pointer(job);
     }
 }
 
-fn paint(ui: &Ui, rect: Rect, session: &Session, columns: &Columns, ratio: f64, pal: &Palette) {
+fn paint(
+    ui: &Ui,
+    rect: Rect,
+    session: &Session,
+    columns: &Columns,
+    layer: Option<&AuditLayer>,
+    ratio: f64,
+    pal: &Palette,
+) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, theme::CORNER_RADIUS, pal.strip_bg);
     let plot = rect.shrink2(Vec2::new(0.0, theme::STRIP_PADDING));
@@ -275,17 +340,21 @@ fn paint(ui: &Ui, rect: Rect, session: &Session, columns: &Columns, ratio: f64, 
             marks.add_colored_rect(Rect::from_center_size(center, size), dot_color);
         }
     }
-    let crowded = columns.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
-    let op = pal.marker_stroke(true, crowded);
-    for &x in &columns.ops {
-        let x = rect.left() + x - op.width / 2.0;
-        marks.add_colored_rect(
-            Rect::from_x_y_ranges(
-                x..=x + op.width,
-                rect.top()..=rect.top() + theme::STRIP_OP_MARK,
-            ),
-            op.color,
-        );
+    if let Some(layer) = layer {
+        layer.paint(&mut marks, rect, pal);
+    } else {
+        let crowded = columns.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
+        let op = pal.marker_stroke(true, crowded);
+        for &x in &columns.ops {
+            let x = rect.left() + x - op.width / 2.0;
+            marks.add_colored_rect(
+                Rect::from_x_y_ranges(
+                    x..=x + op.width,
+                    rect.top()..=rect.top() + theme::STRIP_OP_MARK,
+                ),
+                op.color,
+            );
+        }
     }
     painter.add(Shape::mesh(marks));
     if let Some(window) = columns.off_scale {

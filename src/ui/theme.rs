@@ -9,6 +9,24 @@ use crate::engine::{EventState, Severity};
 pub const ROW_HEIGHT: f32 = 18.0;
 /// Height of one surface-panel row, in points.
 pub const NODE_ROW_HEIGHT: f32 = 20.0;
+/// Height of one row of the Compactions table and of the before | after lists.
+pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
+/// Widths of the Compactions table's columns: seq, kind, trigger, fill before → after,
+/// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
+/// width).
+pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
+/// Font size of the Compactions table and the before | after lists.
+pub const COMPACTION_FONT_SIZE: f32 = 12.0;
+/// Share of the Compactions tab's height the table may take when a replace is shown below.
+pub const COMPACTION_TABLE_SHARE: f32 = 0.3;
+/// Width of the role column of the before | after lists.
+pub const COMPARE_ROLE_WIDTH: f32 = 70.0;
+/// Height of each before | after surface list.
+pub const COMPARE_LIST_HEIGHT: f32 = 200.0;
+/// Height of the summary and shadowed-text boxes.
+pub const COMPARE_TEXT_HEIGHT: f32 = 320.0;
+/// Size of a trigger's colour chip.
+pub const TRIGGER_CHIP: f32 = 9.0;
 /// Width of the gutter left of the timeline rows (shadow brackets, arrows).
 pub const GUTTER_WIDTH: f32 = 44.0;
 /// Width of one bracket lane in the gutter.
@@ -40,6 +58,8 @@ pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
 /// Default width of the right-hand panel (inspector, preview, findings) as a share of the
 /// window width, and its bounds.
 pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.25, 280.0, 440.0);
+/// The right-hand panel on the Compactions tab (before | after side by side): wider.
+pub const COMPACTIONS_PANEL_SHARE: (f32, f32, f32) = (0.42, 440.0, 900.0);
 /// The right-hand panel while it only holds a one-line hint (nothing selected): narrower.
 pub const SIDE_PANEL_HINT_SHARE: (f32, f32, f32) = (0.15, 170.0, 260.0);
 /// Default width of the surface panel as a share of the window width, and its bounds.
@@ -92,6 +112,10 @@ pub const STRIP_PADDING: f32 = 3.0;
 pub const STRIP_DOT_RADIUS: f32 = 2.0;
 /// Length of a replace-op mark at the top of the context strip.
 pub const STRIP_OP_MARK: f32 = 10.0;
+/// Height of a request-over-the-threshold mark along the bottom of the context strip.
+pub const STRIP_OVER_MARK: f32 = 8.0;
+/// Width of a replace-op mark on the context strip (1 pixel when they crowd).
+pub const STRIP_OP_MARK_WIDTH: f32 = 3.0;
 /// Dash length of the threshold line.
 pub const STRIP_DASH: f32 = 4.0;
 /// Font size of the context strip's label.
@@ -280,6 +304,18 @@ pub struct Palette {
     pub shadowed_bg: Color32,
     /// Background of search hits.
     pub hit_bg: Color32,
+    /// Background of a lost term in the shadowed text of a compaction.
+    pub lost_term_bg: Color32,
+    /// Compactions triggered by a context-window overflow.
+    pub trigger_overflow: Color32,
+    /// Compactions a command asked for.
+    pub trigger_command: Color32,
+    /// Compactions run under threshold pressure.
+    pub trigger_pressure: Color32,
+    /// Compactions run below the threshold.
+    pub trigger_below: Color32,
+    /// Replaces without a trigger (other kinds, or no window known).
+    pub trigger_none: Color32,
     /// Provenance arrow to a source.
     pub arrow_source: Color32,
     /// Provenance arrow from a citing event.
@@ -302,6 +338,8 @@ pub struct Palette {
     pub strip_window: Color32,
     /// Provider-reported prompt sizes.
     pub strip_reported: Color32,
+    /// Marks of model requests made over the threshold.
+    pub strip_over_threshold: Color32,
     /// Request bar: the system prompt.
     pub bar_system: Color32,
     /// Request bar: the tools.
@@ -337,6 +375,12 @@ const DARK: Palette = Palette {
     entered_bg: Color32::from_rgb(30, 80, 50),
     shadowed_bg: Color32::from_rgb(34, 34, 38),
     hit_bg: Color32::from_rgb(90, 80, 30),
+    lost_term_bg: Color32::from_rgb(120, 72, 20),
+    trigger_overflow: Color32::from_rgb(240, 90, 90),
+    trigger_command: Color32::from_rgb(190, 130, 240),
+    trigger_pressure: Color32::from_rgb(245, 160, 60),
+    trigger_below: Color32::from_rgb(100, 200, 120),
+    trigger_none: Color32::from_rgb(140, 146, 156),
     arrow_source: Color32::from_rgb(90, 170, 255),
     arrow_cited_by: Color32::from_rgb(255, 150, 80),
     track: Color32::from_rgb(50, 54, 60),
@@ -348,6 +392,7 @@ const DARK: Palette = Palette {
     strip_curve: Color32::from_rgb(110, 180, 255),
     strip_window: Color32::from_rgb(150, 150, 160),
     strip_reported: Color32::from_rgb(255, 150, 80),
+    strip_over_threshold: Color32::from_rgb(255, 70, 70),
     bar_system: Color32::from_rgb(120, 210, 210),
     bar_tools: Color32::from_rgb(230, 190, 90),
     bar_messages: Color32::from_rgb(110, 170, 250),
@@ -369,6 +414,12 @@ const LIGHT: Palette = Palette {
     entered_bg: Color32::from_rgb(200, 240, 205),
     shadowed_bg: Color32::from_rgb(238, 238, 240),
     hit_bg: Color32::from_rgb(255, 235, 150),
+    lost_term_bg: Color32::from_rgb(255, 200, 140),
+    trigger_overflow: Color32::from_rgb(210, 40, 40),
+    trigger_command: Color32::from_rgb(140, 70, 180),
+    trigger_pressure: Color32::from_rgb(225, 120, 20),
+    trigger_below: Color32::from_rgb(40, 140, 60),
+    trigger_none: Color32::from_rgb(120, 126, 136),
     arrow_source: Color32::from_rgb(20, 100, 220),
     arrow_cited_by: Color32::from_rgb(220, 100, 20),
     track: Color32::from_rgb(215, 218, 224),
@@ -380,6 +431,7 @@ const LIGHT: Palette = Palette {
     strip_curve: Color32::from_rgb(30, 100, 210),
     strip_window: Color32::from_rgb(110, 110, 120),
     strip_reported: Color32::from_rgb(220, 100, 20),
+    strip_over_threshold: Color32::from_rgb(205, 30, 30),
     bar_system: Color32::from_rgb(0, 150, 155),
     bar_tools: Color32::from_rgb(200, 140, 0),
     bar_messages: Color32::from_rgb(40, 110, 220),
@@ -387,6 +439,18 @@ const LIGHT: Palette = Palette {
 };
 
 impl Palette {
+    /// The colour of a compaction trigger (and of a replace without one).
+    pub fn trigger(&self, trigger: Option<crate::engine::audit::Trigger>) -> Color32 {
+        use crate::engine::audit::Trigger;
+        match trigger {
+            Some(Trigger::Overflow) => self.trigger_overflow,
+            Some(Trigger::Command) => self.trigger_command,
+            Some(Trigger::Pressure) => self.trigger_pressure,
+            Some(Trigger::BelowThreshold) => self.trigger_below,
+            None => self.trigger_none,
+        }
+    }
+
     /// The colour of an event type family.
     pub fn family(&self, family: Family) -> Color32 {
         let (d, l) = match family {

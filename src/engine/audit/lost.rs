@@ -1,0 +1,126 @@
+//! Lost terms (viewer-spec §8): the salient terms of what a replace shadowed that occur
+//! neither in the replacement nor in any other node on the surface right after it.
+//!
+//! The index follows the surface through the log: every node's terms are extracted once,
+//! when it enters, and each term counts the surface nodes holding it. A replace takes its
+//! shadowed nodes' terms out, puts the replacement's in, and the shadowed terms whose count
+//! is then zero are lost — so the whole audit extracts every node's text once, and a replace
+//! costs only its own nodes.
+
+use super::fast_hash::FxMap;
+use super::model::LostTerm;
+use super::terms::for_each_term;
+
+/// One node's terms: `(term id, occurrences)`, sorted by id.
+type NodeTerms = Box<[(u32, u32)]>;
+
+/// The terms of the nodes on the surface.
+#[derive(Debug, Default)]
+pub struct TermIndex {
+    ids: FxMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+    /// Per term: how many surface nodes hold it.
+    holders: Vec<u32>,
+    /// The terms of each node on the surface, by event index.
+    nodes: FxMap<u32, NodeTerms>,
+    scratch: Vec<u32>,
+}
+
+impl TermIndex {
+    fn id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.ids.get(term) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(term.into());
+        self.ids.insert(term.into(), id);
+        self.holders.push(0);
+        id
+    }
+
+    /// Puts node `node`, whose text is `text`, on the surface.
+    pub fn add(&mut self, node: u32, text: &str) {
+        let mut ids = std::mem::take(&mut self.scratch);
+        ids.clear();
+        for_each_term(text, |t| ids.push(self.id(t.text)));
+        ids.sort_unstable();
+        let mut terms: Vec<(u32, u32)> = Vec::new();
+        for &id in &ids {
+            match terms.last_mut() {
+                Some((last, n)) if *last == id => *n += 1,
+                _ => terms.push((id, 1)),
+            }
+        }
+        for &(id, _) in &terms {
+            self.holders[id as usize] += 1;
+        }
+        self.scratch = ids;
+        if let Some(old) = self.nodes.insert(node, terms.into_boxed_slice()) {
+            self.release(&old);
+        }
+    }
+
+    /// Takes node `node` off the surface, returning its terms.
+    pub fn remove(&mut self, node: u32) -> Option<NodeTerms> {
+        let terms = self.nodes.remove(&node)?;
+        self.release(&terms);
+        Some(terms)
+    }
+
+    fn release(&mut self, terms: &[(u32, u32)]) {
+        for &(id, _) in terms {
+            let h = &mut self.holders[id as usize];
+            *h = h.saturating_sub(1);
+        }
+    }
+
+    /// The terms of `shadowed` (taken off the surface before) that no surface node holds now,
+    /// most frequent first, then alphabetically.
+    pub fn lost(&self, shadowed: &[NodeTerms]) -> Vec<LostTerm> {
+        let mut counts: FxMap<u32, u64> = FxMap::default();
+        for terms in shadowed {
+            for &(id, n) in terms.iter() {
+                if self.holders[id as usize] == 0 {
+                    *counts.entry(id).or_default() += u64::from(n);
+                }
+            }
+        }
+        let mut lost: Vec<LostTerm> = counts
+            .into_iter()
+            .map(|(id, count)| LostTerm {
+                term: self.names[id as usize].to_string(),
+                count,
+            })
+            .collect();
+        lost.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.term.cmp(&b.term)));
+        lost
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lost_means_kept_nowhere_on_the_surface() {
+        let mut index = TermIndex::default();
+        index.add(0, "read src/parse.rs and src/parse.rs, then parse_amount");
+        index.add(1, "InvalidAmount in the output");
+        index.add(2, "other node mentions InvalidAmount");
+        // A replace shadows 0 and 1; the summary keeps parse_amount.
+        let shadowed = [index.remove(0).unwrap(), index.remove(1).unwrap()];
+        index.add(3, "summary: fixed parse_amount");
+        let lost = index.lost(&shadowed);
+        assert_eq!(
+            lost,
+            [LostTerm {
+                term: "src/parse.rs".into(),
+                count: 2
+            }]
+        );
+        // Node 2 leaving takes the last holder of InvalidAmount with it.
+        let gone = [index.remove(2).unwrap()];
+        assert_eq!(index.lost(&gone)[0].term, "InvalidAmount");
+        assert!(index.remove(2).is_none());
+    }
+}

@@ -1,0 +1,35 @@
+//! The compaction audit (viewer-spec §8): for every replace op, what kind of compaction made
+//! it and why it ran, how full the context was before and after (the meter's figures), what
+//! the compaction's own events recorded, which salient terms it lost and which tool calls had
+//! to fetch again what it dropped; plus the compactions that failed and the model requests
+//! made over the threshold.
+//!
+//! Pure and O(log): one scan of the compaction events ([`brackets`]), one pass over the
+//! surface's processed effects, and lookups into the meter's per-event arrays.
+
+mod brackets;
+mod build;
+mod detail;
+mod events;
+mod fast_hash;
+mod findings;
+mod lost;
+mod model;
+mod refetch;
+mod terms;
+mod text;
+
+pub use brackets::OVERFLOW_CODE;
+pub use build::audit;
+pub use detail::{Detail, ShadowedText, detail};
+pub use events::{CompactionEvent, CompactionFields, TurnField, read_fields};
+pub use findings::audit_findings;
+pub use model::{
+    Audit, CompactionRecord, FailedCompaction, LostTerm, OverThresholdRequest, Refetch,
+    ReplaceAudit, ReplaceKind, Trigger,
+};
+pub use refetch::canonical_arguments;
+pub use terms::{
+    MIN_NUMBER_DIGITS, MIN_TERM_LEN, Term, TermClass, for_each_term, spans_where, terms,
+};
+pub use text::{NodeText, node_text};

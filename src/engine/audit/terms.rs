@@ -1,0 +1,483 @@
+//! The salient-term extractor behind the audit's lost terms (viewer-spec §8): the things a
+//! summary must not drop — file paths, URLs, identifiers with `_`, `::`, `.` or an inner
+//! capital, numbers of three or more digits, and error codes — found in a text with their
+//! byte spans, so that the same rules count the terms and highlight them.
+//!
+//! The rules, on tokens (runs of ASCII letters, digits and `_ . : / - ~`; a URL runs to the
+//! next space, quote, bracket or backtick):
+//!
+//! - **URL**: `http://…` or `https://…`, without trailing punctuation.
+//! - **path**: a token with a `/` that starts with `/`, `./`, `../` or `~/`, has two or more
+//!   slashes, or ends in a file name with an extension (`src/parse.rs`); a trailing `:LINE`
+//!   or `:LINE:COL` is not part of it. Other slashed tokens (`and/or`, `compaction/start`)
+//!   are split at the slashes.
+//! - **identifier**: a token (split at `-` and at single `:`) that starts with a letter, `_`
+//!   or `.` (leading dots dropped), is at least four characters long and holds `::`, `_`, `.` or an inner capital
+//!   after a lowercase letter somewhere (`parse_amount`, `Amount::from_cents`, `whole.parse`,
+//!   `InvalidAmount`; not `JSON`, not `Ok`).
+//! - **number**: a run of digits and dots not touching a letter, with three or more digits
+//!   (`1250`, `-12.50` → `12.50`, `2026` in `2026-03-14`; not `1.87s`, not a hex hash).
+//! - **error code**: one to five capitals followed by three or more digits (`E0600`,
+//!   `TS2345`); SCREAMING_SNAKE codes (`CONTEXT_WINDOW_EXCEEDED`) are identifiers.
+//!
+//! Terms are compared exactly (case-sensitive).
+
+use std::ops::Range;
+
+/// The kind of a salient term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TermClass {
+    /// A file path.
+    Path,
+    /// An `http(s)://` URL.
+    Url,
+    /// An identifier with `_`, `::`, `.` or an inner capital.
+    Identifier,
+    /// A number of three or more digits.
+    Number,
+    /// An error code such as `E0600`.
+    ErrorCode,
+}
+
+/// One salient term found in a text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term<'a> {
+    /// The term as written.
+    pub text: &'a str,
+    /// Its byte range in the text.
+    pub span: Range<usize>,
+    /// What kind of term it is.
+    pub class: TermClass,
+}
+
+/// Shortest path, URL or identifier term, in bytes.
+pub const MIN_TERM_LEN: usize = 4;
+/// Fewest digits of a number term.
+pub const MIN_NUMBER_DIGITS: usize = 3;
+
+/// Every salient term of `text`, in order.
+pub fn terms(text: &str) -> Vec<Term<'_>> {
+    let mut out = Vec::new();
+    for_each_term(text, |t| out.push(t));
+    out
+}
+
+/// Calls `f` with every salient term of `text`, in order (no allocation).
+pub fn for_each_term<'a>(text: &'a str, mut f: impl FnMut(Term<'a>)) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 && !TOKEN_BYTES[c as usize] {
+            i += 1;
+            continue;
+        }
+        if token_char_len(text, i) == 0 {
+            i += char_len(c);
+            continue;
+        }
+        if let Some((scheme, end)) = url_end(b, i) {
+            let end = trim_end(b, i, end, b".,;:!?");
+            if end >= i + scheme + MIN_TERM_LEN {
+                f(term(text, i, end, TermClass::Url));
+            }
+            i = end.max(i + 1);
+            while i < b.len() && token_char_len(text, i) > 0 {
+                i += token_char_len(text, i);
+            }
+            continue;
+        }
+        let start = i;
+        while i < b.len() {
+            if is_token_byte(b[i]) {
+                i += 1;
+                continue;
+            }
+            let len = token_char_len(text, i);
+            if len == 0 {
+                break;
+            }
+            i += len;
+        }
+        token(text, start, i, &mut f);
+    }
+}
+
+/// The length of the character at byte `i` when it belongs in a token (ASCII letters, digits,
+/// `_ . : / - ~`, and non-ASCII letters), else 0. `i` is a character boundary.
+fn token_char_len(text: &str, i: usize) -> usize {
+    let c = text.as_bytes()[i];
+    if c < 0x80 {
+        return usize::from(is_token_byte(c));
+    }
+    match text[i..].chars().next() {
+        Some(ch) if ch.is_alphanumeric() => ch.len_utf8(),
+        _ => 0,
+    }
+}
+
+/// The length of the UTF-8 character whose first byte is `lead`.
+fn char_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The byte spans of the terms of `text` for which `keep` is true, in order (to highlight
+/// lost terms where they occur).
+pub fn spans_where(text: &str, keep: impl Fn(&str) -> bool) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for_each_term(text, |t| {
+        if keep(t.text) {
+            out.push(t.span);
+        }
+    });
+    out
+}
+
+fn term(text: &str, start: usize, end: usize, class: TermClass) -> Term<'_> {
+    Term {
+        text: &text[start..end],
+        span: start..end,
+        class,
+    }
+}
+
+/// ASCII bytes that belong in a token: letters, digits and `_ . : / - ~`.
+const TOKEN_BYTES: [bool; 128] = {
+    let mut table = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        table[c] =
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'/' | b'-' | b'~');
+        c += 1;
+    }
+    table
+};
+
+fn is_token_byte(c: u8) -> bool {
+    c < 128 && TOKEN_BYTES[c as usize]
+}
+
+/// The scheme length and the end of a URL starting at `i`, if one starts there.
+fn url_end(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let rest = &b[i..];
+    let scheme = if rest.starts_with(b"https://") {
+        8
+    } else if rest.starts_with(b"http://") {
+        7
+    } else {
+        return None;
+    };
+    let mut end = i + scheme;
+    while end < b.len()
+        && !b[end].is_ascii_whitespace()
+        && !matches!(
+            b[end],
+            b'"' | b'\'' | b'`' | b'<' | b'>' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'\\'
+        )
+    {
+        end += 1;
+    }
+    Some((scheme, end))
+}
+
+fn trim_end(b: &[u8], start: usize, mut end: usize, chars: &[u8]) -> usize {
+    while end > start && chars.contains(&b[end - 1]) {
+        end -= 1;
+    }
+    end
+}
+
+fn trim_start(b: &[u8], mut start: usize, end: usize, chars: &[u8]) -> usize {
+    while start < end && chars.contains(&b[start]) {
+        start += 1;
+    }
+    start
+}
+
+/// Drops a trailing `:LINE` / `:LINE:COL` (as in `src/parse.rs:14:9`).
+fn strip_line_suffix(b: &[u8], start: usize, mut end: usize) -> usize {
+    loop {
+        let mut k = end;
+        while k > start && b[k - 1].is_ascii_digit() {
+            k -= 1;
+        }
+        if k < end && k > start + 1 && b[k - 1] == b':' && b[k - 2] != b':' {
+            end = k - 1;
+        } else {
+            return end;
+        }
+    }
+}
+
+/// Classifies one token `text[start..end]`.
+fn token<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a>)) {
+    let b = text.as_bytes();
+    let mut start = trim_start(b, start, end, b"-:");
+    // `./x` and `../x` are paths; other leading dots go (`.5` is a number, `.map` of a method
+    // chain is a plain word).
+    let rest = &b[start..end];
+    if !rest.starts_with(b"./") && !rest.starts_with(b"../") {
+        start = trim_start(b, start, end, b".");
+    }
+    let end = trim_end(b, start, end, b".:-/");
+    if start >= end {
+        return;
+    }
+    let end = strip_line_suffix(b, start, end);
+    let tok = &b[start..end];
+    if tok.contains(&b'/') {
+        if is_path(tok) {
+            f(term(text, start, end, TermClass::Path));
+        } else {
+            split(text, start, end, b'/', f);
+        }
+        return;
+    }
+    if contains_pair(tok, b"::") {
+        let s = trim_start(b, start, end, b":");
+        if end - s >= MIN_TERM_LEN && tok.iter().any(u8::is_ascii_alphabetic) {
+            f(term(text, s, end, TermClass::Identifier));
+        }
+        return;
+    }
+    if tok.contains(&b':') {
+        split(text, start, end, b':', f);
+        return;
+    }
+    if tok.contains(&b'-') {
+        split(text, start, end, b'-', f);
+        return;
+    }
+    word(text, start, end, f);
+}
+
+/// Classifies the parts of `text[start..end]` between `sep` bytes as tokens.
+fn split<'a>(text: &'a str, start: usize, end: usize, sep: u8, f: &mut impl FnMut(Term<'a>)) {
+    let mut s = start;
+    for (k, &c) in text.as_bytes()[start..end].iter().enumerate() {
+        if c == sep {
+            if start + k > s {
+                token(text, s, start + k, f);
+            }
+            s = start + k + 1;
+        }
+    }
+    if end > s {
+        token(text, s, end, f);
+    }
+}
+
+fn contains_pair(tok: &[u8], pair: &[u8; 2]) -> bool {
+    tok.windows(2).any(|w| w == pair)
+}
+
+fn is_path(tok: &[u8]) -> bool {
+    if tok.len() < MIN_TERM_LEN || !tok.iter().any(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let rooted = tok.starts_with(b"/")
+        || tok.starts_with(b"./")
+        || tok.starts_with(b"../")
+        || tok.starts_with(b"~/");
+    let slashes = tok.iter().filter(|&&c| c == b'/').count();
+    let last = tok.rsplit(|&c| c == b'/').next().unwrap_or(&[]);
+    let extension = last
+        .iter()
+        .rposition(|&c| c == b'.')
+        .is_some_and(|p| p > 0 && last.get(p + 1).is_some_and(u8::is_ascii_alphabetic));
+    rooted || slashes >= 2 || extension
+}
+
+/// A token without `/`, `:` or `-`: an identifier, an error code or numbers.
+fn word<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a>)) {
+    let tok = &text.as_bytes()[start..end];
+    if tok[0].is_ascii_digit() {
+        numbers(text, start, end, f);
+        return;
+    }
+    if is_error_code(tok) {
+        f(term(text, start, end, TermClass::ErrorCode));
+        return;
+    }
+    if tok.len() < MIN_TERM_LEN || !tok.iter().any(u8::is_ascii_alphabetic) {
+        return;
+    }
+    let inner_capital =
+        tok[1..].iter().any(u8::is_ascii_uppercase) && tok.iter().any(u8::is_ascii_lowercase);
+    if tok.contains(&b'_') || tok.contains(&b'.') || inner_capital {
+        f(term(text, start, end, TermClass::Identifier));
+    }
+}
+
+fn is_error_code(tok: &[u8]) -> bool {
+    let letters = tok.iter().take_while(|c| c.is_ascii_uppercase()).count();
+    let digits = tok.len() - letters;
+    (1..=5).contains(&letters)
+        && digits >= MIN_NUMBER_DIGITS
+        && tok[letters..].iter().all(u8::is_ascii_digit)
+}
+
+/// The number terms in `text[start..end]`: runs of digits and dots that touch no letter.
+fn numbers<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a>)) {
+    let b = text.as_bytes();
+    let mut i = start;
+    while i < end {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < end && (b[i].is_ascii_digit() || b[i] == b'.') {
+            i += 1;
+        }
+        let word_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let touches_letter =
+            (s > start && b[s - 1].is_ascii_alphabetic()) || (i < end && word_byte(b[i]));
+        let e = trim_end(b, s, i, b".");
+        let digits = b[s..e].iter().filter(|c| c.is_ascii_digit()).count();
+        if !touches_letter && digits >= MIN_NUMBER_DIGITS {
+            f(term(text, s, e, TermClass::Number));
+        }
+        // Skip the rest of an alphanumeric run (`8c1f0e`) so it yields nothing.
+        while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(&str, TermClass)> {
+        terms(text).into_iter().map(|t| (t.text, t.class)).collect()
+    }
+
+    fn texts(text: &str) -> Vec<&str> {
+        terms(text).into_iter().map(|t| t.text).collect()
+    }
+
+    #[test]
+    fn paths_with_and_without_line_numbers() {
+        use TermClass::Path;
+        assert_eq!(
+            found("panicked at src/parse.rs:61:9: assertion"),
+            [("src/parse.rs", Path)]
+        );
+        assert_eq!(
+            found("Compiling ledger (/home/dev/src/ledger) in target/debug/deps/ledger-8c1f"),
+            [
+                ("/home/dev/src/ledger", Path),
+                ("target/debug/deps/ledger-8c1f", Path)
+            ]
+        );
+        assert_eq!(
+            found("see ./run.sh and ~/notes"),
+            [("./run.sh", Path), ("~/notes", Path)]
+        );
+        // Slashed words that are not paths are split, and their parts judged alone.
+        assert_eq!(
+            texts("and/or compaction/start tidewater-core/src"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(texts("read/parse_amount"), ["parse_amount"]);
+    }
+
+    #[test]
+    fn urls_lose_trailing_punctuation() {
+        assert_eq!(
+            found("See https://example.com/a?b=1, or (http://x.io/y)."),
+            [
+                ("https://example.com/a?b=1", TermClass::Url),
+                ("http://x.io/y", TermClass::Url)
+            ]
+        );
+    }
+
+    #[test]
+    fn identifiers() {
+        use TermClass::Identifier;
+        assert_eq!(
+            found("`parse_amount` returns InvalidAmount via whole.parse() and Amount::from_cents"),
+            [
+                ("parse_amount", Identifier),
+                ("InvalidAmount", Identifier),
+                ("whole.parse", Identifier),
+                ("Amount::from_cents", Identifier)
+            ]
+        );
+        assert_eq!(
+            texts("parse::tests::parses_negative_amounts ... FAILED"),
+            ["parse::tests::parses_negative_amounts"]
+        );
+        assert_eq!(
+            texts("code CONTEXT_WINDOW_EXCEEDED"),
+            ["CONTEXT_WINDOW_EXCEEDED"]
+        );
+        // Not salient: plain words, all caps, one capital, short dotted words, flags.
+        assert_eq!(
+            texts("Ok JSON CI The e.g. i.e. etc. --all-targets -D warnings cargo"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            texts("crate tidewater-core and ParseError-based"),
+            ["ParseError"]
+        );
+        assert_eq!(
+            texts("frac.parse::<u64>().ok().map(|d| d * 10).ok_or_else(invalid)"),
+            ["frac.parse", "ok_or_else"]
+        );
+    }
+
+    #[test]
+    fn numbers_and_error_codes() {
+        use TermClass::{ErrorCode, Number};
+        assert_eq!(
+            found("error[E0600]: -1250 cents, not -12.50; 2026-03-14"),
+            [
+                ("E0600", ErrorCode),
+                ("1250", Number),
+                ("12.50", Number),
+                ("2026", Number)
+            ]
+        );
+        // Short numbers, times with units, hashes and uuids are not terms.
+        assert_eq!(
+            texts("in 1.87s, 12 tests, 8c1f0e6b2d93a4f7 c9e68608-2dff-44bc-a344-b01006272378 .5"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(texts("exit code: 101]"), ["101"]);
+    }
+
+    #[test]
+    fn spans_of_chosen_terms() {
+        let text = "parse_amount in src/a.rs calls parse_amount";
+        let spans = spans_where(text, |t| t == "parse_amount");
+        assert_eq!(spans, [0..12, 31..43]);
+    }
+
+    #[test]
+    fn spans_point_into_the_text() {
+        let text = "x src/a.rs:3 y 4096";
+        for t in terms(text) {
+            assert_eq!(&text[t.span.clone()], t.text);
+        }
+        assert_eq!(terms(text)[0].span, 2..10);
+    }
+
+    #[test]
+    fn non_ascii_text_and_odd_bytes_never_panic() {
+        let text = "é/ü::ß — 日本語 “parse_ämount” ::: /// ... -:- https:// http://é";
+        for t in terms(text) {
+            assert_eq!(&text[t.span.clone()], t.text);
+        }
+        assert_eq!(texts(text), ["parse_ämount"]);
+        assert_eq!(texts("naïve_value"), ["naïve_value"]);
+    }
+}
