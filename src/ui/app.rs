@@ -68,6 +68,8 @@ pub struct ViewerApp {
     pub(super) browsing: bool,
     /// Recently browsed folders, newest first (persisted).
     pub(super) recent_folders: Vec<PathBuf>,
+    /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
+    pub(super) ready: super::ready_report::ReadyReport,
 }
 
 impl ViewerApp {
@@ -108,6 +110,7 @@ impl ViewerApp {
             browser: None,
             browsing: false,
             recent_folders: Vec::new(),
+            ready: super::ready_report::ReadyReport::from_env(),
         }
     }
 
@@ -584,6 +587,7 @@ impl eframe::App for ViewerApp {
             ctx.request_repaint();
             return;
         }
+        self.ready.frame_start();
         self.poll_background(&ctx);
         self.poll_follow(&ctx);
         self.view.following = self.follow.is_some();
@@ -596,6 +600,8 @@ impl eframe::App for ViewerApp {
         }
         self.view.reveal = self.pending_reveal.take();
         self.panels_ui(ui);
+        let session_drawn = self.session.is_some() && !self.browsing;
+        self.ready.frame_end(&ctx, session_drawn);
         if self.show_help {
             chrome::help_ui(&ctx, &mut self.commands);
         }

@@ -19,6 +19,7 @@ mod icon;
 mod inspector;
 mod loader;
 mod preview_pane;
+mod ready_report;
 mod replay_bar;
 mod request_view;
 mod search;
@@ -40,6 +41,7 @@ pub use command::{SideTab, UiCommand};
 /// browser when it is a folder), optionally on one session of a SQLite file, optionally
 /// following it live. Returns when the window closes.
 pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
+    ready_report::mark_start();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")
