@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
-use surface_viewer::engine::{Surface, check_report, meter::meter_findings};
 use surface_viewer::engine::Meter;
+use surface_viewer::engine::{Surface, check_report, meter::meter_findings};
 use surface_viewer::store::{parse_body, read_jsonl};
 
 /// The envelope fields the reader picks (a copy of `store::envelope::RawEnvelope`).
@@ -91,10 +91,14 @@ fn main() {
     let (serial_parse, _) = best(rounds, || {
         ranges
             .iter()
-            .map(|&(a, b)| parse_body(&bytes[..b], a, 1, None).map_or(0, |batch| batch.events.len()))
+            .map(|&(a, b)| {
+                parse_body(&bytes[..b], a, 1, None).map_or(0, |batch| batch.events.len())
+            })
             .sum::<usize>()
     });
-    let (reader, log) = best(rounds, || read_jsonl(bytes.clone(), None).expect("not cancelled"));
+    let (reader, log) = best(rounds, || {
+        read_jsonl(bytes.clone(), None).expect("not cancelled")
+    });
     let (surface_t, surface) = best(rounds, || Surface::at_end(&log));
     let (meter_findings_t, _) = best(rounds, || meter_findings(&log).len());
     let (findings, report) = best(rounds, || check_report(&log, &surface));
@@ -105,22 +109,44 @@ fn main() {
         ("read (fs::read)", read),
         ("line split (memchr)", split),
         ("JSON validation (serde_json, IgnoredAny)", validate),
-        ("envelope decode (on top of validation)", envelope.saturating_sub(validate)),
+        (
+            "envelope decode (on top of validation)",
+            envelope.saturating_sub(validate),
+        ),
         ("records (parse minus split, decode)", records),
         ("surface (Surface::at_end)", surface_t),
         ("meter findings (payload parses)", meter_findings_t),
         ("other findings", findings.saturating_sub(meter_findings_t)),
     ];
     let total: Duration = serial.iter().map(|(_, d)| *d).sum();
-    println!("file: {path} ({} bytes, {n} lines, {} events, {} findings)", bytes.len(), log.len(), report.findings.len());
+    println!(
+        "file: {path} ({} bytes, {n} lines, {} events, {} findings)",
+        bytes.len(),
+        log.len(),
+        report.findings.len()
+    );
     println!("| phase (one thread) | ms | share |");
     println!("|---|---:|---:|");
     for (name, d) in serial {
-        println!("| {name} | {:.1} | {:.0} % |", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64());
+        println!(
+            "| {name} | {:.1} | {:.0} % |",
+            ms(d),
+            100.0 * d.as_secs_f64() / total.as_secs_f64()
+        );
     }
     println!("| **sum** | {:.1} | 100 % |", ms(total));
     println!();
-    println!("reader as shipped (read_jsonl, two threads): {:.1} ms", ms(reader));
-    println!("full meter the viewer builds (Meter::build, one thread): {:.1} ms", ms(meter_t));
-    println!("surface checkpoints: {} bytes ({:.2} per event)", surface.checkpoint_bytes(), surface.checkpoint_bytes() as f64 / log.len().max(1) as f64);
+    println!(
+        "reader as shipped (read_jsonl, two threads): {:.1} ms",
+        ms(reader)
+    );
+    println!(
+        "full meter the viewer builds (Meter::build, one thread): {:.1} ms",
+        ms(meter_t)
+    );
+    println!(
+        "surface checkpoints: {} bytes ({:.2} per event)",
+        surface.checkpoint_bytes(),
+        surface.checkpoint_bytes() as f64 / log.len().max(1) as f64
+    );
 }

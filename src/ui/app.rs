@@ -122,12 +122,25 @@ impl ViewerApp {
         session: Option<String>,
         follow: bool,
     ) -> Self {
+        Self::new_with_load(cc, file, session, follow, None)
+    }
+
+    /// [`ViewerApp::new`] adopting a load of `file` that [`super::run`] started before the
+    /// window opened (so that reading overlaps the window and GPU set-up).
+    pub(super) fn new_with_load(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<PathBuf>,
+        session: Option<String>,
+        follow: bool,
+        started: Option<LoadJob>,
+    ) -> Self {
         let prefs: Prefs = cc
             .storage
             .and_then(|s| eframe::get_value(s, PREFS_KEY))
             .unwrap_or_default();
         prefs.theme.apply(&cc.egui_ctx);
         theme::install_fonts(&cc.egui_ctx);
+        super::ready_report::note("window created");
         let mut app = ViewerApp::blank(prefs, false);
         app.fonts_ready = true;
         app.requested_session = session.clone();
@@ -140,6 +153,11 @@ impl ViewerApp {
         if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
             app.follow_requested = false;
             app.open_folder(dir.clone(), Some(cc.egui_ctx.clone()));
+            return app;
+        }
+        if let Some(job) = started {
+            // Polled every frame while it runs (see `poll_background`).
+            app.load = Some(job);
             return app;
         }
         match file.map(Source::Path).or_else(sample_source) {
@@ -268,6 +286,7 @@ impl ViewerApp {
             Ok(mut loaded) => {
                 let follower = loaded.follower.take();
                 let session = Session::new(loaded);
+                super::ready_report::note("session indexed");
                 self.follow = follower.map(|f| FollowState::new(f, self.repaint.clone()));
                 if let Some(p) = session.path() {
                     // Absolute, so that the recent list works from any working directory.

@@ -15,6 +15,26 @@ pub fn mark_start() {
     START.get_or_init(Instant::now);
 }
 
+/// Whether the report is on (read once).
+pub fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        std::env::var_os(REPORT_READY_VAR).is_some_and(|v| !v.is_empty() && v != "0")
+    })
+}
+
+/// Milliseconds since [`mark_start`].
+fn since_start_ms() -> f64 {
+    START.get().map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3)
+}
+
+/// When the report is on, prints `what` with the time since start (start-up profile).
+pub fn note(what: &str) {
+    if enabled() {
+        eprintln!("surface-viewer: {what} at_ms={:.1}", since_start_ms());
+    }
+}
+
 /// The report's state: whether it is on, and whether a frame with the session was drawn.
 #[derive(Debug, Default)]
 pub struct ReadyReport {
@@ -25,9 +45,8 @@ pub struct ReadyReport {
 impl ReadyReport {
     /// On when [`REPORT_READY_VAR`] is set to anything but `0` or empty.
     pub fn from_env() -> Self {
-        let enabled = std::env::var_os(REPORT_READY_VAR).is_some_and(|v| !v.is_empty() && v != "0");
         ReadyReport {
-            enabled,
+            enabled: enabled(),
             drawn: false,
         }
     }
@@ -36,8 +55,7 @@ impl ReadyReport {
     /// has been presented, so the time is printed and the process exits.
     pub fn frame_start(&self) {
         if self.enabled && self.drawn {
-            let ms = START.get().map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3);
-            eprintln!("surface-viewer: ready_ms={ms:.1}");
+            eprintln!("surface-viewer: ready_ms={:.1}", since_start_ms());
             std::process::exit(0);
         }
     }
