@@ -2,6 +2,10 @@
 //! surface whose events were all processed once (re-apply and undo are O(1) splices, so the
 //! step cost must not grow with the log). Baseline: rebuilding the surface from zero, which is
 //! what every step would cost without undo.
+//!
+//! Jumps go through checkpoints, so the whole-log jump must cost about the same at 10k and 1M
+//! events (target: 1M ≤ 1.5 × 10k, both in this run). "no checkpoints" is the same jump with
+//! checkpoints turned off: the jump before them, which applies every list change in between.
 
 mod common;
 
@@ -73,6 +77,11 @@ fn bench_replay(c: &mut Criterion) {
         group.bench_function("step_back", |b| steps(b, &log, &mut surface, false));
         group.bench_function("seek 0 -> end (whole log)", |b| {
             seeks(b, &log, &mut surface)
+        });
+        let mut plain = Surface::with_checkpoint_every(&log, usize::MAX);
+        plain.seek(&log, log.len());
+        group.bench_function("seek 0 -> end, no checkpoints (before)", |b| {
+            seeks(b, &log, &mut plain)
         });
         group.bench_function("baseline: rebuild (at_end)", |b| {
             b.iter(|| Surface::at_end(black_box(&log)))

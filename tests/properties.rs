@@ -179,6 +179,72 @@ proptest! {
         }
     }
 
+    /// Checkpoints every `every` list changes (1–4, so that short logs have many): any mix
+    /// of jumps and steps gives the surface of a fresh replay, with consistent back links.
+    #[test]
+    fn checkpointed_seeks_and_steps_match_a_fresh_replay(
+        steps in prop::collection::vec(step(), 0..80),
+        every in 1usize..5,
+        moves in prop::collection::vec((any::<prop::sample::Index>(), 0u8..4), 1..32),
+    ) {
+        let log = log_of(&text_of(&lines_of(&steps)));
+        let mut s = Surface::with_checkpoint_every(&log, every);
+        for (t, how) in moves {
+            match how {
+                0 => {
+                    s.step_forward(&log);
+                }
+                1 => {
+                    s.step_back();
+                }
+                _ => s.seek(&log, t.index(log.len() + 1)),
+            }
+            let n = s.cursor();
+            prop_assert_eq!(node_seqs(&log, &s), reference(&log, n), "cursor {}", n);
+            let mut fresh = Surface::new(&log);
+            fresh.seek(&log, n);
+            prop_assert_eq!(states(&log, &s), states(&log, &fresh));
+            prop_assert_eq!(s.len(), fresh.len());
+            let nodes: Vec<u32> = s.nodes().map(|i| i.0).collect();
+            prop_assert_eq!(s.links().tail(), nodes.last().copied());
+            for w in nodes.windows(2) {
+                prop_assert_eq!(s.links().prev(w[1]), Some(w[0]));
+            }
+            if let Some(&first) = nodes.first() {
+                prop_assert_eq!(s.links().prev(first), None);
+            }
+        }
+    }
+
+    #[test]
+    fn checkpointed_delta_processing_equals_rebuild(
+        steps in prop::collection::vec(step(), 1..80),
+        cut in any::<prop::sample::Index>(),
+        back in any::<prop::sample::Index>(),
+    ) {
+        let lines = lines_of(&steps);
+        let k = cut.index(lines.len() + 1);
+        let full = log_of(&text_of(&lines));
+        let mut grown = log_of(&text_of(&lines[..k]));
+        let mut s = Surface::with_checkpoint_every(&grown, 1);
+        s.seek(&grown, grown.len());
+        s.seek(&grown, back.index(grown.len() + 1));
+        s.seek(&grown, grown.len());
+        let rest = text_of(&lines[k..]);
+        let body = &rest[rest.find('\n').unwrap() + 1..];
+        let base = grown.text.len();
+        grown.text.extend_from_slice(body.as_bytes());
+        let batch = parse_body(&grown.text, base, k as u32 + 2, None).unwrap();
+        grown.extend(batch);
+        s.catch_up(&grown);
+        let rebuilt = Surface::at_end(&full);
+        prop_assert_eq!(node_seqs(&grown, &s), node_seqs(&full, &rebuilt));
+        prop_assert_eq!(states(&grown, &s), states(&full, &rebuilt));
+        s.seek(&grown, 0);
+        s.seek(&grown, grown.len());
+        prop_assert_eq!(node_seqs(&grown, &s), node_seqs(&full, &rebuilt));
+    }
+
     #[test]
     fn delta_processing_equals_rebuild(steps in prop::collection::vec(step(), 1..60), cut in any::<prop::sample::Index>()) {
         let lines = lines_of(&steps);
@@ -322,7 +388,7 @@ mod meter {
         ) {
             let log = log_of(&text_of(&lines_of_metered(&events)));
             let meter = Meter::build(&log, &Surface::at_end(&log));
-            let mut s = Surface::new(&log);
+            let mut s = Surface::with_checkpoint_every(&log, 2);
             let check_at = |s: &Surface| -> Result<(), TestCaseError> {
                 let n = s.cursor();
                 let mut fresh = Surface::new(&log);

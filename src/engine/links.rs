@@ -135,21 +135,55 @@ impl Links {
         self.len = self.len + 1 - count;
     }
 
-    /// Undoes [`Links::replace`]: splices `first..=last` back in place of `node`.
-    pub fn undo_replace(&mut self, first: u32, last: u32, count: usize, node: u32) {
+    /// Undoes [`Links::replace`]: splices `chain` (the nodes it shadowed, in order) back in
+    /// place of `node`, relinking the chain itself. Relinking costs O(chain length) but makes
+    /// undo independent of what the chain's own links hold: a jump through a checkpoint
+    /// ([`Links::restore`]) leaves off-list nodes' links stale, and must be allowed to.
+    pub fn undo_replace(&mut self, chain: impl IntoIterator<Item = u32>, node: u32) {
         let p = self.prev[node as usize];
         let n = self.next[node as usize];
-        if p == NIL {
-            self.head = first;
-        } else {
-            self.next[p as usize] = first;
+        let mut before = p;
+        let mut count = 0;
+        for c in chain {
+            self.prev[c as usize] = before;
+            if before == NIL {
+                self.head = c;
+            } else {
+                self.next[before as usize] = c;
+            }
+            before = c;
+            count += 1;
+        }
+        if count == 0 {
+            return;
         }
         if n == NIL {
-            self.tail = last;
+            self.tail = before;
         } else {
-            self.prev[n as usize] = last;
+            self.prev[n as usize] = before;
         }
+        self.next[before as usize] = n;
         self.len = self.len + count - 1;
+    }
+
+    /// Makes the list exactly `nodes` (in order), relinking only those nodes: O(`nodes`).
+    /// Links of nodes not in `nodes` are left as they are (stale); nothing reads them while
+    /// they are off the list (see [`Links::undo_replace`]).
+    pub fn restore(&mut self, nodes: &[u32]) {
+        let mut before = NIL;
+        for &c in nodes {
+            self.prev[c as usize] = before;
+            if before != NIL {
+                self.next[before as usize] = c;
+            }
+            before = c;
+        }
+        if let Some(&last) = nodes.last() {
+            self.next[last as usize] = NIL;
+        }
+        self.head = nodes.first().copied().unwrap_or(NIL);
+        self.tail = before;
+        self.len = nodes.len();
     }
 
     /// The nodes from `first` through `last` following `next` links (both must be on the list,
@@ -219,7 +253,7 @@ mod tests {
         assert_eq!(list(&l), [9, 6]);
         assert_eq!(l.len(), 2);
         assert!(l.label(9) < l.label(6));
-        l.undo_replace(1, 5, 3, 9);
+        l.undo_replace([1, 3, 5], 9);
         assert_eq!(list(&l), [1, 3, 5, 6]);
         assert_eq!(l.len(), 4);
         // Links of the restored nodes are exactly as before.
@@ -227,6 +261,33 @@ mod tests {
             assert_eq!(l.prev(n), before.prev(n));
             assert_eq!(l.next(n), before.next(n));
         }
+        l.undo_append(6);
+        assert_eq!(list(&l), [1, 3, 5]);
+    }
+
+    #[test]
+    fn restore_then_undo_ignores_stale_links() {
+        let mut l = Links::new();
+        l.grow_to(10);
+        for n in [1, 3, 5, 6] {
+            l.append(n);
+        }
+        l.replace(3, 5, 2, 9);
+        assert_eq!(list(&l), [1, 9, 6]);
+        // Stale links everywhere: a jump to an empty list, then straight to the checkpoint.
+        l.restore(&[]);
+        assert!(l.is_empty());
+        l.restore(&[3, 5]);
+        l.restore(&[1, 9, 6]);
+        assert_eq!(list(&l), [1, 9, 6]);
+        assert_eq!(l.tail(), Some(6));
+        // 3 and 5 hold links of the [3, 5] list, not of the time of the replace.
+        l.undo_replace([3, 5], 9);
+        assert_eq!(list(&l), [1, 3, 5, 6]);
+        assert_eq!(l.len(), 4);
+        assert_eq!(l.prev(3), Some(1));
+        assert_eq!(l.next(5), Some(6));
+        assert_eq!(l.prev(6), Some(5));
         l.undo_append(6);
         assert_eq!(list(&l), [1, 3, 5]);
     }
@@ -241,7 +302,7 @@ mod tests {
         assert_eq!(list(&l), [2]);
         assert_eq!(l.head(), Some(2));
         assert_eq!(l.tail(), Some(2));
-        l.undo_replace(0, 1, 2, 2);
+        l.undo_replace([0, 1], 2);
         assert_eq!(list(&l), [0, 1]);
         assert_eq!(l.chain(0, 1), [0, 1]);
     }

@@ -5,6 +5,13 @@
 //! the cursor passes it, and kept. Moving the cursor over already processed events only
 //! re-applies or undoes link splices (O(1) each). Moving it past the processed prefix is
 //! delta processing: only the new events are examined.
+//!
+//! Long jumps go through checkpoints: a copy of the surface's node list, taken every
+//! [`CHECKPOINT_EVERY`] list changes or every "surface length" changes, whichever is more.
+//! A jump restores the nearest checkpoint at or before its target (O(surface length)) and
+//! re-applies the few changes after it, so its cost does not grow with the distance or the
+//! log; the checkpoints never hold more nodes than there were list changes (see
+//! `docs/performance.md`).
 
 use super::effect::{AppliedReplace, Effect, EventState, RejectReason};
 use super::event::{EventIdx, SurfaceOp};
@@ -66,6 +73,18 @@ impl ReplaceCheck {
     }
 }
 
+/// A checkpoint is taken after at least this many list changes (more when the surface is
+/// longer, so that copies never outweigh the changes they skip).
+pub const CHECKPOINT_EVERY: usize = 512;
+
+/// The node list after the first `changes` list changes, stored in
+/// `Surface::checkpoint_nodes[start..]` up to the next checkpoint's `start`.
+#[derive(Clone, Copy, Debug)]
+struct Checkpoint {
+    changes: u32,
+    start: u32,
+}
+
 /// The surface of one log at a replay cursor.
 #[derive(Clone, Debug)]
 pub struct Surface {
@@ -82,6 +101,12 @@ pub struct Surface {
     /// Indices of the processed events that changed the list (appends and applied replaces),
     /// in log order: a jump applies or undoes only these, skipping the log-only majority.
     changes: Vec<u32>,
+    /// Checkpoints in change order (the empty list before the first change is implicit).
+    checkpoints: Vec<Checkpoint>,
+    /// The checkpoints' node lists, back to back.
+    checkpoint_nodes: Vec<u32>,
+    /// The minimum number of list changes between checkpoints.
+    checkpoint_every: usize,
     links: Links,
     /// Number of events applied (the cursor is "after the first `cursor` events").
     cursor: usize,
@@ -97,8 +122,21 @@ impl Surface {
             shadowed_by: Vec::new(),
             shadow_list: Vec::new(),
             changes: Vec::new(),
+            checkpoints: Vec::new(),
+            checkpoint_nodes: Vec::new(),
+            checkpoint_every: CHECKPOINT_EVERY,
             links: Links::new(),
             cursor: 0,
+        }
+    }
+
+    /// An empty surface like [`Surface::new`] whose checkpoints are taken at least every
+    /// `every` list changes (at least 1) instead of [`CHECKPOINT_EVERY`]: for tests that
+    /// exercise checkpoints on short logs, and for tuning.
+    pub fn with_checkpoint_every(log: &EventLog, every: usize) -> Self {
+        Surface {
+            checkpoint_every: every.max(1),
+            ..Surface::new(log)
         }
     }
 
@@ -264,29 +302,90 @@ impl Surface {
         }
         // Over the processed prefix, only list-changing events need re-applying or undoing.
         let replayed = target.min(self.processed());
-        if replayed > self.cursor {
-            let from = self
-                .changes
-                .partition_point(|&i| (i as usize) < self.cursor);
-            let to = self.changes.partition_point(|&i| (i as usize) < replayed);
-            for k in from..to {
-                self.redo(self.changes[k] as usize);
-            }
-            self.cursor = replayed;
+        if replayed != self.cursor {
+            self.replay_to(replayed);
         }
         while self.cursor < target {
             self.step_forward(log);
         }
-        if target < self.cursor {
-            let from = self.changes.partition_point(|&i| (i as usize) < target);
-            let to = self
-                .changes
-                .partition_point(|&i| (i as usize) < self.cursor);
-            for k in (from..to).rev() {
-                self.undo(self.changes[k] as usize);
+    }
+
+    /// Number of list changes among the first `cursor` events.
+    fn changes_before(&self, cursor: usize) -> usize {
+        self.changes.partition_point(|&i| (i as usize) < cursor)
+    }
+
+    /// The node list of checkpoint `k`.
+    fn checkpoint_list(&self, k: usize) -> &[u32] {
+        let start = self.checkpoints[k].start as usize;
+        let end = self
+            .checkpoints
+            .get(k + 1)
+            .map_or(self.checkpoint_nodes.len(), |c| c.start as usize);
+        &self.checkpoint_nodes[start..end]
+    }
+
+    /// Moves the cursor to `target` within the processed prefix: by re-applying or undoing
+    /// the list changes in between, or, when that is more work, by restoring the nearest
+    /// checkpoint at or before `target` and re-applying the changes after it.
+    fn replay_to(&mut self, target: usize) {
+        let have = self.changes_before(self.cursor);
+        let want = self.changes_before(target);
+        let direct = have.abs_diff(want);
+        // The latest checkpoint at or before `want` (None: the empty list before change 0).
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.changes as usize <= want)
+            .checked_sub(1);
+        let (from, restore_len) = k.map_or((0, 0), |k| {
+            (
+                self.checkpoints[k].changes as usize,
+                self.checkpoint_list(k).len(),
+            )
+        });
+        if restore_len + (want - from) < direct {
+            match k {
+                Some(k) => {
+                    let start = self.checkpoints[k].start as usize;
+                    let end = start + restore_len;
+                    let nodes = std::mem::take(&mut self.checkpoint_nodes);
+                    self.links.restore(&nodes[start..end]);
+                    self.checkpoint_nodes = nodes;
+                }
+                None => self.links.restore(&[]),
             }
-            self.cursor = target;
+            for c in from..want {
+                self.redo(self.changes[c] as usize);
+            }
+        } else if want > have {
+            for c in have..want {
+                self.redo(self.changes[c] as usize);
+            }
+        } else {
+            for c in (want..have).rev() {
+                self.undo(self.changes[c] as usize);
+            }
         }
+        self.cursor = target;
+    }
+
+    /// Takes a checkpoint when enough list changes happened since the last one.
+    fn maybe_checkpoint(&mut self) {
+        let last = self.checkpoints.last().map_or(0, |c| c.changes as usize);
+        if self.changes.len() - last < self.checkpoint_every.max(self.links.len()) {
+            return;
+        }
+        self.checkpoints.push(Checkpoint {
+            changes: self.changes.len() as u32,
+            start: self.checkpoint_nodes.len() as u32,
+        });
+        self.checkpoint_nodes.extend(self.links.iter());
+    }
+
+    /// Bytes held by checkpoints (for the memory figures in `docs/performance.md`).
+    pub fn checkpoint_bytes(&self) -> usize {
+        self.checkpoints.capacity() * std::mem::size_of::<Checkpoint>()
+            + self.checkpoint_nodes.capacity() * 4
     }
 
     /// Moves the cursor to "after every event with seq ≤ `seq`".
@@ -308,7 +407,7 @@ impl Surface {
 
     /// Forgets everything and starts over at cursor 0 (after a wholesale log change).
     pub fn rebuild(&mut self, log: &EventLog) {
-        *self = Surface::new(log);
+        *self = Surface::with_checkpoint_every(log, self.checkpoint_every);
     }
 
     /// Applies the event at the cursor and advances it. Returns false at the end.
@@ -317,11 +416,13 @@ impl Surface {
             return false;
         }
         let i = self.cursor;
+        let mut changed = false;
         if i == self.effects.len() {
             let effect = self.process(log, EventIdx(i as u32));
             self.effects.push(effect);
             if effect.entered() {
                 self.changes.push(i as u32);
+                changed = true;
             }
             self.shadowed_by.push(NIL);
             if let Effect::Replaced(r) = effect {
@@ -335,6 +436,9 @@ impl Surface {
         }
         self.redo(i);
         self.cursor += 1;
+        if changed {
+            self.maybe_checkpoint();
+        }
         true
     }
 
@@ -354,8 +458,9 @@ impl Surface {
             Effect::Appended => self.links.undo_append(node),
             Effect::Replaced(r) => {
                 let rep = &self.replaces[r as usize];
-                self.links
-                    .undo_replace(rep.first.0, rep.last.0, rep.count as usize, node);
+                let start = rep.shadowed_start as usize;
+                let chain = &self.shadow_list[start..start + rep.count as usize];
+                self.links.undo_replace(chain.iter().map(|e| e.0), node);
             }
             _ => {}
         }

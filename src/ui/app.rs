@@ -70,6 +70,8 @@ pub struct ViewerApp {
     pub(super) browsing: bool,
     /// Recently browsed folders, newest first (persisted).
     pub(super) recent_folders: Vec<PathBuf>,
+    /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
+    pub(super) ready: super::ready_report::ReadyReport,
 }
 
 impl ViewerApp {
@@ -111,6 +113,7 @@ impl ViewerApp {
             browser: None,
             browsing: false,
             recent_folders: Vec::new(),
+            ready: super::ready_report::ReadyReport::from_env(),
         }
     }
 
@@ -122,12 +125,25 @@ impl ViewerApp {
         session: Option<String>,
         follow: bool,
     ) -> Self {
+        Self::new_with_load(cc, file, session, follow, None)
+    }
+
+    /// [`ViewerApp::new`] adopting a load of `file` that [`super::run`] started before the
+    /// window opened (so that reading overlaps the window and GPU set-up).
+    pub(super) fn new_with_load(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<PathBuf>,
+        session: Option<String>,
+        follow: bool,
+        started: Option<LoadJob>,
+    ) -> Self {
         let prefs: Prefs = cc
             .storage
             .and_then(|s| eframe::get_value(s, PREFS_KEY))
             .unwrap_or_default();
         prefs.theme.apply(&cc.egui_ctx);
         theme::install_fonts(&cc.egui_ctx);
+        super::ready_report::note("window created");
         let mut app = ViewerApp::blank(prefs, false);
         app.fonts_ready = true;
         app.requested_session = session.clone();
@@ -140,6 +156,11 @@ impl ViewerApp {
         if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
             app.follow_requested = false;
             app.open_folder(dir.clone(), Some(cc.egui_ctx.clone()));
+            return app;
+        }
+        if let Some(job) = started {
+            // Polled every frame while it runs (see `poll_background`).
+            app.load = Some(job);
             return app;
         }
         match file.map(Source::Path).or_else(sample_source) {
@@ -294,6 +315,7 @@ impl ViewerApp {
             Ok(mut loaded) => {
                 let follower = loaded.follower.take();
                 let session = Session::new(loaded);
+                super::ready_report::note("session indexed");
                 self.follow = follower.map(|f| FollowState::new(f, self.repaint.clone()));
                 if let Some(p) = session.path() {
                     // Absolute, so that the recent list works from any working directory.
@@ -629,6 +651,7 @@ impl eframe::App for ViewerApp {
             ctx.request_repaint();
             return;
         }
+        self.ready.frame_start();
         self.poll_background(&ctx);
         self.poll_follow(&ctx);
         self.view.following = self.follow.is_some();
@@ -641,6 +664,8 @@ impl eframe::App for ViewerApp {
         }
         self.view.reveal = self.pending_reveal.take();
         self.panels_ui(ui);
+        let session_drawn = self.session.is_some() && !self.browsing;
+        self.ready.frame_end(&ctx, session_drawn);
         if self.show_help {
             chrome::help_ui(&ctx, &mut self.commands);
         }

@@ -91,6 +91,7 @@ pub fn load_blocking(
             (Format::Jsonl, info.clone(), vec![info], log)
         }
     };
+    super::ready_report::note("log read");
     let surface = Surface::at_end(&log);
     // The findings and the token meter read the log independently: side by side.
     let (findings, meter) = std::thread::scope(|scope| {
@@ -101,6 +102,7 @@ pub fn load_blocking(
             .unwrap_or_else(|_| Meter::build(&log, &surface));
         (findings, meter)
     });
+    super::ready_report::note("findings and meter computed");
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }

@@ -23,6 +23,7 @@ mod icon;
 mod inspector;
 mod loader;
 mod preview_pane;
+mod ready_report;
 mod replay_bar;
 mod request_view;
 mod search;
@@ -44,6 +45,7 @@ pub use command::{SideTab, UiCommand};
 /// browser when it is a folder), optionally on one session of a SQLite file, optionally
 /// following it live. Returns when the window closes.
 pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
+    ready_report::mark_start();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")
@@ -54,10 +56,24 @@ pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyh
             .with_icon(icon::window_icon()),
         ..Default::default()
     };
+    // A file (not a folder) starts loading now, on its own thread, while the window and the
+    // GPU are set up: start-up costs the longer of the two, not their sum.
+    let started = file.as_ref().filter(|f| !f.is_dir()).map(|f| {
+        loader::LoadJob::spawn(
+            loader::Source::Path(f.clone()),
+            session.clone(),
+            None,
+            follow,
+        )
+    });
     eframe::run_native(
         "surface-viewer",
         options,
-        Box::new(move |cc| Ok(Box::new(ViewerApp::new(cc, file, session, follow)))),
+        Box::new(move |cc| {
+            Ok(Box::new(ViewerApp::new_with_load(
+                cc, file, session, follow, started,
+            )))
+        }),
     )
     .map_err(|e| {
         anyhow::anyhow!(
