@@ -6,7 +6,6 @@ mod curve;
 mod html;
 mod human;
 mod markdown;
-mod write;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -21,7 +20,6 @@ use crate::engine::{EventLog, Meter, Surface};
 pub use html::html;
 pub use human::human;
 pub use markdown::markdown;
-pub use write::write_new_file;
 
 /// What `audit` prints on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +97,7 @@ pub fn run(
     options: &MeterOptions,
 ) -> anyhow::Result<u8> {
     if let Some(out) = html_out {
-        write::refuse_the_log(out, &input.file)?;
+        super::write_new::refuse_the_log(out, &input.file)?;
     }
     let loaded = load(input, false)?;
     let log = &loaded.log;
@@ -113,7 +111,7 @@ pub fn run(
         audit: &audit,
     };
     if let Some(out) = html_out {
-        write_new_file(out, html(&report).as_bytes(), &input.file)?;
+        super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;
     }
     match format {
         AuditFormat::Json => print_json(&Document {

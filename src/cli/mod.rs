@@ -14,6 +14,7 @@ mod sessions;
 mod sessions_dir;
 mod surface;
 mod tokens;
+mod write_new;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +22,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 pub use load::{Loaded, load, meter_of};
+pub use write_new::write_new_file;
 
 /// Exit code: success (and, for `check`, no error-level finding).
 pub const EXIT_OK: u8 = 0;

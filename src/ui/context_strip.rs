@@ -19,7 +19,9 @@ use crate::engine::audit::Audit;
 
 use super::command::UiCommand;
 use super::compactions_strip::{AuditLayer, hover_lines, legend};
-use super::replay_bar::{cursor_from_x, fraction_from_cursor, marker_columns};
+use super::replay_bar::{
+    cursor_from_x, fraction_from_cursor, marker_columns, seek_on_click_or_drag,
+};
 use super::session::Session;
 use super::theme::{self, Palette};
 
@@ -224,16 +226,7 @@ pub fn context_strip_ui(
         ratio,
         &pal,
     );
-    if let Some(pos) = response.interact_pointer_pos()
-        && (response.clicked() || response.dragged())
-    {
-        commands.push(UiCommand::Seek(cursor_from_x(
-            pos.x,
-            rect.left(),
-            rect.width(),
-            len,
-        )));
-    }
+    seek_on_click_or_drag(&response, rect, len, commands);
     response.context_menu(|ui| {
         ui.label("Compaction threshold (share of the window)");
         for r in RATIOS {

@@ -9,7 +9,7 @@ use crate::engine::{Preview, PreviewRequest, preview_replace};
 use crate::store::Format;
 
 use super::command::UiCommand;
-use super::loader::{Source, write_atomically};
+use super::loader::Source;
 use super::session::Session;
 use super::theme;
 use super::view::ViewState;
@@ -233,5 +233,5 @@ pub fn save_as_new_log(
             "saving a new log is supported for JSONL and Zstandard files; copy the event line instead"
         ),
     }
-    write_atomically(target, &bytes, session.path())
+    crate::cli::write_new_file(target, &bytes, session.path())
 }

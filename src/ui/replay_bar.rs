@@ -61,6 +61,26 @@ pub fn fraction_from_cursor(cursor: usize, len: usize) -> f32 {
     }
 }
 
+/// A click or drag on a horizontal bar over the whole log (`len` events across `rect`) seeks
+/// the cursor to the event under the pointer.
+pub fn seek_on_click_or_drag(
+    response: &egui::Response,
+    rect: egui::Rect,
+    len: usize,
+    commands: &mut Vec<UiCommand>,
+) {
+    if let Some(pos) = response.interact_pointer_pos()
+        && (response.clicked() || response.dragged())
+    {
+        commands.push(UiCommand::Seek(cursor_from_x(
+            pos.x,
+            rect.left(),
+            rect.width(),
+            len,
+        )));
+    }
+}
+
 /// The cursor for a position `x` on a track spanning `left..left+width`.
 pub fn cursor_from_x(x: f32, left: f32, width: f32, len: usize) -> usize {
     if width <= 0.0 {
@@ -226,16 +246,7 @@ fn scrubber_ui(
         theme::SCRUBBER_HANDLE_RADIUS,
         pal.text,
     );
-    if let Some(pos) = response.interact_pointer_pos()
-        && (response.clicked() || response.dragged())
-    {
-        commands.push(UiCommand::Seek(cursor_from_x(
-            pos.x,
-            rect.left(),
-            rect.width(),
-            len,
-        )));
-    }
+    seek_on_click_or_drag(&response, rect, len, commands);
     if let Some(pos) = response.hover_pos() {
         let c = cursor_from_x(pos.x, rect.left(), rect.width(), len);
         let tip = c

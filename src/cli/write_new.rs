@@ -1,5 +1,6 @@
-//! Writing a report to a new file: never over the log it reports on, and atomically (a
-//! temporary file in the same folder, then a rename), so a reader never sees half a report.
+//! Writing a new file — an audit report, a log saved from the replace preview — never over the
+//! log being read, and atomically (a temporary file in the same folder, then a rename), so a
+//! reader never sees half a file. The one place either shell writes a file.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,16 +15,19 @@ pub fn refuse_the_log(target: &Path, log: &Path) -> anyhow::Result<()> {
     };
     if same {
         bail!(
-            "{} is the log being audited; the viewer never writes to it (choose another --html file)",
+            "{} is the log being read; surface-viewer never writes to it (choose another file)",
             target.display()
         );
     }
     Ok(())
 }
 
-/// Writes `bytes` to `target` atomically, refusing to write over `log`.
-pub fn write_new_file(target: &Path, bytes: &[u8], log: &Path) -> anyhow::Result<()> {
-    refuse_the_log(target, log)?;
+/// Writes `bytes` to `target` atomically, refusing to write over `log` (the log being read,
+/// when it is a file).
+pub fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> anyhow::Result<()> {
+    if let Some(log) = log {
+        refuse_the_log(target, log)?;
+    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -61,16 +65,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("s.jsonl");
         std::fs::write(&log, b"log\n").unwrap();
-        let err = write_new_file(&log, b"<html>", &log).unwrap_err();
+        let err = write_new_file(&log, b"<html>", Some(&log)).unwrap_err();
         assert!(err.to_string().contains("never writes"), "{err}");
         // Through another spelling of the same path, too.
         let other = dir.path().join(".").join("s.jsonl");
-        assert!(write_new_file(&other, b"<html>", &log).is_err());
+        assert!(write_new_file(&other, b"<html>", Some(&log)).is_err());
         assert_eq!(std::fs::read(&log).unwrap(), b"log\n");
         let out = dir.path().join("r.html");
-        write_new_file(&out, b"<html>", &log).unwrap();
+        write_new_file(&out, b"<html>", Some(&log)).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"<html>");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-        assert!(write_new_file(&dir.path().join("no/such/dir/r.html"), b"x", &log).is_err());
+        assert!(write_new_file(&dir.path().join("no/such/dir/r.html"), b"x", Some(&log)).is_err());
+        // Without a log to protect (the built-in sample), any new file.
+        write_new_file(&dir.path().join("n.jsonl"), b"y\n", None).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 }
