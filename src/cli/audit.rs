@@ -172,6 +172,61 @@ fn seq_list(seqs: &[u64], max: usize) -> String {
     }
 }
 
+/// What every report says of a replace after its heading and the compaction's record: the
+/// shadowed nodes, the provider's figures around it, the lost terms and the refetches, one
+/// phrase per line. `seqs` and `terms` bound the lists; `code` wraps tool names, `term` wraps a
+/// lost term (each renderer escapes and marks up in its own syntax).
+fn replace_facts(
+    r: &ReplaceAudit,
+    seqs: usize,
+    terms: usize,
+    code: impl Fn(&str) -> String,
+    term: impl Fn(&str) -> String,
+) -> Vec<String> {
+    let mut facts = Vec::new();
+    if r.valid {
+        let recorded = r
+            .compaction
+            .as_ref()
+            .and_then(|c| c.shadowed_token_count)
+            .map_or(String::new(), |n| format!(" ({n} recorded)"));
+        facts.push(format!(
+            "shadowed {} node{} [{}]: {} tokens by the meter{recorded}; replacement {} tokens",
+            r.shadowed.len(),
+            plural(r.shadowed.len()),
+            seq_list(&r.shadowed, seqs),
+            r.shadowed_tokens,
+            r.replacement_tokens
+        ));
+    }
+    facts.push(format!(
+        "provider input tokens of the model calls around it: {} before, {} after",
+        opt(r.reported_before),
+        opt(r.reported_after)
+    ));
+    if !r.lost_terms.is_empty() {
+        facts.push(format!(
+            "lost terms ({}): {}",
+            r.lost_terms.len(),
+            lost_list(r, terms, term)
+        ));
+    } else if r.valid {
+        facts.push("lost terms: none".to_string());
+    }
+    for f in &r.refetches {
+        let tokens = f
+            .tokens
+            .map_or("no result yet".to_string(), |t| format!("{t} tokens"));
+        facts.push(format!(
+            "refetch: seq {} {} again (its earlier result, seq {}, was shadowed here), {tokens}",
+            f.seq,
+            code(&f.tool),
+            f.original_seq
+        ));
+    }
+    facts
+}
+
 /// The first `max` lost terms as `term ×N`, joined.
 fn lost_list(a: &ReplaceAudit, max: usize, wrap: impl Fn(&str) -> String) -> String {
     let mut parts: Vec<String> = a

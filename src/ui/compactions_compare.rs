@@ -5,7 +5,7 @@
 
 use egui::text::{LayoutJob, TextFormat};
 use egui::{Align, Layout};
-use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke, Ui, Vec2};
+use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Ui, Vec2};
 use egui::{WidgetInfo, WidgetText};
 
 use crate::engine::audit::{Detail, ReplaceAudit, detail};
@@ -374,24 +374,7 @@ fn node_row(
         (false, true, Side::After) => Some(pal.entered_bg),
         _ => None,
     };
-    if let Some(bg) = bg {
-        painter.rect_filled(rect, 0.0, bg);
-    }
-    if marked {
-        painter.vline(
-            rect.left() + 1.0,
-            rect.y_range(),
-            Stroke::new(theme::STROKE_THICK, pal.family(Family::Compaction)),
-        );
-    }
-    if response.hovered() {
-        painter.rect_stroke(
-            rect,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
-    }
+    super::surface_panel::paint_node_frame(&painter, rect, bg, marked, response.hovered(), pal);
     let type_name = session.log.type_name(idx);
     let text_color = if marked && side == Side::Before {
         pal.shadowed_text

@@ -211,6 +211,37 @@ fn tokens_label_ui(ui: &mut Ui, session: &Session, ratio: f64, pal: &Palette) {
         ));
 }
 
+/// The frame of a surface node's row: its background, the compaction bar of a node in a
+/// range (selected or shadowed), and the hover outline. Shared by the surface panel and the
+/// Compactions tab's before | after lists.
+pub(super) fn paint_node_frame(
+    painter: &egui::Painter,
+    rect: Rect,
+    bg: Option<egui::Color32>,
+    marked: bool,
+    hovered: bool,
+    pal: &Palette,
+) {
+    if let Some(bg) = bg {
+        painter.rect_filled(rect, 0.0, bg);
+    }
+    if marked {
+        painter.vline(
+            rect.left() + 1.0,
+            rect.y_range(),
+            Stroke::new(theme::STROKE_THICK, pal.family(Family::Compaction)),
+        );
+    }
+    if hovered {
+        painter.rect_stroke(
+            rect,
+            0.0,
+            Stroke::new(theme::STROKE_THIN, pal.track_fill),
+            egui::StrokeKind::Inside,
+        );
+    }
+}
+
 #[expect(
     clippy::too_many_arguments,
     reason = "a row needs the session, view, caches and the command queue"
@@ -251,24 +282,7 @@ fn node_row_ui(
     } else {
         None
     };
-    if let Some(bg) = bg {
-        painter.rect_filled(rect, 0.0, bg);
-    }
-    if in_range {
-        painter.vline(
-            rect.left() + 1.0,
-            rect.y_range(),
-            Stroke::new(theme::STROKE_THICK, pal.family(Family::Compaction)),
-        );
-    }
-    if response.hovered() {
-        painter.rect_stroke(
-            rect,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
-    }
+    paint_node_frame(&painter, rect, bg, in_range, response.hovered(), pal);
     let type_name = session.log.type_name(idx);
     let y = rect.center().y;
     let mono = FontId::monospace(12.0);

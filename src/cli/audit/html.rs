@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::curve::{context_svg, trigger_colour};
-use super::{Report, compact_json, compaction_facts, fill, opt, plural, seq_list, trigger};
+use super::{Report, compact_json, compaction_facts, fill, opt, plural, replace_facts, trigger};
 use crate::engine::audit::{ReplaceAudit, ShadowedText, Trigger, detail};
 
 /// Replace ops shown in full; the table lists every one.
@@ -182,57 +182,10 @@ fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit) {
         r.nodes_before,
         r.nodes_after
     ));
-    if r.valid {
-        let recorded = r
-            .compaction
-            .as_ref()
-            .and_then(|c| c.shadowed_token_count)
-            .map_or(String::new(), |n| format!(" ({n} recorded)"));
-        fact(format!(
-            "shadowed {} node{} (seq {}): {} tokens{recorded}; replacement {} tokens",
-            r.shadowed.len(),
-            plural(r.shadowed.len()),
-            seq_list(&r.shadowed, 8),
-            r.shadowed_tokens,
-            r.replacement_tokens
-        ));
-    }
-    fact(format!(
-        "provider input tokens around it: {} before, {} after",
-        opt(r.reported_before),
-        opt(r.reported_after)
-    ));
-    if !r.lost_terms.is_empty() {
-        let terms: Vec<String> = r
-            .lost_terms
-            .iter()
-            .map(|t| {
-                let n = if t.count > 1 {
-                    format!(" ×{}", t.count)
-                } else {
-                    String::new()
-                };
-                format!("<mark>{}</mark>{n}", escape(&t.term))
-            })
-            .collect();
-        fact(format!(
-            "lost terms ({}): {}",
-            r.lost_terms.len(),
-            terms.join(", ")
-        ));
-    } else if r.valid {
-        fact("lost terms: none".to_string());
-    }
-    for f in &r.refetches {
-        let tokens = f
-            .tokens
-            .map_or("no result yet".to_string(), |t| format!("{t} tokens"));
-        fact(format!(
-            "refetch: seq {} <code>{}</code> again (its earlier result, seq {}, was shadowed here), {tokens}",
-            f.seq,
-            escape(&f.tool),
-            f.original_seq
-        ));
+    let code = |t: &str| format!("<code>{}</code>", escape(t));
+    let mark = |t: &str| format!("<mark>{}</mark>", escape(t));
+    for text in replace_facts(r, 8, r.lost_terms.len(), code, mark) {
+        fact(text);
     }
     out.push_str("</ul>\n");
     if r.valid {

@@ -4,9 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{
-    Report, compact_json, compaction_facts, fill, lost_list, opt, plural, seq_list, trigger,
-};
+use super::{Report, compact_json, compaction_facts, fill, opt, replace_facts, trigger};
 use crate::engine::audit::ReplaceAudit;
 
 /// Lost terms listed per replace.
@@ -138,49 +136,8 @@ fn details(out: &mut String, r: &ReplaceAudit) {
     if let Some(facts) = compaction_facts(r, code) {
         let _ = writeln!(out, "- {facts}");
     }
-    if r.valid {
-        let recorded = r
-            .compaction
-            .as_ref()
-            .and_then(|c| c.shadowed_token_count)
-            .map_or(String::new(), |n| format!(" ({n} recorded)"));
-        let _ = writeln!(
-            out,
-            "- shadowed {} node{} (seq {}): {} tokens{recorded}; replacement {} tokens",
-            r.shadowed.len(),
-            plural(r.shadowed.len()),
-            seq_list(&r.shadowed, SEQS_SHOWN),
-            r.shadowed_tokens,
-            r.replacement_tokens
-        );
-    }
-    let _ = writeln!(
-        out,
-        "- provider input tokens around it: {} before, {} after",
-        opt(r.reported_before),
-        opt(r.reported_after)
-    );
-    if !r.lost_terms.is_empty() {
-        let _ = writeln!(
-            out,
-            "- lost terms ({}): {}",
-            r.lost_terms.len(),
-            lost_list(r, LOST_SHOWN, code)
-        );
-    } else if r.valid {
-        out.push_str("- lost terms: none\n");
-    }
-    for f in &r.refetches {
-        let tokens = f
-            .tokens
-            .map_or("no result yet".to_string(), |t| format!("{t} tokens"));
-        let _ = writeln!(
-            out,
-            "- refetch: seq {} {} (its earlier result, seq {}, was shadowed here), {tokens}",
-            f.seq,
-            code(&f.tool),
-            f.original_seq
-        );
+    for fact in replace_facts(r, SEQS_SHOWN, LOST_SHOWN, code, code) {
+        let _ = writeln!(out, "- {fact}");
     }
     out.push('\n');
 }
