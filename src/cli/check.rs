@@ -5,9 +5,9 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::load::{load, write_context};
+use super::load::{check_report_of, load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use crate::engine::{EraGuess, Finding, Severity, Surface, check_report};
+use crate::engine::{EraGuess, Finding, Severity, Surface};
 use crate::store::{Format, SessionInfo};
 
 /// Runs `check`.
@@ -54,7 +54,7 @@ pub struct Checked {
 pub fn check_file(input: &Input) -> anyhow::Result<Checked> {
     let loaded = load(input, false)?;
     let surface = Surface::at_end(&loaded.log);
-    let report = check_report(&loaded.log, &surface);
+    let report = check_report_of(&loaded.log, &surface);
     Ok(Checked {
         file: input.file.clone(),
         format: loaded.format,

@@ -5,7 +5,7 @@ use anyhow::Context as _;
 
 use super::Input;
 use crate::engine::meter::Prices;
-use crate::engine::{EventLog, Meter, Surface, apply_closers, closers};
+use crate::engine::{CheckReport, EventLog, Meter, Surface, apply_closers, check_report_joined, closers};
 use crate::store::{self, Format, SessionInfo};
 
 /// A log ready for a command.
@@ -84,4 +84,24 @@ pub fn meter_of(log: &EventLog, surface: &Surface) -> Meter {
         parts
     });
     Meter::build_priced(log, surface, parts)
+}
+
+/// Logs shorter than this are checked on one thread.
+const CHECK_PARALLEL_FROM: usize = 20_000;
+
+/// [`crate::engine::check_report`] with the turn/message pass on a second thread, beside the
+/// other passes (the same findings in the same order; the engine stays single-threaded).
+pub fn check_report_of(log: &EventLog, surface: &Surface) -> CheckReport {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|p| p.get() >= 2);
+    if !two_cores || log.len() < CHECK_PARALLEL_FROM {
+        return crate::engine::check_report(log, surface);
+    }
+    check_report_joined(log, surface, |turns, rest| {
+        std::thread::scope(|scope| {
+            let turns = scope.spawn(turns);
+            let rest = rest();
+            let turns = turns.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (turns, rest)
+        })
+    })
 }

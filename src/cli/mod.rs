@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use load::{Loaded, load, meter_of};
+pub use load::{Loaded, check_report_of, load, meter_of};
 pub use write_new::write_new_file;
 
 /// Exit code: success (and, for `check`, no error-level finding).

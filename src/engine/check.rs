@@ -18,7 +18,7 @@ use super::log::EventLog;
 use super::problem::ProblemKind;
 use super::readable::read_value;
 use super::surface::{Mode, Surface};
-use super::turns::scan_checked;
+use super::turns::{TurnScan, scan_checked};
 
 /// Which seqs exist in the log, answered in O(1) for the usual contiguous `0..N` case.
 enum SeqIndex {
@@ -67,19 +67,75 @@ pub fn check(log: &EventLog, surface: &Surface) -> Vec<Finding> {
 
 /// [`check`] with the era it detected.
 pub fn check_report(log: &EventLog, surface: &Surface) -> CheckReport {
+    check_report_joined(log, surface, |turns, rest| (turns(), rest()))
+}
+
+/// The turn/message pass of `check` (the heaviest: one payload parse per boundary, tool and
+/// surface event), handed to a [`Join`].
+pub type TurnsPass<'a> = Box<dyn FnOnce() -> TurnScan + Send + 'a>;
+
+/// Every other pass of `check` (problems, seqs, provenance, surface, meter, audit), handed to
+/// a [`Join`].
+pub type RestPass<'a> = Box<dyn FnOnce() -> RestFindings + Send + 'a>;
+
+/// Runs two independent passes and returns both results: `|a, b| (a(), b())` runs them one
+/// after the other; a shell may run them on two threads. The engine itself starts no thread.
+pub trait Join<'a>: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnScan, RestFindings) {}
+impl<'a, F: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnScan, RestFindings)> Join<'a> for F {}
+
+/// The findings of the passes other than the turn/message pass, kept apart so that the
+/// report lists them in the same order whichever way the passes ran.
+pub struct RestFindings {
+    /// Problems met while reading, seq and provenance findings.
+    before_surface: Vec<Finding>,
+    /// Surface findings, when they did not need the turn pass (see [`check_report_joined`]).
+    surface: Option<Vec<Finding>>,
+    /// Meter and audit findings.
+    after_turns: Vec<Finding>,
+}
+
+/// [`check_report`] with its two independent halves run by `join` — the same findings, in the
+/// same order. The surface rules of a legacy-mode log need the turn pass (whether its harness
+/// marks messages), so there they run after both halves.
+pub fn check_report_joined<'a>(
+    log: &'a EventLog,
+    surface: &'a Surface,
+    join: impl Join<'a>,
+) -> CheckReport {
     let guess = detect_era(log);
     let era = guess.era;
-    let mut out = Vec::new();
-    let last_turn_end = last_turn_end(log);
-    problem_findings(log, last_turn_end, &mut out);
-    seq_findings(log, last_turn_end, &mut out);
-    provenance_findings(log, era, &mut out);
-    let scan = scan_checked(log, era);
-    let marking = marking_harness(log, scan.message_ids);
-    surface_findings(log, surface, era, marking, &mut out);
+    let legacy = surface.mode() == Mode::Legacy;
+    let turns: TurnsPass<'a> = Box::new(move || scan_checked(log, era));
+    let rest: RestPass<'a> = Box::new(move || {
+        let last_turn_end = last_turn_end(log);
+        let mut before_surface = Vec::new();
+        problem_findings(log, last_turn_end, &mut before_surface);
+        seq_findings(log, last_turn_end, &mut before_surface);
+        provenance_findings(log, era, &mut before_surface);
+        let surface_found = (!legacy).then(|| {
+            let mut found = Vec::new();
+            surface_findings(log, surface, era, None, &mut found);
+            found
+        });
+        let mut after_turns = super::meter::meter_findings(log);
+        after_turns.extend(super::audit::audit_findings(log, surface));
+        RestFindings {
+            before_surface,
+            surface: surface_found,
+            after_turns,
+        }
+    });
+    let (scan, rest) = join(turns, rest);
+    let mut out = rest.before_surface;
+    match rest.surface {
+        Some(found) => out.extend(found),
+        None => {
+            let marking = marking_harness(log, scan.message_ids);
+            surface_findings(log, surface, era, marking, &mut out);
+        }
+    }
     out.extend(scan.findings);
-    out.extend(super::meter::meter_findings(log));
-    out.extend(super::audit::audit_findings(log, surface));
+    out.extend(rest.after_turns);
     // Stable order: file order. A finding's place is its line; one with only a seq takes the
     // line of that event (SQLite rows have none, so there seqs order them); frame problems
     // without either come first, by offset.

@@ -29,7 +29,10 @@ mod turn_fields;
 mod turns;
 mod types;
 
-pub use check::{CheckReport, Rewrite, check, check_report, tool_result_rewrite};
+pub use check::{
+    CheckReport, Join, RestFindings, RestPass, Rewrite, TurnsPass, check, check_report,
+    check_report_joined, tool_result_rewrite,
+};
 pub use data_diff::{
     DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
     prunable_content,

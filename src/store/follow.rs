@@ -86,12 +86,20 @@ pub fn open_following(
         };
         return Ok((opened, Some(follower)));
     }
-    let bytes = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
-    let (mut text, committed, problems) = match format {
-        Format::Zstd => decode_complete_frames(&bytes, 0),
+    let bytes = super::read_file::read_whole(path).map_err(|e| StoreError::io(path, e))?;
+    let (mut text, committed, problems, fingerprint) = match format {
+        Format::Zstd => {
+            let (text, committed, problems) = decode_complete_frames(&bytes, 0);
+            let fingerprint = bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec();
+            (text, committed, problems, fingerprint)
+        }
         _ => {
+            // The read buffer becomes the log's text: no second copy of a large file.
             let committed = memrchr(b'\n', &bytes).map_or(0, |i| i + 1);
-            (bytes[..committed].to_vec(), committed, Vec::new())
+            let fingerprint = bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec();
+            let mut text = bytes;
+            text.truncate(committed);
+            (text, committed, Vec::new(), fingerprint)
         }
     };
     let cut = memrchr(b'\n', &text).map_or(0, |i| i + 1);
@@ -109,7 +117,7 @@ pub fn open_following(
         path: path.to_path_buf(),
         format,
         committed: committed as u64,
-        fingerprint: bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec(),
+        fingerprint,
         pending,
         session: None,
         next_line,

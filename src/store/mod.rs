@@ -14,6 +14,7 @@ mod follow;
 mod jsonl;
 mod packed_rows;
 mod progress;
+mod read_file;
 mod sqlite;
 mod sqlite_rows;
 mod sqlite_schema;
@@ -125,7 +126,7 @@ pub fn open_with_progress(
     let (log, info) = match format {
         Format::Sqlite => read_sqlite(path, session, progress)?.ok_or_else(cancelled)?,
         Format::Jsonl | Format::Zstd => {
-            let bytes = std::fs::read(path).map_err(|e| StoreError::io(path, e))?;
+            let bytes = read_file::read_whole(path).map_err(|e| StoreError::io(path, e))?;
             if let Some(p) = progress {
                 p.set_total(bytes.len() as u64);
             }

@@ -1,0 +1,103 @@
+//! `check` with its two halves on two threads gives the same findings, in the same order, as
+//! `check` on one thread: on every upstream fixture (surface and legacy mode) and on a long
+//! log full of findings.
+
+mod common;
+
+use common::*;
+use surface_viewer::cli::check_report_of;
+use surface_viewer::engine::{CheckReport, EventLog, Surface, check_report, check_report_joined};
+use surface_viewer::store;
+
+fn on_two_threads(log: &EventLog, surface: &Surface) -> CheckReport {
+    check_report_joined(log, surface, |turns, rest| {
+        std::thread::scope(|scope| {
+            let turns = scope.spawn(turns);
+            let rest = rest();
+            (turns.join().unwrap(), rest)
+        })
+    })
+}
+
+fn rest_first(log: &EventLog, surface: &Surface) -> CheckReport {
+    check_report_joined(log, surface, |turns, rest| {
+        let rest = rest();
+        (turns(), rest)
+    })
+}
+
+fn assert_same(name: &str, log: &EventLog) {
+    let surface = Surface::at_end(log);
+    let one = check_report(log, &surface);
+    for (how, other) in [
+        ("two threads", on_two_threads(log, &surface)),
+        ("rest first", rest_first(log, &surface)),
+        ("cli", check_report_of(log, &surface)),
+    ] {
+        assert_eq!(one.findings, other.findings, "{name}: {how}");
+        assert_eq!(one.era.era, other.era.era, "{name}: {how}");
+    }
+}
+
+#[test]
+fn upstream_fixtures_check_the_same_either_way() {
+    let mut legacy = 0;
+    for path in upstream_files() {
+        let log = store::open(&path, None).expect("fixture opens").log;
+        legacy += usize::from(Surface::at_end(&log).mode().as_str() == "legacy");
+        assert_same(&path.display().to_string(), &log);
+    }
+    assert!(legacy > 0, "the fixtures include legacy-mode logs");
+}
+
+/// A log long enough for the command line to use two threads, with findings of most passes:
+/// unparseable lines, seq gaps, bad provenance, malformed ops, broken turns, unpaired tool
+/// results, bad usage.
+fn long_log_with_findings(blocks: u64) -> String {
+    let mut lines = Vec::new();
+    let mut seq = 0;
+    for b in 0..blocks {
+        let s = seq;
+        lines.push(other(s, "turn/start", &format!(r#"{{"turn":{b}}}"#)));
+        lines.push(msg(s + 1, "append", None));
+        lines.push(msg(s + 2, "append", Some("[99999999]")));
+        lines.push(msg(s + 3, "prepend", None));
+        lines.push(format!(
+            r#"{{"type":"tool/result","seq":{},"data":{{"callId":"c{b}","content":[]}}}}"#,
+            s + 4
+        ));
+        if b % 7 == 0 {
+            lines.push("{not json".to_string());
+        }
+        lines.push(other(
+            s + 6,
+            "assistant/message",
+            r#"{"content":[],"usage":{"inputTokens":"many"}}"#,
+        ));
+        if b % 3 != 0 {
+            lines.push(other(s + 7, "turn/end", &format!(r#"{{"turn":{b}}}"#)));
+        }
+        seq += 9;
+    }
+    text_of(&lines)
+}
+
+#[test]
+fn a_long_log_full_of_findings_checks_the_same_either_way() {
+    let log = log_of(&long_log_with_findings(4_000));
+    assert!(log.len() > 20_000, "long enough for two threads");
+    let surface = Surface::at_end(&log);
+    assert!(check_report(&log, &surface).findings.len() > 10_000);
+    assert_same("long log", &log);
+}
+
+#[test]
+fn a_legacy_log_with_findings_checks_the_same_either_way() {
+    // No surfaceOp anywhere: legacy mode, where the surface rules wait for the turn pass.
+    let text = long_log_with_findings(300)
+        .replace(r#","surfaceOp":"append""#, "")
+        .replace(r#","surfaceOp":"prepend""#, "");
+    let log = log_of(&text);
+    assert_eq!(Surface::at_end(&log).mode().as_str(), "legacy");
+    assert_same("legacy log", &log);
+}
