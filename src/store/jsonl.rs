@@ -1,6 +1,8 @@
 //! JSONL session logs: the header line, event lines and packed chunk rows, read in parallel
 //! over the file's two halves. Every problem is recorded with its line; nothing is fatal.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use memchr::memchr;
 use serde_json::Value;
 
@@ -14,8 +16,13 @@ use crate::engine::{
     SurfaceOp,
 };
 
-/// Inputs at least this large are parsed on two threads.
+/// Inputs at least this large are parsed in chunks on two threads.
 const PARALLEL_THRESHOLD: usize = 4 << 20;
+
+/// How many chunks a large input is cut into. The chunks' batches are merged one at a time
+/// and each is freed once merged, so the merge holds an eighth of the records twice, not half
+/// of them; and two threads taking chunks in turn stay busy until the end.
+const CHUNKS: usize = 8;
 
 /// Reads a whole JSONL log from its bytes. Returns `None` only when cancelled.
 pub fn read_jsonl(bytes: Vec<u8>, progress: Option<&LoadProgress>) -> Option<EventLog> {
@@ -38,42 +45,111 @@ pub fn parse_body(
     first_line: u32,
     progress: Option<&LoadProgress>,
 ) -> Option<EventBatch> {
-    let len = bytes.len() - from;
-    if len < PARALLEL_THRESHOLD {
-        return parse_range(bytes, from, bytes.len(), first_line, progress);
+    if bytes.len() - from < PARALLEL_THRESHOLD {
+        return parse_range(bytes, from, bytes.len(), first_line, progress).map(|(b, _)| b);
     }
-    let mid = from + len / 2;
-    let split = memchr(b'\n', &bytes[mid..]).map_or(bytes.len(), |i| mid + i + 1);
-    let (a, b) = std::thread::scope(|s| {
-        let tail = s.spawn(|| parse_range(bytes, split, bytes.len(), 1, progress));
-        let head = parse_range(bytes, from, split, first_line, progress);
-        (head, tail.join().ok().flatten())
+    let chunks = chunk_bounds(bytes, from);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(a, b)) = chunks.get(k) else {
+                return done;
+            };
+            done.push((k, parse_range(bytes, a, b, 1, progress)));
+        }
+    };
+    let mut parsed = std::thread::scope(|s| {
+        let helper = s.spawn(work);
+        let mut parsed = work();
+        // A helper that died leaves its chunks unparsed: they are parsed here below.
+        parsed.extend(helper.join().unwrap_or_default());
+        parsed
     });
-    let mut a = a?;
-    let mut b = b?;
-    let lines_in_a = memchr::memchr_iter(b'\n', &bytes[from..split]).count() as u32;
-    let base = first_line + lines_in_a - 1;
-    for e in &mut b.events {
+    parsed.sort_unstable_by_key(|(k, _)| *k);
+    let mut results: Vec<Option<(EventBatch, u32)>> = (0..chunks.len()).map(|_| None).collect();
+    for (k, r) in parsed {
+        results[k] = Some(r?);
+    }
+    let mut parts = Vec::with_capacity(chunks.len());
+    for (k, r) in results.into_iter().enumerate() {
+        let (a, b) = chunks[k];
+        parts.push(match r {
+            Some(part) => part,
+            None => parse_range(bytes, a, b, 1, progress)?,
+        });
+    }
+    Some(merge_in_order(parts, first_line))
+}
+
+/// `[from, len)` cut into at most [`CHUNKS`] ranges of about equal size, each ending after a
+/// newline (or at the end).
+fn chunk_bounds(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+    let len = bytes.len() - from;
+    let mut out = Vec::with_capacity(CHUNKS);
+    let mut at = from;
+    for k in 1..=CHUNKS {
+        let want = (from + len * k / CHUNKS).max(at);
+        let end = if k == CHUNKS {
+            bytes.len()
+        } else {
+            memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1)
+        };
+        if end > at {
+            out.push((at, end));
+            at = end;
+        }
+    }
+    out
+}
+
+/// Joins chunk batches (each numbered from line 1, with its line count) in file order into the
+/// first one, freeing each as it goes.
+fn merge_in_order(parts: Vec<(EventBatch, u32)>, first_line: u32) -> EventBatch {
+    let events: usize = parts.iter().map(|(b, _)| b.events.len()).sum();
+    let sources: usize = parts.iter().map(|(b, _)| b.sources.len()).sum();
+    let mut parts = parts.into_iter();
+    let Some((mut out, first_lines)) = parts.next() else {
+        return EventBatch::default();
+    };
+    // Chunk 0 was numbered from 1 too.
+    renumber(&mut out, first_line - 1);
+    out.events.reserve_exact(events - out.events.len());
+    out.sources.reserve_exact(sources - out.sources.len());
+    let mut base = first_line - 1 + first_lines;
+    for (mut part, lines) in parts {
+        renumber(&mut part, base);
+        base += lines;
+        out.append(part);
+    }
+    out
+}
+
+/// Adds `base` to every line number of `batch`.
+fn renumber(batch: &mut EventBatch, base: u32) {
+    if base == 0 {
+        return;
+    }
+    for e in &mut batch.events {
         e.line += base;
     }
-    for p in &mut b.problems {
+    for p in &mut batch.problems {
         if let Some(l) = &mut p.line {
             *l += base;
         }
     }
-    a.events.reserve_exact(b.events.len());
-    a.sources.reserve_exact(b.sources.len());
-    a.append(b);
-    Some(a)
 }
 
+/// Parses the lines of `bytes[from..to]`, numbering them from `first_line`; returns the batch
+/// and how many lines it read.
 fn parse_range(
     bytes: &[u8],
     from: usize,
     to: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
-) -> Option<EventBatch> {
+) -> Option<(EventBatch, u32)> {
     let mut parser = LineParser {
         bytes,
         batch: EventBatch::default(),
@@ -102,7 +178,7 @@ fn parse_range(
     if let Some(p) = progress {
         p.advance(since_report as u64);
     }
-    Some(parser.batch)
+    Some((parser.batch, line - first_line))
 }
 
 /// Parses the header line. Returns the header, or the problems when the line is not one.
@@ -334,6 +410,59 @@ mod tests {
             ]
         );
         assert_eq!(log.len(), 2, "the final line without newline is kept");
+    }
+
+    #[test]
+    fn chunked_parse_matches_serial() {
+        let mut text = String::new();
+        let mut seq = 0u64;
+        let mut n = 0u64;
+        while text.len() < 2 * PARALLEL_THRESHOLD {
+            n += 1;
+            // Types first met in different chunks, bad lines, blank lines, provenance,
+            // replaces and a torn last line: everything the merge renumbers or remaps.
+            let kind = format!("kind/{}", (n * n) % (1 + n / 20_000));
+            let line = match n % 101 {
+                0 => "{broken".to_string(),
+                1 => String::new(),
+                2 => format!(
+                    r#"{{"type":"context/message","seq":{seq},"sourceEventSeqs":[{},{}],"surfaceOp":{{"op":"replace","start":{},"end":{}}},"data":{{}}}}"#,
+                    seq / 2,
+                    seq / 3,
+                    seq / 3,
+                    seq / 2
+                ),
+                _ => format!(r#"{{"type":"{kind}","seq":{seq},"time":{n},"data":{{"n":{n}}}}}"#),
+            };
+            text.push_str(&line);
+            text.push('\n');
+            seq += 1;
+        }
+        text.push_str(r#"{"type":"torn","seq":"#);
+        let bytes = text.as_bytes();
+        let chunked = parse_body(bytes, 0, 1, None).unwrap();
+        let (serial, lines) = parse_range(bytes, 0, bytes.len(), 1, None).unwrap();
+        assert!(lines > 100_000);
+        assert_eq!(chunked.events.len(), serial.events.len());
+        for (a, b) in chunked.events.iter().zip(&serial.events) {
+            let name = |batch: &EventBatch, e: &crate::engine::EventRecord| {
+                batch.types.name(e.kind).to_string()
+            };
+            assert_eq!(
+                (a.seq, a.time, a.line, a.op, a.text, a.sources_len, a.flags),
+                (b.seq, b.time, b.line, b.op, b.text, b.sources_len, b.flags)
+            );
+            assert_eq!(name(&chunked, a), name(&serial, b));
+            let list = |batch: &EventBatch, e: &crate::engine::EventRecord| {
+                e.has_sources().then(|| {
+                    let at = e.sources_start as usize;
+                    batch.sources[at..at + e.sources_len as usize].to_vec()
+                })
+            };
+            assert_eq!(list(&chunked, a), list(&serial, b));
+        }
+        assert_eq!(chunked.replaces, serial.replaces);
+        assert_eq!(chunked.problems, serial.problems);
     }
 
     #[test]
