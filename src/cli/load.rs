@@ -5,7 +5,9 @@ use anyhow::Context as _;
 
 use super::Input;
 use crate::engine::meter::Prices;
-use crate::engine::{CheckReport, EventLog, Meter, Surface, apply_closers, check_report_joined, closers};
+use crate::engine::{
+    CheckReport, EventLog, Meter, Surface, apply_closers, check_report_joined, closers,
+};
 use crate::store::{self, Format, SessionInfo};
 
 /// A log ready for a command.
@@ -100,7 +102,9 @@ pub fn check_report_of(log: &EventLog, surface: &Surface) -> CheckReport {
         std::thread::scope(|scope| {
             let turns = scope.spawn(turns);
             let rest = rest();
-            let turns = turns.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let turns = turns
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (turns, rest)
         })
     })

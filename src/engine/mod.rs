@@ -26,6 +26,7 @@ mod request;
 mod summary;
 mod surface;
 mod turn_fields;
+mod turn_fields_scan;
 mod turns;
 mod types;
 

@@ -8,6 +8,8 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::turn_fields_scan::scanned_parts;
+
 /// The JSON type of a field, told from its first byte (the text is already valid JSON).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum JsonKind {
@@ -29,8 +31,8 @@ pub enum JsonKind {
 }
 
 impl JsonKind {
-    fn of(raw: Option<&RawValue>) -> JsonKind {
-        match raw.map(|r| r.get().as_bytes().first().copied()) {
+    fn of(raw: Option<&str>) -> JsonKind {
+        match raw.map(|r| r.as_bytes().first().copied()) {
             None => JsonKind::Missing,
             Some(Some(b'n')) => JsonKind::Null,
             Some(Some(b't' | b'f')) => JsonKind::Bool,
@@ -161,24 +163,26 @@ struct Message<'a> {
     content: Option<&'a RawValue>,
 }
 
+/// The string fields read from a content block or from `data.error`.
 #[derive(Deserialize, Default)]
-struct Ids<'a> {
+pub(super) struct Ids<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    pub(super) kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    id: Option<Cow<'a, str>>,
+    pub(super) id: Option<Cow<'a, str>>,
     #[serde(rename = "toolCallId", borrow, default)]
-    tool_call_id: Option<Cow<'a, str>>,
+    pub(super) tool_call_id: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    code: Option<Cow<'a, str>>,
+    pub(super) code: Option<Cow<'a, str>>,
 }
 
+/// The string fields read from a message's `source`.
 #[derive(Deserialize, Default)]
-struct Source<'a> {
+pub(super) struct Source<'a> {
     #[serde(borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    pub(super) kind: Option<Cow<'a, str>>,
     #[serde(rename = "callId", borrow, default)]
-    call_id: Option<Cow<'a, str>>,
+    pub(super) call_id: Option<Cow<'a, str>>,
 }
 
 /// Keeps a field that is present, `null` included (plain `Option` reads `null` as absent).
@@ -198,15 +202,15 @@ fn blocks(raw: Option<&RawValue>) -> Vec<Ids<'_>> {
     items.into_iter().map(|b| lenient(Some(b))).collect()
 }
 
-fn non_negative(raw: Option<&RawValue>) -> Option<u64> {
-    let t = raw?.get();
+fn non_negative(raw: Option<&str>) -> Option<u64> {
+    let t = raw?;
     t.bytes()
         .all(|b| b.is_ascii_digit())
         .then(|| t.parse().ok())?
 }
 
-fn string(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str::<Cow<'_, str>>(raw?.get())
+fn string(raw: Option<&str>) -> Option<String> {
+    serde_json::from_str::<Cow<'_, str>>(raw?)
         .ok()
         .map(Cow::into_owned)
 }
@@ -265,24 +269,24 @@ fn strict<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     T::deserialize(d).map(Some)
 }
 
-/// Everything [`TurnFields`] is built from, whichever path read it.
-struct Parts<'a> {
-    data: JsonKind,
-    turn: Option<&'a RawValue>,
-    step: Option<&'a RawValue>,
-    call_id: Option<&'a RawValue>,
-    trigger: Option<&'a RawValue>,
-    provenance: Option<&'a RawValue>,
+/// Everything [`TurnFields`] is built from, whichever path read it. Raw fields are JSON text.
+pub(super) struct Parts<'a> {
+    pub(super) data: JsonKind,
+    pub(super) turn: Option<&'a str>,
+    pub(super) step: Option<&'a str>,
+    pub(super) call_id: Option<&'a str>,
+    pub(super) trigger: Option<&'a str>,
+    pub(super) provenance: Option<&'a str>,
     /// Kind of `data.message`.
-    message: JsonKind,
+    pub(super) message: JsonKind,
     /// `role`, `id` of the message (`data.message` when an object, else `data`).
-    role: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    source: JsonKind,
-    src: Source<'a>,
-    content: JsonKind,
-    blocks: Vec<Ids<'a>>,
-    error: Ids<'a>,
+    pub(super) role: Option<&'a str>,
+    pub(super) id: Option<&'a str>,
+    pub(super) source: JsonKind,
+    pub(super) src: Source<'a>,
+    pub(super) content: JsonKind,
+    pub(super) blocks: Vec<Ids<'a>>,
+    pub(super) error: Ids<'a>,
 }
 
 /// One serde pass for well-formed events: `data`, `data.message`, the content blocks, `source`
@@ -299,18 +303,18 @@ fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
     let content = message_content.or(data.content);
     Some(Parts {
         data: JsonKind::Object,
-        turn: data.turn,
-        step: data.step,
-        call_id: data.call_id,
-        trigger: data.trigger,
-        provenance: data.provenance,
+        turn: data.turn.map(RawValue::get),
+        step: data.step.map(RawValue::get),
+        call_id: data.call_id.map(RawValue::get),
+        trigger: data.trigger.map(RawValue::get),
+        provenance: data.provenance.map(RawValue::get),
         message: if has_message {
             JsonKind::Object
         } else {
             JsonKind::Missing
         },
-        role,
-        id,
+        role: role.map(RawValue::get),
+        id: id.map(RawValue::get),
         source: if source.is_some() {
             JsonKind::Object
         } else {
@@ -328,7 +332,7 @@ fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
 }
 
 /// Field by field, tolerating any shape (a field with another shape reads as absent).
-fn lenient_parts(event_json: &str) -> Parts<'_> {
+pub(super) fn lenient_parts(event_json: &str) -> Parts<'_> {
     let env: Option<Envelope<'_>> = serde_json::from_str(event_json).ok();
     let raw_data = env.and_then(|e| e.data);
     let data: Data<'_> = lenient(raw_data);
@@ -343,18 +347,18 @@ fn lenient_parts(event_json: &str) -> Parts<'_> {
         None => (data.role, data.id, data.source),
     };
     Parts {
-        data: JsonKind::of(raw_data),
-        turn: data.turn,
-        step: data.step,
-        call_id: data.call_id,
-        trigger: data.trigger,
-        provenance: data.provenance,
-        message: JsonKind::of(data.message),
-        role,
-        id,
-        source: JsonKind::of(source),
+        data: JsonKind::of(raw_data.map(RawValue::get)),
+        turn: data.turn.map(RawValue::get),
+        step: data.step.map(RawValue::get),
+        call_id: data.call_id.map(RawValue::get),
+        trigger: data.trigger.map(RawValue::get),
+        provenance: data.provenance.map(RawValue::get),
+        message: JsonKind::of(data.message.map(RawValue::get)),
+        role: role.map(RawValue::get),
+        id: id.map(RawValue::get),
+        source: JsonKind::of(source.map(RawValue::get)),
         src: lenient(source),
-        content: JsonKind::of(content),
+        content: JsonKind::of(content.map(RawValue::get)),
         blocks: blocks(content),
         error: lenient(data.error),
     }
@@ -362,10 +366,13 @@ fn lenient_parts(event_json: &str) -> Parts<'_> {
 
 /// Reads the fields from an event's JSON text (all empty when it has another shape).
 pub fn turn_fields(event_json: &str) -> TurnFields {
-    build(fast_parts(event_json).unwrap_or_else(|| lenient_parts(event_json)))
+    let parts = scanned_parts(event_json)
+        .or_else(|| fast_parts(event_json))
+        .unwrap_or_else(|| lenient_parts(event_json));
+    build(parts)
 }
 
-fn build(p: Parts<'_>) -> TurnFields {
+pub(super) fn build(p: Parts<'_>) -> TurnFields {
     let has_message = p.message == JsonKind::Object;
     let tool_call_ids = p
         .blocks

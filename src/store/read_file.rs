@@ -91,7 +91,11 @@ fn advise_huge_pages(buf: &mut [u8]) {
         // SAFETY: the range lies inside `buf`, which we own mutably; MADV_HUGEPAGE changes
         // only how the kernel backs the pages, never their content or validity.
         unsafe {
-            libc::madvise(aligned as *mut libc::c_void, end - aligned, libc::MADV_HUGEPAGE);
+            libc::madvise(
+                aligned as *mut libc::c_void,
+                end - aligned,
+                libc::MADV_HUGEPAGE,
+            );
         }
     }
 }

@@ -12,7 +12,7 @@ mod header;
 mod js_json;
 mod price;
 mod raw;
-mod scan;
+pub(crate) mod scan;
 mod utf16;
 
 pub use anchor::{
