@@ -288,7 +288,12 @@ impl EventLog {
             EventText::Line { start, len } => {
                 let start = start as usize;
                 let bytes = self.text.get(start..start + len as usize).unwrap_or(&[]);
-                String::from_utf8_lossy(bytes)
+                // The store keeps only lines that are UTF-8, so the quick check always passes
+                // on a log it read; the lossy copy is for text built any other way.
+                match std::str::from_utf8(bytes) {
+                    Ok(text) => Cow::Borrowed(text),
+                    Err(_) => String::from_utf8_lossy(bytes),
+                }
             }
             EventText::PackedMember { row, member } => match self.packed_rows.get(row as usize) {
                 Some(r) => Cow::Owned(member_json(r, &self.text, member, e.seq, e.time)),
