@@ -38,18 +38,19 @@ pub fn scan_envelope(line: &str) -> Option<Envelope<'_>> {
             return None;
         }
         let key_start = i + 1;
-        i = skip_string(b, sp, key_start)?;
-        let key = &b[key_start..i - 1];
-        if key.contains(&b'\\') {
-            return None;
-        }
+        i = skip_plain_string(b, sp, key_start)?;
+        let key = key_index(b.get(key_start..i - 1)?);
         i = skip_ws(b, i);
         if b.get(i) != Some(&b':') {
             return None;
         }
         let value_start = skip_ws(b, i + 1);
-        i = skip_value(b, sp, value_start)?;
-        if let Some(k) = key_index(key) {
+        i = match (key, b.get(value_start)) {
+            (Some(TYPE), Some(b'"')) => skip_plain_string(b, sp, value_start + 1)?,
+            (Some(TYPE), _) => return None,
+            _ => skip_value(b, sp, value_start)?,
+        };
+        if let Some(k) = key {
             if slices[k].is_some() {
                 return None;
             }
@@ -70,11 +71,8 @@ pub fn scan_envelope(line: &str) -> Option<Envelope<'_>> {
             .and_then(|(s, e)| line.get(s..e))
             .filter(|t| *t != "null")
     };
-    let type_json = slices[TYPE].and_then(|(s, e)| line.get(s..e))?;
-    let type_name = type_json.strip_prefix('"')?.strip_suffix('"')?;
-    if type_name.contains('\\') {
-        return None;
-    }
+    // `type` was scanned as a string without escapes: its text is between the quotes.
+    let type_name = slices[TYPE].and_then(|(s, e)| line.get(s + 1..e - 1))?;
     Some(Envelope {
         type_name: Cow::Borrowed(type_name),
         seq: text(SEQ),
@@ -114,8 +112,12 @@ fn key_index(key: &[u8]) -> Option<usize> {
 }
 
 /// JSON whitespace (serde_json's: space, tab, newline, carriage return).
-#[inline]
+#[inline(always)]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    // Logs are written without whitespace: one comparison for the common case.
+    if b.get(i).is_some_and(|&c| c > b' ') {
+        return i;
+    }
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
     }
@@ -206,25 +208,37 @@ fn skip_key_and_colon(b: &[u8], sp: &mut Specials<'_>, i: usize) -> Option<usize
 /// Skips a string body from just after its opening quote; returns the index after the
 /// closing quote. Escapes must be one of `\" \\ \/ \b \f \n \r \t \uXXXX` (any four hex
 /// digits: lone surrogates pass, as in serde_json's skipping of values); control bytes fail.
-#[inline]
+#[inline(always)]
 fn skip_string(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
     loop {
         i = sp.next_from(i)?;
         match b[i] {
             b'"' => return Some(i + 1),
-            b'\\' => match *b.get(i + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                b'u' => {
-                    let hex = b.get(i + 2..i + 6)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
-                    }
-                    i += 6;
-                }
-                _ => return None,
-            },
+            b'\\' => i = skip_escape(b, i)?,
             _ => return None,
         }
+    }
+}
+
+/// Skips a string body without escapes (top-level keys and `type`, which serde decodes
+/// strictly); `None` at a backslash, so the line goes to serde.
+#[inline(always)]
+fn skip_plain_string(b: &[u8], sp: &mut Specials<'_>, i: usize) -> Option<usize> {
+    let end = sp.next_from(i)?;
+    (b[end] == b'"').then_some(end + 1)
+}
+
+/// Skips the escape whose backslash is at `i`; returns the index after it.
+#[inline(never)]
+fn skip_escape(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
+        b'u' => b
+            .get(i + 2..i + 6)?
+            .iter()
+            .all(u8::is_ascii_hexdigit)
+            .then_some(i + 6),
+        _ => None,
     }
 }
 

@@ -91,9 +91,23 @@ impl<'a> Specials<'a> {
         }
     }
 
-    /// The index of the first special byte at or after `from`, if any.
-    #[inline]
-    pub fn next_from(&mut self, mut from: usize) -> Option<usize> {
+    /// The index of the first special byte at or after `from`, if any. The common case (the
+    /// answer is in the block already classified) is a shift and a bit count, inlined.
+    #[inline(always)]
+    pub fn next_from(&mut self, from: usize) -> Option<usize> {
+        if from >> 6 == self.block {
+            let rest = self.mask >> (from & 63);
+            if rest != 0 {
+                return Some(from + rest.trailing_zeros() as usize);
+            }
+        }
+        self.next_from_in_new_blocks(from)
+    }
+
+    /// [`Specials::next_from`] when later blocks must be classified (kept out of line so the
+    /// string loop stays small).
+    #[inline(never)]
+    fn next_from_in_new_blocks(&mut self, mut from: usize) -> Option<usize> {
         loop {
             let block = from >> 6;
             if block != self.block {
