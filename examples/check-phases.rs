@@ -1,40 +1,17 @@
 //! Times the phases of `surface-viewer check` on one JSONL log, each on its own and on one
-//! thread unless said: read, line split, JSON validation, envelope decode, records, surface,
-//! meter (its load-time findings pass and the full meter the viewer builds), findings.
+//! thread unless said: read, line split, envelope (the validating scanner with its serde_json
+//! fallback, as the reader runs it; serde_json alone for comparison), records, surface, meter
+//! (its load-time findings pass and the full meter the viewer builds), findings.
 //! `cargo run --release --example check-phases -- FILE [ROUNDS]`; figures in
 //! `docs/performance.md`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use serde::de::IgnoredAny;
-use serde_json::value::RawValue;
 use surface_viewer::engine::Meter;
 use surface_viewer::engine::{Surface, check_report, meter::meter_findings};
-use surface_viewer::store::{parse_body, read_jsonl};
-
-/// The envelope fields the reader picks (a copy of `store::envelope::RawEnvelope`).
-#[derive(Deserialize)]
-#[allow(dead_code)]
-struct Envelope<'a> {
-    #[serde(rename = "type", borrow)]
-    type_name: std::borrow::Cow<'a, str>,
-    #[serde(borrow, default)]
-    seq: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    time: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    data: Option<&'a RawValue>,
-    #[serde(rename = "surfaceOp", borrow, default)]
-    surface_op: Option<&'a RawValue>,
-    #[serde(rename = "sourceEventSeqs", borrow, default)]
-    sources: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    seq0: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    time0: Option<&'a RawValue>,
-}
+use surface_viewer::store::{Envelope, parse_body, read_jsonl, scan_envelope};
 
 /// The best of `rounds` runs of `f`.
 fn best<T>(rounds: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -49,8 +26,20 @@ fn best<T>(rounds: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     (min, out.expect("at least one round"))
 }
 
+/// The non-empty lines of `bytes`, split with memchr as the reader does.
 fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty())
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() {
+            let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            let line = &bytes[at..end];
+            at = end + 1;
+            if !line.is_empty() {
+                return Some(line);
+            }
+        }
+        None
+    })
 }
 
 /// Byte ranges of at most ~2 MB ending at line ends (parse_body stays on one thread).
@@ -77,15 +66,31 @@ fn main() {
             .filter(|l| serde_json::from_slice::<IgnoredAny>(l).is_ok())
             .count()
     });
-    let (envelope, _) = best(rounds, || {
+    let (serde_envelope, _) = best(rounds, || {
         lines(&bytes)
             .filter(|l| {
                 std::str::from_utf8(l)
                     .ok()
-                    .and_then(|t| serde_json::from_str::<Envelope<'_>>(t).ok())
+                    .and_then(|t| Envelope::from_json(t).ok())
                     .is_some()
             })
             .count()
+    });
+    // As the reader does it: UTF-8 check, the scanner, serde_json when the scanner gives up.
+    let (scan, (scanned, fell_back)) = best(rounds, || {
+        let (mut scanned, mut fell_back) = (0usize, 0usize);
+        for l in lines(&bytes) {
+            let Ok(t) = std::str::from_utf8(l) else {
+                continue;
+            };
+            if black_box(scan_envelope(t)).is_some() {
+                scanned += 1;
+            } else {
+                fell_back += 1;
+                black_box(Envelope::from_json(t).ok());
+            }
+        }
+        (scanned, fell_back)
     });
     let ranges = chunks(&bytes);
     let (serial_parse, _) = best(rounds, || {
@@ -104,16 +109,12 @@ fn main() {
     let (findings, report) = best(rounds, || check_report(&log, &surface));
     let (meter_t, _) = best(rounds, || black_box(Meter::build(&log, &surface)).len());
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let records = serial_parse.saturating_sub(envelope).saturating_sub(split);
+    let records = serial_parse.saturating_sub(scan).saturating_sub(split);
     let serial = [
         ("read (fs::read)", read),
         ("line split (memchr)", split),
-        ("JSON validation (serde_json, IgnoredAny)", validate),
-        (
-            "envelope decode (on top of validation)",
-            envelope.saturating_sub(validate),
-        ),
-        ("records (parse minus split, decode)", records),
+        ("envelope scan (validating scanner + serde fallback)", scan),
+        ("records (parse minus split, scan)", records),
         ("surface (Surface::at_end)", surface_t),
         ("meter findings (payload parses)", meter_findings_t),
         ("other findings", findings.saturating_sub(meter_findings_t)),
@@ -136,6 +137,16 @@ fn main() {
     }
     println!("| **sum** | {:.1} | 100 % |", ms(total));
     println!();
+    println!(
+        "envelope lines: {scanned} scanned, {fell_back} left to serde_json ({:.3} %)",
+        100.0 * fell_back as f64 / (scanned + fell_back).max(1) as f64
+    );
+    println!(
+        "serde_json instead of the scanner: validation (IgnoredAny) {:.1} ms, envelope decode (Envelope::from_json) {:.1} ms; scanner {:.2}x faster than serde's envelope decode",
+        ms(validate),
+        ms(serde_envelope),
+        serde_envelope.as_secs_f64() / scan.as_secs_f64()
+    );
     println!(
         "reader as shipped (read_jsonl, two threads): {:.1} ms",
         ms(reader)

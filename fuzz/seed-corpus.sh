@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora from files inside the repository: the upstream fixtures
 # (tests/fixtures/upstream), the bundled samples (assets/) and, for zstd_reader, the same logs
-# compressed as multi-frame Zstandard files (one frame per 20 lines, like the harness's batches).
+# compressed as multi-frame Zstandard files (one frame per 20 lines, like the harness's batches);
+# for envelope_scan, single lines of those logs (one seed per line, the first 40 of each file).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=..
-mkdir -p corpus/jsonl_reader corpus/engine_ops corpus/zstd_reader
+mkdir -p corpus/jsonl_reader corpus/engine_ops corpus/zstd_reader corpus/envelope_scan
 for f in "$root"/tests/fixtures/upstream/*/*.jsonl "$root"/assets/*.jsonl; do
   name=$(basename "$(dirname "$f")")-$(basename "$f")
   head -c 8192 "$f" > "corpus/jsonl_reader/$name"
   head -c 8192 "$f" > "corpus/engine_ops/$name"
+  n=0
+  head -n 40 "$f" | while IFS= read -r line; do
+    n=$((n + 1))
+    printf '%s' "$line" > "corpus/envelope_scan/$name.$n"
+  done
 done
 if command -v zstd >/dev/null 2>&1; then
   for f in "$root"/tests/fixtures/upstream/v0-2026-08-20-head/*.jsonl; do
@@ -18,4 +24,4 @@ if command -v zstd >/dev/null 2>&1; then
     split -l 20 --filter='zstd -q -c >> '"$out" < "$f"
   done
 fi
-echo "corpora: $(ls corpus/jsonl_reader | wc -l) jsonl, $(ls corpus/zstd_reader | wc -l) zstd seeds"
+echo "corpora: $(ls corpus/jsonl_reader | wc -l) jsonl, $(ls corpus/zstd_reader | wc -l) zstd, $(ls corpus/envelope_scan | wc -l) envelope_scan seeds"

@@ -1,16 +1,25 @@
 //! Fuzz target: arbitrary bytes behind a Zstandard frame magic through the Zstandard JSONL
-//! reader. Must never panic.
+//! reader. Must never panic. The lines of the decoded text also check the envelope scanner
+//! against serde_json (`store::compare_with_serde`), as the reader parses them.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use surface_viewer::engine::{Surface, check};
-use surface_viewer::store::read_zstd_jsonl;
+use surface_viewer::store::{compare_with_serde, read_zstd_jsonl};
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = vec![0x28, 0xB5, 0x2F, 0xFD];
     bytes.extend_from_slice(data);
     for input in [data, &bytes[..]] {
         if let Some(log) = read_zstd_jsonl(input, None) {
+            for line in log.text.split(|&b| b == b'\n') {
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                if let Ok(text) = std::str::from_utf8(line)
+                    && let Err(disagreement) = compare_with_serde(text)
+                {
+                    panic!("{disagreement}");
+                }
+            }
             let _ = check(&log, &Surface::at_end(&log));
         }
     }

@@ -1,5 +1,6 @@
 //! Decoding one event envelope (`type`, `seq`, `time`, `surfaceOp`, `sourceEventSeqs`) from
-//! JSON text without building a JSON tree: the payload stays where it is.
+//! JSON text without building a JSON tree: the payload stays where it is. [`Envelope::from_json`]
+//! is the serde_json reference decoder; `envelope_scan` is the fast path that must agree with it.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -9,33 +10,75 @@ use serde_json::value::RawValue;
 
 use crate::engine::{MalformedOp, SurfaceOp};
 
-/// The envelope fields of a JSONL line (event or packed row), borrowed from the line.
-#[derive(Deserialize)]
-pub struct RawEnvelope<'a> {
-    /// `type`.
-    #[serde(rename = "type", borrow)]
+/// The envelope fields of a JSONL line (event or packed row): each value is the raw JSON text
+/// of that key, a slice of the line without surrounding whitespace; a key that is missing or
+/// `null` is `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Envelope<'a> {
+    /// `type`, decoded (borrowed from the line when it has no escapes).
     pub type_name: Cow<'a, str>,
     /// `seq`.
+    pub seq: Option<&'a str>,
+    /// `time`.
+    pub time: Option<&'a str>,
+    /// `data` (kept raw).
+    pub data: Option<&'a str>,
+    /// `surfaceOp`.
+    pub surface_op: Option<&'a str>,
+    /// `sourceEventSeqs`.
+    pub sources: Option<&'a str>,
+    /// `seq0` of a packed row.
+    pub seq0: Option<&'a str>,
+    /// `time0` of a packed row.
+    pub time0: Option<&'a str>,
+}
+
+impl<'a> Envelope<'a> {
+    /// Decodes a line with serde_json, the reference: the line must be exactly one JSON object
+    /// (or serde's sequence form of the struct) with a string `type` and each envelope key at
+    /// most once. The error is serde_json's, whose text the reader reports.
+    pub fn from_json(line: &'a str) -> Result<Self, serde_json::Error> {
+        let raw: RawEnvelope<'a> = serde_json::from_str(line)?;
+        Ok(Envelope {
+            type_name: raw.type_name,
+            seq: raw.seq.map(RawValue::get),
+            time: raw.time.map(RawValue::get),
+            data: raw.data.map(RawValue::get),
+            surface_op: raw.surface_op.map(RawValue::get),
+            sources: raw.sources.map(RawValue::get),
+            seq0: raw.seq0.map(RawValue::get),
+            time0: raw.time0.map(RawValue::get),
+        })
+    }
+}
+
+/// The serde form of [`Envelope`] (`Option<&RawValue>` reads `null` as `None`).
+#[derive(Deserialize)]
+struct RawEnvelope<'a> {
+    /// `type`.
+    #[serde(rename = "type", borrow)]
+    type_name: Cow<'a, str>,
+    /// `seq`.
     #[serde(borrow, default)]
-    pub seq: Option<&'a RawValue>,
+    seq: Option<&'a RawValue>,
     /// `time`.
     #[serde(borrow, default)]
-    pub time: Option<&'a RawValue>,
+    time: Option<&'a RawValue>,
     /// `data` (kept raw).
     #[serde(borrow, default)]
-    pub data: Option<&'a RawValue>,
+    data: Option<&'a RawValue>,
     /// `surfaceOp`.
     #[serde(rename = "surfaceOp", borrow, default)]
-    pub surface_op: Option<&'a RawValue>,
+    surface_op: Option<&'a RawValue>,
     /// `sourceEventSeqs`.
     #[serde(rename = "sourceEventSeqs", borrow, default)]
-    pub sources: Option<&'a RawValue>,
+    sources: Option<&'a RawValue>,
     /// `seq0` of a packed row.
     #[serde(borrow, default)]
-    pub seq0: Option<&'a RawValue>,
+    seq0: Option<&'a RawValue>,
     /// `time0` of a packed row.
     #[serde(borrow, default)]
-    pub time0: Option<&'a RawValue>,
+    time0: Option<&'a RawValue>,
 }
 
 /// A non-negative JSON integer (no sign, fraction, exponent or quotes), as the spec requires

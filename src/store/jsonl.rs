@@ -7,8 +7,9 @@ use memchr::memchr;
 use serde_json::Value;
 
 use super::envelope::{
-    RawEnvelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
+    Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
+use super::envelope_scan::scan_envelope;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
 use crate::engine::{
@@ -259,33 +260,36 @@ impl<'b> LineParser<'b> {
         let Ok(text) = std::str::from_utf8(raw) else {
             return self.bad(line, "line is not valid UTF-8".to_string());
         };
-        let env: RawEnvelope<'_> = match serde_json::from_str(text) {
-            Ok(env) => env,
-            Err(e) => {
-                let what = if has_newline {
-                    "line is not a JSON event"
-                } else {
-                    "last line is incomplete (no newline) and not a JSON event"
-                };
-                return self.bad(line, format!("{what}: {e}"));
-            }
+        // The scanner accepts only lines serde_json accepts with the same envelope; whenever
+        // it gives up, serde_json decides and words the error (envelope_scan.rs).
+        let env = match scan_envelope(text) {
+            Some(env) => env,
+            None => match Envelope::from_json(text) {
+                Ok(env) => env,
+                Err(e) => {
+                    let what = if has_newline {
+                        "line is not a JSON event"
+                    } else {
+                        "last line is incomplete (no newline) and not a JSON event"
+                    };
+                    return self.bad(line, format!("{what}: {e}"));
+                }
+            },
         };
         if let Some(kind) = ChunkKind::from_row_type(&env.type_name) {
             return self.packed(start, &env, kind, line);
         }
-        let Some(seq) = env.seq.and_then(|r| parse_non_negative(r.get())) else {
+        let Some(seq) = env.seq.and_then(parse_non_negative) else {
             return self.bad(
                 line,
                 format!("{} line has no non-negative integer seq", env.type_name),
             );
         };
-        let time = env.time.and_then(|r| parse_integer(r.get()));
-        let op = env
-            .surface_op
-            .map_or(SurfaceOp::None, |r| parse_surface_op(r.get()));
+        let time = env.time.and_then(parse_integer);
+        let op = env.surface_op.map_or(SurfaceOp::None, parse_surface_op);
         let mut has_sources = false;
         if let Some(r) = env.sources {
-            match parse_sources(r.get(), &mut self.scratch) {
+            match parse_sources(r, &mut self.scratch) {
                 Ok(present) => has_sources = present,
                 Err(msg) => self.batch.problems.push(LogProblem {
                     kind: ProblemKind::BadProvenance,
@@ -310,8 +314,8 @@ impl<'b> LineParser<'b> {
         });
     }
 
-    fn packed(&mut self, line_start: usize, env: &RawEnvelope<'_>, kind: ChunkKind, line: u32) {
-        let Some(seq0) = env.seq0.and_then(|r| parse_non_negative(r.get())) else {
+    fn packed(&mut self, line_start: usize, env: &Envelope<'_>, kind: ChunkKind, line: u32) {
+        let Some(seq0) = env.seq0.and_then(parse_non_negative) else {
             return self.bad(
                 line,
                 format!(
@@ -320,7 +324,7 @@ impl<'b> LineParser<'b> {
                 ),
             );
         };
-        let Some(time0) = env.time0.and_then(|r| parse_integer(r.get())) else {
+        let Some(time0) = env.time0.and_then(parse_integer) else {
             return self.bad(
                 line,
                 format!(
@@ -341,12 +345,12 @@ impl<'b> LineParser<'b> {
                 "malformed packed row: unexpected event keys".to_string(),
             );
         }
-        let data_start = data.get().as_ptr() as usize - self.bytes.as_ptr() as usize;
+        let data_start = data.as_ptr() as usize - self.bytes.as_ptr() as usize;
         debug_assert!(data_start >= line_start);
         let input = PackedInput {
             row_type: &env.type_name,
             kind,
-            data_json: data.get(),
+            data_json: data,
             data_start: data_start as u64,
             seq0,
             time0,

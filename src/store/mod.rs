@@ -9,6 +9,7 @@ mod discover_probe;
 mod discover_sqlite;
 mod discover_walk;
 mod envelope;
+mod envelope_scan;
 mod error;
 mod follow;
 mod jsonl;
@@ -19,6 +20,7 @@ mod sqlite;
 mod sqlite_rows;
 mod sqlite_schema;
 mod sqlite_sessions;
+mod string_scan;
 mod varint;
 mod zstd_jsonl;
 
@@ -32,7 +34,8 @@ pub use discover::{
 };
 pub use discover_pool::for_each_parallel;
 pub use discover_walk::{Candidate, Walk, walk};
-pub use envelope::{parse_integer, parse_non_negative, parse_sources, parse_surface_op};
+pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
+pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
