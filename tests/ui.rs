@@ -871,3 +871,61 @@ fn before_after_shows_the_shadowed_text_its_lost_terms_and_the_summary() {
     harness.run();
     assert_eq!(harness.state().selected_seq(), Some(f.seq));
 }
+
+/// A long log is shown before its findings and token meter are computed: until the loader's
+/// analysis lands, every place that shows them says "computing…", stepping works, and the
+/// figures that land are the meter's at the cursor the user moved to meanwhile.
+#[test]
+fn figures_say_computing_until_the_analysis_lands() {
+    use surface_viewer::engine::{Meter, Surface};
+
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl");
+    let opened = surface_viewer::store::open(&path, None).unwrap();
+    let meter = Meter::build(&opened.log, &Surface::at_end(&opened.log));
+    let shown = path.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_eframe(move |_cc| ViewerApp::new_for_test_pending(&shown));
+    harness.run();
+    let end = harness
+        .state()
+        .cursor()
+        .expect("the log and surface are shown");
+    assert!(harness.state().analysis_pending());
+    assert_eq!(harness.state().finding_count(), 0);
+    harness.get_by_label("tokens computing…");
+    harness.get_by_label("Findings (computing…)");
+    harness.get_by_label("token meter: computing…");
+    harness.get_by_label("Request").click();
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Request);
+    harness.get_by_label("Request: computing…");
+    harness.get_by_label_contains("Findings (computing").click();
+    harness.run();
+    harness.get_by_label("Findings: computing…");
+
+    // Stepping and F8 work meanwhile (F8 says the findings are not there yet).
+    press(&mut harness, Key::ArrowLeft, 5);
+    assert_eq!(harness.state().cursor(), Some(end - 5));
+    press(&mut harness, Key::F8, 1);
+    assert!(
+        harness
+            .state()
+            .banner_text()
+            .is_some_and(|t| t.contains("still being computed")),
+        "{:?}",
+        harness.state().banner_text()
+    );
+
+    assert!(harness.state_mut().release_analysis());
+    harness.run();
+    assert!(!harness.state().analysis_pending());
+    assert!(harness.query_by_label_contains("computing").is_none());
+    let total = meter.at(end - 5).total;
+    harness.get_by_label_contains(&format!("{total} / 3072 tokens"));
+    harness.get_by_label_contains("Findings (0 E, 0 W)").click();
+    harness.run();
+    harness.get_by_label("No findings: the log passes every check.");
+    assert!(!harness.state_mut().release_analysis(), "delivered once");
+}

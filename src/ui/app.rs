@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::EventIdx;
 
+use super::analysis::Parcel;
 use super::arrows::{self, ArrowState};
 use super::browser::BrowserState;
 use super::chrome::{self, Banner};
@@ -14,7 +15,7 @@ use super::context_strip::StripState;
 use super::findings_panel;
 use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
-use super::loader::{DialogJob, LoadJob, Loaded, Source, load_blocking, sample_source};
+use super::loader::{DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source};
 use super::preview_pane::{self, PreviewState};
 use super::replay_bar::{self, ReplayState};
 use super::request_view::{self, RequestViewState};
@@ -34,6 +35,14 @@ pub struct ViewerApp {
     pub(super) prefs: Prefs,
     pub(super) session: Option<Session>,
     pub(super) load: Option<LoadJob>,
+    /// The load whose session is shown, while its findings and meter are computed.
+    pub(super) analysis: Option<LoadJob>,
+    /// Tests: a synchronous load's analysis, held back until [`ViewerApp::release_analysis`].
+    pub(super) held_analysis: Option<Parcel>,
+    /// Tests: hold back the analysis of the next synchronous load.
+    pub(super) hold_analysis: bool,
+    /// The session's first frame was drawn: let its analysis start at the next frame.
+    pub(super) start_analysis_next: bool,
     pub(super) dialog: Option<DialogJob>,
     pub(super) banner: Option<Banner>,
     pub(super) view: ViewState,
@@ -86,6 +95,10 @@ impl ViewerApp {
             prefs,
             session: None,
             load: None,
+            analysis: None,
+            held_analysis: None,
+            hold_analysis: false,
+            start_analysis_next: false,
             dialog: None,
             banner: None,
             view,
@@ -179,6 +192,32 @@ impl ViewerApp {
         let mut app = ViewerApp::blank(Prefs::default(), true);
         app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
         app
+    }
+
+    /// [`ViewerApp::new_for_test`] with the findings and the meter held back, as a long log
+    /// shows them while they are computed, until [`ViewerApp::release_analysis`].
+    pub fn new_for_test_pending(path: impl AsRef<Path>) -> Self {
+        let mut app = ViewerApp::blank(Prefs::default(), true);
+        app.hold_analysis = true;
+        app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
+        app
+    }
+
+    /// Delivers the held-back analysis as the loader thread does: a command applied on the
+    /// next frame. False when none is held.
+    pub fn release_analysis(&mut self) -> bool {
+        match self.held_analysis.take() {
+            Some(parcel) => {
+                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// True while the open log's findings and meter are being computed.
+    pub fn analysis_pending(&self) -> bool {
+        self.session.as_ref().is_some_and(Session::analysis_pending)
     }
 
     // --- Read access for tests and the shell ------------------------------------------
@@ -276,7 +315,10 @@ impl ViewerApp {
 
     /// Number of findings of the loaded log.
     pub fn finding_count(&self) -> usize {
-        self.session.as_ref().map_or(0, |s| s.findings.len())
+        self.session
+            .as_ref()
+            .and_then(|s| s.findings.as_ref())
+            .map_or(0, |f| f.list.len())
     }
 
     /// The tab shown in the right-hand panel.
@@ -300,14 +342,51 @@ impl ViewerApp {
         if let Some(job) = self.load.take() {
             job.cancel();
         }
+        // A newer load discards the older one's analysis, late or not.
+        if let Some(job) = self.analysis.take() {
+            job.cancel();
+        }
+        self.held_analysis = None;
+        self.start_analysis_next = false;
         self.follow = None;
         let follow = self.follow_requested && matches!(source, Source::Path(_));
         if self.synchronous {
-            let result = load_blocking(&source, session.as_deref(), None, follow);
-            self.finish_load(result);
+            match load_blocking(&source, session.as_deref(), None, follow) {
+                Ok((loaded, analysis)) => {
+                    let parcel = Parcel::new(loaded.generation, analysis);
+                    self.finish_load(Ok(loaded));
+                    if self.hold_analysis {
+                        self.held_analysis = Some(parcel);
+                    } else {
+                        self.land_analysis(&parcel);
+                    }
+                }
+                Err(e) => self.finish_load(Err(e)),
+            }
         } else {
             self.load = Some(LoadJob::spawn(source, session, ctx, follow));
         }
+    }
+
+    /// Applies a load's findings and meter to the shown session, when it is that load's.
+    pub(super) fn land_analysis(&mut self, parcel: &Parcel) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        if session.generation != parcel.generation() {
+            return;
+        }
+        let Some(analysis) = parcel.take() else {
+            return;
+        };
+        // The automatic banner (findings, several sessions) is redone with the findings; a
+        // banner the user caused stays.
+        let automatic = self.banner.is_none() || self.banner == chrome::banner_for(session);
+        session.land(analysis);
+        if automatic {
+            self.banner = chrome::banner_for(session);
+        }
+        super::ready_report::note("findings and meter applied");
     }
 
     pub(super) fn finish_load(&mut self, result: Result<Loaded, String>) {
@@ -351,11 +430,36 @@ impl ViewerApp {
     }
 
     fn poll_background(&mut self, ctx: &egui::Context) {
-        if let Some(result) = self.load.as_ref().and_then(LoadJob::poll) {
-            self.load = None;
-            self.finish_load(result);
+        match self.load.as_ref().and_then(LoadJob::poll) {
+            Some(LoadEvent::Loaded(loaded)) => {
+                // The same thread sends the analysis next.
+                self.analysis = self.load.take();
+                self.finish_load(Ok(*loaded));
+            }
+            Some(LoadEvent::Failed(message)) => {
+                self.load = None;
+                self.finish_load(Err(message));
+            }
+            Some(LoadEvent::Analysed(parcel)) => {
+                self.load = None;
+                self.commands.push(UiCommand::AnalysisLanded(parcel));
+            }
+            None => {}
         }
-        if self.load.is_some() {
+        match self.analysis.as_ref().and_then(LoadJob::poll) {
+            Some(LoadEvent::Analysed(parcel)) => {
+                self.analysis = None;
+                self.commands.push(UiCommand::AnalysisLanded(parcel));
+            }
+            Some(LoadEvent::Failed(message)) => {
+                self.analysis = None;
+                self.banner = Some(Banner::error(format!(
+                    "The findings and the token meter could not be computed: {message}"
+                )));
+            }
+            Some(LoadEvent::Loaded(_)) | None => {}
+        }
+        if self.load.is_some() || self.analysis.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         if self.browser.as_mut().is_some_and(BrowserState::poll) {
@@ -564,15 +668,15 @@ impl ViewerApp {
         };
         // Wrapped: the panel is narrow while it only holds a hint.
         ui.horizontal_wrapped(|ui| {
-            let (errors, warnings) = session.finding_counts();
+            let findings = match session.finding_counts() {
+                Some((errors, warnings)) => format!("Findings ({errors} E, {warnings} W)"),
+                None => format!("Findings ({})", super::session::PENDING),
+            };
             for (tab, label) in [
                 (SideTab::Inspector, "Inspector".to_string()),
                 (SideTab::Preview, "Replace preview".to_string()),
                 (SideTab::Compactions, "Compactions".to_string()),
-                (
-                    SideTab::Findings,
-                    format!("Findings ({errors} E, {warnings} W)"),
-                ),
+                (SideTab::Findings, findings),
                 (SideTab::Request, "Request".to_string()),
             ] {
                 if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
@@ -652,6 +756,12 @@ impl eframe::App for ViewerApp {
             return;
         }
         self.ready.frame_start();
+        if std::mem::take(&mut self.start_analysis_next)
+            && let Some(job) = self.analysis.as_mut()
+        {
+            // The previous frame, with the session, has been presented.
+            job.start_analysis();
+        }
         self.poll_background(&ctx);
         self.poll_follow(&ctx);
         self.view.following = self.follow.is_some();
@@ -665,7 +775,13 @@ impl eframe::App for ViewerApp {
         self.view.reveal = self.pending_reveal.take();
         self.panels_ui(ui);
         let session_drawn = self.session.is_some() && !self.browsing;
-        self.ready.frame_end(&ctx, session_drawn);
+        let everything = self.session.as_ref().is_some_and(|s| !s.analysis_pending())
+            && self.compactions.cache.audit().is_some();
+        self.ready.frame_end(&ctx, session_drawn, everything);
+        if session_drawn && self.analysis.as_ref().is_some_and(LoadJob::analysis_waits) {
+            self.start_analysis_next = true;
+            ctx.request_repaint();
+        }
         if self.show_help {
             chrome::help_ui(&ctx, &mut self.commands);
         }

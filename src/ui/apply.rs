@@ -72,7 +72,13 @@ impl ViewerApp {
             }
             UiCommand::NextFinding | UiCommand::PrevFinding => {
                 let next = matches!(command, UiCommand::NextFinding);
-                if let Some(s) = &self.session {
+                if let Some(s) = &self.session
+                    && s.findings.is_none()
+                {
+                    self.banner = Some(Banner::info(
+                        "The findings are still being computed; try again in a moment.",
+                    ));
+                } else if let Some(s) = &self.session {
                     let from = self.view.selected.or(s.cursor_event());
                     let target = if next {
                         s.next_finding_event(from)
@@ -125,7 +131,7 @@ impl ViewerApp {
                 if let Some(idx) = self
                     .session
                     .as_ref()
-                    .and_then(|s| s.finding_events.get(n).copied().flatten())
+                    .and_then(|s| s.findings.as_ref()?.events.get(n).copied().flatten())
                 {
                     self.jump_to(idx);
                 }
@@ -182,6 +188,12 @@ impl ViewerApp {
                 }
             }
             UiCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),
+            UiCommand::AnalysisLanded(parcel) => {
+                self.land_analysis(&parcel);
+                // Commands are applied after the panels were drawn: draw the figures now, not
+                // at the next input.
+                ctx.request_repaint();
+            }
             // Applied by `apply_browser`.
             UiCommand::OpenFolder(_)
             | UiCommand::OpenSessionOf { .. }

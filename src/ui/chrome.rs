@@ -40,9 +40,10 @@ impl Banner {
     }
 }
 
-/// The banner to show right after a session loaded: findings and multi-session notes.
+/// The banner to show right after a session loaded: findings (once computed) and
+/// multi-session notes.
 pub fn banner_for(session: &Session) -> Option<Banner> {
-    let (errors, warnings) = session.finding_counts();
+    let (errors, warnings) = session.finding_counts().unwrap_or((0, 0));
     let mut parts = Vec::new();
     if errors + warnings > 0 {
         parts.push(format!(

@@ -136,4 +136,7 @@ pub enum UiCommand {
     ClearRecentFolders,
     /// Set the compaction threshold as a fraction of the context window.
     SetThresholdRatio(f64),
+    /// The loader finished the findings and the token meter of a load: apply them to its
+    /// session (ignored when another log was opened since).
+    AnalysisLanded(super::analysis::Parcel),
 }

@@ -181,6 +181,14 @@ pub fn compactions_ui(
             .request_repaint_after(std::time::Duration::from_millis(100));
     }
     let Some(audit) = state.cache.audit().cloned() else {
+        if session.meter().is_none() {
+            // No spinner: it would repaint every frame while the loader needs the cores.
+            ui.label(format!(
+                "Compactions: {} (the audit prices with the token meter)",
+                super::session::PENDING
+            ));
+            return;
+        }
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Auditing the compactions…");

@@ -70,7 +70,7 @@ impl CompareState {
             .as_ref()
             .is_none_or(|s| s.processed() < session.surface.processed());
         if stale {
-            self.scratch = Some(session.surface.clone());
+            self.scratch = Some(crate::engine::Surface::clone(&session.surface));
         }
         let Some(scratch) = self.scratch.as_mut() else {
             return;
@@ -392,7 +392,7 @@ fn node_row(
             pal.family(Family::of(type_name)),
         ),
         (
-            format!("{:>5}", session.tokens_of(idx)),
+            format!("{:>5}", session.tokens_text(idx)),
             theme::TOKENS_WIDTH,
             pal.weak_text,
         ),

@@ -53,20 +53,26 @@ impl AuditCache {
             events: session.len(),
             ratio,
         };
+        // The audit prices with the meter: nothing to do before it landed.
+        let Some(meter) = session.meter.as_ref() else {
+            return;
+        };
         if self.current.as_ref().is_some_and(|(k, _)| *k == key)
             || self.job.as_ref().is_some_and(|(k, _)| *k == key)
         {
             return;
         }
         if blocking || session.len() < BLOCKING_BELOW {
-            let a = audit(&session.log, &session.surface, &session.meter, ratio);
+            let a = audit(&session.log, &session.surface, meter, ratio);
             self.current = Some((key, Arc::new(a)));
             self.job = None;
             return;
         }
         let log = Arc::clone(&session.log);
-        let surface = session.surface.clone();
-        let meter = session.meter.clone();
+        // Shared too: the UI copies it only if it moves the cursor while the audit runs.
+        let surface = Arc::clone(&session.surface);
+        // Shared, not copied: the worker reads the same meter.
+        let meter = Arc::clone(meter);
         let ctx = ctx.cloned();
         let (tx, rx) = channel();
         let spawned = std::thread::Builder::new()
@@ -80,8 +86,10 @@ impl AuditCache {
         match spawned {
             Ok(_) => self.job = Some((key, rx)),
             Err(_) => {
-                let a = audit(&session.log, &session.surface, &session.meter, ratio);
-                self.current = Some((key, Arc::new(a)));
+                if let Some(meter) = session.meter() {
+                    let a = audit(&session.log, &session.surface, meter, ratio);
+                    self.current = Some((key, Arc::new(a)));
+                }
             }
         }
     }

@@ -200,7 +200,12 @@ mod tests {
 
     fn sample_audit() -> Arc<Audit> {
         let session = super::super::session::test_session();
-        let a = crate::engine::audit::audit(&session.log, &session.surface, &session.meter, 0.8);
+        let a = crate::engine::audit::audit(
+            &session.log,
+            &session.surface,
+            session.meter().unwrap(),
+            0.8,
+        );
         Arc::new(a)
     }
 

@@ -6,7 +6,8 @@
 //! requests made over the threshold are marked along the bottom ([`AuditLayer`]).
 //!
 //! The curve is drawn from a min/max per pixel column computed once per log, width and
-//! append (O(events) then), so a frame costs O(pixels) however long the log is.
+//! append (O(events) then), so a frame costs O(pixels) however long the log is. While the
+//! meter is still being computed the strip says so, and click or drag still seek.
 
 use std::sync::Arc;
 
@@ -14,15 +15,15 @@ use egui::WidgetInfo;
 use egui::text::LayoutJob;
 use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, Ui, Vec2};
 
-use crate::engine::EventIdx;
 use crate::engine::audit::Audit;
+use crate::engine::{EventIdx, Meter};
 
 use super::command::UiCommand;
 use super::compactions_strip::{AuditLayer, hover_lines, legend};
 use super::replay_bar::{
     cursor_from_x, fraction_from_cursor, marker_columns, seek_on_click_or_drag,
 };
-use super::session::Session;
+use super::session::{PENDING_METER_HOVER, Session};
 use super::theme::{self, Palette};
 
 /// Threshold ratios offered in the strip's menu.
@@ -136,8 +137,7 @@ fn column_of(event: usize, len: usize, width: f32) -> f32 {
 }
 
 impl Columns {
-    fn compute(session: &Session, width: usize) -> Columns {
-        let meter = &session.meter;
+    fn compute(session: &Session, meter: &Meter, width: usize) -> Columns {
         let len = meter.len();
         let w = width as f32;
         let (low, high) = column_extents(len, |i| meter.total_after(i), width);
@@ -196,15 +196,24 @@ pub fn context_strip_ui(
         Vec2::new(ui.available_width(), theme::STRIP_HEIGHT),
         Sense::click_and_drag(),
     );
-    response.widget_info(|| WidgetInfo::labeled(Role::Slider, true, "Context strip"));
+    let label = if session.meter().is_some() {
+        "Context strip"
+    } else {
+        PENDING_STRIP_LABEL
+    };
+    response.widget_info(|| WidgetInfo::labeled(Role::Slider, true, label));
     let width = rect.width().max(1.0) as usize;
-    let len = session.meter.len();
+    let Some(meter) = session.meter() else {
+        pending_ui(ui, rect, &response, session, &pal, commands);
+        return;
+    };
+    let len = meter.len();
     if state
         .columns
         .as_ref()
         .is_none_or(|c| c.key != (width as u32, len))
     {
-        state.columns = Some(Columns::compute(session, width));
+        state.columns = Some(Columns::compute(session, meter, width));
     }
     if let Some(audit) = &state.audit
         && state
@@ -261,6 +270,42 @@ pub fn context_strip_ui(
             job.append(&text, 0.0, TextFormat::simple(font, pal.text));
         }
         response.on_hover_text_at_pointer(job);
+    }
+}
+
+/// What the strip says while the meter is computed.
+const PENDING_STRIP_LABEL: &str = "token meter: computing…";
+
+/// The strip while the meter is computed: the track, the cursor and a note; seeking works.
+fn pending_ui(
+    ui: &Ui,
+    rect: Rect,
+    response: &egui::Response,
+    session: &Session,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, theme::CORNER_RADIUS, pal.strip_bg);
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        PENDING_STRIP_LABEL,
+        egui::FontId::proportional(theme::STRIP_LABEL_SIZE),
+        pal.weak_text,
+    );
+    let len = session.len();
+    let cx = rect.left() + fraction_from_cursor(session.cursor(), len) * rect.width();
+    painter.vline(
+        cx,
+        rect.y_range(),
+        Stroke::new(theme::STROKE_MEDIUM, pal.text),
+    );
+    seek_on_click_or_drag(response, rect, len, commands);
+    if response.hovered() {
+        response
+            .clone()
+            .on_hover_text_at_pointer(PENDING_METER_HOVER);
     }
 }
 
@@ -378,7 +423,9 @@ fn paint(
 
 /// The figures at cursor `cursor`, for the hover text.
 pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
-    let meter = &session.meter;
+    let Some(meter) = session.meter() else {
+        return PENDING_METER_HOVER.to_string();
+    };
     let f = meter.at(cursor);
     let at = cursor
         .checked_sub(1)

@@ -1,4 +1,5 @@
-//! The findings panel: every finding of `check`, errors first, click to jump.
+//! The findings panel: every finding of `check`, errors first, click to jump ("computing…"
+//! while the loader still computes them).
 
 use egui::{RichText, ScrollArea, Ui};
 
@@ -17,7 +18,17 @@ pub fn findings_ui(
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
-    let (errors, warnings) = session.finding_counts();
+    let Some(index) = session.findings.as_ref() else {
+        ui.horizontal(|ui| {
+            ui.label(format!("Findings: {}", super::session::PENDING));
+        });
+        ui.label(
+            RichText::new("The checks run in the background after a long log is read; they appear here in a moment.")
+                .color(pal.weak_text),
+        );
+        return;
+    };
+    let (errors, warnings) = index.counts();
     if errors + warnings == 0 {
         ui.label(RichText::new("No findings: the log passes every check.").color(pal.on_surface));
         return;
@@ -45,7 +56,7 @@ pub fn findings_ui(
         }
     });
     ui.separator();
-    let order = &session.finding_order;
+    let order = &index.order;
     let row_height = theme::FINDING_ROW_HEIGHT;
     ScrollArea::vertical()
         .id_salt("findings")
@@ -53,14 +64,14 @@ pub fn findings_ui(
         .show_rows(ui, row_height, order.len(), |ui, rows| {
             for row in rows {
                 let Some(&n) = order.get(row) else { continue };
-                let Some(f) = session.findings.get(n) else {
+                let Some(f) = index.list.get(n) else {
                     continue;
                 };
-                let target = session.finding_events.get(n).copied().flatten();
+                let target = index.events.get(n).copied().flatten();
                 let first_of_group = row == 0
                     || order
                         .get(row - 1)
-                        .and_then(|&p| session.findings.get(p))
+                        .and_then(|&p| index.list.get(p))
                         .is_some_and(|p| p.severity != f.severity);
                 let color = pal.severity(f.severity);
                 let icon = if f.severity == Severity::Error {

@@ -205,7 +205,7 @@ pub fn inspector_ui(
                             .color(pal.weak_text),
                     );
                     ui.label(
-                        RichText::new(format!("{} tokens", session.tokens_of(idx)))
+                        RichText::new(format!("{} tokens", session.tokens_text(idx)))
                             .color(pal.weak_text),
                     );
                 }

@@ -1,13 +1,18 @@
 //! Background work that must never block the UI thread: loading a session file (with progress
-//! and cancellation; its findings and token meter computed side by side) and the native file
-//! and folder dialogs (the folder discovery itself is `browser_job.rs`).
+//! and cancellation) in two steps — the log and its surface first, then its findings and token
+//! meter ([`super::analysis`]) — and the native file and folder dialogs (the folder discovery
+//! itself is `browser_job.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::time::Duration;
 
-use crate::engine::{EventLog, Finding, Meter, Surface, check};
+use crate::engine::{EventLog, Surface};
 use crate::store::{self, Format, LoadProgress, SessionInfo};
+
+use super::analysis::{Analysis, Parcel, analyse};
 
 /// Where a log comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,9 +41,18 @@ impl Source {
     }
 }
 
-/// Everything the loader thread computes, ready for the UI to own.
+/// A new load number: a session remembers the load it came from, so that a late analysis of
+/// an older load is never applied to a newer one.
+pub fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What the first step of a load hands to the UI: enough for the first frame.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The load number (see [`next_generation`]).
+    pub generation: u64,
     /// Where it came from.
     pub source: Source,
     /// Detected format.
@@ -47,25 +61,23 @@ pub struct Loaded {
     pub info: SessionInfo,
     /// All sessions of the file (more than one only for SQLite).
     pub sessions: Vec<SessionInfo>,
-    /// The log.
-    pub log: EventLog,
+    /// The log (shared read-only with the analysis, search and audit workers).
+    pub log: Arc<EventLog>,
     /// The live follower, when the log was opened with Follow on (JSONL, zstd or SQLite).
     pub follower: Option<store::Follower>,
-    /// The surface, processed to the end (cursor at the end).
-    pub surface: Surface,
-    /// Findings of `check`.
-    pub findings: Vec<Finding>,
-    /// The harness's token meter after every event.
-    pub meter: Meter,
+    /// The surface, processed to the end (cursor at the end); shared with the analysis until
+    /// the UI first moves its cursor (see [`super::session::Session::seek`]).
+    pub surface: Arc<Surface>,
 }
 
-/// Reads and analyses a source on the calling thread. `None` for `progress` means no
-/// cancellation. Errors are one human sentence.
-pub fn load_blocking(
+/// Reads a source and processes its surface to the end, on the calling thread: the first
+/// step of a load. `None` for `progress` means no cancellation. Errors are one human sentence.
+pub fn read_source(
     source: &Source,
     session: Option<&str>,
     progress: Option<&LoadProgress>,
     follow: bool,
+    generation: u64,
 ) -> Result<Loaded, String> {
     let mut follower = None;
     let (format, info, sessions, log) = match source {
@@ -93,30 +105,32 @@ pub fn load_blocking(
     };
     super::ready_report::note("log read");
     let surface = Surface::at_end(&log);
-    // The findings and the token meter read the log independently: side by side.
-    let (findings, meter) = std::thread::scope(|scope| {
-        let meter = scope.spawn(|| crate::cli::meter_of(&log, &surface));
-        let findings = check(&log, &surface);
-        let meter = meter
-            .join()
-            .unwrap_or_else(|_| Meter::build(&log, &surface));
-        (findings, meter)
-    });
-    super::ready_report::note("findings and meter computed");
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
     Ok(Loaded {
+        generation,
         source: source.clone(),
         format,
         info,
         sessions,
-        log,
+        log: Arc::new(log),
         follower,
-        surface,
-        findings,
-        meter,
+        surface: Arc::new(surface),
     })
+}
+
+/// Both steps of a load on the calling thread (tests and the synchronous app): the log and
+/// surface, and their analysis.
+pub fn load_blocking(
+    source: &Source,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    follow: bool,
+) -> Result<(Loaded, Analysis), String> {
+    let loaded = read_source(source, session, progress, follow, next_generation())?;
+    let analysis = analyse(&loaded.log, &loaded.surface);
+    Ok((loaded, analysis))
 }
 
 type ReadResult = (Format, SessionInfo, Vec<SessionInfo>, EventLog);
@@ -141,17 +155,34 @@ fn read_path(
     Ok((opened.format, opened.session, sessions, opened.log))
 }
 
-/// A load running on a worker thread.
+/// A message of a load running on a worker thread: the log first, then its analysis.
+#[derive(Debug)]
+pub enum LoadEvent {
+    /// The log and its surface, ready for the first frame.
+    Loaded(Box<Loaded>),
+    /// Its findings and token meter.
+    Analysed(Parcel),
+    /// Nothing could be read (one human sentence).
+    Failed(String),
+}
+
+/// How long the loader waits for the UI to put the log on screen before it starts the
+/// analysis anyway (a window that draws no frame, e.g. minimised).
+const ANALYSIS_WAITS_FOR_FRAME: Duration = Duration::from_secs(2);
+
+/// A load running on a worker thread. Dropping it discards whatever the thread still sends.
 pub struct LoadJob {
     /// What is being loaded.
     pub source: Source,
     /// Shared progress and cancel flag.
     pub progress: Arc<LoadProgress>,
-    rx: Receiver<Result<Loaded, String>>,
+    rx: Receiver<LoadEvent>,
+    /// Lets the analysis start (see [`LoadJob::start_analysis`]); `None` once sent.
+    go: Option<Sender<()>>,
 }
 
 impl LoadJob {
-    /// Starts loading on a new thread; `ctx` is asked to repaint when the result is ready.
+    /// Starts loading on a new thread; `ctx` is asked to repaint when each step is ready.
     pub fn spawn(
         source: Source,
         session: Option<String>,
@@ -159,48 +190,99 @@ impl LoadJob {
         follow: bool,
     ) -> Self {
         let progress = Arc::new(LoadProgress::default());
+        let generation = next_generation();
         let (tx, rx) = channel();
+        let (go, go_rx) = channel::<()>();
         let worker_progress = Arc::clone(&progress);
         let worker_source = source.clone();
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-load".into())
             .spawn(move || {
-                let result = load_blocking(
+                let wake = || {
+                    if let Some(ctx) = &ctx {
+                        ctx.request_repaint();
+                    }
+                };
+                let loaded = match read_source(
                     &worker_source,
                     session.as_deref(),
                     Some(&worker_progress),
                     follow,
-                );
-                // The receiver may be gone (a newer load replaced this one); that is fine.
-                let _ = tx.send(result);
-                if let Some(ctx) = ctx {
-                    ctx.request_repaint();
+                    generation,
+                ) {
+                    Ok(loaded) => loaded,
+                    Err(e) => {
+                        // The receiver may be gone (a newer load replaced this one); that is fine.
+                        let _ = tx.send(LoadEvent::Failed(e));
+                        wake();
+                        return;
+                    }
+                };
+                // The analysis shares the log and the surface (only its processed effects are
+                // read; the UI copies the surface if it moves the cursor meanwhile).
+                let log = Arc::clone(&loaded.log);
+                let surface = Arc::clone(&loaded.surface);
+                let _ = tx.send(LoadEvent::Loaded(Box::new(loaded)));
+                wake();
+                // The first frame gets both cores: the analysis starts once it is on screen.
+                if let Err(RecvTimeoutError::Disconnected) =
+                    go_rx.recv_timeout(ANALYSIS_WAITS_FOR_FRAME)
+                    && worker_progress.is_cancelled()
+                {
+                    return;
+                }
+                super::ready_report::note("analysis started");
+                let analysis = analyse(&log, &surface);
+                drop(surface);
+                // Free the log here when the UI already dropped this load.
+                drop(log);
+                super::ready_report::note("findings and meter computed");
+                if !worker_progress.is_cancelled() {
+                    let _ = tx.send(LoadEvent::Analysed(Parcel::new(generation, analysis)));
+                    wake();
                 }
             });
         if let Err(e) = spawned {
             let (tx, err_rx) = channel();
-            let _ = tx.send(Err(format!("cannot start the loader thread: {e}")));
+            let _ = tx.send(LoadEvent::Failed(format!(
+                "cannot start the loader thread: {e}"
+            )));
             return LoadJob {
                 source,
                 progress,
                 rx: err_rx,
+                go: None,
             };
         }
         LoadJob {
             source,
             progress,
             rx,
+            go: Some(go),
         }
     }
 
-    /// The result, once the thread is done.
-    pub fn poll(&self) -> Option<Result<Loaded, String>> {
+    /// True until [`LoadJob::start_analysis`] was called.
+    pub fn analysis_waits(&self) -> bool {
+        self.go.is_some()
+    }
+
+    /// Lets the loader start the findings and the meter: called once the log and surface are
+    /// on screen (the loader starts them on its own after [`ANALYSIS_WAITS_FOR_FRAME`]).
+    pub fn start_analysis(&mut self) {
+        if let Some(go) = self.go.take() {
+            let _ = go.send(());
+        }
+    }
+
+    /// The next message, once the thread sent one.
+    pub fn poll(&self) -> Option<LoadEvent> {
         match self.rx.try_recv() {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => {
-                Some(Err("the loader thread stopped unexpectedly".into()))
-            }
+            Err(TryRecvError::Disconnected) => Some(LoadEvent::Failed(
+                "the loader thread stopped unexpectedly".into(),
+            )),
         }
     }
 

@@ -2,6 +2,7 @@
 //! loaded session and push [`command::UiCommand`]s; [`app::ViewerApp`] applies them once per
 //! frame. `theme` is the only place with colours and sizes.
 
+mod analysis;
 mod app;
 mod apply;
 mod arrows;

@@ -74,7 +74,9 @@ impl PreviewState {
                 summary: self.summary.clone(),
                 time: None,
             };
-            let preview = preview_replace(&session.log, &session.surface, &session.meter, &req);
+            // The preview's figures are the meter's: none before it landed.
+            let meter = session.meter()?;
+            let preview = preview_replace(&session.log, &session.surface, meter, &req);
             self.cached = Some((key, preview));
         }
         self.current()
@@ -113,6 +115,17 @@ pub fn preview_ui(
         && let Some(p) = state.suggested_path(Some(session))
     {
         state.save_path = p.display().to_string();
+    }
+    if session.meter().is_none() {
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "The preview's token figures: {}",
+                super::session::PENDING
+            ));
+        })
+        .response
+        .on_hover_text(super::session::PENDING_METER_HOVER);
+        return;
     }
     let summary_before = state.summary.clone();
     ScrollArea::vertical().id_salt("preview").auto_shrink([false, false]).show(ui, |ui| {

@@ -24,10 +24,11 @@ pub struct ReplayState {
     markers: Option<Markers>,
 }
 
-/// Pixel columns of the scrubber markers for one `(width, events)` pair.
+/// Pixel columns of the scrubber markers for one `(width, events, findings)` triple (the
+/// findings' count is `None` while they are computed).
 #[derive(Debug)]
 struct Markers {
-    key: (u32, usize),
+    key: (u32, usize, Option<usize>),
     ops: Vec<f32>,
     findings: Vec<f32>,
 }
@@ -199,7 +200,11 @@ fn scrubber_ui(
         value: Some(session.cursor() as f64),
         ..WidgetInfo::labeled(Role::Slider, true, "Replay position")
     });
-    let key = (rect.width() as u32, len);
+    let key = (
+        rect.width() as u32,
+        len,
+        session.findings.as_ref().map(|f| f.marks.len()),
+    );
     if state.markers.as_ref().is_none_or(|m| m.key != key) {
         let ops = marker_columns(
             session.replace_ops.iter().map(|e| e.get()),
@@ -207,7 +212,7 @@ fn scrubber_ui(
             rect.width(),
         );
         let findings = marker_columns(
-            session.finding_marks.iter().map(|e| e.get()),
+            session.finding_marks().iter().map(|e| e.get()),
             len,
             rect.width(),
         );

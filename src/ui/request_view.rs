@@ -50,21 +50,25 @@ impl RequestViewState {
     /// The request of the model call at the cursor, recomputed only when that call changes.
     pub fn refresh(&mut self, session: &Session) -> Option<&Request> {
         let cursor = session.cursor();
-        let Some(step) = session.meter.step_at(cursor).copied() else {
+        let Some(meter) = session.meter() else {
+            self.shown = None;
+            return None;
+        };
+        let Some(step) = meter.step_at(cursor).copied() else {
             self.shown = None;
             return None;
         };
         let depends_on_cursor = step.message.is_none() && step.first_chunk.is_none();
         let key = (
             step.start.get(),
-            session.meter.len(),
+            meter.len(),
             depends_on_cursor.then_some(cursor),
         );
         if self.shown.as_ref().is_none_or(|s| s.key != key) {
             let scratch = self
                 .scratch
                 .get_or_insert_with(|| Surface::new(&session.log));
-            let request = request_of_step(&session.log, &session.meter, &step, cursor, scratch);
+            let request = request_of_step(&session.log, meter, &step, cursor, scratch);
             self.shown = Some(Shown::new(key, request));
         }
         self.shown.as_ref().map(|s| &s.request)
@@ -129,6 +133,14 @@ pub fn request_ui(
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
+    if session.meter().is_none() {
+        ui.horizontal(|ui| {
+            ui.label(format!("Request: {}", super::session::PENDING));
+        })
+        .response
+        .on_hover_text(super::session::PENDING_METER_HOVER);
+        return;
+    }
     if state.refresh(session).is_none() {
         ui.label("No model request yet: the cursor is before the first step/start.");
         return;

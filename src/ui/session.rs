@@ -1,6 +1,8 @@
-//! The loaded session as the UI sees it: the engine's log, surface and token meter plus
-//! view-model caches (surface nodes and the meter's figure at the cursor, replace-op and
-//! finding positions, a lazily built reverse provenance index). Only [`super::app`] mutates it.
+//! The loaded session as the UI sees it: the engine's log and surface, then (once the loader's
+//! analysis landed) its findings and token meter, plus view-model caches (surface nodes and the
+//! meter's figure at the cursor, replace-op and finding positions, a lazily built reverse
+//! provenance index). Until the analysis lands, every meter figure and finding is `None`, which
+//! the panels show as [`PENDING`]. Only [`super::app`] mutates it.
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -11,7 +13,14 @@ use crate::engine::{
 };
 use crate::store::{Format, SessionInfo};
 
+use super::analysis::Analysis;
 use super::loader::{Loaded, Source};
+
+/// What the panels show in place of a figure or a finding that is still being computed.
+pub const PENDING: &str = "computing…";
+
+/// Hover text of a figure shown as [`PENDING`].
+pub const PENDING_METER_HOVER: &str = "The harness's token meter is being computed in the background (a long log takes a moment); its figures appear here as soon as it is ready. Stepping and seeking work meanwhile.";
 
 /// What the last single step changed on the surface (for highlighting).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,8 +63,42 @@ impl ReverseIndex {
     }
 }
 
+/// The findings of `check` with the UI's indexes over them.
+#[derive(Debug, Default)]
+pub struct FindingIndex {
+    /// Findings of `check`, in the engine's order.
+    pub list: Vec<Finding>,
+    /// The event each finding is about, parallel to `list`.
+    pub events: Vec<Option<EventIdx>>,
+    /// Finding indices in display order: errors first, then by seq.
+    pub order: Vec<usize>,
+    /// Events with at least one finding, sorted, deduplicated.
+    pub marks: Vec<EventIdx>,
+}
+
+impl FindingIndex {
+    /// Indexes `findings` of `log`.
+    pub fn new(log: &EventLog, findings: Vec<Finding>) -> Self {
+        let (events, order, marks) = index_findings(log, &findings);
+        FindingIndex {
+            list: findings,
+            events,
+            order,
+            marks,
+        }
+    }
+
+    /// Number of error- and warning-level findings.
+    pub fn counts(&self) -> (usize, usize) {
+        let errors = self.list.iter().filter(|f| f.is_error()).count();
+        (errors, self.list.len() - errors)
+    }
+}
+
 /// The loaded session.
 pub struct Session {
+    /// The load it came from (a late analysis of another load is not applied).
+    pub generation: u64,
     /// Where it came from.
     pub source: Source,
     /// Detected format.
@@ -64,28 +107,24 @@ pub struct Session {
     pub info: SessionInfo,
     /// Every session of the file.
     pub sessions: Vec<SessionInfo>,
-    /// The log (shared read-only with the search worker).
+    /// The log (shared read-only with the analysis, search and audit workers).
     pub log: Arc<EventLog>,
-    /// The surface with its replay cursor.
-    pub surface: Surface,
-    /// Findings of `check`, in the engine's order.
-    pub findings: Vec<Finding>,
-    /// The event each finding is about, parallel to `findings`.
-    pub finding_events: Vec<Option<EventIdx>>,
-    /// Finding indices in display order: errors first, then by seq.
-    pub finding_order: Vec<usize>,
-    /// Events with at least one finding, sorted, deduplicated.
-    pub finding_marks: Vec<EventIdx>,
+    /// The surface with its replay cursor, shared read-only with the analysis and audit
+    /// workers (moving the cursor copies it only while one of them still reads it).
+    pub surface: Arc<Surface>,
+    /// Findings of `check` and their indexes; `None` until the analysis landed.
+    pub findings: Option<FindingIndex>,
     /// Events carrying a replace op (applied or not), in log order.
     pub replace_ops: Vec<EventIdx>,
-    /// The harness's token meter after every event (figures at any cursor are lookups).
-    pub meter: Meter,
+    /// The harness's token meter after every event (figures at any cursor are lookups),
+    /// shared with the audit worker; `None` until the analysis landed.
+    pub meter: Option<Arc<Meter>>,
     /// Time of the first event that has one (relative times start here).
     pub t0: Option<i64>,
     /// Surface nodes at the cursor, in order (recomputed when the cursor moves).
     pub nodes: Vec<EventIdx>,
-    /// The meter's figure at the cursor.
-    pub figure: Figure,
+    /// The meter's figure at the cursor (`None` while the meter is computed).
+    pub figure: Option<Figure>,
     /// What the last single step changed.
     pub last_change: Option<StepChange>,
     nodes_at: Option<usize>,
@@ -113,9 +152,11 @@ fn index_findings(
 }
 
 impl Session {
-    /// Takes ownership of what the loader produced.
+    /// Takes ownership of what the loader's first step produced: the findings and the meter
+    /// are pending until [`Session::land`].
     pub fn new(loaded: Loaded) -> Self {
         let Loaded {
+            generation,
             source,
             format,
             info,
@@ -123,10 +164,7 @@ impl Session {
             log,
             follower: _,
             surface,
-            findings,
-            meter,
         } = loaded;
-        let (finding_events, finding_order, finding_marks) = index_findings(&log, &findings);
         let replace_ops = log
             .indices()
             .filter(|&i| matches!(log.op(i), crate::engine::SurfaceOp::Replace { .. }))
@@ -134,21 +172,19 @@ impl Session {
         let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
         let era = detect_era(&log);
         let mut session = Session {
+            generation,
             source,
             format,
             info,
             sessions,
-            log: Arc::new(log),
+            log,
             surface,
-            findings,
-            finding_events,
-            finding_order,
-            finding_marks,
+            findings: None,
             replace_ops,
-            meter,
+            meter: None,
             t0,
             nodes: Vec::new(),
-            figure: Figure::default(),
+            figure: None,
             last_change: None,
             nodes_at: None,
             reverse: OnceCell::new(),
@@ -157,6 +193,39 @@ impl Session {
         };
         session.refresh_nodes();
         session
+    }
+
+    /// Takes in the loader's analysis: the findings and the meter. The meter catches up with
+    /// events a live follower appended meanwhile (and the findings are then marked stale); the
+    /// figure at the cursor is looked up again.
+    pub fn land(&mut self, analysis: Analysis) {
+        let Analysis {
+            findings,
+            mut meter,
+        } = analysis;
+        self.findings = Some(FindingIndex::new(&self.log, findings));
+        if meter.len() < self.log.len() {
+            meter.catch_up(&self.log, &self.surface);
+            self.findings_stale = true;
+        }
+        self.meter = Some(Arc::new(meter));
+        self.nodes_at = None;
+        self.refresh_nodes();
+    }
+
+    /// True while the findings and the meter are still being computed.
+    pub fn analysis_pending(&self) -> bool {
+        self.meter.is_none() || self.findings.is_none()
+    }
+
+    /// The meter, once it landed.
+    pub fn meter(&self) -> Option<&Meter> {
+        self.meter.as_deref()
+    }
+
+    /// Events with at least one finding (empty while the findings are computed).
+    pub fn finding_marks(&self) -> &[EventIdx] {
+        self.findings.as_ref().map_or(&[], |f| &f.marks)
     }
 
     /// The file path, when the log came from disk.
@@ -190,7 +259,7 @@ impl Session {
     /// Takes in events a live follower appended to the log: delta processing in the engine
     /// (the cursor follows the end when it was there), caches grown, findings marked stale.
     pub fn absorb_appended(&mut self) {
-        let old_len = self.meter.len();
+        let old_len = self.surface.processed().min(self.log.len());
         let new_len = self.log.len();
         for i in old_len..new_len {
             let idx = EventIdx(i as u32);
@@ -198,8 +267,11 @@ impl Session {
                 self.replace_ops.push(idx);
             }
         }
-        self.surface.catch_up(&self.log);
-        self.meter.catch_up(&self.log, &self.surface);
+        Arc::make_mut(&mut self.surface).catch_up(&self.log);
+        if let Some(meter) = self.meter.as_mut() {
+            // Copies the meter only while an audit worker still reads the old one.
+            Arc::make_mut(meter).catch_up(&self.log, &self.surface);
+        }
         self.nodes_at = None;
         self.refresh_nodes();
         self.findings_stale = true;
@@ -210,19 +282,22 @@ impl Session {
     pub fn refresh_findings(&mut self) {
         // `check` reads the processed effects, which cover the whole log after `catch_up`.
         let report = crate::engine::check_report(&self.log, &self.surface);
-        self.findings = report.findings;
+        self.findings = Some(FindingIndex::new(&self.log, report.findings));
         self.era = report.era;
         self.reverse = OnceCell::new();
-        let (events, order, marks) = index_findings(&self.log, &self.findings);
-        self.finding_events = events;
-        self.finding_order = order;
-        self.finding_marks = marks;
         self.findings_stale = false;
     }
 
-    /// The meter's price of one event's message (0 for events that yield no message).
-    pub fn tokens_of(&self, idx: EventIdx) -> u64 {
-        self.meter.price(idx)
+    /// The meter's price of one event's message (0 for events that yield no message); `None`
+    /// while the meter is computed.
+    pub fn tokens_of(&self, idx: EventIdx) -> Option<u64> {
+        self.meter().map(|m| m.price(idx))
+    }
+
+    /// [`Session::tokens_of`] as text: the number, or `…` while the meter is computed.
+    pub fn tokens_text(&self, idx: EventIdx) -> String {
+        self.tokens_of(idx)
+            .map_or_else(|| "…".to_string(), |t| t.to_string())
     }
 
     /// Moves the cursor (O(distance) in the engine) and refreshes the node cache. Moving
@@ -233,7 +308,7 @@ impl Session {
         if target == before {
             return;
         }
-        self.surface.seek(&self.log, target);
+        Arc::make_mut(&mut self.surface).seek(&self.log, target);
         // Forward (one step or a jump): what the last applied event did. Back one step: its undo.
         self.last_change = if target > before {
             Some(self.change_of(EventIdx(target as u32 - 1), true))
@@ -271,7 +346,7 @@ impl Session {
         }
         self.nodes.clear();
         self.nodes.extend(self.surface.nodes());
-        self.figure = self.meter.at(self.cursor());
+        self.figure = self.meter().map(|m| m.at(self.cursor()));
         self.nodes_at = Some(self.cursor());
     }
 
@@ -318,20 +393,22 @@ impl Session {
 
     /// The next event with a finding after `after` (or from the start).
     pub fn next_finding_event(&self, after: Option<EventIdx>) -> Option<EventIdx> {
+        let marks = self.finding_marks();
         let i = match after {
-            Some(a) => self.finding_marks.partition_point(|e| *e <= a),
+            Some(a) => marks.partition_point(|e| *e <= a),
             None => 0,
         };
-        self.finding_marks.get(i).copied()
+        marks.get(i).copied()
     }
 
     /// The previous event with a finding before `before` (or from the end).
     pub fn prev_finding_event(&self, before: Option<EventIdx>) -> Option<EventIdx> {
+        let marks = self.finding_marks();
         let i = match before {
-            Some(b) => self.finding_marks.partition_point(|e| *e < b),
-            None => self.finding_marks.len(),
+            Some(b) => marks.partition_point(|e| *e < b),
+            None => marks.len(),
         };
-        self.finding_marks.get(i.checked_sub(1)?).copied()
+        marks.get(i.checked_sub(1)?).copied()
     }
 
     /// Milliseconds since the first timed event.
@@ -378,10 +455,9 @@ impl Session {
         )
     }
 
-    /// Number of error- and warning-level findings.
-    pub fn finding_counts(&self) -> (usize, usize) {
-        let errors = self.findings.iter().filter(|f| f.is_error()).count();
-        (errors, self.findings.len() - errors)
+    /// Number of error- and warning-level findings; `None` while they are computed.
+    pub fn finding_counts(&self) -> Option<(usize, usize)> {
+        self.findings.as_ref().map(FindingIndex::counts)
     }
 }
 
@@ -470,7 +546,16 @@ pub(super) fn test_session() -> Session {
         name: "t",
         bytes: LOG.as_bytes(),
     };
-    match super::loader::load_blocking(&source, None, None, false) {
+    let mut session = test_session_pending(&source);
+    let analysis = super::analysis::analyse(&session.log, &session.surface);
+    session.land(analysis);
+    session
+}
+
+/// A session of `source` whose analysis has not landed yet (unit tests).
+#[cfg(test)]
+pub(super) fn test_session_pending(source: &Source) -> Session {
+    match super::loader::read_source(source, None, None, false, 0) {
         Ok(loaded) => Session::new(loaded),
         Err(e) => panic!("test log: {e}"),
     }
@@ -505,12 +590,37 @@ mod tests {
         assert_eq!(s.cited_by(EventIdx(0)), vec![EventIdx(1), EventIdx(2)]);
         assert_eq!(s.sources_of(EventIdx(2)), vec![EventIdx(0), EventIdx(1)]);
         // Two appended messages of one 1-character text block each: (1 + 4) + 4 apiece.
-        assert_eq!(s.figure.surface, 18);
+        let figure = s.figure.unwrap();
+        assert_eq!(figure.surface, 18);
         assert_eq!(
-            s.figure.surface,
-            s.tokens_of(EventIdx(0)) + s.tokens_of(EventIdx(1))
+            Some(figure.surface),
+            s.tokens_of(EventIdx(0))
+                .zip(s.tokens_of(EventIdx(1)))
+                .map(|(a, b)| a + b)
         );
         assert_eq!(s.relative_millis(EventIdx(3)), Some(3));
+    }
+
+    #[test]
+    fn pending_until_the_analysis_lands_then_figures_at_the_cursor() {
+        let landed = test_session();
+        let source = landed.source.clone();
+        let mut s = test_session_pending(&source);
+        assert!(s.analysis_pending());
+        assert_eq!((s.figure, s.tokens_of(EventIdx(0))), (None, None));
+        assert_eq!(s.tokens_text(EventIdx(0)), "…");
+        assert_eq!(s.finding_counts(), None);
+        assert!(s.finding_marks().is_empty());
+        assert_eq!(s.next_finding_event(None), None);
+        // Replay works without the meter; the meter that lands answers for the cursor.
+        s.seek(2);
+        assert_eq!(s.nodes, vec![EventIdx(0), EventIdx(1)]);
+        s.land(super::super::analysis::analyse(&s.log, &s.surface));
+        assert!(!s.analysis_pending());
+        assert_eq!(s.figure.map(|f| f.surface), Some(18));
+        assert_eq!(s.tokens_text(EventIdx(0)), "9");
+        assert_eq!(s.finding_counts(), landed.finding_counts());
+        assert_eq!(s.next_finding_event(None), Some(EventIdx(3)));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, Vec2
 use crate::engine::{EventIdx, Mode, SurfaceOp};
 
 use super::command::{SideTab, UiCommand};
-use super::session::Session;
+use super::session::{PENDING, PENDING_METER_HOVER, Session};
 use super::theme::{self, Family, Palette};
 use super::timeline::offset_to_reveal;
 use super::view::{RowGeometry, ViewState};
@@ -180,10 +180,14 @@ fn header_ui(
 
 /// The meter's total at the cursor, the window in force and how full it is.
 fn tokens_label_ui(ui: &mut Ui, session: &Session, ratio: f64, pal: &Palette) {
-    let f = session.figure;
+    let (Some(f), Some(meter)) = (session.figure, session.meter()) else {
+        ui.label(egui::RichText::new(format!("tokens {PENDING}")).color(pal.weak_text))
+            .on_hover_text(PENDING_METER_HOVER);
+        return;
+    };
     let cursor = session.cursor();
-    let window = session.meter.window_at(cursor);
-    let threshold = session.meter.threshold_at(cursor, ratio);
+    let window = meter.window_at(cursor);
+    let threshold = meter.threshold_at(cursor, ratio);
     let text = match window {
         Some(w) => format!(
             "{} / {w} tokens · {:.1}%",
@@ -203,7 +207,7 @@ fn tokens_label_ui(ui: &mut Ui, session: &Session, ratio: f64, pal: &Palette) {
             f.total,
             f.baseline_kind.as_str(),
             f.surface,
-            session.meter.header_price_at(cursor),
+            meter.header_price_at(cursor),
             match (window, threshold) {
                 (Some(w), Some(t)) => format!(" Context window {w}; compaction threshold {t} ({:.0}%).", ratio * 100.0),
                 _ => " No context window known (no request/context with contextWindow yet).".to_string(),
@@ -323,7 +327,7 @@ fn node_row_ui(
     );
     col(
         &mut x,
-        format!("{:>5}", session.tokens_of(idx)),
+        format!("{:>5}", session.tokens_text(idx)),
         theme::TOKENS_WIDTH,
         mono,
         pal.weak_text,
@@ -350,7 +354,7 @@ fn node_row_ui(
     }
     response.on_hover_text_at_pointer(format!(
         "{type_name} · {} tokens (the meter's price) · click to select, shift-click to end a replace range",
-        session.tokens_of(idx)
+        session.tokens_text(idx)
     ));
     rect
 }

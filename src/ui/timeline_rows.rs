@@ -220,7 +220,7 @@ pub(super) fn row_ui(
             Stroke::new(theme::STROKE_MEDIUM, pal.track_fill),
         );
     }
-    if session.finding_marks.binary_search(&idx).is_ok() {
+    if session.finding_marks().binary_search(&idx).is_ok() {
         painter.circle_filled(Pos2::new(cols.seq - 6.0, y), 3.0, pal.warning);
     }
     // Context-dependent hover text: time, state reason, or the shadowing bracket.
