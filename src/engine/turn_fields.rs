@@ -295,40 +295,83 @@ pub(super) struct Parts<'a> {
 fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
     let env: FastEnvelope<'_> = serde_json::from_str(event_json).ok()?;
     let data = env.data?;
-    let has_message = data.message.is_some();
-    let (role, id, source, message_content) = match data.message {
-        Some(m) => (m.role, m.id, m.source, m.content),
-        None => (data.role, data.id, data.source, None),
-    };
-    let content = message_content.or(data.content);
-    Some(Parts {
-        data: JsonKind::Object,
+    let usual = UsualData {
         turn: data.turn.map(RawValue::get),
         step: data.step.map(RawValue::get),
         call_id: data.call_id.map(RawValue::get),
+        content: data.content,
+        message: data.message.map(|m| UsualMessage {
+            role: m.role.map(RawValue::get),
+            id: m.id.map(RawValue::get),
+            source: m.source,
+            content: m.content,
+        }),
+        error: data.error,
         trigger: data.trigger.map(RawValue::get),
+        role: data.role.map(RawValue::get),
+        id: data.id.map(RawValue::get),
+        source: data.source,
         provenance: data.provenance.map(RawValue::get),
-        message: if has_message {
-            JsonKind::Object
-        } else {
-            JsonKind::Missing
-        },
-        role: role.map(RawValue::get),
-        id: id.map(RawValue::get),
-        source: if source.is_some() {
-            JsonKind::Object
-        } else {
-            JsonKind::Missing
-        },
-        src: source.unwrap_or_default(),
-        content: if content.is_some() {
-            JsonKind::Array
-        } else {
-            JsonKind::Missing
-        },
-        blocks: content.unwrap_or_default(),
-        error: data.error.unwrap_or_default(),
-    })
+    };
+    Some(usual.into_parts())
+}
+
+/// `data` of the usual shape (an object whose message, source, error and content have their
+/// own shapes), as either quick reader found it: raw fields are JSON text.
+#[derive(Default)]
+pub(super) struct UsualData<'a> {
+    pub(super) turn: Option<&'a str>,
+    pub(super) step: Option<&'a str>,
+    pub(super) call_id: Option<&'a str>,
+    pub(super) content: Option<Vec<Ids<'a>>>,
+    pub(super) message: Option<UsualMessage<'a>>,
+    pub(super) error: Option<Ids<'a>>,
+    pub(super) trigger: Option<&'a str>,
+    pub(super) role: Option<&'a str>,
+    pub(super) id: Option<&'a str>,
+    pub(super) source: Option<Source<'a>>,
+    pub(super) provenance: Option<&'a str>,
+}
+
+/// `data.message` of the usual shape.
+#[derive(Default)]
+pub(super) struct UsualMessage<'a> {
+    pub(super) role: Option<&'a str>,
+    pub(super) id: Option<&'a str>,
+    pub(super) source: Option<Source<'a>>,
+    pub(super) content: Option<Vec<Ids<'a>>>,
+}
+
+impl<'a> UsualData<'a> {
+    /// The parts: "the message" is `data.message` when there is one, else `data` itself;
+    /// its content falls back to `data.content`.
+    pub(super) fn into_parts(self) -> Parts<'a> {
+        let has_message = self.message.is_some();
+        let (role, id, source, message_content) = match self.message {
+            Some(m) => (m.role, m.id, m.source, m.content),
+            None => (self.role, self.id, self.source, None),
+        };
+        let content = message_content.or(self.content);
+        let kind = |present: bool, kind: JsonKind| {
+            if present { kind } else { JsonKind::Missing }
+        };
+        Parts {
+            data: JsonKind::Object,
+            turn: self.turn,
+            step: self.step,
+            call_id: self.call_id,
+            trigger: self.trigger,
+            provenance: self.provenance,
+            message: kind(has_message, JsonKind::Object),
+            role,
+            id,
+            source: kind(source.is_some(), JsonKind::Object),
+            src: source.unwrap_or_default(),
+            content: kind(content.is_some(), JsonKind::Array),
+            blocks: content.unwrap_or_default(),
+            error: self.error.unwrap_or_default(),
+        }
+    }
 }
 
 /// Field by field, tolerating any shape (a field with another shape reads as absent).

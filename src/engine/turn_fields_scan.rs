@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use super::meter::scan::{Scanner, once};
-use super::turn_fields::{Ids, JsonKind, Parts, Source};
+use super::turn_fields::{Ids, Parts, Source, UsualData, UsualMessage};
 
 /// The fields of a well-formed event, or `None` to let the serde paths read it.
 pub(super) fn scanned_parts(event_json: &str) -> Option<Parts<'_>> {
@@ -25,68 +25,11 @@ pub(super) fn scanned_parts(event_json: &str) -> Option<Parts<'_>> {
     if !s.rest().is_empty() {
         return None;
     }
-    let data = data?;
-    let has_message = data.message.is_some();
-    let (role, id, source, message_content) = match data.message {
-        Some(m) => (m.role, m.id, m.source, m.content),
-        None => (data.role, data.id, data.source, None),
-    };
-    let content = message_content.or(data.content);
-    Some(Parts {
-        data: JsonKind::Object,
-        turn: data.turn,
-        step: data.step,
-        call_id: data.call_id,
-        trigger: data.trigger,
-        provenance: data.provenance,
-        message: if has_message {
-            JsonKind::Object
-        } else {
-            JsonKind::Missing
-        },
-        role,
-        id,
-        source: if source.is_some() {
-            JsonKind::Object
-        } else {
-            JsonKind::Missing
-        },
-        src: source.unwrap_or_default(),
-        content: if content.is_some() {
-            JsonKind::Array
-        } else {
-            JsonKind::Missing
-        },
-        blocks: content.unwrap_or_default(),
-        error: data.error.unwrap_or_default(),
-    })
+    Some(data?.into_parts())
 }
 
-#[derive(Default)]
-struct Data<'a> {
-    turn: Option<&'a str>,
-    step: Option<&'a str>,
-    call_id: Option<&'a str>,
-    content: Option<Vec<Ids<'a>>>,
-    message: Option<Message<'a>>,
-    error: Option<Ids<'a>>,
-    trigger: Option<&'a str>,
-    role: Option<&'a str>,
-    id: Option<&'a str>,
-    source: Option<Source<'a>>,
-    provenance: Option<&'a str>,
-}
-
-#[derive(Default)]
-struct Message<'a> {
-    role: Option<&'a str>,
-    id: Option<&'a str>,
-    source: Option<Source<'a>>,
-    content: Option<Vec<Ids<'a>>>,
-}
-
-fn read_data<'a>(s: &mut Scanner<'a>) -> Option<Data<'a>> {
-    let mut d = Data::default();
+fn read_data<'a>(s: &mut Scanner<'a>) -> Option<UsualData<'a>> {
+    let mut d = UsualData::default();
     s.object(|s, key| match key {
         b"turn" => once(&mut d.turn, raw(s)?),
         b"step" => once(&mut d.step, raw(s)?),
@@ -104,8 +47,8 @@ fn read_data<'a>(s: &mut Scanner<'a>) -> Option<Data<'a>> {
     Some(d)
 }
 
-fn read_message<'a>(s: &mut Scanner<'a>) -> Option<Message<'a>> {
-    let mut m = Message::default();
+fn read_message<'a>(s: &mut Scanner<'a>) -> Option<UsualMessage<'a>> {
+    let mut m = UsualMessage::default();
     s.object(|s, key| match key {
         b"role" => once(&mut m.role, raw(s)?),
         b"id" => once(&mut m.id, raw(s)?),

@@ -61,26 +61,22 @@ pub fn parse_body(
             done.push((k, parse_range(bytes, a, b, 1, progress)));
         }
     };
-    let mut parsed = std::thread::scope(|s| {
+    let parsed = std::thread::scope(|s| {
         let helper = s.spawn(work);
         let mut parsed = work();
         // A helper that died leaves its chunks unparsed: they are parsed here below.
         parsed.extend(helper.join().unwrap_or_default());
         parsed
     });
-    parsed.sort_unstable_by_key(|(k, _)| *k);
-    let mut results: Vec<Option<(EventBatch, u32)>> = (0..chunks.len()).map(|_| None).collect();
+    let mut slots: Vec<Option<Option<(EventBatch, u32)>>> = chunks.iter().map(|_| None).collect();
     for (k, r) in parsed {
-        results[k] = Some(r?);
+        slots[k] = Some(r);
     }
-    let mut parts = Vec::with_capacity(chunks.len());
-    for (k, r) in results.into_iter().enumerate() {
-        let (a, b) = chunks[k];
-        parts.push(match r {
-            Some(part) => part,
-            None => parse_range(bytes, a, b, 1, progress)?,
-        });
-    }
+    let parts = slots
+        .into_iter()
+        .zip(&chunks)
+        .map(|(slot, &(a, b))| slot.unwrap_or_else(|| parse_range(bytes, a, b, 1, progress)))
+        .collect::<Option<Vec<_>>>()?;
     Some(merge_in_order(parts, first_line))
 }
 
