@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::de::IgnoredAny;
 use surface_viewer::engine::Meter;
-use surface_viewer::engine::{Surface, check_report, meter::meter_findings};
+use surface_viewer::engine::{Surface, check_report, check_report_joined, meter::meter_findings};
 use surface_viewer::store::{Envelope, parse_body, read_jsonl, scan_envelope};
 
 /// The best of `rounds` runs of `f`.
@@ -108,6 +108,20 @@ fn main() {
     let (meter_findings_t, _) = best(rounds, || meter_findings(&log).len());
     let (findings, report) = best(rounds, || check_report(&log, &surface));
     let (meter_t, _) = best(rounds, || black_box(Meter::build(&log, &surface)).len());
+    // The two halves `check` runs side by side on two cores: the longer one bounds it.
+    let (_, (turns_pass, rest_pass)) = best(rounds, || {
+        let mut times = (Duration::ZERO, Duration::ZERO);
+        check_report_joined(&log, &surface, |turns, rest| {
+            let t = Instant::now();
+            let scan = turns();
+            times.0 = t.elapsed();
+            let t = Instant::now();
+            let found = rest();
+            times.1 = t.elapsed();
+            (scan, found)
+        });
+        times
+    });
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let records = serial_parse.saturating_sub(scan).saturating_sub(split);
     let serial = [
@@ -150,6 +164,11 @@ fn main() {
     println!(
         "reader as shipped (read_jsonl, two threads): {:.1} ms",
         ms(reader)
+    );
+    println!(
+        "check's two halves (one thread each when run side by side): turn/message pass {:.1} ms, every other pass {:.1} ms",
+        ms(turns_pass),
+        ms(rest_pass)
     );
     println!(
         "full meter the viewer builds (Meter::build, one thread): {:.1} ms",

@@ -1,13 +1,10 @@
 //! Opening the input of a command: store + optional repair closers + the surface at a cursor,
-//! and the token meter read on every core (shared with the desktop viewer's loader).
+//! and `check`'s findings on two cores (shared with the desktop viewer's loader).
 
 use anyhow::Context as _;
 
 use super::Input;
-use crate::engine::meter::Prices;
-use crate::engine::{
-    CheckReport, EventLog, Meter, Surface, apply_closers, check_report_joined, closers,
-};
+use crate::engine::{CheckReport, EventLog, Surface, apply_closers, check_report_joined, closers};
 use crate::store::{self, Format, SessionInfo};
 
 /// A log ready for a command.
@@ -55,37 +52,6 @@ pub fn describe_cursor(at: Option<u64>) -> String {
 /// Context for errors while writing output.
 pub fn write_context<T>(r: std::io::Result<T>) -> anyhow::Result<T> {
     r.context("cannot write to stdout")
-}
-
-/// Logs shorter than this are metered on one thread (a thread costs more than it saves).
-const METER_PARALLEL_FROM: usize = 20_000;
-
-/// The token meter of `log` (see [`Meter::build`]), its prices read in ranges on up to four
-/// threads: the engine stays single-threaded and pure, the shell splits the work.
-pub fn meter_of(log: &EventLog, surface: &Surface) -> Meter {
-    let n = surface.processed().min(log.len());
-    let threads = std::thread::available_parallelism().map_or(1, |p| p.get().min(4));
-    if threads < 2 || n < METER_PARALLEL_FROM {
-        return Meter::build(log, surface);
-    }
-    let bounds: Vec<usize> = (0..=threads).map(|k| k * n / threads).collect();
-    let ranges: Vec<std::ops::Range<usize>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
-    let parts = std::thread::scope(|scope| {
-        let spawned: Vec<_> = ranges[1..]
-            .iter()
-            .map(|r| {
-                let r = r.clone();
-                (r.clone(), scope.spawn(move || Prices::read(log, r)))
-            })
-            .collect();
-        let mut parts = vec![Prices::read(log, ranges[0].clone())];
-        for (range, handle) in spawned {
-            // A worker that died leaves its range to be read here.
-            parts.push(handle.join().unwrap_or_else(|_| Prices::read(log, range)));
-        }
-        parts
-    });
-    Meter::build_priced(log, surface, parts)
 }
 
 /// Logs shorter than this are checked on one thread.

@@ -8,6 +8,7 @@ mod check_dir;
 mod dir;
 mod load;
 mod messages;
+mod meter_threads;
 mod preview;
 mod request;
 mod sessions;
@@ -21,7 +22,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use load::{Loaded, check_report_of, load, meter_of};
+pub use load::{Loaded, check_report_of, load};
+pub use meter_threads::meter_of;
 pub use write_new::write_new_file;
 
 /// Exit code: success (and, for `check`, no error-level finding).

@@ -281,13 +281,23 @@ impl EventLog {
         self.sources.get(start..start + e.sources_len as usize)
     }
 
+    /// The bytes of an event kept as a line of the text arena; empty for any other event.
+    pub fn line_text(&self, idx: EventIdx) -> &[u8] {
+        match self.events[idx.get()].text {
+            EventText::Line { start, len } => {
+                let start = start as usize;
+                self.text.get(start..start + len as usize).unwrap_or(&[])
+            }
+            _ => &[],
+        }
+    }
+
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
     pub fn event_json(&self, idx: EventIdx) -> Cow<'_, str> {
         let e = &self.events[idx.get()];
         match e.text {
-            EventText::Line { start, len } => {
-                let start = start as usize;
-                let bytes = self.text.get(start..start + len as usize).unwrap_or(&[]);
+            EventText::Line { .. } => {
+                let bytes = self.line_text(idx);
                 // The store keeps only lines that are UTF-8, so the quick check always passes
                 // on a log it read; the lossy copy is for text built any other way.
                 match std::str::from_utf8(bytes) {
@@ -321,14 +331,20 @@ impl EventLog {
         }
     }
 
-    /// The event with `seq` among those that take part (rule 6), by binary search: O(log n).
+    /// The event with `seq` among those that take part (rule 6): O(1) where seqs run without
+    /// gaps from the first event's (the usual log: the guess `seq - first seq` hits), else by
+    /// binary search, O(log n).
     pub fn find_seq(&self, seq: u64) -> Option<EventIdx> {
         match &self.participants {
-            None => self
-                .events
-                .binary_search_by_key(&seq, |e| e.seq)
-                .ok()
-                .map(|i| EventIdx(i as u32)),
+            None => {
+                let guess = self.events.first().and_then(|first| {
+                    let i = usize::try_from(seq.checked_sub(first.seq)?).ok()?;
+                    (self.events.get(i)?.seq == seq).then_some(i)
+                });
+                guess
+                    .or_else(|| self.events.binary_search_by_key(&seq, |e| e.seq).ok())
+                    .map(|i| EventIdx(i as u32))
+            }
             Some(p) => p
                 .binary_search_by_key(&seq, |&i| self.events[i as usize].seq)
                 .ok()

@@ -5,6 +5,7 @@
 //! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
 
 pub mod audit;
+pub(crate) mod byte_masks;
 mod check;
 mod data_diff;
 mod effect;
@@ -18,6 +19,7 @@ mod message_shape;
 mod messages;
 pub mod meter;
 mod packed;
+mod prefetch;
 mod preview;
 mod problem;
 mod readable;

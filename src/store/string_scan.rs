@@ -1,13 +1,12 @@
 //! Finding where a run of plain JSON string content ends: the next `"`, `\` or control byte
-//! (below 0x20). A line is classified in 64-byte blocks, one bit per byte (SSE2 on x86_64,
-//! part of its baseline; a portable loop elsewhere), and a cursor keeps the current block's
-//! mask, so skipping a string costs a shift and a bit count instead of a dependent vector
-//! search per string (lines are dense with short strings).
+//! (below 0x20). A line is classified in 64-byte blocks, one bit per byte
+//! ([`crate::engine::byte_masks`]: SSE2 on x86_64, a portable loop elsewhere), and a cursor
+//! keeps the current block's mask, so skipping a string costs a shift and a bit count instead
+//! of a dependent vector search per string (lines are dense with short strings).
 
 /// True for the bytes that end plain string content: `"`, `\` and the control bytes JSON
 /// forbids inside strings.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-#[inline]
+#[cfg(test)]
 fn is_string_special(c: u8) -> bool {
     c == b'"' || c == b'\\' || c < 0x20
 }
@@ -16,61 +15,16 @@ fn is_string_special(c: u8) -> bool {
 /// `bytes[start + k]` is `"`, `\` or below 0x20; bytes past the end count as plain.
 #[inline]
 pub fn special_mask(bytes: &[u8], start: usize) -> u64 {
-    match bytes.get(start..start + 64) {
-        Some(block) => block_mask(block.try_into().unwrap_or(&[b' '; 64])),
-        None => {
-            let mut padded = [b' '; 64];
-            let rest = bytes.get(start..).unwrap_or(&[]);
-            padded[..rest.len()].copy_from_slice(rest);
-            block_mask(&padded)
-        }
-    }
+    crate::engine::byte_masks::string_end_mask(bytes, start)
 }
 
-/// SSE2: the special bytes of one 64-byte block.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn block_mask(block: &[u8; 64]) -> u64 {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    let mut mask = 0u64;
-    // SAFETY: SSE2 is enabled on every x86_64 target, so its intrinsics are available; the
-    // four loads read `block[16 * k..16 * k + 16]`, inside the 64-byte array (`loadu` takes
-    // any alignment).
-    unsafe {
-        let quote = _mm_set1_epi8(b'"' as i8);
-        let backslash = _mm_set1_epi8(b'\\' as i8);
-        let control_max = _mm_set1_epi8(0x1f);
-        for k in 0..4 {
-            let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>());
-            // A byte is a control byte when max(byte, 0x1f) is 0x1f (unsigned).
-            let control = _mm_cmpeq_epi8(_mm_max_epu8(v, control_max), control_max);
-            let hits = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                control,
-            );
-            mask |= u64::from(_mm_movemask_epi8(hits) as u16) << (16 * k);
-        }
-    }
-    mask
-}
-
-/// Portable: the special bytes of one 64-byte block.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-#[inline]
+/// Portable: the special bytes of one 64-byte block (the tests' reference).
+#[cfg(test)]
 fn block_mask_portable(block: &[u8; 64]) -> u64 {
     block
         .iter()
         .enumerate()
         .fold(0, |m, (k, &c)| m | (u64::from(is_string_special(c)) << k))
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn block_mask(block: &[u8; 64]) -> u64 {
-    block_mask_portable(block)
 }
 
 /// A forward cursor over one line's special bytes that keeps the mask of the block it last

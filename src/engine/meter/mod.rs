@@ -33,6 +33,7 @@ use serde::Serialize;
 use super::effect::Effect;
 use super::event::{EventIdx, TypeId};
 use super::log::EventLog;
+use super::prefetch::prefetch;
 use super::surface::{Mode, Surface};
 
 /// The harness's default threshold ratio: compaction pressure starts at 80 % of the window.
@@ -93,19 +94,57 @@ pub struct Prices {
     range: std::ops::Range<usize>,
     /// `(event, facts)` of the surface-eligible events of the range, in log order.
     facts: Vec<(u32, NodeFacts)>,
+    /// The events of the range the fold must look at, in log order: every event the meter
+    /// reacts to, except stream chunks after the first of a run. The figure after any other
+    /// event is the figure before it, so the fold copies it without reading the event.
+    marks: Vec<u32>,
 }
 
 impl Prices {
     /// Reads the events `range` of `log`.
     pub fn read(log: &EventLog, range: std::ops::Range<usize>) -> Prices {
         let range = range.start.min(log.len())..range.end.min(log.len());
-        let facts = range
-            .clone()
-            .map(|i| EventIdx(i as u32))
-            .filter(|&i| log.is_eligible(i))
-            .map(|i| (i.0, node_facts(log, i)))
+        let kinds = Kinds::of(log);
+        let (mut eligible, mut marks) = (Vec::new(), Vec::new());
+        // Inside a run of stream chunks only the first matters: the others change no figure
+        // and the first already marked its step (only a marked event can open another).
+        let mut in_chunks = false;
+        for i in range.clone() {
+            let idx = EventIdx(i as u32);
+            let kind = log.event(idx).kind;
+            if kinds.is_inert(kind) {
+                continue;
+            }
+            if Some(kind) == kinds.chunk {
+                if !in_chunks {
+                    marks.push(idx.0);
+                }
+                in_chunks = true;
+                continue;
+            }
+            in_chunks = false;
+            marks.push(idx.0);
+            if log.is_eligible(idx) {
+                eligible.push(idx.0);
+            }
+        }
+        // Messages lie scattered over the log: ask for the text of the ones a few steps
+        // ahead while this one is read.
+        let facts = eligible
+            .iter()
+            .enumerate()
+            .map(|(k, &e)| {
+                if let Some(&ahead) = eligible.get(k + PREFETCH_AHEAD) {
+                    prefetch(log.line_text(EventIdx(ahead)), PREFETCH_LINES);
+                }
+                (e, node_facts(log, EventIdx(e)))
+            })
             .collect();
-        Prices { range, facts }
+        Prices {
+            range,
+            facts,
+            marks,
+        }
     }
 
     /// The events read.
@@ -113,6 +152,11 @@ impl Prices {
         self.range.clone()
     }
 }
+
+/// How many messages ahead [`Prices::read`] asks for a message's text, and how many cache
+/// lines of it.
+const PREFETCH_AHEAD: usize = 3;
+const PREFETCH_LINES: usize = 8;
 
 /// The meter after one event, packed: 16 bytes, one cache line holds four.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +192,11 @@ struct Kinds {
 }
 
 impl Kinds {
+    /// True when the meter ignores events of type `kind`.
+    fn is_inert(&self, kind: TypeId) -> bool {
+        self.inert.get(kind.0 as usize) == Some(&true)
+    }
+
     fn of(log: &EventLog) -> Self {
         let t = |name| log.types.get(name);
         let mut kinds = Kinds {
@@ -254,12 +303,25 @@ impl Meter {
         meter.reserve_exact(n);
         let kinds = Kinds::of(log);
         for part in parts {
+            // Events before the part that no part covered are read here.
+            for i in meter.len()..part.range.start.min(n) {
+                meter.process(log, surface, &kinds, EventIdx(i as u32), None);
+            }
+            let end = part.range.end.min(n);
             let mut facts = part.facts.into_iter().peekable();
-            for i in part.range.start.max(meter.len())..part.range.end.min(n) {
+            for i in part.marks.iter().map(|&m| m as usize) {
+                if i >= end {
+                    break;
+                }
+                if i < meter.len() {
+                    continue;
+                }
+                meter.repeat_to(log, surface, &kinds, i);
                 while facts.next_if(|&(e, _)| (e as usize) < i).is_some() {}
                 let read = facts.next_if(|&(e, _)| e as usize == i).map(|(_, f)| f);
                 meter.process(log, surface, &kinds, EventIdx(i as u32), read);
             }
+            meter.repeat_to(log, surface, &kinds, end);
         }
         for i in meter.len()..n {
             meter.process(log, surface, &kinds, EventIdx(i as u32), None);
@@ -427,6 +489,19 @@ impl Meter {
 
     // --- Building -----------------------------------------------------------------------
 
+    /// Measures the events up to `end` that [`Prices`] did not mark: each leaves the figure as
+    /// it was (the first event of the log, with no figure before it, is measured).
+    fn repeat_to(&mut self, log: &EventLog, surface: &Surface, kinds: &Kinds, end: usize) {
+        if self.rows.is_empty() && end > 0 {
+            self.process(log, surface, kinds, EventIdx(0), None);
+        }
+        if let Some(&last) = self.rows.last()
+            && self.rows.len() < end
+        {
+            self.rows.resize(end, last);
+        }
+    }
+
     /// Measures event `idx`; `read` is what [`Prices`] read of it (read here when `None`).
     fn process(
         &mut self,
@@ -437,7 +512,7 @@ impl Meter {
         read: Option<NodeFacts>,
     ) {
         let kind = log.event(idx).kind;
-        if kinds.inert.get(kind.0 as usize) == Some(&true)
+        if kinds.is_inert(kind)
             && let Some(&last) = self.rows.last()
         {
             self.rows.push(last);

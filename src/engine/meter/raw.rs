@@ -19,10 +19,7 @@ use crate::engine::{ChunkKind, EventIdx, EventLog, EventText, PackedData, messag
 /// An event's JSON bytes: borrowed from the text arena for a line, rebuilt otherwise.
 pub fn event_bytes(log: &EventLog, idx: EventIdx) -> Cow<'_, [u8]> {
     match log.event(idx).text {
-        EventText::Line { start, len } => {
-            let start = start as usize;
-            Cow::Borrowed(log.text.get(start..start + len as usize).unwrap_or(&[]))
-        }
+        EventText::Line { .. } => Cow::Borrowed(log.line_text(idx)),
         _ => match log.event_json(idx) {
             Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
             Cow::Owned(s) => Cow::Owned(s.into_bytes()),

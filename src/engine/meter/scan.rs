@@ -1,17 +1,14 @@
 //! A small forward scanner over JSON bytes for the meter's fast path: walks objects and
-//! arrays, measures strings in UTF-16 units without decoding them (memchr to the next quote
-//! or backslash, then a vectorizable count of lead bytes), and skips everything else.
+//! arrays, measures strings in UTF-16 units without decoding them, and skips everything else.
+//! Text is classified 64 bytes at a time into bit masks ([`crate::engine::byte_masks`]), kept
+//! while the cursor is in the block, so finding a string's end or a container's next bracket
+//! is a shift and a bit count, and a string's length is two population counts per block.
 //!
 //! It reads text the store already validated (UTF-8, JSON); still, anything it does not
 //! expect — a key or a type name with an escape, a repeated key, a malformed token — makes it
 //! answer `None`, and the caller falls back to the tree-based reference. It never panics.
 
-use super::utf16::utf16_len_of_utf8;
-
-/// Bytes checked at a time for a quote or a backslash inside a string.
-const BLOCK: usize = 32;
-/// Bytes of a string looked at one by one before the block scan.
-const SHORT: usize = 16;
+use crate::engine::byte_masks::{UnitMasks, WalkMasks, unit_masks, walk_masks};
 
 /// Nesting deeper than this is left to the reference (it has its own recursion limit).
 const MAX_DEPTH: usize = 64;
@@ -20,12 +17,25 @@ const MAX_DEPTH: usize = 64;
 pub struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The 64-byte block whose walking masks are in `walk_masks` (`usize::MAX`: none yet).
+    walk_block: usize,
+    walk_masks: WalkMasks,
+    /// The 64-byte block whose measuring masks are in `unit_masks`.
+    unit_block: usize,
+    unit_masks: UnitMasks,
 }
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Scanner { bytes, at: 0 }
+        Scanner {
+            bytes,
+            at: 0,
+            walk_block: usize::MAX,
+            walk_masks: WalkMasks::default(),
+            unit_block: usize::MAX,
+            unit_masks: UnitMasks::default(),
+        }
     }
 
     fn ws(&mut self) {
@@ -44,67 +54,88 @@ impl<'a> Scanner<'a> {
         (self.peek()? == b).then(|| self.at += 1)
     }
 
-    /// Consumes a string, returning its raw bytes between the quotes and its UTF-16 length.
+    /// Consumes a string, returning its raw bytes between the quotes, its UTF-16 length and
+    /// whether it has an escape.
     pub fn string(&mut self) -> Option<(&'a [u8], usize, bool)> {
+        self.string_measured::<true>()
+    }
+
+    /// Consumes a string without measuring it.
+    fn skip_string(&mut self) -> Option<()> {
+        self.string_measured::<false>().map(|_| ())
+    }
+
+    /// Walks a string 64 bytes at a time: the block's special mask says where the next quote
+    /// or backslash is, and (when `MEASURE`) its unit masks count the UTF-16 units before it.
+    #[inline(always)]
+    fn string_measured<const MEASURE: bool>(&mut self) -> Option<(&'a [u8], usize, bool)> {
         self.eat(b'"')?;
         let start = self.at;
-        let bytes = self.bytes;
         let mut at = start;
         let mut units = 0;
         let mut escaped = false;
-        // Most strings are short (keys, type names, words): look at their start first.
-        let head = bytes.get(at..)?;
-        let short = &head[..head.len().min(SHORT)];
-        match short.iter().position(|&b| b == b'"' || b == b'\\') {
-            Some(k) if short[k] == b'"' => {
-                self.at = at + k + 1;
-                return Some((&bytes[start..at + k], utf16_len_of_utf8(&short[..k]), false));
-            }
-            // An escape or no end within reach: the general scan below.
-            Some(_) => {}
-            None if short.len() == SHORT => {
-                units = utf16_len_of_utf8(short);
-                at += SHORT;
-            }
-            None => {}
-        }
         loop {
-            // Whole blocks without a quote or a backslash: count their lead bytes. The check
-            // and the count have no early exit, so both vectorize.
-            while let Some(block) = bytes.get(at..at + BLOCK) {
-                let special = block
-                    .iter()
-                    .fold(false, |acc, &b| acc | (b == b'"') | (b == b'\\'));
-                if special {
-                    break;
-                }
-                let lead: u8 = block.iter().map(|&b| u8::from((b as i8) >= -64)).sum();
-                let four: u8 = block.iter().map(|&b| u8::from(b >= 0xF0)).sum();
-                units += usize::from(lead) + usize::from(four);
-                at += BLOCK;
+            let (block, offset) = (at >> 6, at & 63);
+            let masks = self.walk(block);
+            let special = masks.special >> offset;
+            let span = if special == 0 {
+                64 - offset
+            } else {
+                special.trailing_zeros() as usize
+            };
+            if MEASURE && span > 0 {
+                let range = (u64::MAX >> (64 - span)) << offset;
+                units += if masks.high & range == 0 {
+                    span
+                } else {
+                    self.units(block).units(range, span)
+                };
             }
-            let rest = bytes.get(at..)?;
-            let k = memchr::memchr2(b'"', b'\\', rest)?;
-            units += utf16_len_of_utf8(&rest[..k]);
-            at += k;
-            if rest[k] == b'"' {
+            at += span;
+            if special == 0 {
+                if at >= self.bytes.len() {
+                    return None;
+                }
+                continue;
+            }
+            // Padding past the end is never special, so `at` is inside the text.
+            if self.bytes[at] == b'"' {
                 self.at = at + 1;
-                return Some((&bytes[start..at], units, escaped));
+                return Some((&self.bytes[start..at], units, escaped));
             }
             escaped = true;
-            let width = match rest.get(k + 1)? {
+            at += match self.bytes.get(at + 1)? {
                 b'u' => 6,
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
                 _ => return None,
             };
-            units += 1;
-            at += width;
+            units += usize::from(MEASURE);
         }
+    }
+
+    /// The walking masks of 64-byte block `block`, classified once while the cursor is in it.
+    #[inline(always)]
+    fn walk(&mut self, block: usize) -> WalkMasks {
+        if block != self.walk_block {
+            self.walk_masks = walk_masks(self.bytes, block << 6);
+            self.walk_block = block;
+        }
+        self.walk_masks
+    }
+
+    /// The measuring masks of 64-byte block `block`, classified once.
+    #[inline(always)]
+    fn units(&mut self, block: usize) -> UnitMasks {
+        if block != self.unit_block {
+            self.unit_masks = unit_masks(self.bytes, block << 6);
+            self.unit_block = block;
+        }
+        self.unit_masks
     }
 
     /// Consumes a string without escapes and returns its bytes (keys, type names).
     pub fn plain_string(&mut self) -> Option<&'a [u8]> {
-        let (raw, _, escaped) = self.string()?;
+        let (raw, _, escaped) = self.string_measured::<false>()?;
         (!escaped).then_some(raw)
     }
 
@@ -141,19 +172,22 @@ impl<'a> Scanner<'a> {
     /// text was validated when the log was read).
     pub fn skip(&mut self) -> Option<()> {
         match self.peek()? {
-            b'"' => self.string().map(|_| ()),
+            b'"' => self.skip_string(),
             b'{' | b'[' => {
                 let mut depth = 0usize;
                 loop {
-                    let rest = self.bytes.get(self.at..)?;
-                    let k = rest
-                        .iter()
-                        .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'))?;
-                    self.at += k;
-                    match rest[k] {
-                        b'"' => {
-                            self.string()?;
+                    let (block, offset) = (self.at >> 6, self.at & 63);
+                    let structural = self.walk(block).structural >> offset;
+                    if structural == 0 {
+                        self.at = (block + 1) << 6;
+                        if self.at >= self.bytes.len() {
+                            return None;
                         }
+                        continue;
+                    }
+                    self.at += structural.trailing_zeros() as usize;
+                    match self.bytes[self.at] {
+                        b'"' => self.skip_string()?,
                         b'{' | b'[' => {
                             depth += 1;
                             self.at += 1;
@@ -281,6 +315,28 @@ pub fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any string, at any alignment, in any surroundings: its UTF-16 length as JavaScript
+        /// counts it, and a skip lands just past it.
+        #[test]
+        fn measured_strings_equal_javascript_lengths(
+            text in "(\\PC|[\"\\\\\n\t]|😀|é){0,200}",
+            pad in 0usize..70,
+        ) {
+            let json = format!("{}[{},{{\"k\":[{}]}}]", " ".repeat(pad),
+                serde_json::to_string(&text).unwrap(), serde_json::to_string(&text).unwrap());
+            let mut s = Scanner::new(json.as_bytes());
+            s.ws();
+            s.eat(b'[').unwrap();
+            let (_, units, _) = s.string().unwrap();
+            prop_assert_eq!(units, text.encode_utf16().count());
+            s.eat(b',').unwrap();
+            s.skip().unwrap();
+            prop_assert_eq!(s.peek(), Some(b']'));
+        }
+    }
 
     #[test]
     fn strings_are_measured_in_utf16_units() {

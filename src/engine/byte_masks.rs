@@ -1,0 +1,256 @@
+//! Classifying 64 bytes of JSON text at once into bit masks (bit k for byte k): the string
+//! specials (`"`, `\`), the structural bytes a skip needs (`"`, `{`, `}`, `[`, `]`), control
+//! bytes, and the bytes that count in a UTF-16 length. SSE2 on x86_64 (part of its baseline),
+//! a portable loop elsewhere; the tests hold the two equal. The store's line scanner and the
+//! meter's byte scanner both classify through here.
+
+/// A 64-byte block's masks for walking JSON: where strings end and containers open or close.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkMasks {
+    /// `"` or `\`.
+    pub special: u64,
+    /// `"`, `{`, `}`, `[` or `]`: where a container skip must look.
+    pub structural: u64,
+    /// Bytes above 0x7F (parts of multi-byte characters): where UTF-16 units and bytes differ.
+    pub high: u64,
+}
+
+/// A 64-byte block's masks for measuring text that is not all ASCII in UTF-16 units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitMasks {
+    /// Continuation bytes (0x80..=0xBF): no UTF-16 unit of their own.
+    pub continuation: u64,
+    /// First bytes of 4-byte sequences: one more UTF-16 unit each (a surrogate pair).
+    pub four: u64,
+}
+
+impl UnitMasks {
+    /// The UTF-16 units of the `span` bytes selected by `range` (a mask of positions): one per
+    /// byte, less the continuation bytes, plus one per 4-byte sequence. (Only for blocks with
+    /// high bytes: x86_64's baseline has no population count instruction, so ASCII runs are
+    /// measured by their length alone.)
+    #[inline(always)]
+    pub fn units(&self, range: u64, span: usize) -> usize {
+        span - (self.continuation & range).count_ones() as usize
+            + (self.four & range).count_ones() as usize
+    }
+}
+
+/// The walking masks of the 64 bytes of `bytes` from `start`; bytes past the end count as
+/// spaces.
+#[inline]
+pub fn walk_masks(bytes: &[u8], start: usize) -> WalkMasks {
+    with_block(bytes, start, classify_walk)
+}
+
+/// The measuring masks of the 64 bytes of `bytes` from `start`; bytes past the end count as
+/// spaces.
+#[inline]
+pub fn unit_masks(bytes: &[u8], start: usize) -> UnitMasks {
+    with_block(bytes, start, classify_units)
+}
+
+/// The mask of `"`, `\` and control bytes (below 0x20) of the 64 bytes of `bytes` from
+/// `start` (what ends plain string content); bytes past the end count as spaces.
+#[inline]
+pub fn string_end_mask(bytes: &[u8], start: usize) -> u64 {
+    with_block(bytes, start, classify_string_end)
+}
+
+/// Calls `f` on the 64-byte block at `start`, padded with spaces past the end of `bytes`.
+#[inline(always)]
+fn with_block<T>(bytes: &[u8], start: usize, f: impl Fn(&[u8; 64]) -> T) -> T {
+    match bytes.get(start..start.saturating_add(64)) {
+        Some(block) => f(block.try_into().unwrap_or(&[b' '; 64])),
+        None => {
+            let mut padded = [b' '; 64];
+            let rest = bytes.get(start..).unwrap_or(&[]);
+            padded[..rest.len()].copy_from_slice(rest);
+            f(&padded)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8,
+    };
+
+    /// One bit per byte of `block` where `test` (on 16 bytes at a time) sets the byte.
+    #[inline(always)]
+    fn mask_by(block: &[u8; 64], test: impl Fn(__m128i) -> __m128i) -> u64 {
+        let mut mask = 0u64;
+        for k in 0..4 {
+            // SAFETY: SSE2 is enabled on every x86_64 target; the load reads
+            // `block[16 * k..16 * k + 16]`, inside the array (`loadu` takes any alignment).
+            let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>()) };
+            // SAFETY: SSE2 intrinsic on a register value.
+            let bits = unsafe { _mm_movemask_epi8(test(v)) } as u16;
+            mask |= u64::from(bits) << (16 * k);
+        }
+        mask
+    }
+
+    /// Bytes equal to `b`.
+    #[inline(always)]
+    fn eq(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsics on register values.
+        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)) }
+    }
+
+    #[inline(always)]
+    fn or(a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 intrinsic on register values.
+        unsafe { _mm_or_si128(a, b) }
+    }
+
+    /// Bytes `>= b` (unsigned): `max(v, b) == v`.
+    #[inline(always)]
+    fn at_least(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsics on register values.
+        unsafe { _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(b as i8)), v) }
+    }
+
+    /// Bytes `<= b` (unsigned): `max(v, b) == b`.
+    #[inline(always)]
+    fn at_most(v: __m128i, b: u8) -> __m128i {
+        // SAFETY: SSE2 intrinsics on register values.
+        unsafe {
+            let limit = _mm_set1_epi8(b as i8);
+            _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit)
+        }
+    }
+
+    #[inline(always)]
+    pub fn classify_walk(block: &[u8; 64]) -> super::WalkMasks {
+        super::WalkMasks {
+            special: mask_by(block, |v| or(eq(v, b'"'), eq(v, b'\\'))),
+            // `[` (0x5B) and `]` (0x5D) are `{` (0x7B) and `}` (0x7D) without bit 5 (0x20):
+            // setting it folds each pair into one compare (no other byte folds onto them).
+            structural: mask_by(block, |v| {
+                // SAFETY: SSE2 intrinsic.
+                let folded = or(v, unsafe { _mm_set1_epi8(0x20) });
+                or(eq(v, b'"'), or(eq(folded, b'{'), eq(folded, b'}')))
+            }),
+            // The sign bits are the high bytes: no compare needed.
+            high: mask_by(block, |v| v),
+        }
+    }
+
+    #[inline(always)]
+    pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
+        super::UnitMasks {
+            // A continuation byte (0x80..=0xBF) is, as a signed byte, less than -64.
+            continuation: mask_by(block, |v| {
+                // SAFETY: SSE2 intrinsics on register values.
+                unsafe { _mm_cmplt_epi8(v, _mm_set1_epi8(-64)) }
+            }),
+            four: mask_by(block, |v| at_least(v, 0xF0)),
+        }
+    }
+
+    #[inline(always)]
+    pub fn classify_string_end(block: &[u8; 64]) -> u64 {
+        mask_by(block, |v| {
+            or(or(eq(v, b'"'), eq(v, b'\\')), at_most(v, 0x1f))
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use simd::{classify_string_end, classify_units, classify_walk};
+
+#[cfg(not(target_arch = "x86_64"))]
+use portable::{classify_string_end, classify_units, classify_walk};
+
+/// The byte-at-a-time classification: the reference the SIMD one is tested against, and the
+/// implementation on other architectures.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod portable {
+    fn mask_by(block: &[u8; 64], test: impl Fn(u8) -> bool) -> u64 {
+        block
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, &c)| m | (u64::from(test(c)) << k))
+    }
+
+    pub fn classify_walk(block: &[u8; 64]) -> super::WalkMasks {
+        super::WalkMasks {
+            special: mask_by(block, |c| c == b'"' || c == b'\\'),
+            structural: mask_by(block, |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']')),
+            high: mask_by(block, |c| c >= 0x80),
+        }
+    }
+
+    pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
+        super::UnitMasks {
+            continuation: mask_by(block, |c| (0x80..=0xBF).contains(&c)),
+            four: mask_by(block, |c| c >= 0xF0),
+        }
+    }
+
+    pub fn classify_string_end(block: &[u8; 64]) -> u64 {
+        mask_by(block, |c| c == b'"' || c == b'\\' || c < 0x20)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn every_byte_value_is_classified_as_the_reference_does() {
+        for base in (0..256).step_by(64) {
+            let block: [u8; 64] = std::array::from_fn(|k| (base + k) as u8);
+            assert_eq!(
+                classify_walk(&block),
+                portable::classify_walk(&block),
+                "{base}"
+            );
+            assert_eq!(
+                classify_units(&block),
+                portable::classify_units(&block),
+                "{base}"
+            );
+            assert_eq!(
+                classify_string_end(&block),
+                portable::classify_string_end(&block),
+                "{base}"
+            );
+        }
+    }
+
+    #[test]
+    fn padding_past_the_end_is_plain_ascii() {
+        let m = walk_masks(b"\"[", 0);
+        assert_eq!((m.special, m.structural), (1, 3));
+        assert_eq!(walk_masks(b"\x80", 0).high, 1);
+        assert_eq!(unit_masks(b"\x80", 0).continuation, 1);
+        assert_eq!(string_end_mask(b"ab\n", 1), 2);
+        assert_eq!(string_end_mask(b"ab", 10), 0);
+    }
+
+    #[test]
+    fn units_count_utf16() {
+        let text = "aé😀中".as_bytes();
+        let m = unit_masks(text, 0);
+        let span = text.len();
+        assert_eq!(
+            m.units((1 << span) - 1, span),
+            "aé😀中".encode_utf16().count()
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn simd_equals_reference(bytes in proptest::collection::vec(any::<u8>(), 64)) {
+            let block: [u8; 64] = bytes.try_into().unwrap();
+            prop_assert_eq!(classify_walk(&block), portable::classify_walk(&block));
+            prop_assert_eq!(classify_units(&block), portable::classify_units(&block));
+            prop_assert_eq!(classify_string_end(&block), portable::classify_string_end(&block));
+        }
+    }
+}
