@@ -10,18 +10,27 @@ pub struct TypeTable {
     names: Vec<Box<str>>,
     eligible: Vec<bool>,
     lookup: HashMap<Box<str>, TypeId>,
+    /// The id `intern` returned last: runs of one type (stream chunks) skip the hash.
+    last: Option<TypeId>,
 }
 
 impl TypeTable {
     /// The id of `name`, adding it when new.
     pub fn intern(&mut self, name: &str) -> TypeId {
-        if let Some(id) = self.lookup.get(name) {
-            return *id;
+        if let Some(last) = self.last
+            && *self.names[last.0 as usize] == *name
+        {
+            return last;
+        }
+        if let Some(&id) = self.lookup.get(name) {
+            self.last = Some(id);
+            return id;
         }
         let id = TypeId(self.names.len() as u32);
         self.names.push(name.into());
         self.eligible.push(is_surface_eligible(name));
         self.lookup.insert(name.into(), id);
+        self.last = Some(id);
         id
     }
 

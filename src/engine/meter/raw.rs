@@ -290,9 +290,19 @@ fn fast_usage(raw: &[u8]) -> Option<Usage> {
 /// the whole `data` as a tree when the scan fails, e.g. on a repeated key).
 fn data_field(log: &EventLog, idx: EventIdx, key: &str) -> Option<Value> {
     let bytes = event_bytes(log, idx);
-    let mut s = Scanner::new(&bytes);
+    let value = match data_member_raw(&bytes, key) {
+        Some(raw) => raw.and_then(|raw| serde_json::from_slice(raw).ok()),
+        None => log.data_value(idx).get(key).cloned(),
+    };
+    value.filter(|v: &Value| !v.is_null())
+}
+
+/// The raw JSON of member `key` of an event's `data` object: `Some(None)` when absent,
+/// `None` when the scan cannot tell (another shape, a repeated key: read the tree instead).
+fn data_member_raw<'b>(bytes: &'b [u8], key: &str) -> Option<Option<&'b [u8]>> {
+    let mut s = Scanner::new(bytes);
     let mut found: Option<Option<&[u8]>> = None;
-    let scanned = s.object(|s, k| match k {
+    s.object(|s, k| match k {
         b"data" if s.peek()? == b'{' => {
             let mut member = None;
             s.object(|s, k| {
@@ -305,14 +315,8 @@ fn data_field(log: &EventLog, idx: EventIdx, key: &str) -> Option<Value> {
             once(&mut found, member)
         }
         _ => s.skip(),
-    });
-    let value = match scanned {
-        Some(()) => found
-            .flatten()
-            .and_then(|raw| serde_json::from_slice(raw).ok()),
-        None => log.data_value(idx).get(key).cloned(),
-    };
-    value.filter(|v: &Value| !v.is_null())
+    })?;
+    Some(found.flatten())
 }
 
 /// The `contextWindow` of a `request/context`: `Ok(None)` when absent, `Err` when it is not a
@@ -325,6 +329,17 @@ pub fn context_window_of(log: &EventLog, idx: EventIdx) -> Result<Option<u64>, (
 /// The `data.usage` of an event as written and read: `None` when absent, `Err` with the reason
 /// when it is not token counts.
 pub fn usage_field(log: &EventLog, idx: EventIdx) -> Option<Result<Usage, String>> {
+    // The usual usage (plain counts) straight from the bytes; anything else through the tree.
+    match data_member_raw(&event_bytes(log, idx), "usage") {
+        Some(None) => return None,
+        Some(Some(b"null")) => return None,
+        Some(Some(raw)) => {
+            if let Some(usage) = fast_usage(raw) {
+                return Some(Ok(usage));
+            }
+        }
+        None => {}
+    }
     data_field(log, idx, "usage").map(|u| Usage::from_value(&u))
 }
 
