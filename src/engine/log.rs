@@ -292,6 +292,18 @@ impl EventLog {
         }
     }
 
+    /// The event's JSON bytes: borrowed from the text arena for a line (no UTF-8 check: the
+    /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]).
+    pub fn event_bytes(&self, idx: EventIdx) -> Cow<'_, [u8]> {
+        match self.events[idx.get()].text {
+            EventText::Line { .. } => Cow::Borrowed(self.line_text(idx)),
+            _ => match self.event_json(idx) {
+                Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+                Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+            },
+        }
+    }
+
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
     pub fn event_json(&self, idx: EventIdx) -> Cow<'_, str> {
         let e = &self.events[idx.get()];

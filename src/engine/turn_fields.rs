@@ -409,10 +409,18 @@ pub(super) fn lenient_parts(event_json: &str) -> Parts<'_> {
 
 /// Reads the fields from an event's JSON text (all empty when it has another shape).
 pub fn turn_fields(event_json: &str) -> TurnFields {
-    let parts = scanned_parts(event_json)
-        .or_else(|| fast_parts(event_json))
-        .unwrap_or_else(|| lenient_parts(event_json));
-    build(parts)
+    turn_fields_of_bytes(event_json.as_bytes())
+}
+
+/// [`turn_fields`] of an event's bytes: the byte scanner reads the usual shapes without a
+/// UTF-8 pass over the whole text; the serde paths (after a lossy conversion, as
+/// [`EventLog::event_json`](crate::engine::EventLog::event_json) makes) read the rest.
+pub fn turn_fields_of_bytes(event_json: &[u8]) -> TurnFields {
+    if let Some(parts) = scanned_parts(event_json) {
+        return build(parts);
+    }
+    let text = String::from_utf8_lossy(event_json);
+    build(fast_parts(&text).unwrap_or_else(|| lenient_parts(&text)))
 }
 
 pub(super) fn build(p: Parts<'_>) -> TurnFields {

@@ -15,8 +15,8 @@ use super::meter::scan::{Scanner, once};
 use super::turn_fields::{Ids, Parts, Source, UsualData, UsualMessage};
 
 /// The fields of a well-formed event, or `None` to let the serde paths read it.
-pub(super) fn scanned_parts(event_json: &str) -> Option<Parts<'_>> {
-    let mut s = Scanner::new(event_json.as_bytes());
+pub(super) fn scanned_parts(event_json: &[u8]) -> Option<Parts<'_>> {
+    let mut s = Scanner::new(event_json);
     let mut data = None;
     s.object(|s, key| match key {
         b"data" => once(&mut data, read_data(s)?),
@@ -125,7 +125,7 @@ mod tests {
     }
 
     fn scanned(text: &str) -> Option<TurnFields> {
-        scanned_parts(text).map(build)
+        scanned_parts(text.as_bytes()).map(build)
     }
 
     #[test]

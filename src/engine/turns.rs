@@ -13,7 +13,7 @@ use super::finding::{Finding, Rule, Severity};
 use super::log::EventLog;
 use super::message_shape::shape_problem;
 use super::readable;
-use super::turn_fields::turn_fields;
+use super::turn_fields::turn_fields_of_bytes;
 
 /// A tool call announced by an `assistant/message` that has no result yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,8 +89,8 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
         if !relevant && !check_shape {
             continue;
         }
-        let json = log.event_json(idx);
-        let data = turn_fields(&json);
+        let json = log.event_bytes(idx);
+        let data = turn_fields_of_bytes(&json);
         if data.has_message {
             scan.identified_messages = true;
         }
@@ -268,14 +268,14 @@ fn shape_findings(
     log: &EventLog,
     idx: EventIdx,
     name: &str,
-    json: &str,
+    json: &[u8],
     shape: &super::turn_fields::MessageShape,
     era: Era,
     out: &mut Vec<Finding>,
 ) {
     let seq = Some(log.event(idx).seq);
     let line = line_of(log, idx);
-    let read = readable::scan(json.as_bytes());
+    let read = readable::scan(json);
     if let Some(u) = read.unreadable {
         out.push(Finding::new(
             Rule::MessageShape,

@@ -6,26 +6,13 @@
 //! tree-based reference ([`super::price`], [`super::anchor::piece_of_chunk`]), so the fast
 //! path answers only where it gives the reference's answer (the tests hold the two equal).
 
-use std::borrow::Cow;
-
 use serde_json::Value;
 
 use super::anchor::{DeltaKind, Piece, Usage, piece_of_chunk};
 use super::price::{OVERHEAD, message_price};
 use super::scan::{Scanner, once};
 use super::utf16::ceil4;
-use crate::engine::{ChunkKind, EventIdx, EventLog, EventText, PackedData, message_of};
-
-/// An event's JSON bytes: borrowed from the text arena for a line, rebuilt otherwise.
-pub fn event_bytes(log: &EventLog, idx: EventIdx) -> Cow<'_, [u8]> {
-    match log.event(idx).text {
-        EventText::Line { .. } => Cow::Borrowed(log.line_text(idx)),
-        _ => match log.event_json(idx) {
-            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
-            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
-        },
-    }
-}
+use crate::engine::{ChunkKind, EventIdx, EventLog, PackedData, message_of};
 
 // --- Blocks and messages ---------------------------------------------------------------
 
@@ -231,7 +218,7 @@ pub fn node_price(log: &EventLog, idx: EventIdx) -> u64 {
 /// Everything the meter reads of a surface-eligible event, from one scan of its text (the
 /// streamed price reads the cited chunks too). Independent of every other event's state.
 pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
-    let bytes = event_bytes(log, idx);
+    let bytes = log.event_bytes(idx);
     let assistant = log.type_name(idx) == "assistant/message";
     let streamed = |usage: Option<Usage>, known: &[Known<'_>]| {
         let sources = log.sources(idx).filter(|_| assistant && usage.is_some())?;
@@ -289,7 +276,7 @@ fn fast_usage(raw: &[u8]) -> Option<Usage> {
 /// One member of an event's `data`, parsed on its own (`None` when absent or null; read from
 /// the whole `data` as a tree when the scan fails, e.g. on a repeated key).
 fn data_field(log: &EventLog, idx: EventIdx, key: &str) -> Option<Value> {
-    let bytes = event_bytes(log, idx);
+    let bytes = log.event_bytes(idx);
     let value = match data_member_raw(&bytes, key) {
         Some(raw) => raw.and_then(|raw| serde_json::from_slice(raw).ok()),
         None => log.data_value(idx).get(key).cloned(),
@@ -330,7 +317,7 @@ pub fn context_window_of(log: &EventLog, idx: EventIdx) -> Result<Option<u64>, (
 /// when it is not token counts.
 pub fn usage_field(log: &EventLog, idx: EventIdx) -> Option<Result<Usage, String>> {
     // The usual usage (plain counts) straight from the bytes; anything else through the tree.
-    match data_member_raw(&event_bytes(log, idx), "usage") {
+    match data_member_raw(&log.event_bytes(idx), "usage") {
         Some(None) => return None,
         Some(Some(b"null")) => return None,
         Some(Some(raw)) => {
@@ -471,7 +458,7 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 
 /// [`chunk_piece`], pricing a `block-end` block equal to one of `known` without scanning it.
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
-    fast_piece(&event_bytes(log, idx), known).unwrap_or_else(|| chunk_piece_reference(log, idx))
+    fast_piece(&log.event_bytes(idx), known).unwrap_or_else(|| chunk_piece_reference(log, idx))
 }
 
 /// [`chunk_piece`] through the event as a JSON tree: the reference.
