@@ -148,6 +148,7 @@ enum Reading {
     MapJsonl,
 }
 
+/// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
 fn open_reading(
     path: &Path,
     session: Option<&str>,
