@@ -134,11 +134,13 @@ fn a_file_truncated_while_mapped_is_named_and_the_process_exits_2() {
         path.display()
     );
     assert!(stderr.contains(&expected), "stderr:\n{stderr}");
+    assert_eq!(stderr.matches("shrank").count(), 1, "one line: {stderr}");
     assert!(!stdout.contains("survived"), "stdout:\n{stdout}");
 }
 
 /// The child: maps `path` through the public API, truncates it to nothing, reads past the new
-/// end through the arena. The guard must end the process before the read returns.
+/// end through the arena from two threads. The guard must end the process before a read
+/// returns.
 fn truncate_while_mapped(path: &Path) {
     let opened = store::open_mapped(path, None).unwrap();
     assert!(opened.log.text.is_shared(), "the log was not mapped");
@@ -149,7 +151,16 @@ fn truncate_while_mapped(path: &Path) {
         .unwrap()
         .set_len(0)
         .unwrap();
-    let byte = std::hint::black_box(&opened.log.text)[len / 2];
-    println!("the read past the end survived: {byte}");
+    // Two threads read at once (as the reader's two threads would): still one line.
+    let barrier = std::sync::Barrier::new(2);
+    let read = |at: usize| {
+        barrier.wait();
+        std::hint::black_box(&opened.log.text)[at]
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| read(len - 1));
+        (read(len / 2), other.join().unwrap())
+    });
+    println!("the read past the end survived: {a} {b}");
     std::process::exit(0);
 }

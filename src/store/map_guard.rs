@@ -127,6 +127,8 @@ static TABLE: Table<SLOTS> = Table::new();
 static INSTALL: Once = Once::new();
 /// True once the handler is in place (only then is anything guarded).
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Set by the first thread whose guarded read faulted (it writes the line and exits).
+static REPORTING: AtomicBool = AtomicBool::new(false);
 /// The SIGBUS action ours replaced, handed faults that are not ours.
 static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
 
@@ -184,6 +186,15 @@ extern "C" fn on_sigbus(
     // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler.
     let addr = unsafe { (*info).si_addr() } as usize;
     if let Some(path) = TABLE.path_at(addr) {
+        // Both reader threads may fault at once: one names the file and ends the process,
+        // the others wait for that (one line, not two interleaved).
+        if REPORTING.swap(true, Ordering::AcqRel) {
+            loop {
+                // SAFETY: `pause` is async-signal-safe; `_exit` in the reporting thread ends
+                // this one too.
+                unsafe { libc::pause() };
+            }
+        }
         write_stderr(MESSAGE_HEAD);
         write_stderr(path);
         write_stderr(MESSAGE_TAIL);
