@@ -58,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
     let base = grown.text.len();
     for l in &lines[cut..] {
         grown.text.extend_from_slice(l.as_bytes());
-        grown.text.push(b'\n');
+        grown.text.extend_from_slice(b"\n");
     }
     if let Some(batch) = parse_body(&grown.text, base, cut as u32 + 2, None) {
         grown.extend(batch);

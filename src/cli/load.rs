@@ -1,5 +1,7 @@
 //! Opening the input of a command: store + optional repair closers + the surface at a cursor,
-//! and `check`'s findings on two cores (shared with the desktop viewer's loader).
+//! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
+//! map a large JSONL log instead of copying it (`store::open_mapped`); the desktop viewer
+//! keeps its own copy (`ui/loader.rs`).
 
 use anyhow::Context as _;
 
@@ -19,9 +21,11 @@ pub struct Loaded {
     pub repaired: usize,
 }
 
-/// Opens `input`, appending repair closers when `repair` is set.
+/// Opens `input`, appending repair closers when `repair` is set. A large JSONL file is mapped,
+/// not copied ([`store::open_mapped`]): a command reads its log once and exits. Repair closers
+/// are synthesized events (`EventLog::synthesized`), so the mapped text stays as it is.
 pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
-    let opened = store::open(&input.file, input.session.as_deref())?;
+    let opened = store::open_mapped(&input.file, input.session.as_deref())?;
     let mut log = opened.log;
     let mut repaired = 0;
     if repair {

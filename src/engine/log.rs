@@ -10,6 +10,7 @@ use super::event::{
 use super::header::SessionHeader;
 use super::packed::{PackedRow, member_json};
 use super::problem::LogProblem;
+use super::text_arena::TextArena;
 use super::types::TypeTable;
 
 /// An event as a store hands it to a batch.
@@ -128,7 +129,8 @@ pub struct EventLog {
     /// The session header, when the file has one.
     pub header: Option<SessionHeader>,
     /// The text arena: every event's JSON lives here (or is rebuilt from a packed row in it).
-    pub text: Vec<u8>,
+    /// Owned bytes, or a file's bytes shared read-only (the CLI maps large JSONL files).
+    pub text: TextArena,
     /// All events, in log order.
     pub events: Vec<EventRecord>,
     /// Type names.
@@ -151,15 +153,20 @@ pub struct EventLog {
 }
 
 impl EventLog {
-    /// Builds a log from its header, its text arena and the batch read from it.
-    pub fn new(header: Option<SessionHeader>, text: Vec<u8>, mut batch: EventBatch) -> Self {
+    /// Builds a log from its header, its text arena (a `Vec<u8>` or a [`TextArena`]) and the
+    /// batch read from it.
+    pub fn new(
+        header: Option<SessionHeader>,
+        text: impl Into<TextArena>,
+        mut batch: EventBatch,
+    ) -> Self {
         // Move the batch's vectors in (no copy), trimmed to size: at a million events every
         // spare slot of the record vector costs 64 bytes.
         batch.events.shrink_to_fit();
         batch.sources.shrink_to_fit();
         let mut log = EventLog {
             header,
-            text,
+            text: text.into(),
             events: Vec::new(),
             types: batch.types,
             sources: batch.sources,
@@ -175,7 +182,8 @@ impl EventLog {
         log
     }
 
-    /// Appends events read later (live follow). `batch` text offsets refer to [`EventLog::text`].
+    /// Appends events read later (live follow). `batch` text offsets refer to [`EventLog::text`]
+    /// (grown with [`TextArena::extend_from_slice`] before).
     pub fn extend(&mut self, batch: EventBatch) {
         let first_new = self.events.len();
         let mut own = EventBatch {

@@ -4,7 +4,9 @@
 //! last seq read are polled in a short read-only transaction (the writer is never blocked).
 //! A file that was truncated or replaced underneath is detected and reported for a reload.
 //!
-//! The follower never writes: it opens the file read-only for each poll.
+//! The follower never writes: it opens the file read-only for each poll. The followed log owns
+//! its text (a copy, never a memory map: the file grows and may be truncated while followed),
+//! and new lines are appended to it.
 
 use std::fs::File;
 use std::io::{Read as _, Seek as _, SeekFrom};

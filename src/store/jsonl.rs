@@ -14,7 +14,7 @@ use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
 use crate::engine::{
     ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, ProblemKind, SessionHeader,
-    SurfaceOp,
+    SurfaceOp, TextArena,
 };
 
 /// Inputs at least this large are parsed in chunks on two threads.
@@ -25,8 +25,14 @@ const PARALLEL_THRESHOLD: usize = 4 << 20;
 /// of them; and two threads taking chunks in turn stay busy until the end.
 const CHUNKS: usize = 8;
 
-/// Reads a whole JSONL log from its bytes. Returns `None` only when cancelled.
-pub fn read_jsonl(bytes: Vec<u8>, progress: Option<&LoadProgress>) -> Option<EventLog> {
+/// Reads a whole JSONL log from its bytes (owned, or a [`TextArena`] over shared bytes such as
+/// a mapped file); they become the log's text arena without a copy. Returns `None` only when
+/// cancelled.
+pub fn read_jsonl(
+    bytes: impl Into<TextArena>,
+    progress: Option<&LoadProgress>,
+) -> Option<EventLog> {
+    let bytes: TextArena = bytes.into();
     let first_end = memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
     let (header, header_problems) = parse_header(&bytes[..first_end]);
     let body_start = if header.is_some() { first_end } else { 0 };

@@ -13,6 +13,10 @@ mod envelope_scan;
 mod error;
 mod follow;
 mod jsonl;
+#[cfg(target_os = "linux")]
+mod map_guard;
+#[cfg(target_os = "linux")]
+mod mapped_file;
 mod packed_rows;
 mod progress;
 mod read_file;
@@ -44,7 +48,7 @@ pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_af
 pub use varint::{decode_seq_list, encode_seq_list};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
-use crate::engine::EventLog;
+use crate::engine::{EventLog, TextArena};
 
 /// The on-disk format of a session file, detected from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -111,9 +115,19 @@ pub struct Opened {
 }
 
 /// Opens `path` read-only and reads one session (`session` picks one in a SQLite file;
-/// otherwise the only or the most recently created one).
+/// otherwise the only or the most recently created one). The log owns a copy of the file's
+/// bytes (what the desktop viewer needs: see `read_file.rs`).
 pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
     open_with_progress(path, session, None)
+}
+
+/// [`open`], but a large JSONL file is mapped read-only instead of copied (Linux; see
+/// `mapped_file.rs`): the log's text arena shares the file's pages. For short-lived readers
+/// (the CLI). Zstandard and SQLite files read as with [`open`] (they decode into owned text).
+/// If another program truncates the file while the log is alive, the process prints one line
+/// naming the file and exits 2 (the SIGBUS guard of `map_guard.rs`).
+pub fn open_mapped(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
+    open_reading(path, session, None, Reading::MapJsonl)
 }
 
 /// [`open`] reporting progress and honouring cancellation.
@@ -122,6 +136,25 @@ pub fn open_with_progress(
     session: Option<&str>,
     progress: Option<&LoadProgress>,
 ) -> Result<Opened, StoreError> {
+    open_reading(path, session, progress, Reading::Copy)
+}
+
+/// How the bytes of a JSONL file get into memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// An owned copy.
+    Copy,
+    /// Mapped when large enough (`read_file::map_or_read`).
+    MapJsonl,
+}
+
+/// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
+fn open_reading(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    reading: Reading,
+) -> Result<Opened, StoreError> {
     let format = detect_file(path)?;
     let cancelled = || StoreError::Cancelled {
         path: path.to_path_buf(),
@@ -129,7 +162,12 @@ pub fn open_with_progress(
     let (log, info) = match format {
         Format::Sqlite => read_sqlite(path, session, progress)?.ok_or_else(cancelled)?,
         Format::Jsonl | Format::Zstd => {
-            let bytes = read_file::read_whole(path).map_err(|e| StoreError::io(path, e))?;
+            let bytes = if format == Format::Jsonl && reading == Reading::MapJsonl {
+                read_file::map_or_read(path)
+            } else {
+                read_file::read_whole(path).map(TextArena::from)
+            }
+            .map_err(|e| StoreError::io(path, e))?;
             if let Some(p) = progress {
                 p.set_total(bytes.len() as u64);
             }

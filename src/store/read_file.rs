@@ -8,6 +8,12 @@
 //! truncated or rewritten while it is shown cannot pull the bytes from under the viewer (a
 //! memory map could), and the viewer never writes to the file.
 //!
+//! That is what the desktop viewer and live follow use: they live for hours, follow files as
+//! they grow, and are shown logs other programs may rewrite. The command line instead maps a
+//! large JSONL file ([`map_or_read`], Linux): a short process does not need a private copy, and
+//! fresh memory is the dearest part of reading (the kernel zeroes every new page on first
+//! touch). A truncation while mapped is caught by the SIGBUS guard (`map_guard.rs`).
+//!
 //! The file is read up to the length it had when opened: bytes appended later are picked up by
 //! live follow. A file that shrinks while read falls back to a plain read to its end.
 
@@ -15,8 +21,30 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-/// Files at least this large are read in two halves with huge pages requested.
-const PARALLEL_FROM: u64 = 8 << 20;
+use crate::engine::TextArena;
+
+/// Files at least this large are read in two halves with huge pages requested, or mapped by
+/// [`map_or_read`].
+pub(super) const PARALLEL_FROM: u64 = 8 << 20;
+
+/// The whole content of `path` as a text arena: on Linux a file of at least
+/// [`PARALLEL_FROM`] bytes is mapped read-only (see `mapped_file.rs`); smaller and empty files,
+/// other platforms, and any mapping the kernel or the SIGBUS guard refuses are read with
+/// [`read_whole`].
+pub fn map_or_read(path: &Path) -> std::io::Result<TextArena> {
+    #[cfg(target_os = "linux")]
+    {
+        let file = File::open(path)?;
+        let len = file.metadata()?.len();
+        if len >= PARALLEL_FROM
+            && let Ok(len) = usize::try_from(len)
+            && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path)
+        {
+            return Ok(TextArena::shared(std::sync::Arc::new(mapped)));
+        }
+    }
+    read_whole(path).map(TextArena::from)
+}
 
 /// The whole content of `path`.
 pub fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
@@ -122,5 +150,23 @@ mod tests {
     fn a_missing_file_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(read_whole(&dir.path().join("none")).is_err());
+        assert!(map_or_read(&dir.path().join("none")).is_err());
+    }
+
+    #[test]
+    fn small_and_empty_files_are_read_and_large_ones_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let large = PARALLEL_FROM as usize;
+        for len in [0usize, 1, 4096, large - 1, large, large + 12_345] {
+            let content: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            let path = dir.path().join(format!("f{len}"));
+            std::fs::write(&path, &content).unwrap();
+            let arena = map_or_read(&path).unwrap();
+            assert_eq!(&arena[..], &content[..], "length {len}");
+            // Mapped only on Linux, and only while the guard has a free slot (other tests
+            // of this process may hold some, never all 64).
+            let mapped = cfg!(target_os = "linux") && len >= large;
+            assert_eq!(arena.is_shared(), mapped, "length {len}");
+        }
     }
 }

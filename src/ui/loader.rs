@@ -2,6 +2,11 @@
 //! and cancellation) in two steps — the log and its surface first, then its findings and token
 //! meter ([`super::analysis`]) — and the native file and folder dialogs (the folder discovery
 //! itself is `browser_job.rs`).
+//!
+//! The viewer reads a log into an owned copy (`store::open_with_progress`,
+//! `store::open_following`), never a memory map as the CLI does (`store::open_mapped`): a
+//! window stays open for hours, follows files as they grow, and another program truncating or
+//! rewriting a mapped file would pull the bytes from under it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,0 +1,166 @@
+//! The CLI's mapped reading (`store::open_mapped`): the same log as a copy, small files still
+//! copied, and a file truncated while mapped named on stderr with exit code 2 (the SIGBUS
+//! guard), checked in a child process: the test binary runs itself again.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use surface_viewer::engine::{EventIdx, Surface, check};
+use surface_viewer::store;
+
+/// Set in the child process to the log it maps and truncates.
+const CHILD_ENV: &str = "SURFACE_VIEWER_TEST_TRUNCATE_MAPPED";
+
+/// Writes a valid log of at least `min_bytes` (large logs are the ones mapped), with a replace
+/// so the surface rules have something to do.
+fn write_log(path: &Path, min_bytes: usize) {
+    let filler = "lorem ipsum dolor sit amet ".repeat(20);
+    let mut text = format!("{}\n", common::HEADER);
+    let mut seq = 0u64;
+    while text.len() < min_bytes {
+        let op = if seq > 0 && seq.is_multiple_of(1000) {
+            format!(
+                r#","surfaceOp":{{"op":"replace","start":{},"end":{}}},"sourceEventSeqs":[{},{}]"#,
+                seq - 2,
+                seq - 1,
+                seq - 2,
+                seq - 1
+            )
+        } else {
+            r#","surfaceOp":"append""#.to_string()
+        };
+        text.push_str(&format!(
+            r#"{{"type":"user/message","seq":{seq},"time":{seq},"data":{{"content":[{{"type":"text","text":"m{seq} {filler}"}}],"source":{{"kind":"user"}}}}{op}}}"#
+        ));
+        text.push('\n');
+        seq += 1;
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn mapped_and_copied_logs_read_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    write_log(&path, 9 << 20);
+    let copied = store::open(&path, None).unwrap();
+    let mapped = store::open_mapped(&path, None).unwrap();
+    assert!(!copied.log.text.is_shared());
+    assert_eq!(mapped.log.text.is_shared(), cfg!(target_os = "linux"));
+    assert_eq!(&copied.log.text[..], &mapped.log.text[..]);
+    assert_eq!(copied.log.len(), mapped.log.len());
+    assert!(mapped.log.len() > 10_000);
+    for i in [0, 1, mapped.log.len() / 2, mapped.log.len() - 1] {
+        let idx = EventIdx(i as u32);
+        assert_eq!(copied.log.event_json(idx), mapped.log.event_json(idx));
+    }
+    let (a, b) = (Surface::at_end(&copied.log), Surface::at_end(&mapped.log));
+    assert_eq!(a.nodes().collect::<Vec<_>>(), b.nodes().collect::<Vec<_>>());
+    assert!(a.applied_replaces().len() >= 10, "the replaces took effect");
+    assert_eq!(check(&copied.log, &a), check(&mapped.log, &b));
+    assert_eq!(copied.session, mapped.session);
+}
+
+#[test]
+fn small_logs_are_copied_and_a_mapped_log_grows_into_a_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.jsonl");
+    write_log(&small, 64 << 10);
+    assert!(
+        !store::open_mapped(&small, None)
+            .unwrap()
+            .log
+            .text
+            .is_shared()
+    );
+
+    let big = dir.path().join("big.jsonl");
+    write_log(&big, 9 << 20);
+    let mut log = store::open_mapped(&big, None).unwrap().log;
+    let (len, events) = (log.text.len(), log.len());
+    let next = log.next_seq();
+    let line = format!("{}\n", common::msg(next, "append", None));
+    log.text.extend_from_slice(line.as_bytes());
+    assert!(!log.text.is_shared(), "appending copied the mapped bytes");
+    let batch = store::parse_body(&log.text, len, 0, None).unwrap();
+    log.extend(batch);
+    assert_eq!(log.len(), events + 1);
+    assert!(
+        log.event_json(EventIdx(events as u32))
+            .contains(&format!("\"seq\":{next}"))
+    );
+    assert_eq!(
+        std::fs::metadata(&big).unwrap().len() as usize,
+        len,
+        "the file is untouched"
+    );
+}
+
+#[test]
+fn a_file_truncated_while_mapped_is_named_and_the_process_exits_2() {
+    if let Some(path) = std::env::var_os(CHILD_ENV) {
+        truncate_while_mapped(Path::new(&path));
+        return;
+    }
+    if !cfg!(target_os = "linux") {
+        return; // other platforms read files, they never map them
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shrinking.jsonl");
+    write_log(&path, 9 << 20);
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_file_truncated_while_mapped_is_named_and_the_process_exits_2",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, &path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "child status {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    let expected = format!(
+        "surface-viewer: {} shrank while it was being read (another program truncated it); \
+         nothing more can be read from it\n",
+        path.display()
+    );
+    assert!(stderr.contains(&expected), "stderr:\n{stderr}");
+    assert_eq!(stderr.matches("shrank").count(), 1, "one line: {stderr}");
+    assert!(!stdout.contains("survived"), "stdout:\n{stdout}");
+}
+
+/// The child: maps `path` through the public API, truncates it to nothing, reads past the new
+/// end through the arena from two threads. The guard must end the process before a read
+/// returns.
+fn truncate_while_mapped(path: &Path) {
+    let opened = store::open_mapped(path, None).unwrap();
+    assert!(opened.log.text.is_shared(), "the log was not mapped");
+    let len = opened.log.text.len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    // Two threads read at once (as the reader's two threads would): still one line.
+    let barrier = std::sync::Barrier::new(2);
+    let read = |at: usize| {
+        barrier.wait();
+        std::hint::black_box(&opened.log.text)[at]
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| read(len - 1));
+        (read(len / 2), other.join().unwrap())
+    });
+    println!("the read past the end survived: {a} {b}");
+    std::process::exit(0);
+}
