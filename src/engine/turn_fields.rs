@@ -475,6 +475,28 @@ pub(super) fn build(p: Parts<'_>) -> TurnFields {
     }
 }
 
+/// Events in the shapes both quick readers read (test cases shared by their tests).
+#[cfg(test)]
+pub(super) const USUAL_SHAPES: [&str; 5] = [
+    r#"{"type":"tool/result","data":{"turn":1,"step":2,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[]}],"role":"user","id":"t-1"},"error":{"code":"X"}}}"#,
+    r#"{"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"k","name":"n"}],"provenance":null,"trigger":null}}"#,
+    r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u","callId":null}}"#,
+    r#"{"data":{"message":{"role":"assistant","id":7},"content":[{"type":null}]}}"#,
+    r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#,
+];
+
+/// Shapes both quick readers leave to the lenient reader (test cases shared by their tests).
+#[cfg(test)]
+pub(super) const UNUSUAL_SHAPES: [&str; 7] = [
+    r#"{"data":"text"}"#,
+    r#"{"data":{"message":null}}"#,
+    r#"{"data":{"content":[1,{"type":"tool-call","id":"k"}]}}"#,
+    r#"{"data":{"source":"user"}}"#,
+    r#"{"data":{"content":[{"id":5}]}}"#,
+    r#"{"data":null}"#,
+    r#"{"seq":3}"#,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,27 +557,11 @@ mod tests {
     /// The fast path must read exactly what the lenient path reads, whenever it succeeds.
     #[test]
     fn fast_and_lenient_paths_agree() {
-        let cases = [
-            r#"{"type":"tool/result","data":{"turn":1,"step":2,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[]}],"role":"user","id":"t-1"},"error":{"code":"X"}}}"#,
-            r#"{"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"k","name":"n"}],"provenance":null,"trigger":null}}"#,
-            r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u","callId":null}}"#,
-            r#"{"data":{"message":{"role":"assistant","id":7},"content":[{"type":null}]}}"#,
-            r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#,
-        ];
-        for c in cases {
+        for c in USUAL_SHAPES {
             let fast = build(fast_parts(c).expect(c));
             assert_eq!(fast, build(lenient_parts(c)), "{c}");
         }
-        // Shapes the fast path leaves to the lenient one.
-        for c in [
-            r#"{"data":"text"}"#,
-            r#"{"data":{"message":null}}"#,
-            r#"{"data":{"content":[1,{"type":"tool-call","id":"k"}]}}"#,
-            r#"{"data":{"source":"user"}}"#,
-            r#"{"data":{"content":[{"id":5}]}}"#,
-            r#"{"data":null}"#,
-            r#"{"seq":3}"#,
-        ] {
+        for c in UNUSUAL_SHAPES {
             assert!(fast_parts(c).is_none(), "{c}");
         }
     }

@@ -118,7 +118,9 @@ fn string_or_null<'a>(s: &mut Scanner<'a>) -> Option<Option<Cow<'a, str>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::turn_fields::{TurnFields, build, lenient_parts};
+    use crate::engine::turn_fields::{
+        TurnFields, UNUSUAL_SHAPES, USUAL_SHAPES, build, lenient_parts,
+    };
 
     fn reference(text: &str) -> TurnFields {
         build(lenient_parts(text))
@@ -130,33 +132,21 @@ mod tests {
 
     #[test]
     fn usual_shapes_read_as_the_serde_paths_read_them() {
-        let cases = [
-            r#"{"type":"tool/result","data":{"turn":1,"step":2,"message":{"source":{"kind":"tool","callId":"c2"},"content":[{"type":"tool-result","toolCallId":"c2","content":[]}],"role":"user","id":"t-1"},"error":{"code":"X"}}}"#,
-            r#"{"data":{"turn":1,"step":1,"content":[{"type":"tool-call","id":"k","name":"n"}],"provenance":null,"trigger":null}}"#,
-            r#"{"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u","callId":null}}"#,
-            r#"{"data":{"message":{"role":"assistant","id":7},"content":[{"type":null}]}}"#,
-            r#"{"data":{"turn":1,"trigger":{"kind":"continuation"}}}"#,
+        let more = [
             r#" { "seq" : 4 , "data" : { "turn" : 12 , "content" : [ { "type" : "text" , "text" : "a \" quote } ] and \\ more" } ] } , "seq" : 5 } "#,
             r#"{"data":{"message":{"content":[{"type":"text","text":"x","id":null,"code":null}]},"content":[{"type":"tool-call","id":"ignored"}]}}"#,
             r#"{"data":{"message":{"role":"user"},"content":[{"type":"tool-call","id":"from-data"}]}}"#,
             r#"{"data":{"turn":-1,"step":1.5,"id":"é😀","role":true,"source":{"kind":null,"callId":"c","extra":[1,{"a":"}"}]}}}"#,
             r#"{"data":{}}"#,
         ];
-        for c in cases {
+        for c in USUAL_SHAPES.iter().chain(&more) {
             assert_eq!(scanned(c).as_ref(), Some(&reference(c)), "{c}");
         }
     }
 
     #[test]
     fn other_shapes_are_left_to_the_serde_paths() {
-        for c in [
-            r#"{"data":"text"}"#,
-            r#"{"data":{"message":null}}"#,
-            r#"{"data":{"content":[1,{"type":"tool-call","id":"k"}]}}"#,
-            r#"{"data":{"source":"user"}}"#,
-            r#"{"data":{"content":[{"id":5}]}}"#,
-            r#"{"data":null}"#,
-            r#"{"seq":3}"#,
+        let more = [
             // Escapes in keys or in read strings, keys given twice.
             r#"{"d\u0061ta":{"turn":1}}"#,
             r#"{"data":{"content":[{"type":"tool\u002dcall","id":"k"}]}}"#,
@@ -165,7 +155,8 @@ mod tests {
             r#"{"data":{"content":[{"type":"text","type":null}]}}"#,
             r#"{"data":{"error":{"code":null,"code":"X"}}}"#,
             "not json",
-        ] {
+        ];
+        for c in UNUSUAL_SHAPES.iter().chain(&more) {
             assert!(scanned(c).is_none(), "{c}");
         }
     }
