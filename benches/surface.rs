@@ -31,7 +31,7 @@ fn line_start(bytes: &[u8], line: u32) -> usize {
 fn scan(log: &EventLog) -> usize {
     log.events
         .iter()
-        .filter(|e| log.types.is_eligible(e.kind) && e.op != OpSlot::None)
+        .filter(|e| log.types.is_eligible(e.kind) && e.op() != OpSlot::None)
         .count()
 }
 

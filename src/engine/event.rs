@@ -83,8 +83,8 @@ impl SurfaceOp {
     }
 }
 
-/// The compact, in-record form of a [`SurfaceOp`]: replace endpoints are kept in
-/// [`crate::engine::EventLog`]'s side table so that every record stays small.
+/// The in-record form of a [`SurfaceOp`]: replace endpoints are kept in
+/// [`crate::engine::EventLog`]'s side table of extras so that every record stays small.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum OpSlot {
     /// No op.
@@ -92,10 +92,45 @@ pub enum OpSlot {
     None,
     /// `"append"`.
     Append,
-    /// A replace; the index into the log's replace table.
-    Replace(u32),
+    /// A replace; its endpoints are in the log's extras (see [`EventRecord::extra`]).
+    Replace,
     /// A malformed op.
     Malformed(MalformedOp),
+}
+
+/// Every [`MalformedOp`], in the order of their op codes.
+const MALFORMED_OPS: [MalformedOp; 6] = [
+    MalformedOp::UnknownString,
+    MalformedOp::UnknownObjectOp,
+    MalformedOp::BadStart,
+    MalformedOp::BadEnd,
+    MalformedOp::WrongJsonType,
+    MalformedOp::ExtraKeys,
+];
+
+impl OpSlot {
+    /// The 4-bit code kept in a record: 0 none, 1 append, 2 replace, 3.. malformed.
+    fn code(self) -> u64 {
+        match self {
+            OpSlot::None => 0,
+            OpSlot::Append => 1,
+            OpSlot::Replace => 2,
+            OpSlot::Malformed(m) => {
+                3 + MALFORMED_OPS.iter().position(|&k| k == m).unwrap_or(0) as u64
+            }
+        }
+    }
+
+    fn from_code(code: u64) -> OpSlot {
+        match code {
+            0 => OpSlot::None,
+            1 => OpSlot::Append,
+            2 => OpSlot::Replace,
+            c => MALFORMED_OPS
+                .get(c as usize - 3)
+                .map_or(OpSlot::None, |&m| OpSlot::Malformed(m)),
+        }
+    }
 }
 
 /// Flag bit: the event's seq is greater than every earlier event's seq (spec §2 rule 6).
@@ -110,7 +145,7 @@ pub const FLAG_SEED: u8 = 4;
 pub enum EventText {
     /// The whole event object is `text[start..start+len]` (a JSONL line, or a line the store wrote).
     Line {
-        /// Byte offset into [`crate::engine::EventLog::text`].
+        /// Byte offset into [`crate::engine::EventLog::text`] (below 2^55).
         start: u64,
         /// Byte length.
         len: u32,
@@ -129,52 +164,158 @@ pub enum EventText {
 /// Sentinel for "this event has no `time`".
 pub const NO_TIME: i64 = i64::MIN;
 
-/// One event of the log: a fixed-size record. The payload stays in the text arena and is
-/// parsed only when something needs it.
+/// Sentinel for [`EventRecord::extra`]: the event has neither replace endpoints nor
+/// `sourceEventSeqs`.
+pub const NO_EXTRA: u32 = u32::MAX;
+
+/// Replace endpoints and `sourceEventSeqs` of one event: kept beside the records, because
+/// few events have either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct EventExtra {
+    /// Seq of the first shadowed node (a replace op; 0 otherwise).
+    pub start: u64,
+    /// Seq of the last shadowed node (a replace op; 0 otherwise).
+    pub end: u64,
+    /// Start of `sourceEventSeqs` in [`crate::engine::EventLog::sources`].
+    pub sources_start: u32,
+    /// Length of `sourceEventSeqs`, or [`NO_SOURCES`] when absent.
+    pub sources_len: u32,
+}
+
+impl EventExtra {
+    /// True when the event has a `sourceEventSeqs` list (possibly empty).
+    pub fn has_sources(&self) -> bool {
+        self.sources_len != NO_SOURCES
+    }
+}
+
+// The packed word of a record, from the top bit down: the text's form (2 bits), the flags
+// (3 bits), the op code (4 bits), then the text's offset, packed row or synthesized index
+// (55 bits: 32 PiB of text).
+const TEXT_FORM_SHIFT: u32 = 62;
+const FLAGS_SHIFT: u32 = 59;
+const OP_SHIFT: u32 = 55;
+const PAYLOAD_MASK: u64 = (1 << OP_SHIFT) - 1;
+const FORM_LINE: u64 = 0;
+const FORM_PACKED: u64 = 1;
+const FORM_SYNTHESIZED: u64 = 2;
+
+/// One event of the log: a 40-byte record. The payload stays in the text arena and is parsed
+/// only when something needs it; replace endpoints and provenance live in the log's extras.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventRecord {
     /// The event's `seq` as written.
     pub seq: u64,
     /// `time` in epoch milliseconds, or [`NO_TIME`].
     pub time: i64,
+    /// Text form, flags, op code and text offset (see the constants above).
+    word: u64,
+    /// The line's byte length, or the packed member's index.
+    text_len: u32,
     /// Interned `type`.
     pub kind: TypeId,
-    /// How the event enters the surface (replace endpoints live in a side table).
-    pub op: OpSlot,
-    /// Start of `sourceEventSeqs` in [`crate::engine::EventLog::sources`].
-    pub sources_start: u32,
-    /// Length of `sourceEventSeqs`, or [`NO_SOURCES`] when absent.
-    pub sources_len: u32,
     /// 1-based line in the file (JSONL), or 0 where lines do not apply (SQLite rows).
     pub line: u32,
-    /// Where the JSON text of the event lives.
-    pub text: EventText,
-    /// `FLAG_*` bits.
-    pub flags: u8,
+    /// Index into the log's extras, or [`NO_EXTRA`].
+    extra: u32,
 }
 
 /// Sentinel for `sources_len`: the event has no `sourceEventSeqs`.
 pub const NO_SOURCES: u32 = u32::MAX;
 
 impl EventRecord {
-    /// True when the event has a `sourceEventSeqs` list (possibly empty).
-    pub fn has_sources(&self) -> bool {
-        self.sources_len != NO_SOURCES
+    /// A record with no flags set.
+    pub fn new(
+        seq: u64,
+        time: i64,
+        kind: TypeId,
+        op: OpSlot,
+        text: EventText,
+        line: u32,
+        extra: u32,
+    ) -> Self {
+        let mut record = EventRecord {
+            seq,
+            time,
+            word: op.code() << OP_SHIFT,
+            text_len: 0,
+            kind,
+            line,
+            extra,
+        };
+        record.set_text(text);
+        record
+    }
+
+    /// Where the event's JSON text lives.
+    pub fn text(&self) -> EventText {
+        let payload = self.word & PAYLOAD_MASK;
+        match self.word >> TEXT_FORM_SHIFT {
+            FORM_LINE => EventText::Line {
+                start: payload,
+                len: self.text_len,
+            },
+            FORM_PACKED => EventText::PackedMember {
+                row: payload as u32,
+                member: self.text_len,
+            },
+            _ => EventText::Synthesized(payload as u32),
+        }
+    }
+
+    /// Points the record at other text (a renumbered packed row, a synthesized closer).
+    pub fn set_text(&mut self, text: EventText) {
+        let (form, payload, len) = match text {
+            EventText::Line { start, len } => (FORM_LINE, start, len),
+            EventText::PackedMember { row, member } => (FORM_PACKED, u64::from(row), member),
+            EventText::Synthesized(i) => (FORM_SYNTHESIZED, u64::from(i), 0),
+        };
+        debug_assert!(payload <= PAYLOAD_MASK, "text offset beyond 32 PiB");
+        let keep = self.word & !(3 << TEXT_FORM_SHIFT) & !PAYLOAD_MASK;
+        self.word = keep | form << TEXT_FORM_SHIFT | (payload & PAYLOAD_MASK);
+        self.text_len = len;
+    }
+
+    /// How the event enters the surface; a replace's endpoints are in the log's extras.
+    pub fn op(&self) -> OpSlot {
+        OpSlot::from_code((self.word >> OP_SHIFT) & 0xF)
+    }
+
+    /// Index into the log's extras (replace endpoints, `sourceEventSeqs`), or [`NO_EXTRA`].
+    pub fn extra(&self) -> u32 {
+        self.extra
+    }
+
+    /// Moves the extras index (when batches are joined).
+    pub(crate) fn shift_extra(&mut self, by: u32) {
+        if self.extra != NO_EXTRA {
+            self.extra += by;
+        }
+    }
+
+    /// `FLAG_*` bits.
+    pub fn flags(&self) -> u8 {
+        ((self.word >> FLAGS_SHIFT) & 7) as u8
+    }
+
+    /// Sets `FLAG_*` bits.
+    pub fn set_flags(&mut self, flags: u8) {
+        self.word |= u64::from(flags & 7) << FLAGS_SHIFT;
     }
 
     /// True when the event takes part in the surface ordering (its seq increases; rule 6).
     pub fn takes_part(&self) -> bool {
-        self.flags & FLAG_TAKES_PART != 0
+        self.flags() & FLAG_TAKES_PART != 0
     }
 
     /// True for a repair closer synthesized by the viewer.
     pub fn is_synthesized(&self) -> bool {
-        self.flags & FLAG_SYNTHESIZED != 0
+        self.flags() & FLAG_SYNTHESIZED != 0
     }
 
     /// True for an event of a fork's inherited seed.
     pub fn is_seed(&self) -> bool {
-        self.flags & FLAG_SEED != 0
+        self.flags() & FLAG_SEED != 0
     }
 
     /// The `time`, if present.
@@ -203,7 +344,40 @@ mod tests {
 
     #[test]
     fn record_stays_small() {
-        assert!(std::mem::size_of::<EventRecord>() <= 64);
+        assert_eq!(std::mem::size_of::<EventRecord>(), 40);
+    }
+
+    #[test]
+    fn record_words_round_trip() {
+        let texts = [
+            EventText::Line {
+                start: PAYLOAD_MASK,
+                len: u32::MAX,
+            },
+            EventText::Line { start: 0, len: 0 },
+            EventText::PackedMember {
+                row: u32::MAX,
+                member: 7,
+            },
+            EventText::Synthesized(3),
+        ];
+        let mut ops = vec![OpSlot::None, OpSlot::Append, OpSlot::Replace];
+        ops.extend(MALFORMED_OPS.map(OpSlot::Malformed));
+        for text in texts {
+            for op in &ops {
+                let mut r = EventRecord::new(u64::MAX, NO_TIME, TypeId(9), *op, text, 5, 2);
+                assert_eq!((r.text(), r.op(), r.flags()), (text, *op, 0));
+                r.set_flags(FLAG_SEED | FLAG_TAKES_PART);
+                r.set_text(EventText::Synthesized(1));
+                assert_eq!(r.op(), *op);
+                assert!(r.is_seed() && r.takes_part() && !r.is_synthesized());
+                assert_eq!(r.text(), EventText::Synthesized(1));
+                assert_eq!(
+                    (r.seq, r.kind, r.line, r.extra()),
+                    (u64::MAX, TypeId(9), 5, 2)
+                );
+            }
+        }
     }
 
     #[test]

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use super::event::{
-    EventIdx, EventRecord, EventText, FLAG_SEED, FLAG_SYNTHESIZED, FLAG_TAKES_PART, NO_SOURCES,
-    NO_TIME, OpSlot, SurfaceOp, TypeId,
+    EventExtra, EventIdx, EventRecord, EventText, FLAG_SEED, FLAG_SYNTHESIZED, FLAG_TAKES_PART,
+    NO_EXTRA, NO_SOURCES, NO_TIME, OpSlot, SurfaceOp, TypeId,
 };
 use super::header::SessionHeader;
 use super::packed::{PackedRow, member_json};
@@ -42,8 +42,8 @@ pub struct EventBatch {
     pub types: TypeTable,
     /// Shared `sourceEventSeqs` storage.
     pub sources: Vec<u64>,
-    /// Replace endpoints, indexed by [`OpSlot::Replace`].
-    pub replaces: Vec<(u64, u64)>,
+    /// Replace endpoints and provenance ranges, indexed by [`EventRecord::extra`].
+    pub extras: Vec<EventExtra>,
     /// Packed chunk rows, indexed by [`EventText::PackedMember`].
     pub packed_rows: Vec<PackedRow>,
     /// Problems met while reading, in file order.
@@ -54,34 +54,40 @@ impl EventBatch {
     /// Adds one event.
     pub fn push(&mut self, event: NewEvent<'_>) {
         let kind = self.types.intern(event.type_name);
-        let op = match event.op {
-            SurfaceOp::None => OpSlot::None,
-            SurfaceOp::Append => OpSlot::Append,
-            SurfaceOp::Malformed(m) => OpSlot::Malformed(m),
-            SurfaceOp::Replace { start, end } => {
-                self.replaces.push((start, end));
-                OpSlot::Replace(self.replaces.len() as u32 - 1)
-            }
+        let (op, (start, end)) = match event.op {
+            SurfaceOp::None => (OpSlot::None, (0, 0)),
+            SurfaceOp::Append => (OpSlot::Append, (0, 0)),
+            SurfaceOp::Malformed(m) => (OpSlot::Malformed(m), (0, 0)),
+            SurfaceOp::Replace { start, end } => (OpSlot::Replace, (start, end)),
         };
-        let (sources_start, sources_len) = match event.sources {
-            None => (self.sources.len() as u32, NO_SOURCES),
-            Some(list) => {
-                let start = self.sources.len() as u32;
-                self.sources.extend_from_slice(list);
-                (start, list.len() as u32)
-            }
+        let extra = if op == OpSlot::Replace || event.sources.is_some() {
+            let (sources_start, sources_len) = match event.sources {
+                None => (self.sources.len() as u32, NO_SOURCES),
+                Some(list) => {
+                    let start = self.sources.len() as u32;
+                    self.sources.extend_from_slice(list);
+                    (start, list.len() as u32)
+                }
+            };
+            self.extras.push(EventExtra {
+                start,
+                end,
+                sources_start,
+                sources_len,
+            });
+            self.extras.len() as u32 - 1
+        } else {
+            NO_EXTRA
         };
-        self.events.push(EventRecord {
-            seq: event.seq,
-            time: event.time.unwrap_or(NO_TIME),
+        self.events.push(EventRecord::new(
+            event.seq,
+            event.time.unwrap_or(NO_TIME),
             kind,
             op,
-            sources_start,
-            sources_len,
-            line: event.line,
-            text: event.text,
-            flags: 0,
-        });
+            event.text,
+            event.line,
+            extra,
+        ));
     }
 
     /// Adds a packed row and returns its index for [`EventText::PackedMember`].
@@ -98,25 +104,25 @@ impl EventBatch {
             .map(|(_, name)| self.types.intern(name))
             .collect();
         let sources_base = self.sources.len() as u32;
-        let replaces_base = self.replaces.len() as u32;
+        let extras_base = self.extras.len() as u32;
         let rows_base = self.packed_rows.len() as u32;
         self.events.reserve(other.events.len());
         for mut e in other.events {
             e.kind = type_map[e.kind.0 as usize];
-            e.sources_start += sources_base;
-            if let OpSlot::Replace(i) = e.op {
-                e.op = OpSlot::Replace(i + replaces_base);
-            }
-            if let EventText::PackedMember { row, member } = e.text {
-                e.text = EventText::PackedMember {
+            e.shift_extra(extras_base);
+            if let EventText::PackedMember { row, member } = e.text() {
+                e.set_text(EventText::PackedMember {
                     row: row + rows_base,
                     member,
-                };
+                });
             }
             self.events.push(e);
         }
         self.sources.extend(other.sources);
-        self.replaces.extend(other.replaces);
+        self.extras.extend(other.extras.into_iter().map(|mut x| {
+            x.sources_start += sources_base;
+            x
+        }));
         self.packed_rows.extend(other.packed_rows);
         self.problems.extend(other.problems);
     }
@@ -137,8 +143,8 @@ pub struct EventLog {
     pub types: TypeTable,
     /// Shared provenance storage.
     pub sources: Vec<u64>,
-    /// Replace endpoints.
-    pub replaces: Vec<(u64, u64)>,
+    /// Replace endpoints and provenance ranges, indexed by [`EventRecord::extra`].
+    pub extras: Vec<EventExtra>,
     /// Packed chunk rows.
     pub packed_rows: Vec<PackedRow>,
     /// JSON of events synthesized by repair (not from the file).
@@ -161,7 +167,7 @@ impl EventLog {
         mut batch: EventBatch,
     ) -> Self {
         // Move the batch's vectors in (no copy), trimmed to size: at a million events every
-        // spare slot of the record vector costs 64 bytes.
+        // spare slot of the record vector costs 40 bytes.
         batch.events.shrink_to_fit();
         batch.sources.shrink_to_fit();
         let mut log = EventLog {
@@ -170,7 +176,7 @@ impl EventLog {
             events: Vec::new(),
             types: batch.types,
             sources: batch.sources,
-            replaces: batch.replaces,
+            extras: batch.extras,
             packed_rows: batch.packed_rows,
             synthesized: Vec::new(),
             problems: batch.problems,
@@ -190,7 +196,7 @@ impl EventLog {
             events: std::mem::take(&mut self.events),
             types: std::mem::take(&mut self.types),
             sources: std::mem::take(&mut self.sources),
-            replaces: std::mem::take(&mut self.replaces),
+            extras: std::mem::take(&mut self.extras),
             packed_rows: std::mem::take(&mut self.packed_rows),
             problems: std::mem::take(&mut self.problems),
         };
@@ -198,7 +204,7 @@ impl EventLog {
         self.events = own.events;
         self.types = own.types;
         self.sources = own.sources;
-        self.replaces = own.replaces;
+        self.extras = own.extras;
         self.packed_rows = own.packed_rows;
         self.problems = own.problems;
         self.mark_new_events(first_new);
@@ -214,10 +220,10 @@ impl EventLog {
         for i in first_new..self.events.len() {
             let e = &mut self.events[i];
             if (i as u64) < seed_len {
-                e.flags |= FLAG_SEED;
+                e.set_flags(FLAG_SEED);
             }
             if self.max_seq.is_none_or(|m| e.seq > m) {
-                e.flags |= FLAG_TAKES_PART;
+                e.set_flags(FLAG_TAKES_PART);
                 self.max_seq = Some(e.seq);
                 if let Some(p) = &mut self.participants {
                     p.push(i as u32);
@@ -237,7 +243,7 @@ impl EventLog {
         batch.push(event);
         self.extend(batch);
         if let Some(last) = self.events.last_mut() {
-            last.flags |= FLAG_SYNTHESIZED;
+            last.set_flags(FLAG_SYNTHESIZED);
         }
     }
 
@@ -268,30 +274,39 @@ impl EventLog {
 
     /// The decoded `surfaceOp` of the event at `idx`.
     pub fn op(&self, idx: EventIdx) -> SurfaceOp {
-        match self.events[idx.get()].op {
+        let e = &self.events[idx.get()];
+        match e.op() {
             OpSlot::None => SurfaceOp::None,
             OpSlot::Append => SurfaceOp::Append,
             OpSlot::Malformed(m) => SurfaceOp::Malformed(m),
-            OpSlot::Replace(i) => {
-                let (start, end) = self.replaces.get(i as usize).copied().unwrap_or((0, 0));
-                SurfaceOp::Replace { start, end }
+            OpSlot::Replace => {
+                let x = self.extra(e).unwrap_or_default();
+                SurfaceOp::Replace {
+                    start: x.start,
+                    end: x.end,
+                }
             }
         }
     }
 
+    /// The replace endpoints and provenance range of a record, when it has either.
+    fn extra(&self, e: &EventRecord) -> Option<EventExtra> {
+        self.extras.get(e.extra() as usize).copied()
+    }
+
     /// The `sourceEventSeqs` of the event at `idx`, if present.
     pub fn sources(&self, idx: EventIdx) -> Option<&[u64]> {
-        let e = &self.events[idx.get()];
-        if !e.has_sources() {
+        let x = self.extra(&self.events[idx.get()])?;
+        if !x.has_sources() {
             return None;
         }
-        let start = e.sources_start as usize;
-        self.sources.get(start..start + e.sources_len as usize)
+        let start = x.sources_start as usize;
+        self.sources.get(start..start + x.sources_len as usize)
     }
 
     /// The bytes of an event kept as a line of the text arena; empty for any other event.
     pub fn line_text(&self, idx: EventIdx) -> &[u8] {
-        match self.events[idx.get()].text {
+        match self.events[idx.get()].text() {
             EventText::Line { start, len } => {
                 let start = start as usize;
                 self.text.get(start..start + len as usize).unwrap_or(&[])
@@ -303,7 +318,7 @@ impl EventLog {
     /// The event's JSON bytes: borrowed from the text arena for a line (no UTF-8 check: the
     /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]).
     pub fn event_bytes(&self, idx: EventIdx) -> Cow<'_, [u8]> {
-        match self.events[idx.get()].text {
+        match self.events[idx.get()].text() {
             EventText::Line { .. } => Cow::Borrowed(self.line_text(idx)),
             _ => match self.event_json(idx) {
                 Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
@@ -315,7 +330,7 @@ impl EventLog {
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
     pub fn event_json(&self, idx: EventIdx) -> Cow<'_, str> {
         let e = &self.events[idx.get()];
-        match e.text {
+        match e.text() {
             EventText::Line { .. } => {
                 let bytes = self.line_text(idx);
                 // The store keeps only lines that are UTF-8, so the quick check always passes

@@ -44,8 +44,8 @@ pub use data_diff::{
 pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
 pub use era::{Era, EraGuess, detect_era};
 pub use event::{
-    EventIdx, EventRecord, EventText, MalformedOp, NO_SOURCES, NO_TIME, OpSlot,
-    SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
+    EventExtra, EventIdx, EventRecord, EventText, MalformedOp, NO_EXTRA, NO_SOURCES, NO_TIME,
+    OpSlot, SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
 };
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;

@@ -44,7 +44,7 @@ impl Mode {
     fn of_range(log: &EventLog, from: usize, to: usize) -> Mode {
         let marked = log.events[from..to]
             .iter()
-            .any(|e| log.types.is_eligible(e.kind) && e.op != super::event::OpSlot::None);
+            .any(|e| log.types.is_eligible(e.kind) && e.op() != super::event::OpSlot::None);
         if marked { Mode::Surface } else { Mode::Legacy }
     }
 }

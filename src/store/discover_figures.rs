@@ -47,7 +47,7 @@ pub fn figures_of(log: &EventLog, surface: &Surface, findings: &[Finding]) -> Se
         if Some(e.kind) == turn_start {
             turns += 1;
         }
-        if matches!(e.op, OpSlot::Replace(_)) {
+        if matches!(e.op(), OpSlot::Replace) {
             compactions += 1;
         }
     }

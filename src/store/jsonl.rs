@@ -455,19 +455,20 @@ mod tests {
                 batch.types.name(e.kind).to_string()
             };
             assert_eq!(
-                (a.seq, a.time, a.line, a.op, a.text, a.sources_len, a.flags),
-                (b.seq, b.time, b.line, b.op, b.text, b.sources_len, b.flags)
+                (a.seq, a.time, a.line, a.op(), a.text(), a.flags()),
+                (b.seq, b.time, b.line, b.op(), b.text(), b.flags())
             );
             assert_eq!(name(&chunked, a), name(&serial, b));
             let list = |batch: &EventBatch, e: &crate::engine::EventRecord| {
-                e.has_sources().then(|| {
-                    let at = e.sources_start as usize;
-                    batch.sources[at..at + e.sources_len as usize].to_vec()
-                })
+                let x = batch.extras.get(e.extra() as usize)?;
+                let at = x.sources_start as usize;
+                let sources = x
+                    .has_sources()
+                    .then(|| batch.sources[at..at + x.sources_len as usize].to_vec());
+                Some((x.start, x.end, sources))
             };
             assert_eq!(list(&chunked, a), list(&serial, b));
         }
-        assert_eq!(chunked.replaces, serial.replaces);
         assert_eq!(chunked.problems, serial.problems);
     }
 

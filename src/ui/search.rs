@@ -165,7 +165,7 @@ fn scan(log: &EventLog, needle: &str, shared: &Shared) {
         let end = (start + CHUNK).min(log.len());
         for i in start..end {
             let idx = EventIdx(i as u32);
-            if let EventText::PackedMember { row, .. } = log.event(idx).text {
+            if let EventText::PackedMember { row, .. } = log.event(idx).text() {
                 let hit = match row_hit {
                     Some((r, hit)) if r == row => hit,
                     _ => {

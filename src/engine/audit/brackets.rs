@@ -187,7 +187,7 @@ impl Scanner<'_> {
     /// A `finish` chunk whose `reason.failure.code` is the overflow code (the text is searched
     /// before anything is parsed; packed rows hold only deltas).
     fn is_overflow_finish(&self, idx: EventIdx) -> bool {
-        let EventText::Line { start, len } = self.log.event(idx).text else {
+        let EventText::Line { start, len } = self.log.event(idx).text() else {
             return false;
         };
         let start = start as usize;

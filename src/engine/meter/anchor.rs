@@ -376,7 +376,7 @@ pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>])
         if Some(e.kind) != chunk_type {
             continue;
         }
-        match e.text {
+        match e.text() {
             EventText::PackedMember { row, member } => {
                 if heads.as_ref().is_none_or(|(r, _)| *r != row) {
                     heads = Some((row, RowDeltas::head(log, row)));
