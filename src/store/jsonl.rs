@@ -357,6 +357,8 @@ impl<'b> LineParser<'b> {
             seq0,
             time0,
             line,
+            // The envelope scan (or serde_json) has validated the whole line.
+            validated: true,
         };
         if let Err(msg) = push_packed_members(&mut self.batch, &input) {
             self.bad(line, msg);
