@@ -349,8 +349,10 @@ fn provenance_findings(log: &EventLog, era: Era, out: &mut Vec<Finding>) {
                 "sourceEventSeqs is empty",
             ));
         }
+        // The harness writes increasing lists: those have no repeats to look for.
+        let increasing = sources.windows(2).all(|w| w[0] < w[1]);
         seen.clear();
-        for &s in sources {
+        for &s in sources.iter().filter(|_| !increasing) {
             if !seen.insert(s) {
                 out.push(Finding::new(
                     Rule::ProvenanceDuplicate,
@@ -362,7 +364,7 @@ fn provenance_findings(log: &EventLog, era: Era, out: &mut Vec<Finding>) {
         }
         seen.clear();
         for &s in sources {
-            if !seen.insert(s) {
+            if !increasing && !seen.insert(s) {
                 continue;
             }
             if s >= e.seq {

@@ -230,6 +230,7 @@ mod tests {
                     start,
                     len: json.len() as u32,
                 },
+                plain: false,
             });
         }
         EventLog::new(header, text, batch)

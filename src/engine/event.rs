@@ -139,13 +139,16 @@ pub const FLAG_TAKES_PART: u8 = 1;
 pub const FLAG_SYNTHESIZED: u8 = 2;
 /// Flag bit: the event belongs to the seed a forked session inherited from its parent.
 pub const FLAG_SEED: u8 = 4;
+/// Flag bit: the store's validating scanner saw nothing in the event's text that a `Value`
+/// parse refuses or repairs (see `store::Envelope::plain`), so checks may skip looking.
+pub const FLAG_PLAIN: u8 = 8;
 
 /// Where an event's JSON text lives in the log's text arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventText {
     /// The whole event object is `text[start..start+len]` (a JSONL line, or a line the store wrote).
     Line {
-        /// Byte offset into [`crate::engine::EventLog::text`] (below 2^55).
+        /// Byte offset into [`crate::engine::EventLog::text`] (below 2^54).
         start: u64,
         /// Byte length.
         len: u32,
@@ -190,11 +193,12 @@ impl EventExtra {
 }
 
 // The packed word of a record, from the top bit down: the text's form (2 bits), the flags
-// (3 bits), the op code (4 bits), then the text's offset, packed row or synthesized index
-// (55 bits: 32 PiB of text).
+// (4 bits), the op code (4 bits), then the text's offset, packed row or synthesized index
+// (54 bits: 16 PiB of text).
 const TEXT_FORM_SHIFT: u32 = 62;
-const FLAGS_SHIFT: u32 = 59;
-const OP_SHIFT: u32 = 55;
+const FLAGS_SHIFT: u32 = 58;
+const FLAGS_MASK: u64 = 0xF;
+const OP_SHIFT: u32 = 54;
 const PAYLOAD_MASK: u64 = (1 << OP_SHIFT) - 1;
 const FORM_LINE: u64 = 0;
 const FORM_PACKED: u64 = 1;
@@ -295,12 +299,12 @@ impl EventRecord {
 
     /// `FLAG_*` bits.
     pub fn flags(&self) -> u8 {
-        ((self.word >> FLAGS_SHIFT) & 7) as u8
+        ((self.word >> FLAGS_SHIFT) & FLAGS_MASK) as u8
     }
 
     /// Sets `FLAG_*` bits.
     pub fn set_flags(&mut self, flags: u8) {
-        self.word |= u64::from(flags & 7) << FLAGS_SHIFT;
+        self.word |= (u64::from(flags) & FLAGS_MASK) << FLAGS_SHIFT;
     }
 
     /// True when the event takes part in the surface ordering (its seq increases; rule 6).
@@ -316,6 +320,12 @@ impl EventRecord {
     /// True for an event of a fork's inherited seed.
     pub fn is_seed(&self) -> bool {
         self.flags() & FLAG_SEED != 0
+    }
+
+    /// True when the store vouched that a `Value` parse of the text needs no care
+    /// ([`FLAG_PLAIN`]).
+    pub fn is_plain(&self) -> bool {
+        self.flags() & FLAG_PLAIN != 0
     }
 
     /// The `time`, if present.
@@ -367,10 +377,10 @@ mod tests {
             for op in &ops {
                 let mut r = EventRecord::new(u64::MAX, NO_TIME, TypeId(9), *op, text, 5, 2);
                 assert_eq!((r.text(), r.op(), r.flags()), (text, *op, 0));
-                r.set_flags(FLAG_SEED | FLAG_TAKES_PART);
+                r.set_flags(FLAG_SEED | FLAG_TAKES_PART | FLAG_PLAIN);
                 r.set_text(EventText::Synthesized(1));
                 assert_eq!(r.op(), *op);
-                assert!(r.is_seed() && r.takes_part() && !r.is_synthesized());
+                assert!(r.is_seed() && r.takes_part() && r.is_plain() && !r.is_synthesized());
                 assert_eq!(r.text(), EventText::Synthesized(1));
                 assert_eq!(
                     (r.seq, r.kind, r.line, r.extra()),

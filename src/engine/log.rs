@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use super::event::{
-    EventExtra, EventIdx, EventRecord, EventText, FLAG_SEED, FLAG_SYNTHESIZED, FLAG_TAKES_PART,
-    NO_EXTRA, NO_SOURCES, NO_TIME, OpSlot, SurfaceOp, TypeId,
+    EventExtra, EventIdx, EventRecord, EventText, FLAG_PLAIN, FLAG_SEED, FLAG_SYNTHESIZED,
+    FLAG_TAKES_PART, NO_EXTRA, NO_SOURCES, NO_TIME, OpSlot, SurfaceOp, TypeId,
 };
 use super::header::SessionHeader;
 use super::packed::{PackedRow, member_json};
@@ -30,6 +30,9 @@ pub struct NewEvent<'a> {
     pub line: u32,
     /// Where the event's JSON lives.
     pub text: EventText,
+    /// True when the store's validating scanner vouches that a `Value` parse of the text
+    /// needs no care ([`super::event::FLAG_PLAIN`]); false when unsure.
+    pub plain: bool,
 }
 
 /// Events read by one reader (or one thread of a reader), with their own type table.
@@ -79,7 +82,7 @@ impl EventBatch {
         } else {
             NO_EXTRA
         };
-        self.events.push(EventRecord::new(
+        let mut record = EventRecord::new(
             event.seq,
             event.time.unwrap_or(NO_TIME),
             kind,
@@ -87,7 +90,11 @@ impl EventBatch {
             event.text,
             event.line,
             extra,
-        ));
+        );
+        if event.plain {
+            record.set_flags(FLAG_PLAIN);
+        }
+        self.events.push(record);
     }
 
     /// Adds a packed row and returns its index for [`EventText::PackedMember`].
@@ -436,6 +443,7 @@ mod tests {
             sources: None,
             line: 0,
             text: EventText::Synthesized(0),
+            plain: false,
         }
     }
 

@@ -58,7 +58,7 @@ pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use packed_quick::{QuickRow, quick_row};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
 pub use problem::{LogProblem, ProblemKind};
-pub use readable::{Unreadable, read_value};
+pub use readable::{ReadScan, Unreadable, read_value, scan as scan_readable};
 pub use repair::{Closer, apply_closers, closers};
 pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};

@@ -141,6 +141,7 @@ pub fn apply_closers(log: &mut EventLog, closers: &[Closer]) {
             sources: c.sources.as_deref(),
             line: 0,
             text: EventText::Synthesized(0),
+            plain: false,
         };
         log.push_synthesized(event, c.to_json());
     }

@@ -31,6 +31,11 @@ pub struct Envelope<'a> {
     pub seq0: Option<&'a str>,
     /// `time0` of a packed row.
     pub time0: Option<&'a str>,
+    /// True when the validating scanner saw nothing that a `Value` parse refuses or repairs
+    /// (no number with an exponent or of 300+ bytes, no `\uD…` escape, nesting short of the
+    /// recursion limit): then `engine::readable::scan` would find nothing and need not run.
+    /// Always false from serde_json.
+    pub plain: bool,
 }
 
 impl<'a> Envelope<'a> {
@@ -48,6 +53,7 @@ impl<'a> Envelope<'a> {
             sources: raw.sources.map(RawValue::get),
             seq0: raw.seq0.map(RawValue::get),
             time0: raw.time0.map(RawValue::get),
+            plain: false,
         })
     }
 }
@@ -155,6 +161,10 @@ pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
     if t == "null" {
         return Ok(false);
     }
+    if quick_sources(t, out) {
+        return Ok(true);
+    }
+    out.clear();
     let items: Vec<&RawValue> =
         serde_json::from_str(t).map_err(|_| "sourceEventSeqs is not a list".to_string())?;
     for item in items {
@@ -169,6 +179,30 @@ pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
         }
     }
     Ok(true)
+}
+
+/// The usual list, `[1,2,3]` (plain seqs, commas, maybe spaces), read without serde into
+/// `out`; false for anything else, which serde then decides (and words any error).
+fn quick_sources(t: &str, out: &mut Vec<u64>) -> bool {
+    let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+        return false;
+    };
+    let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    if inner.chars().all(json_space) {
+        return true;
+    }
+    inner.split(',').all(|item| {
+        let item = item.trim_matches(json_space);
+        let plain =
+            item.bytes().all(|b| b.is_ascii_digit()) && !(item.len() > 1 && item.starts_with('0'));
+        match parse_safe_seq(item).filter(|_| plain) {
+            Some(seq) => {
+                out.push(seq);
+                true
+            }
+            None => false,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -259,6 +293,23 @@ mod tests {
         assert!(parse_sources(r#"["3"]"#, &mut v).is_err());
         assert!(parse_sources("[-1]", &mut v).is_err());
         assert!(parse_sources("{}", &mut v).is_err());
+        // The quick reader and serde agree on edge shapes (the text may not be validated).
+        for (text, want) in [
+            ("[ ]", Ok(vec![])),
+            ("[\t7 ,\r\n8]", Ok(vec![7, 8])),
+            ("[0]", Ok(vec![0])),
+            ("[01]", Err(())),
+            ("[1,]", Err(())),
+            ("[,1]", Err(())),
+            ("[1\u{a0}]", Err(())),
+            ("[\u{c}1]", Err(())),
+            ("[[1,2]]", Err(())),
+        ] {
+            let got = parse_sources(text, &mut v)
+                .map(|_| v.clone())
+                .map_err(|_| ());
+            assert_eq!(got, want, "{text:?}");
+        }
     }
 
     #[test]

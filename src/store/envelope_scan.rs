@@ -14,6 +14,14 @@ use std::borrow::Cow;
 
 use super::envelope::Envelope;
 use super::string_scan::Specials;
+use crate::engine::{ReadScan, scan_readable};
+
+/// One line's scan state: the cursor over its special bytes, and whether everything seen so
+/// far is plain for a `Value` parse (see [`Envelope::plain`]).
+struct LineScan<'a> {
+    specials: Specials<'a>,
+    plain: bool,
+}
 
 /// Deepest nesting of arrays and objects inside one top-level value that the scanner follows;
 /// deeper values are left to serde_json (which reads envelope values without a depth limit).
@@ -25,8 +33,11 @@ pub const MAX_DEPTH: u32 = 127;
 /// then only serde_json decides.
 pub fn scan_envelope(line: &str) -> Option<Envelope<'_>> {
     let b = line.as_bytes();
-    let mut specials = Specials::new(b);
-    let sp = &mut specials;
+    let mut scan = LineScan {
+        specials: Specials::new(b),
+        plain: true,
+    };
+    let sp = &mut scan;
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
@@ -82,6 +93,7 @@ pub fn scan_envelope(line: &str) -> Option<Envelope<'_>> {
         sources: text(SOURCES),
         seq0: text(SEQ0),
         time0: text(TIME0),
+        plain: scan.plain,
     })
 }
 
@@ -126,7 +138,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// Skips one JSON value starting at `i` (no leading whitespace); returns the index just after
 /// it. Containers are followed iteratively with one bit per level (1 = object).
-fn skip_value(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
+fn skip_value(b: &[u8], sp: &mut LineScan<'_>, mut i: usize) -> Option<usize> {
     let mut objects: u128 = 0;
     let mut depth: u32 = 0;
     loop {
@@ -136,12 +148,16 @@ fn skip_value(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
             b'{' => {
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b'}') {
+                    sp.plain &= depth + 1 < MAX_DEPTH;
                     i += 1;
                 } else {
                     depth += 1;
                     if depth > MAX_DEPTH {
                         return None;
                     }
+                    // With the envelope around it, a value this deep is past a `Value` parse's
+                    // limit (readable::MAX_DEPTH counts the whole line).
+                    sp.plain &= depth < MAX_DEPTH;
                     objects = (objects << 1) | 1;
                     i = skip_key_and_colon(b, sp, i)?;
                     continue;
@@ -150,12 +166,14 @@ fn skip_value(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
             b'[' => {
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b']') {
+                    sp.plain &= depth + 1 < MAX_DEPTH;
                     i += 1;
                 } else {
                     depth += 1;
                     if depth > MAX_DEPTH {
                         return None;
                     }
+                    sp.plain &= depth < MAX_DEPTH;
                     objects <<= 1;
                     continue;
                 }
@@ -163,7 +181,7 @@ fn skip_value(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
             b't' => i = skip_literal(b, i, b"true")?,
             b'f' => i = skip_literal(b, i, b"false")?,
             b'n' => i = skip_literal(b, i, b"null")?,
-            b'-' | b'0'..=b'9' => i = skip_number(b, i)?,
+            b'-' | b'0'..=b'9' => i = skip_number(b, i, &mut sp.plain)?,
             _ => return None,
         }
         // A value ended at `i`: close containers until a comma opens the next value.
@@ -194,7 +212,7 @@ fn skip_value(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
 
 /// Skips `"key"`, whitespace, `:` and whitespace; returns where the member's value starts.
 #[inline]
-fn skip_key_and_colon(b: &[u8], sp: &mut Specials<'_>, i: usize) -> Option<usize> {
+fn skip_key_and_colon(b: &[u8], sp: &mut LineScan<'_>, i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
@@ -209,12 +227,16 @@ fn skip_key_and_colon(b: &[u8], sp: &mut Specials<'_>, i: usize) -> Option<usize
 /// closing quote. Escapes must be one of `\" \\ \/ \b \f \n \r \t \uXXXX` (any four hex
 /// digits: lone surrogates pass, as in serde_json's skipping of values); control bytes fail.
 #[inline(always)]
-fn skip_string(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
+fn skip_string(b: &[u8], sp: &mut LineScan<'_>, mut i: usize) -> Option<usize> {
     loop {
-        i = sp.next_from(i)?;
+        i = sp.specials.next_from(i)?;
         match b[i] {
             b'"' => return Some(i + 1),
-            b'\\' => i = skip_escape(b, i)?,
+            b'\\' => {
+                // `\uD…`: a surrogate half, maybe a lone one (readable::scan tells).
+                sp.plain &= !matches!(b.get(i + 1..i + 3), Some([b'u', b'd' | b'D']));
+                i = skip_escape(b, i)?;
+            }
             _ => return None,
         }
     }
@@ -223,8 +245,8 @@ fn skip_string(b: &[u8], sp: &mut Specials<'_>, mut i: usize) -> Option<usize> {
 /// Skips a string body without escapes (top-level keys and `type`, which serde decodes
 /// strictly); `None` at a backslash, so the line goes to serde.
 #[inline(always)]
-fn skip_plain_string(b: &[u8], sp: &mut Specials<'_>, i: usize) -> Option<usize> {
-    let end = sp.next_from(i)?;
+fn skip_plain_string(b: &[u8], sp: &mut LineScan<'_>, i: usize) -> Option<usize> {
+    let end = sp.specials.next_from(i)?;
     (b[end] == b'"').then_some(end + 1)
 }
 
@@ -249,8 +271,10 @@ fn skip_literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
 }
 
 /// Skips a number by JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+/// Clears `plain` for a number that might not fit an `f64` (an exponent, or 300+ bytes).
 #[inline]
-fn skip_number(b: &[u8], mut i: usize) -> Option<usize> {
+fn skip_number(b: &[u8], mut i: usize, plain: &mut bool) -> Option<usize> {
+    let start = i;
     if b.get(i) == Some(&b'-') {
         i += 1;
     }
@@ -267,6 +291,7 @@ fn skip_number(b: &[u8], mut i: usize) -> Option<usize> {
         i = end;
     }
     if let Some(b'e' | b'E') = b.get(i) {
+        *plain = false;
         i += 1;
         if let Some(b'+' | b'-') = b.get(i) {
             i += 1;
@@ -277,6 +302,7 @@ fn skip_number(b: &[u8], mut i: usize) -> Option<usize> {
         }
         i = end;
     }
+    *plain &= i - start < 300;
     Some(i)
 }
 
@@ -342,6 +368,11 @@ pub fn compare_with_serde(line: &str) -> Result<ScanOutcome, String> {
     if scanned.type_name != reference.type_name || fields(&scanned) != fields(&reference) {
         return Err(format!(
             "the scanner's envelope differs from serde_json's: {scanned:?} vs {reference:?} in {line:?}"
+        ));
+    }
+    if scanned.plain && scan_readable(line.as_bytes()) != ReadScan::default() {
+        return Err(format!(
+            "the scanner called a line plain that a `Value` parse refuses or repairs: {line:?}"
         ));
     }
     Ok(ScanOutcome::Scanned)
@@ -594,6 +625,37 @@ mod tests {
             }
         }
         assert_eq!(skip_digits(b"0123456789", 0), 10);
+    }
+
+    #[test]
+    fn plain_means_a_value_parse_needs_no_care() {
+        let plain = |value: &str| {
+            let line = with_data(value);
+            let env = scan_envelope(&line).expect("scanned");
+            let clean = scan_readable(line.as_bytes()) == ReadScan::default();
+            // The flag may be cautious (false on a clean line), never wrong.
+            assert!(!env.plain || clean, "{line}");
+            env.plain
+        };
+        assert!(plain(r#"{"text":"hi \n \u00e9","n":[1,-2.5,0]}"#));
+        assert!(!plain("1e400"));
+        assert!(!plain("1e3"), "every exponent is left to the careful scan");
+        assert!(!plain(&"9".repeat(300)));
+        assert!(plain(&"9".repeat(299)));
+        assert!(!plain(r#""\ud83d""#));
+        assert!(
+            !plain(r#""\uD83D\uDE00""#),
+            "pairs too: the careful scan tells them apart"
+        );
+        // Depth counts the envelope object: data nested 126 deep is a line 127 deep.
+        let nest = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+        for n in 120..=127 {
+            for inner in ["1", "[]", "{}"] {
+                let value = nest(n, inner);
+                let clean = scan_readable(with_data(&value).as_bytes()) == ReadScan::default();
+                assert_eq!(plain(&value), clean, "depth {n} around {inner}");
+            }
+        }
     }
 
     #[test]

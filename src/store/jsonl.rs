@@ -313,6 +313,7 @@ impl<'b> LineParser<'b> {
                 start: start as u64,
                 len: raw.len() as u32,
             },
+            plain: env.plain,
         });
     }
 

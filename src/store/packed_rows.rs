@@ -80,6 +80,7 @@ fn push_members(
                 row,
                 member: k as u32,
             },
+            plain: false,
         });
     }
     Ok(count)

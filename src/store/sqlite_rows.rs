@@ -142,6 +142,7 @@ impl RowReader {
                 start: self.base + start as u64,
                 len,
             },
+            plain: false,
         });
         Ok(())
     }
