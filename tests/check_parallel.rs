@@ -6,7 +6,10 @@ mod common;
 
 use common::*;
 use surface_viewer::cli::check_report_of;
-use surface_viewer::engine::{CheckReport, EventLog, Surface, check_report, check_report_joined};
+use surface_viewer::engine::{
+    CheckReport, EventLog, Surface, check_report, check_report_and_surface_joined,
+    check_report_joined,
+};
 use surface_viewer::store;
 
 fn on_two_threads(log: &EventLog, surface: &Surface) -> CheckReport {
@@ -26,13 +29,31 @@ fn rest_first(log: &EventLog, surface: &Surface) -> CheckReport {
     })
 }
 
+/// The check that builds its own surface in the second half, run serially.
+fn building_surface(log: &EventLog) -> CheckReport {
+    let (report, surface) = check_report_and_surface_joined(log, |turns, rest| (turns(), rest()));
+    assert_eq!(
+        surface.cursor(),
+        log.len(),
+        "the built surface is at the end"
+    );
+    report
+}
+
 fn assert_same(name: &str, log: &EventLog) {
     let surface = Surface::at_end(log);
     let one = check_report(log, &surface);
+    let (cli, cli_surface) = check_report_of(log);
+    assert_eq!(
+        cli_surface.len(),
+        surface.len(),
+        "{name}: the CLI's surface"
+    );
     for (how, other) in [
         ("two threads", on_two_threads(log, &surface)),
         ("rest first", rest_first(log, &surface)),
-        ("cli", check_report_of(log, &surface)),
+        ("building the surface", building_surface(log)),
+        ("cli", cli),
     ] {
         assert_eq!(one.findings, other.findings, "{name}: {how}");
         assert_eq!(one.era.era, other.era.era, "{name}: {how}");

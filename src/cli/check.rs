@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::load::{check_report_of, load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use crate::engine::{EraGuess, Finding, Severity, Surface};
+use crate::engine::{EraGuess, Finding, Severity};
 use crate::store::{Format, SessionInfo};
 
 /// Runs `check`.
@@ -53,8 +53,7 @@ pub struct Checked {
 /// Reads and checks one session.
 pub fn check_file(input: &Input) -> anyhow::Result<Checked> {
     let loaded = load(input, false)?;
-    let surface = Surface::at_end(&loaded.log);
-    let report = check_report_of(&loaded.log, &surface);
+    let (report, surface) = check_report_of(&loaded.log);
     Ok(Checked {
         file: input.file.clone(),
         format: loaded.format,

@@ -6,7 +6,9 @@
 use anyhow::Context as _;
 
 use super::Input;
-use crate::engine::{CheckReport, EventLog, Surface, apply_closers, check_report_joined, closers};
+use crate::engine::{
+    CheckReport, EventLog, Surface, apply_closers, check_report_and_surface_joined, closers,
+};
 use crate::store::{self, Format, SessionInfo};
 
 /// A log ready for a command.
@@ -61,14 +63,16 @@ pub fn write_context<T>(r: std::io::Result<T>) -> anyhow::Result<T> {
 /// Logs shorter than this are checked on one thread.
 const CHECK_PARALLEL_FROM: usize = 20_000;
 
-/// [`crate::engine::check_report`] with the turn/message pass on a second thread, beside the
-/// other passes (the same findings in the same order; the engine stays single-threaded).
-pub fn check_report_of(log: &EventLog, surface: &Surface) -> CheckReport {
+/// [`crate::engine::check_report`] of the log at its end, and that surface: the turn/message
+/// pass runs on a second thread, beside the other passes and the building of the surface
+/// (the same findings in the same order; the engine stays single-threaded).
+pub fn check_report_of(log: &EventLog) -> (CheckReport, Surface) {
     let two_cores = std::thread::available_parallelism().is_ok_and(|p| p.get() >= 2);
     if !two_cores || log.len() < CHECK_PARALLEL_FROM {
-        return crate::engine::check_report(log, surface);
+        let surface = Surface::at_end(log);
+        return (crate::engine::check_report(log, &surface), surface);
     }
-    check_report_joined(log, surface, |turns, rest| {
+    check_report_and_surface_joined(log, |turns, rest| {
         std::thread::scope(|scope| {
             let turns = scope.spawn(turns);
             let rest = rest();

@@ -92,6 +92,8 @@ pub struct RestFindings {
     surface: Option<Vec<Finding>>,
     /// Meter and audit findings.
     after_turns: Vec<Finding>,
+    /// The surface this half built, when the caller gave none.
+    built: Option<Surface>,
 }
 
 /// [`check_report`] with its two independent halves run by `join` — the same findings, in the
@@ -102,11 +104,37 @@ pub fn check_report_joined<'a>(
     surface: &'a Surface,
     join: impl Join<'a>,
 ) -> CheckReport {
+    check_joined(log, Some(surface), join).0
+}
+
+/// [`check_report_joined`] for a caller without a surface: the half that needs one builds it
+/// at the end of the log ([`Surface::at_end`]), so that building it overlaps the turn pass.
+/// Returns that surface with the report.
+pub fn check_report_and_surface_joined<'a>(
+    log: &'a EventLog,
+    join: impl Join<'a>,
+) -> (CheckReport, Surface) {
+    let (report, built) = check_joined(log, None, join);
+    (report, built.unwrap_or_else(|| Surface::at_end(log)))
+}
+
+/// Both entry points: with `given`, that surface; without, one built in the second half and
+/// returned.
+fn check_joined<'a>(
+    log: &'a EventLog,
+    given: Option<&'a Surface>,
+    join: impl Join<'a>,
+) -> (CheckReport, Option<Surface>) {
     let guess = detect_era(log);
     let era = guess.era;
-    let legacy = surface.mode() == Mode::Legacy;
+    let legacy = given.map_or_else(|| Mode::of(log), Surface::mode) == Mode::Legacy;
     let turns: TurnsPass<'a> = Box::new(move || scan_checked(log, era));
     let rest: RestPass<'a> = Box::new(move || {
+        let mut built = None;
+        let surface: &Surface = match given {
+            Some(s) => s,
+            None => built.insert(Surface::at_end(log)),
+        };
         let last_turn_end = last_turn_end(log);
         let mut before_surface = Vec::new();
         problem_findings(log, last_turn_end, &mut before_surface);
@@ -123,19 +151,24 @@ pub fn check_report_joined<'a>(
             before_surface,
             surface: surface_found,
             after_turns,
+            built,
         }
     });
-    let (scan, rest) = join(turns, rest);
-    let mut out = rest.before_surface;
-    match rest.surface {
+    let (scan, mut rest) = join(turns, rest);
+    let mut out = std::mem::take(&mut rest.before_surface);
+    match rest.surface.take() {
         Some(found) => out.extend(found),
         None => {
             let marking = marking_harness(log, scan.message_ids);
+            let surface: &Surface = match given {
+                Some(s) => s,
+                None => rest.built.get_or_insert_with(|| Surface::at_end(log)),
+            };
             surface_findings(log, surface, era, marking, &mut out);
         }
     }
     out.extend(scan.findings);
-    out.extend(rest.after_turns);
+    out.extend(std::mem::take(&mut rest.after_turns));
     // Stable order: file order. A finding's place is its line; one with only a seq takes the
     // line of that event (SQLite rows have none, so there seqs order them); frame problems
     // without either come first, by offset.
@@ -153,10 +186,11 @@ pub fn check_report_joined<'a>(
             f.offset.unwrap_or(0),
         )
     });
-    CheckReport {
+    let report = CheckReport {
         era: guess,
         findings: out,
-    }
+    };
+    (report, rest.built)
 }
 
 /// The last `turn/end` read from the file: everything at or before it is the committed region.

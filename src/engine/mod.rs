@@ -36,7 +36,7 @@ mod types;
 
 pub use check::{
     CheckReport, Join, RestFindings, RestPass, Rewrite, TurnsPass, check, check_report,
-    check_report_joined, tool_result_rewrite,
+    check_report_and_surface_joined, check_report_joined, tool_result_rewrite,
 };
 pub use data_diff::{
     DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
