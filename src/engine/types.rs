@@ -14,6 +14,9 @@ pub struct TypeTable {
     last: Option<TypeId>,
 }
 
+/// Up to this many types, [`TypeTable::intern`] finds a name by scanning instead of hashing.
+const LINEAR_SCAN_UP_TO: usize = 48;
+
 impl TypeTable {
     /// The id of `name`, adding it when new.
     pub fn intern(&mut self, name: &str) -> TypeId {
@@ -22,7 +25,16 @@ impl TypeTable {
         {
             return last;
         }
-        if let Some(&id) = self.lookup.get(name) {
+        // A log has a few dozen types: scanning them (lengths first) beats hashing the name.
+        let found = if self.names.len() <= LINEAR_SCAN_UP_TO {
+            self.names
+                .iter()
+                .position(|n| n.len() == name.len() && **n == *name)
+                .map(|i| TypeId(i as u32))
+        } else {
+            self.lookup.get(name).copied()
+        };
+        if let Some(id) = found {
             self.last = Some(id);
             return id;
         }
@@ -82,5 +94,20 @@ mod tests {
         assert_eq!(t.name(b), "turn/start");
         assert!(t.is_eligible(a));
         assert!(!t.is_eligible(b));
+    }
+
+    #[test]
+    fn small_and_large_tables_intern_alike() {
+        let mut t = TypeTable::default();
+        let names: Vec<String> = (0..3 * LINEAR_SCAN_UP_TO)
+            .map(|i| format!("t/{i}"))
+            .collect();
+        let ids: Vec<TypeId> = names.iter().map(|n| t.intern(n)).collect();
+        // Again, in another order, past the scan limit and below it.
+        for (n, id) in names.iter().zip(&ids).rev() {
+            assert_eq!(t.intern(n), *id);
+            assert_eq!(t.get(n), Some(*id));
+        }
+        assert_eq!(t.intern("t/0"), ids[0]);
     }
 }

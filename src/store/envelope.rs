@@ -181,28 +181,54 @@ pub fn parse_sources(text: &str, out: &mut Vec<u64>) -> Result<bool, String> {
     Ok(true)
 }
 
-/// The usual list, `[1,2,3]` (plain seqs, commas, maybe spaces), read without serde into
-/// `out`; false for anything else, which serde then decides (and words any error).
+/// The usual list, `[1,2,3]` (plain seqs, commas, maybe JSON whitespace), read in one pass
+/// without serde into `out`; false for anything else, which serde then decides (and words
+/// any error). The text need not have been validated.
 fn quick_sources(t: &str, out: &mut Vec<u64>) -> bool {
-    let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) else {
+    let b = t.as_bytes();
+    let (Some(b'['), Some(b']')) = (b.first(), b.last()) else {
         return false;
     };
-    let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    if inner.chars().all(json_space) {
+    if b.len() < 2 {
+        return false;
+    }
+    let inner = &b[1..b.len() - 1];
+    let space = |i: &mut usize| {
+        while matches!(inner.get(*i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            *i += 1;
+        }
+    };
+    let mut i = 0;
+    space(&mut i);
+    if i == inner.len() {
         return true;
     }
-    inner.split(',').all(|item| {
-        let item = item.trim_matches(json_space);
-        let plain =
-            item.bytes().all(|b| b.is_ascii_digit()) && !(item.len() > 1 && item.starts_with('0'));
-        match parse_safe_seq(item).filter(|_| plain) {
-            Some(seq) => {
-                out.push(seq);
-                true
+    loop {
+        let start = i;
+        let mut seq: u64 = 0;
+        while let Some(&d @ b'0'..=b'9') = inner.get(i) {
+            // 16 digits hold every safe integer and cannot overflow a u64.
+            if i - start == 16 {
+                return false;
             }
-            None => false,
+            seq = seq * 10 + u64::from(d - b'0');
+            i += 1;
         }
-    })
+        let digits = i - start;
+        if digits == 0 || (digits > 1 && inner[start] == b'0') || seq > MAX_SAFE_INTEGER {
+            return false;
+        }
+        out.push(seq);
+        space(&mut i);
+        match inner.get(i) {
+            None => return true,
+            Some(b',') => {
+                i += 1;
+                space(&mut i);
+            }
+            Some(_) => return false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -304,6 +330,13 @@ mod tests {
             ("[1\u{a0}]", Err(())),
             ("[\u{c}1]", Err(())),
             ("[[1,2]]", Err(())),
+            ("[9007199254740991]", Ok(vec![9007199254740991])),
+            ("[9007199254740992]", Err(())),
+            ("[12345678901234567]", Err(())),
+            ("[1 2]", Err(())),
+            ("[1,-2]", Err(())),
+            ("[1.0]", Err(())),
+            ("[", Err(())),
         ] {
             let got = parse_sources(text, &mut v)
                 .map(|_| v.clone())
