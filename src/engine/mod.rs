@@ -55,7 +55,7 @@ pub use log::{EventBatch, EventLog, NewEvent};
 pub use messages::{Message, derive_messages, message_from, message_of, read_message};
 pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
 pub use packed::{ChunkKind, PackedData, PackedRow};
-pub use packed_quick::{QuickRow, quick_row};
+pub use packed_quick::{QuickRow, compare_quick_row, quick_row};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
 pub use problem::{LogProblem, ProblemKind};
 pub use readable::{ReadScan, Unreadable, read_value, scan as scan_readable};
