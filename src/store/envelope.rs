@@ -90,11 +90,32 @@ struct RawEnvelope<'a> {
 /// A non-negative JSON integer (no sign, fraction, exponent or quotes), as the spec requires
 /// for seqs and replace endpoints (§6.6).
 pub fn parse_non_negative(text: &str) -> Option<u64> {
-    let t = text.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+    digits_value(text.trim().as_bytes())
+}
+
+/// The value of a run of ASCII digits, `None` when empty, when any byte is not a digit, or
+/// when it does not fit a `u64`. Up to 19 digits cannot overflow, so the usual seqs and times
+/// are summed without checks.
+#[inline]
+fn digits_value(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
         return None;
     }
-    t.parse().ok()
+    if digits.len() <= 19 {
+        let mut n: u64 = 0;
+        for &d in digits {
+            let v = d.wrapping_sub(b'0');
+            if v > 9 {
+                return None;
+            }
+            n = n * 10 + u64::from(v);
+        }
+        return Some(n);
+    }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
 }
 
 /// The greatest JavaScript safe integer, 2^53 − 1: the HEAD harness refuses larger replace
@@ -108,12 +129,11 @@ pub fn parse_safe_seq(text: &str) -> Option<u64> {
 
 /// A JSON integer, possibly negative (times).
 pub fn parse_integer(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let digits = t.strip_prefix('-').unwrap_or(t);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+    let t = text.trim().as_bytes();
+    match t.strip_prefix(b"-") {
+        Some(digits) => 0i64.checked_sub_unsigned(digits_value(digits)?),
+        None => i64::try_from(digits_value(t)?).ok(),
     }
-    t.parse().ok()
 }
 
 /// Decodes a `surfaceOp` JSON text (spec §2 rule 4, §6.1, §6.6). `null` is absent. A replace
@@ -234,6 +254,51 @@ fn quick_sources(t: &str, out: &mut Vec<u64>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integers_as_str_parse_reads_them() {
+        for text in [
+            "0",
+            "7",
+            "007",
+            "-0",
+            "-1",
+            "1786123407414",
+            "-1786123407414",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "",
+            "-",
+            "1-",
+            "--1",
+            "+1",
+            "1.0",
+            "1e3",
+            " 12 ",
+            "\u{a0}5",
+            "١",
+        ] {
+            let trimmed = text.trim();
+            let reference_u = if trimmed.bytes().all(|b| b.is_ascii_digit()) {
+                trimmed.parse::<u64>().ok()
+            } else {
+                None
+            };
+            assert_eq!(parse_non_negative(text), reference_u, "{text:?}");
+            let digits = trimmed.strip_prefix('-').unwrap_or(trimmed);
+            let reference_i = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                trimmed.parse::<i64>().ok()
+            } else {
+                None
+            };
+            assert_eq!(parse_integer(text), reference_i, "{text:?}");
+        }
+    }
 
     #[test]
     fn ops() {
