@@ -104,34 +104,70 @@ impl EventBatch {
     }
 
     /// Appends `other` (which follows `self` in file order), remapping its ids.
-    pub fn append(&mut self, other: EventBatch) {
-        let type_map: Vec<TypeId> = other
-            .types
-            .iter()
-            .map(|(_, name)| self.types.intern(name))
-            .collect();
+    pub fn append(&mut self, mut other: EventBatch) {
+        let remap = self.append_tables(&mut other, 0);
+        self.events
+            .extend(other.events.iter().map(|&e| remap.record(e)));
+    }
+
+    /// Moves every table of `other` but its records to the end of `self`'s, and returns how
+    /// its records must be remapped to follow `self`'s (see [`BatchRemap::record`]); their
+    /// lines move by `line_base`, and so do the lines of its problems. The records are left
+    /// for the caller to append (the JSONL reader copies them on two threads).
+    pub fn append_tables(&mut self, other: &mut EventBatch, line_base: u32) -> BatchRemap {
+        let remap = BatchRemap {
+            type_map: other
+                .types
+                .iter()
+                .map(|(_, name)| self.types.intern(name))
+                .collect(),
+            extras_base: self.extras.len() as u32,
+            rows_base: self.packed_rows.len() as u32,
+            line_base,
+        };
         let sources_base = self.sources.len() as u32;
-        let extras_base = self.extras.len() as u32;
-        let rows_base = self.packed_rows.len() as u32;
-        self.events.reserve(other.events.len());
-        for mut e in other.events {
-            e.kind = type_map[e.kind.0 as usize];
-            e.shift_extra(extras_base);
-            if let EventText::PackedMember { row, member } = e.text() {
-                e.set_text(EventText::PackedMember {
-                    row: row + rows_base,
-                    member,
-                });
-            }
-            self.events.push(e);
-        }
-        self.sources.extend(other.sources);
-        self.extras.extend(other.extras.into_iter().map(|mut x| {
-            x.sources_start += sources_base;
-            x
+        self.sources.extend_from_slice(&other.sources);
+        self.extras.extend(other.extras.iter().map(|&x| EventExtra {
+            sources_start: x.sources_start + sources_base,
+            ..x
         }));
-        self.packed_rows.extend(other.packed_rows);
-        self.problems.extend(other.problems);
+        self.packed_rows.append(&mut other.packed_rows);
+        self.problems.extend(other.problems.drain(..).map(|mut p| {
+            if let Some(l) = &mut p.line {
+                *l += line_base;
+            }
+            p
+        }));
+        other.sources = Vec::new();
+        other.extras = Vec::new();
+        remap
+    }
+}
+
+/// How the records of a batch change when it is appended to another (see
+/// [`EventBatch::append_tables`]).
+#[derive(Clone, Debug)]
+pub struct BatchRemap {
+    type_map: Vec<TypeId>,
+    extras_base: u32,
+    rows_base: u32,
+    line_base: u32,
+}
+
+impl BatchRemap {
+    /// The record as it reads in the joined batch.
+    #[inline]
+    pub fn record(&self, mut e: EventRecord) -> EventRecord {
+        e.kind = self.type_map[e.kind.0 as usize];
+        e.shift_extra(self.extras_base);
+        e.line += self.line_base;
+        if let EventText::PackedMember { row, member } = e.text() {
+            e.set_text(EventText::PackedMember {
+                row: row + self.rows_base,
+                member,
+            });
+        }
+        e
     }
 }
 

@@ -51,7 +51,7 @@ pub use event::{
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
 pub use links::Links;
-pub use log::{EventBatch, EventLog, NewEvent};
+pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};
 pub use messages::{Message, derive_messages, message_from, message_of, read_message};
 pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
 pub use packed::{ChunkKind, PackedData, PackedRow};

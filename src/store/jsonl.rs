@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use memchr::memchr;
 use serde_json::Value;
 
+use super::batch_merge::merge_in_order;
 use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
@@ -20,10 +21,10 @@ use crate::engine::{
 /// Inputs at least this large are parsed in chunks on two threads.
 const PARALLEL_THRESHOLD: usize = 4 << 20;
 
-/// How many chunks a large input is cut into. The chunks' batches are merged one at a time
-/// and each is freed once merged, so the merge holds an eighth of the records twice, not half
-/// of them; and two threads taking chunks in turn stay busy until the end.
-const CHUNKS: usize = 8;
+/// How many chunks a large input is cut into: two threads take them in turn, so that both
+/// stay busy until near the end. They are joined in file order once all are parsed
+/// (`batch_merge.rs`, the records copied on two threads).
+const CHUNKS: usize = 16;
 
 /// Reads a whole JSONL log from its bytes (owned, or a [`TextArena`] over shared bytes such as
 /// a mapped file); they become the log's text arena without a copy. Returns `None` only when
@@ -105,43 +106,6 @@ fn chunk_bounds(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// Joins chunk batches (each numbered from line 1, with its line count) in file order into the
-/// first one, freeing each as it goes.
-fn merge_in_order(parts: Vec<(EventBatch, u32)>, first_line: u32) -> EventBatch {
-    let events: usize = parts.iter().map(|(b, _)| b.events.len()).sum();
-    let sources: usize = parts.iter().map(|(b, _)| b.sources.len()).sum();
-    let mut parts = parts.into_iter();
-    let Some((mut out, first_lines)) = parts.next() else {
-        return EventBatch::default();
-    };
-    // Chunk 0 was numbered from 1 too.
-    renumber(&mut out, first_line - 1);
-    out.events.reserve_exact(events - out.events.len());
-    out.sources.reserve_exact(sources - out.sources.len());
-    let mut base = first_line - 1 + first_lines;
-    for (mut part, lines) in parts {
-        renumber(&mut part, base);
-        base += lines;
-        out.append(part);
-    }
-    out
-}
-
-/// Adds `base` to every line number of `batch`.
-fn renumber(batch: &mut EventBatch, base: u32) {
-    if base == 0 {
-        return;
-    }
-    for e in &mut batch.events {
-        e.line += base;
-    }
-    for p in &mut batch.problems {
-        if let Some(l) = &mut p.line {
-            *l += base;
-        }
-    }
 }
 
 /// Parses the lines of `bytes[from..to]`, numbering them from `first_line`; returns the batch

@@ -2,6 +2,7 @@
 //! Zstandard JSONL and SQLite (read-only), the list of sessions a file holds, and every session
 //! under a folder (`discover*`).
 
+mod batch_merge;
 mod discover;
 mod discover_figures;
 mod discover_pool;
