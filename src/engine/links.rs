@@ -47,6 +47,13 @@ impl Links {
         node
     }
 
+    /// Gives the per-node arrays back their growth slack.
+    pub fn shrink_to_fit(&mut self) {
+        self.prev.shrink_to_fit();
+        self.next.shrink_to_fit();
+        self.label.shrink_to_fit();
+    }
+
     /// Heap bytes held by the per-node arrays.
     pub fn heap_bytes(&self) -> usize {
         (self.prev.capacity() + self.next.capacity() + self.label.capacity()) * 4

@@ -103,16 +103,16 @@ pub struct Surface {
     effects: EffectSlots,
     /// Applied replaces, indexed by [`Effect::Replaced`].
     replaces: Vec<AppliedReplace>,
-    /// Node number → its event index.
+    /// Node number → its event index. Node numbers go, in log order, to exactly the events
+    /// that change the list (appends and applied replaces), so this is also the list of list
+    /// changes (change `k` is node `k`): a jump applies or undoes only these, skipping the
+    /// log-only majority.
     node_event: Vec<u32>,
     /// Node number → the event index of the replace that shadows it, or `NIL`.
     shadowed_by: Vec<u32>,
     /// The nodes each applied replace shadowed, in surface order, back to back (a node is
     /// shadowed at most once, so this never exceeds the log length).
     shadow_list: Vec<EventIdx>,
-    /// Indices of the processed events that changed the list (appends and applied replaces),
-    /// in log order: a jump applies or undoes only these, skipping the log-only majority.
-    changes: Vec<u32>,
     /// Checkpoints in change order (the empty list before the first change is implicit).
     checkpoints: Vec<Checkpoint>,
     /// The checkpoints' node lists (node numbers), back to back.
@@ -144,7 +144,6 @@ impl Surface {
             node_event: Vec::new(),
             shadowed_by: Vec::new(),
             shadow_list: Vec::new(),
-            changes: Vec::new(),
             checkpoints: Vec::new(),
             checkpoint_nodes: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY,
@@ -268,7 +267,7 @@ impl Surface {
     }
 
     /// Heap bytes the surface holds, by capacity: 4 per processed event plus the per-node
-    /// arrays, the replace table, shadow lists, list changes and checkpoints.
+    /// arrays, the replace table, shadow lists and checkpoints.
     pub fn heap_bytes(&self) -> usize {
         let replaces = self.replaces.capacity() * std::mem::size_of::<AppliedReplace>()
             + self
@@ -280,8 +279,7 @@ impl Surface {
             + replaces
             + (self.node_event.capacity()
                 + self.shadowed_by.capacity()
-                + self.shadow_list.capacity()
-                + self.changes.capacity())
+                + self.shadow_list.capacity())
                 * 4
             + self.links.heap_bytes()
             + self.checkpoint_bytes()
@@ -373,12 +371,12 @@ impl Surface {
             // New events turned a legacy log into a surface log: a wholesale change.
             self.rebuild(log);
         }
+        let first_build = self.processed() == 0 && target > 0;
         if target > self.processed() {
-            // The first build sizes the per-event arrays exactly (no slack at a million
+            // The first build sizes the per-event slots exactly (no slack at a million
             // events); later deltas grow them amortized, so that a delta costs O(new events).
-            // Per-node arrays grow amortized as nodes come.
             let n = target - self.processed();
-            if self.processed() == 0 {
+            if first_build {
                 self.effects.reserve_exact(n);
             } else {
                 self.effects.reserve(n);
@@ -392,11 +390,26 @@ impl Surface {
         while self.cursor < target {
             self.step_forward(log);
         }
+        if first_build {
+            self.fit_node_arrays();
+        }
+    }
+
+    /// Gives the per-node arrays back their growth slack (after the first build: its node
+    /// count is only known at the end). O(nodes); later deltas grow them amortized again.
+    fn fit_node_arrays(&mut self) {
+        self.links.shrink_to_fit();
+        self.node_event.shrink_to_fit();
+        self.shadowed_by.shrink_to_fit();
+        self.shadow_list.shrink_to_fit();
+        self.replaces.shrink_to_fit();
+        self.checkpoints.shrink_to_fit();
+        self.checkpoint_nodes.shrink_to_fit();
     }
 
     /// Number of list changes among the first `cursor` events.
     fn changes_before(&self, cursor: usize) -> usize {
-        self.changes.partition_point(|&i| (i as usize) < cursor)
+        self.node_event.partition_point(|&i| (i as usize) < cursor)
     }
 
     /// The node list of checkpoint `k`.
@@ -439,15 +452,15 @@ impl Surface {
                 None => self.links.restore(&[]),
             }
             for c in from..want {
-                self.redo(self.changes[c] as usize);
+                self.redo(self.node_event[c] as usize);
             }
         } else if want > have {
             for c in have..want {
-                self.redo(self.changes[c] as usize);
+                self.redo(self.node_event[c] as usize);
             }
         } else {
             for c in (want..have).rev() {
-                self.undo(self.changes[c] as usize);
+                self.undo(self.node_event[c] as usize);
             }
         }
         self.cursor = target;
@@ -456,11 +469,11 @@ impl Surface {
     /// Takes a checkpoint when enough list changes happened since the last one.
     fn maybe_checkpoint(&mut self) {
         let last = self.checkpoints.last().map_or(0, |c| c.changes as usize);
-        if self.changes.len() - last < self.checkpoint_every.max(self.links.len()) {
+        if self.node_event.len() - last < self.checkpoint_every.max(self.links.len()) {
             return;
         }
         self.checkpoints.push(Checkpoint {
-            changes: self.changes.len() as u32,
+            changes: self.node_event.len() as u32,
             start: self.checkpoint_nodes.len() as u32,
         });
         self.checkpoint_nodes.extend(self.links.iter());
@@ -505,12 +518,10 @@ impl Surface {
         let i = self.cursor;
         let mut changed = false;
         if i == self.effects.len() {
+            // Numbers a node (a list change) when the event becomes one.
             let effect = self.process(log, EventIdx(i as u32));
             self.effects.push(effect);
-            if effect.effect().entered() {
-                self.changes.push(i as u32);
-                changed = true;
-            }
+            changed = effect.effect().entered();
         }
         self.redo(i);
         self.cursor += 1;
@@ -715,10 +726,10 @@ mod tests {
         assert!(nodes > 3_000 && nodes < 4_100, "{nodes} nodes");
         // The per-event part is exact: the first build reserves exactly.
         assert_eq!(s.effects.heap_bytes(), 4 * events);
-        // Everything else is per node (arrays grown amortized: at most twice the need) or per
-        // replace; per-event links, effects or shadow marks (24 bytes per event before) would
-        // break this bound by far.
-        let per_node_budget = 2 * 28 * nodes + 2 * 96 * s.applied_replaces().len();
+        // Everything else is per node (20 bytes, and up to 4 in the shadow lists: the first
+        // build fits the arrays to their length), per replace or in checkpoints; per-event
+        // links, effects or shadow marks (24 bytes per event before) break this bound by far.
+        let per_node_budget = 24 * nodes + 96 * s.applied_replaces().len() + s.checkpoint_bytes();
         assert!(
             s.heap_bytes() <= 4 * events + per_node_budget,
             "{} bytes for {events} events and {nodes} nodes",
