@@ -65,6 +65,18 @@ impl Unpacked {
     }
 }
 
+/// What an event does to the list, read from its slot's kind bits alone (the replay's hot
+/// path: no decoding of why a non-node is one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ListChange {
+    /// Not a node: nothing to apply or undo.
+    None,
+    /// Appended as this node number.
+    Appended(u32),
+    /// The applied replace with this index.
+    Replaced(u32),
+}
+
 /// Every malformed-op kind, in code order (see [`malformed_code`]).
 const MALFORMED: [MalformedOp; 6] = [
     MalformedOp::UnknownString,
@@ -236,8 +248,39 @@ impl EffectSlots {
     /// The effect of processed event `i`.
     pub(super) fn get(&self, i: usize) -> Option<Unpacked> {
         let slot = *self.slots.get(i)?;
-        slot.unpack()
-            .or_else(|| self.spilled.get(&(i as u32)).copied())
+        slot.unpack().or_else(|| self.spilled_get(i))
+    }
+
+    /// What processed event `i` does to the list (`None` also past the processed prefix).
+    #[inline]
+    pub(super) fn list_change(&self, i: usize) -> ListChange {
+        let Some(&EffectSlot(raw)) = self.slots.get(i) else {
+            return ListChange::None;
+        };
+        let payload = raw & PAYLOAD_MASK;
+        match raw >> KIND_SHIFT {
+            KIND_OTHER => ListChange::None,
+            KIND_APPENDED => ListChange::Appended(payload),
+            KIND_REPLACED => ListChange::Replaced(payload),
+            _ => self.spilled_change(i),
+        }
+    }
+
+    /// What spilled event `i` does to the list.
+    #[cold]
+    #[inline(never)]
+    fn spilled_change(&self, i: usize) -> ListChange {
+        match self.spilled_get(i) {
+            Some(Unpacked::Appended { node }) => ListChange::Appended(node),
+            Some(Unpacked::Replaced { replace }) => ListChange::Replaced(replace),
+            _ => ListChange::None,
+        }
+    }
+
+    /// The spilled effect of event `i`.
+    #[cold]
+    fn spilled_get(&self, i: usize) -> Option<Unpacked> {
+        self.spilled.get(&(i as u32)).copied()
     }
 
     /// Number of spilled effects.
@@ -351,8 +394,15 @@ mod tests {
         for (i, &u) in effects.iter().enumerate() {
             assert_eq!(slots.get(i), Some(u), "event {i}");
             assert_eq!(slots.get(i).map(Unpacked::effect), Some(u.effect()));
+            let change = match u {
+                Unpacked::Appended { node } => ListChange::Appended(node),
+                Unpacked::Replaced { replace } => ListChange::Replaced(replace),
+                _ => ListChange::None,
+            };
+            assert_eq!(slots.list_change(i), change, "event {i}");
         }
         assert_eq!(slots.get(effects.len()), None);
+        assert_eq!(slots.list_change(effects.len()), ListChange::None);
     }
 
     #[test]

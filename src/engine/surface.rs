@@ -23,7 +23,7 @@
 //! `docs/performance.md`).
 
 use super::effect::{AppliedReplace, Effect, EventState, RejectReason};
-use super::effect_slot::{EffectSlots, Unpacked};
+use super::effect_slot::{EffectSlots, ListChange, Unpacked};
 use super::event::{EventIdx, SurfaceOp};
 use super::links::{Links, NIL};
 use super::log::EventLog;
@@ -126,11 +126,12 @@ pub struct Surface {
 
 /// The node number of processed event `i`, if it became a node (a free function so that
 /// callers can hold other fields mutably).
+#[inline]
 fn node_in(effects: &EffectSlots, replaces: &[AppliedReplace], i: usize) -> Option<u32> {
-    match effects.get(i)? {
-        Unpacked::Appended { node } => Some(node),
-        Unpacked::Replaced { replace } => replaces.get(replace as usize).map(|r| r.node),
-        _ => None,
+    match effects.list_change(i) {
+        ListChange::Appended(node) => Some(node),
+        ListChange::Replaced(replace) => replaces.get(replace as usize).map(|r| r.node),
+        ListChange::None => None,
     }
 }
 
@@ -312,12 +313,16 @@ impl Surface {
         if i >= self.cursor {
             return EventState::NotReached;
         }
-        let node = match self.effects.get(i) {
-            None | Some(Unpacked::LogOnly) => return EventState::LogOnly,
-            Some(Unpacked::MissingOp) => return EventState::MissingOp,
-            Some(Unpacked::Rejected(r)) => return EventState::Invalid(r),
-            Some(Unpacked::Appended { node }) => node,
-            Some(Unpacked::Replaced { replace }) => self.replaces[replace as usize].node,
+        let node = match self.effects.list_change(i) {
+            ListChange::Appended(node) => node,
+            ListChange::Replaced(replace) => self.replaces[replace as usize].node,
+            ListChange::None => {
+                return match self.effects.get(i) {
+                    Some(Unpacked::MissingOp) => EventState::MissingOp,
+                    Some(Unpacked::Rejected(r)) => EventState::Invalid(r),
+                    _ => EventState::LogOnly,
+                };
+            }
         };
         let by = self.shadowed_by[node as usize];
         if by != NIL && (by as usize) < self.cursor {
@@ -451,19 +456,41 @@ impl Surface {
                 }
                 None => self.links.restore(&[]),
             }
-            for c in from..want {
-                self.redo(self.node_event[c] as usize);
-            }
+            self.redo_changes(from, want);
         } else if want > have {
-            for c in have..want {
-                self.redo(self.node_event[c] as usize);
-            }
+            self.redo_changes(have, want);
         } else {
-            for c in (want..have).rev() {
-                self.undo(self.node_event[c] as usize);
-            }
+            self.undo_changes(want, have);
         }
         self.cursor = target;
+    }
+
+    /// Re-applies list changes `from..to`. Change `c` is node `c`: the node of the next
+    /// applied replace (replaces are in node order) or else an append, so a jump reads
+    /// neither the event indices nor the effect slots.
+    fn redo_changes(&mut self, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < from);
+        for c in from..to {
+            if self.replaces.get(r).is_some_and(|x| x.node as usize == c) {
+                self.apply_replace(r);
+                r += 1;
+            } else {
+                self.links.append(c as u32);
+            }
+        }
+    }
+
+    /// Undoes list changes `from..to`, last first (see [`Surface::redo_changes`]).
+    fn undo_changes(&mut self, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < to);
+        for c in (from..to).rev() {
+            if r > 0 && self.replaces[r - 1].node as usize == c {
+                r -= 1;
+                self.unapply_replace(r);
+            } else {
+                self.links.undo_append(c as u32);
+            }
+        }
     }
 
     /// Takes a checkpoint when enough list changes happened since the last one.
@@ -516,19 +543,28 @@ impl Surface {
             return false;
         }
         let i = self.cursor;
-        let mut changed = false;
         if i == self.effects.len() {
-            // Numbers a node (a list change) when the event becomes one.
-            let effect = self.process(log, EventIdx(i as u32));
-            self.effects.push(effect);
-            changed = effect.effect().entered();
-        }
-        self.redo(i);
-        self.cursor += 1;
-        if changed {
-            self.maybe_checkpoint();
+            self.process_next(log);
+        } else {
+            self.redo(i);
+            self.cursor += 1;
         }
         true
+    }
+
+    /// Processes the event at the cursor, the first time the cursor passes it (kept out of
+    /// line: replay over the processed prefix is the hot path), applies it and advances.
+    #[inline(never)]
+    fn process_next(&mut self, log: &EventLog) {
+        let i = self.cursor;
+        // Numbers a node (a list change) when the event becomes one.
+        let effect = self.process(log, EventIdx(i as u32));
+        self.effects.push(effect);
+        self.redo(i);
+        self.cursor += 1;
+        if effect.effect().entered() {
+            self.maybe_checkpoint();
+        }
     }
 
     /// Undoes the event before the cursor and moves it back. Returns false at the start.
@@ -541,34 +577,46 @@ impl Surface {
         true
     }
 
+    /// Undoes event `i` (the one right before the cursor).
+    #[inline]
     fn undo(&mut self, i: usize) {
-        match self.effects.get(i) {
-            Some(Unpacked::Appended { node }) => self.links.undo_append(node),
-            Some(Unpacked::Replaced { replace }) => {
-                let rep = &self.replaces[replace as usize];
-                let start = rep.shadowed_start as usize;
-                let chain = &self.shadow_list[start..start + rep.count as usize];
-                // Shadowed events are nodes by construction.
-                let (effects, replaces) = (&self.effects, &self.replaces);
-                let nodes = chain
-                    .iter()
-                    .filter_map(|e| node_in(effects, replaces, e.get()));
-                self.links.undo_replace(nodes, rep.node);
-            }
-            _ => {}
+        match self.effects.list_change(i) {
+            ListChange::None => {}
+            ListChange::Appended(node) => self.links.undo_append(node),
+            ListChange::Replaced(replace) => self.unapply_replace(replace as usize),
         }
     }
 
+    /// Re-applies event `i` (the one at the cursor).
+    #[inline]
     fn redo(&mut self, i: usize) {
-        match self.effects.get(i) {
-            Some(Unpacked::Appended { node }) => self.links.append(node),
-            Some(Unpacked::Replaced { replace }) => {
-                let rep = &self.replaces[replace as usize];
-                self.links
-                    .replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
-            }
-            _ => {}
+        match self.effects.list_change(i) {
+            ListChange::None => {}
+            ListChange::Appended(node) => self.links.append(node),
+            ListChange::Replaced(replace) => self.apply_replace(replace as usize),
         }
+    }
+
+    /// Splices applied replace `r` into the list.
+    #[inline(never)]
+    fn apply_replace(&mut self, r: usize) {
+        let rep = &self.replaces[r];
+        self.links
+            .replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
+    }
+
+    /// Splices the nodes applied replace `r` shadowed back in place of its node.
+    #[inline(never)]
+    fn unapply_replace(&mut self, r: usize) {
+        let rep = &self.replaces[r];
+        let start = rep.shadowed_start as usize;
+        let chain = &self.shadow_list[start..start + rep.count as usize];
+        // Shadowed events are nodes by construction.
+        let (effects, replaces) = (&self.effects, &self.replaces);
+        let nodes = chain
+            .iter()
+            .filter_map(|e| node_in(effects, replaces, e.get()));
+        self.links.undo_replace(nodes, rep.node);
     }
 
     /// Numbers a new node for event `idx`.
