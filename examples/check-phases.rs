@@ -179,4 +179,12 @@ fn main() {
         surface.checkpoint_bytes(),
         surface.checkpoint_bytes() as f64 / log.len().max(1) as f64
     );
+    println!(
+        "surface heap: {} bytes ({:.2} per event; {} of {} events are nodes, {:.1} %)",
+        surface.heap_bytes(),
+        surface.heap_bytes() as f64 / log.len().max(1) as f64,
+        surface.node_count(),
+        log.len(),
+        100.0 * surface.node_count() as f64 / log.len().max(1) as f64
+    );
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use surface_viewer::engine::{EventLog, EventState, Surface};
+use surface_viewer::engine::{EventIdx, EventLog, EventState, Surface};
 use surface_viewer::store::parse_body;
 
 /// One random event: what kind, and raw choices resolved against the seqs written so far.
@@ -205,13 +205,13 @@ proptest! {
             fresh.seek(&log, n);
             prop_assert_eq!(states(&log, &s), states(&log, &fresh));
             prop_assert_eq!(s.len(), fresh.len());
-            let nodes: Vec<u32> = s.nodes().map(|i| i.0).collect();
-            prop_assert_eq!(s.links().tail(), nodes.last().copied());
+            let nodes: Vec<EventIdx> = s.nodes().collect();
+            prop_assert_eq!(s.last_node(), nodes.last().copied());
             for w in nodes.windows(2) {
-                prop_assert_eq!(s.links().prev(w[1]), Some(w[0]));
+                prop_assert_eq!(s.prev_node(w[1]), Some(w[0]));
             }
             if let Some(&first) = nodes.first() {
-                prop_assert_eq!(s.links().prev(first), None);
+                prop_assert_eq!(s.prev_node(first), None);
             }
         }
     }

@@ -1,4 +1,7 @@
 //! What applying one event did to the surface, and an event's state at a replay cursor.
+//!
+//! [`Effect`] is the public form; the surface stores each one packed in four bytes
+//! (`effect_slot.rs`) and decodes it on demand.
 
 use super::event::{EventIdx, MalformedOp};
 
@@ -86,6 +89,12 @@ pub struct AppliedReplace {
     pub shadowed_start: u32,
     /// Shadowed seqs missing from the replacement's `sourceEventSeqs`.
     pub missing_sources: Vec<u64>,
+    /// The replacing event's node number (the surface's links are over node numbers).
+    pub(super) node: u32,
+    /// `first`'s node number.
+    pub(super) first_node: u32,
+    /// `last`'s node number.
+    pub(super) last_node: u32,
 }
 
 /// The state of one event at a replay cursor.

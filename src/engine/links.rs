@@ -1,6 +1,9 @@
-//! The surface's doubly linked list over event indices, with O(1) apply and O(1) undo.
+//! The surface's doubly linked list over node numbers, with O(1) apply and O(1) undo.
 //!
-//! Nodes are event indices; `prev`/`next` are arena arrays indexed by event index. A replace
+//! Nodes are *node numbers*: the surface numbers the events that become nodes densely, in
+//! the order it first processes them (see [`crate::engine::Surface`]), so `prev`/`next`/`label`
+//! are arena arrays with one entry per node, not per event (most events never become one). A
+//! replace
 //! unlinks the sub-chain `first..=last` *without touching its own links*, so undoing it only
 //! splices the chain back between its old neighbours (Knuth's dancing links). Undo must run in
 //! the exact reverse order of apply, which the replay cursor guarantees.
@@ -12,7 +15,7 @@
 /// "No node".
 pub const NIL: u32 = u32::MAX;
 
-/// The linked list state.
+/// The linked list state: 12 bytes per node.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Links {
     prev: Vec<u32>,
@@ -34,13 +37,26 @@ impl Links {
         }
     }
 
-    /// Makes room for nodes up to index `n - 1`.
-    pub fn grow_to(&mut self, n: usize) {
-        if self.prev.len() < n {
-            self.prev.resize(n, NIL);
-            self.next.resize(n, NIL);
-            self.label.resize(n, 0);
-        }
+    /// Adds room for one more node (amortized O(1)) and returns its number: the number of
+    /// nodes added before it.
+    pub fn add_node(&mut self) -> u32 {
+        let node = self.prev.len() as u32;
+        self.prev.push(NIL);
+        self.next.push(NIL);
+        self.label.push(0);
+        node
+    }
+
+    /// Gives the per-node arrays back their growth slack.
+    pub fn shrink_to_fit(&mut self) {
+        self.prev.shrink_to_fit();
+        self.next.shrink_to_fit();
+        self.label.shrink_to_fit();
+    }
+
+    /// Heap bytes held by the per-node arrays.
+    pub fn heap_bytes(&self) -> usize {
+        (self.prev.capacity() + self.next.capacity() + self.label.capacity()) * 4
     }
 
     /// Number of nodes on the list.
@@ -242,7 +258,9 @@ mod tests {
     #[test]
     fn append_replace_undo_round_trip() {
         let mut l = Links::new();
-        l.grow_to(10);
+        for _ in 0..10 {
+            l.add_node();
+        }
         for n in [1, 3, 5, 6] {
             l.assign_append_label(n);
             l.append(n);
@@ -268,7 +286,9 @@ mod tests {
     #[test]
     fn restore_then_undo_ignores_stale_links() {
         let mut l = Links::new();
-        l.grow_to(10);
+        for _ in 0..10 {
+            l.add_node();
+        }
         for n in [1, 3, 5, 6] {
             l.append(n);
         }
@@ -295,7 +315,9 @@ mod tests {
     #[test]
     fn replace_at_both_ends() {
         let mut l = Links::new();
-        l.grow_to(4);
+        for _ in 0..4 {
+            l.add_node();
+        }
         l.append(0);
         l.append(1);
         l.replace(0, 1, 2, 2);

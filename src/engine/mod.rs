@@ -9,6 +9,7 @@ pub(crate) mod byte_masks;
 mod check;
 mod data_diff;
 mod effect;
+mod effect_slot;
 mod era;
 mod event;
 mod finding;
@@ -50,7 +51,6 @@ pub use event::{
 };
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
-pub use links::Links;
 pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};
 pub use messages::{Message, derive_messages, message_from, message_of, read_message};
 pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};

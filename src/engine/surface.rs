@@ -6,6 +6,15 @@
 //! re-applies or undoes link splices (O(1) each). Moving it past the processed prefix is
 //! delta processing: only the new events are examined.
 //!
+//! Memory: the only per-event state is the effect, packed in a `u32` (`effect_slot.rs`). The
+//! events that become surface nodes (a few percent of a real log: most events are streamed
+//! chunks) get dense *node numbers* in the order they are first processed; the links
+//! (`prev`/`next`/order label), the shadowing replace and the node's event index are per-node
+//! arrays over those numbers, and checkpoints hold node numbers. An appended event's slot
+//! holds its node number, a replace's slot its index in the replace table (which holds its
+//! node number). So the surface costs 4 bytes per event plus about 32 per node (see
+//! [`Surface::heap_bytes`] and `docs/performance.md`).
+//!
 //! Long jumps go through checkpoints: a copy of the surface's node list, taken every
 //! [`CHECKPOINT_EVERY`] list changes or every "surface length" changes, whichever is more.
 //! A jump restores the nearest checkpoint at or before its target (O(surface length)) and
@@ -14,6 +23,7 @@
 //! `docs/performance.md`).
 
 use super::effect::{AppliedReplace, Effect, EventState, RejectReason};
+use super::effect_slot::{EffectSlots, ListChange, Unpacked};
 use super::event::{EventIdx, SurfaceOp};
 use super::links::{Links, NIL};
 use super::log::EventLog;
@@ -59,11 +69,11 @@ pub struct ReplaceCheck {
 }
 
 impl ReplaceCheck {
-    /// The rejection, if any.
-    pub fn problem(&self, links: &Links) -> Option<RejectReason> {
+    /// The rejection, if any, on `surface` (the one the check was made on).
+    pub fn problem(&self, surface: &Surface) -> Option<RejectReason> {
         match (self.first, self.last) {
             (Some(f), Some(l)) => {
-                (links.label(f.0) > links.label(l.0)).then_some(RejectReason::OutOfOrder)
+                (surface.label(f) > surface.label(l)).then_some(RejectReason::OutOfOrder)
             }
             (f, l) => Some(RejectReason::EndpointsOff {
                 start_off: f.is_none(),
@@ -77,7 +87,7 @@ impl ReplaceCheck {
 /// longer, so that copies never outweigh the changes they skip).
 pub const CHECKPOINT_EVERY: usize = 512;
 
-/// The node list after the first `changes` list changes, stored in
+/// The node list (node numbers) after the first `changes` list changes, stored in
 /// `Surface::checkpoint_nodes[start..]` up to the next checkpoint's `start`.
 #[derive(Clone, Copy, Debug)]
 struct Checkpoint {
@@ -89,21 +99,23 @@ struct Checkpoint {
 #[derive(Clone, Debug)]
 pub struct Surface {
     mode: Mode,
-    /// Effects of the processed prefix, indexed by event index.
-    effects: Vec<Effect>,
+    /// Effects of the processed prefix, indexed by event index: 4 bytes each.
+    effects: EffectSlots,
     /// Applied replaces, indexed by [`Effect::Replaced`].
     replaces: Vec<AppliedReplace>,
-    /// For each processed node: the replace that shadows it, or `NIL`.
+    /// Node number → its event index. Node numbers go, in log order, to exactly the events
+    /// that change the list (appends and applied replaces), so this is also the list of list
+    /// changes (change `k` is node `k`): a jump applies or undoes only these, skipping the
+    /// log-only majority.
+    node_event: Vec<u32>,
+    /// Node number → the event index of the replace that shadows it, or `NIL`.
     shadowed_by: Vec<u32>,
     /// The nodes each applied replace shadowed, in surface order, back to back (a node is
     /// shadowed at most once, so this never exceeds the log length).
     shadow_list: Vec<EventIdx>,
-    /// Indices of the processed events that changed the list (appends and applied replaces),
-    /// in log order: a jump applies or undoes only these, skipping the log-only majority.
-    changes: Vec<u32>,
     /// Checkpoints in change order (the empty list before the first change is implicit).
     checkpoints: Vec<Checkpoint>,
-    /// The checkpoints' node lists, back to back.
+    /// The checkpoints' node lists (node numbers), back to back.
     checkpoint_nodes: Vec<u32>,
     /// The minimum number of list changes between checkpoints.
     checkpoint_every: usize,
@@ -112,16 +124,27 @@ pub struct Surface {
     cursor: usize,
 }
 
+/// The node number of processed event `i`, if it became a node (a free function so that
+/// callers can hold other fields mutably).
+#[inline]
+fn node_in(effects: &EffectSlots, replaces: &[AppliedReplace], i: usize) -> Option<u32> {
+    match effects.list_change(i) {
+        ListChange::Appended(node) => Some(node),
+        ListChange::Replaced(replace) => replaces.get(replace as usize).map(|r| r.node),
+        ListChange::None => None,
+    }
+}
+
 impl Surface {
     /// An empty surface for `log` with the cursor at the start. Nothing is processed yet.
     pub fn new(log: &EventLog) -> Self {
         Surface {
             mode: Mode::of(log),
-            effects: Vec::new(),
+            effects: EffectSlots::default(),
             replaces: Vec::new(),
+            node_event: Vec::new(),
             shadowed_by: Vec::new(),
             shadow_list: Vec::new(),
-            changes: Vec::new(),
             checkpoints: Vec::new(),
             checkpoint_nodes: Vec::new(),
             checkpoint_every: CHECKPOINT_EVERY,
@@ -137,6 +160,16 @@ impl Surface {
         Surface {
             checkpoint_every: every.max(1),
             ..Surface::new(log)
+        }
+    }
+
+    /// An empty surface whose effect slots spill numbers from `limit` on (instead of from
+    /// 2^30), so that tests reach the side table on small logs.
+    #[cfg(test)]
+    fn with_spill_limit(log: &EventLog, every: usize, limit: u32) -> Self {
+        Surface {
+            effects: EffectSlots::with_limit(limit),
+            ..Surface::with_checkpoint_every(log, every)
         }
     }
 
@@ -179,29 +212,78 @@ impl Surface {
         self.links.is_empty()
     }
 
-    /// The linked list (read-only), for callers that walk it.
-    pub fn links(&self) -> &Links {
-        &self.links
+    /// The event of node number `node`.
+    fn event_of(&self, node: u32) -> EventIdx {
+        EventIdx(self.node_event[node as usize])
+    }
+
+    /// The node number of a processed event, if it became a node.
+    fn node_of(&self, idx: EventIdx) -> Option<u32> {
+        node_in(&self.effects, &self.replaces, idx.get())
+    }
+
+    /// The order label of a node (labels increase along the surface; 0 for a non-node).
+    fn label(&self, idx: EventIdx) -> u32 {
+        self.node_of(idx).map_or(0, |n| self.links.label(n))
     }
 
     /// The surface nodes at the cursor, in order.
     pub fn nodes(&self) -> impl Iterator<Item = EventIdx> + '_ {
-        self.links.iter().map(EventIdx)
+        self.links.iter().map(|n| self.event_of(n))
     }
 
-    /// The node after `node` on the surface at the cursor.
+    /// The node after `node` on the surface at the cursor (only meaningful while `node` is
+    /// on the surface).
     pub fn next_node(&self, node: EventIdx) -> Option<EventIdx> {
-        self.links.next(node.0).map(EventIdx)
+        let n = self.node_of(node)?;
+        self.links.next(n).map(|m| self.event_of(m))
+    }
+
+    /// The node before `node` on the surface at the cursor (only meaningful while `node` is
+    /// on the surface).
+    pub fn prev_node(&self, node: EventIdx) -> Option<EventIdx> {
+        let n = self.node_of(node)?;
+        self.links.prev(n).map(|m| self.event_of(m))
     }
 
     /// The first node.
     pub fn first_node(&self) -> Option<EventIdx> {
-        self.links.head().map(EventIdx)
+        self.links.head().map(|n| self.event_of(n))
+    }
+
+    /// The last node.
+    pub fn last_node(&self) -> Option<EventIdx> {
+        self.links.tail().map(|n| self.event_of(n))
     }
 
     /// The processed effect of an event, if the cursor has ever passed it.
     pub fn effect(&self, idx: EventIdx) -> Option<Effect> {
-        self.effects.get(idx.get()).copied()
+        self.effects.get(idx.get()).map(Unpacked::effect)
+    }
+
+    /// Number of events that ever became nodes over the processed prefix (on the surface at
+    /// the cursor or not).
+    pub fn node_count(&self) -> usize {
+        self.node_event.len()
+    }
+
+    /// Heap bytes the surface holds, by capacity: 4 per processed event plus the per-node
+    /// arrays, the replace table, shadow lists and checkpoints.
+    pub fn heap_bytes(&self) -> usize {
+        let replaces = self.replaces.capacity() * std::mem::size_of::<AppliedReplace>()
+            + self
+                .replaces
+                .iter()
+                .map(|r| r.missing_sources.capacity() * 8)
+                .sum::<usize>();
+        self.effects.heap_bytes()
+            + replaces
+            + (self.node_event.capacity()
+                + self.shadowed_by.capacity()
+                + self.shadow_list.capacity())
+                * 4
+            + self.links.heap_bytes()
+            + self.checkpoint_bytes()
     }
 
     /// Every applied replace (over the processed prefix).
@@ -231,18 +313,22 @@ impl Surface {
         if i >= self.cursor {
             return EventState::NotReached;
         }
-        match self.effects[i] {
-            Effect::LogOnly => EventState::LogOnly,
-            Effect::MissingOp => EventState::MissingOp,
-            Effect::Rejected(r) => EventState::Invalid(r),
-            Effect::Appended | Effect::Replaced(_) => {
-                let by = self.shadowed_by[i];
-                if by != NIL && (by as usize) < self.cursor {
-                    EventState::Shadowed { by: EventIdx(by) }
-                } else {
-                    EventState::OnSurface
-                }
+        let node = match self.effects.list_change(i) {
+            ListChange::Appended(node) => node,
+            ListChange::Replaced(replace) => self.replaces[replace as usize].node,
+            ListChange::None => {
+                return match self.effects.get(i) {
+                    Some(Unpacked::MissingOp) => EventState::MissingOp,
+                    Some(Unpacked::Rejected(r)) => EventState::Invalid(r),
+                    _ => EventState::LogOnly,
+                };
             }
+        };
+        let by = self.shadowed_by[node as usize];
+        if by != NIL && (by as usize) < self.cursor {
+            EventState::Shadowed { by: EventIdx(by) }
+        } else {
+            EventState::OnSurface
         }
     }
 
@@ -262,15 +348,18 @@ impl Surface {
 
     /// The order problem of a checked replace, if any.
     pub fn replace_problem(&self, check: &ReplaceCheck) -> Option<RejectReason> {
-        check.problem(&self.links)
+        check.problem(self)
     }
 
     /// The nodes from `first` through `last` at the cursor (both on the surface, in order).
     pub fn chain(&self, first: EventIdx, last: EventIdx) -> Vec<EventIdx> {
+        let (Some(f), Some(l)) = (self.node_of(first), self.node_of(last)) else {
+            return vec![first];
+        };
         self.links
-            .chain(first.0, last.0)
+            .chain(f, l)
             .into_iter()
-            .map(EventIdx)
+            .map(|n| self.event_of(n))
             .collect()
     }
 
@@ -287,18 +376,16 @@ impl Surface {
             // New events turned a legacy log into a surface log: a wholesale change.
             self.rebuild(log);
         }
+        let first_build = self.processed() == 0 && target > 0;
         if target > self.processed() {
-            // The first build sizes the per-event arrays exactly (no slack at a million
+            // The first build sizes the per-event slots exactly (no slack at a million
             // events); later deltas grow them amortized, so that a delta costs O(new events).
             let n = target - self.processed();
-            if self.processed() == 0 {
+            if first_build {
                 self.effects.reserve_exact(n);
-                self.shadowed_by.reserve_exact(n);
             } else {
                 self.effects.reserve(n);
-                self.shadowed_by.reserve(n);
             }
-            self.links.grow_to(target);
         }
         // Over the processed prefix, only list-changing events need re-applying or undoing.
         let replayed = target.min(self.processed());
@@ -308,11 +395,26 @@ impl Surface {
         while self.cursor < target {
             self.step_forward(log);
         }
+        if first_build {
+            self.fit_node_arrays();
+        }
+    }
+
+    /// Gives the per-node arrays back their growth slack (after the first build: its node
+    /// count is only known at the end). O(nodes); later deltas grow them amortized again.
+    fn fit_node_arrays(&mut self) {
+        self.links.shrink_to_fit();
+        self.node_event.shrink_to_fit();
+        self.shadowed_by.shrink_to_fit();
+        self.shadow_list.shrink_to_fit();
+        self.replaces.shrink_to_fit();
+        self.checkpoints.shrink_to_fit();
+        self.checkpoint_nodes.shrink_to_fit();
     }
 
     /// Number of list changes among the first `cursor` events.
     fn changes_before(&self, cursor: usize) -> usize {
-        self.changes.partition_point(|&i| (i as usize) < cursor)
+        self.node_event.partition_point(|&i| (i as usize) < cursor)
     }
 
     /// The node list of checkpoint `k`.
@@ -354,29 +456,51 @@ impl Surface {
                 }
                 None => self.links.restore(&[]),
             }
-            for c in from..want {
-                self.redo(self.changes[c] as usize);
-            }
+            self.redo_changes(from, want);
         } else if want > have {
-            for c in have..want {
-                self.redo(self.changes[c] as usize);
-            }
+            self.redo_changes(have, want);
         } else {
-            for c in (want..have).rev() {
-                self.undo(self.changes[c] as usize);
-            }
+            self.undo_changes(want, have);
         }
         self.cursor = target;
+    }
+
+    /// Re-applies list changes `from..to`. Change `c` is node `c`: the node of the next
+    /// applied replace (replaces are in node order) or else an append, so a jump reads
+    /// neither the event indices nor the effect slots.
+    fn redo_changes(&mut self, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < from);
+        for c in from..to {
+            if self.replaces.get(r).is_some_and(|x| x.node as usize == c) {
+                self.apply_replace(r);
+                r += 1;
+            } else {
+                self.links.append(c as u32);
+            }
+        }
+    }
+
+    /// Undoes list changes `from..to`, last first (see [`Surface::redo_changes`]).
+    fn undo_changes(&mut self, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < to);
+        for c in (from..to).rev() {
+            if r > 0 && self.replaces[r - 1].node as usize == c {
+                r -= 1;
+                self.unapply_replace(r);
+            } else {
+                self.links.undo_append(c as u32);
+            }
+        }
     }
 
     /// Takes a checkpoint when enough list changes happened since the last one.
     fn maybe_checkpoint(&mut self) {
         let last = self.checkpoints.last().map_or(0, |c| c.changes as usize);
-        if self.changes.len() - last < self.checkpoint_every.max(self.links.len()) {
+        if self.node_event.len() - last < self.checkpoint_every.max(self.links.len()) {
             return;
         }
         self.checkpoints.push(Checkpoint {
-            changes: self.changes.len() as u32,
+            changes: self.node_event.len() as u32,
             start: self.checkpoint_nodes.len() as u32,
         });
         self.checkpoint_nodes.extend(self.links.iter());
@@ -407,7 +531,10 @@ impl Surface {
 
     /// Forgets everything and starts over at cursor 0 (after a wholesale log change).
     pub fn rebuild(&mut self, log: &EventLog) {
-        *self = Surface::with_checkpoint_every(log, self.checkpoint_every);
+        *self = Surface {
+            effects: EffectSlots::with_limit(self.effects.limit()),
+            ..Surface::with_checkpoint_every(log, self.checkpoint_every)
+        };
     }
 
     /// Applies the event at the cursor and advances it. Returns false at the end.
@@ -416,30 +543,28 @@ impl Surface {
             return false;
         }
         let i = self.cursor;
-        let mut changed = false;
         if i == self.effects.len() {
-            let effect = self.process(log, EventIdx(i as u32));
-            self.effects.push(effect);
-            if effect.entered() {
-                self.changes.push(i as u32);
-                changed = true;
-            }
-            self.shadowed_by.push(NIL);
-            if let Effect::Replaced(r) = effect {
-                let rep = &self.replaces[r as usize];
-                let start = rep.shadowed_start as usize;
-                for k in start..start + rep.count as usize {
-                    let node = self.shadow_list[k];
-                    self.shadowed_by[node.get()] = i as u32;
-                }
-            }
-        }
-        self.redo(i);
-        self.cursor += 1;
-        if changed {
-            self.maybe_checkpoint();
+            self.process_next(log);
+        } else {
+            self.redo(i);
+            self.cursor += 1;
         }
         true
+    }
+
+    /// Processes the event at the cursor, the first time the cursor passes it (kept out of
+    /// line: replay over the processed prefix is the hot path), applies it and advances.
+    #[inline(never)]
+    fn process_next(&mut self, log: &EventLog) {
+        let i = self.cursor;
+        // Numbers a node (a list change) when the event becomes one.
+        let effect = self.process(log, EventIdx(i as u32));
+        self.effects.push(effect);
+        self.redo(i);
+        self.cursor += 1;
+        if effect.effect().entered() {
+            self.maybe_checkpoint();
+        }
     }
 
     /// Undoes the event before the cursor and moves it back. Returns false at the start.
@@ -452,90 +577,123 @@ impl Surface {
         true
     }
 
+    /// Undoes event `i` (the one right before the cursor).
+    #[inline]
     fn undo(&mut self, i: usize) {
-        let node = i as u32;
-        match self.effects[i] {
-            Effect::Appended => self.links.undo_append(node),
-            Effect::Replaced(r) => {
-                let rep = &self.replaces[r as usize];
-                let start = rep.shadowed_start as usize;
-                let chain = &self.shadow_list[start..start + rep.count as usize];
-                self.links.undo_replace(chain.iter().map(|e| e.0), node);
-            }
-            _ => {}
+        match self.effects.list_change(i) {
+            ListChange::None => {}
+            ListChange::Appended(node) => self.links.undo_append(node),
+            ListChange::Replaced(replace) => self.unapply_replace(replace as usize),
         }
     }
 
+    /// Re-applies event `i` (the one at the cursor).
+    #[inline]
     fn redo(&mut self, i: usize) {
-        let node = i as u32;
-        match self.effects[i] {
-            Effect::Appended => self.links.append(node),
-            Effect::Replaced(r) => {
-                let rep = &self.replaces[r as usize];
-                self.links
-                    .replace(rep.first.0, rep.last.0, rep.count as usize, node);
-            }
-            _ => {}
+        match self.effects.list_change(i) {
+            ListChange::None => {}
+            ListChange::Appended(node) => self.links.append(node),
+            ListChange::Replaced(replace) => self.apply_replace(replace as usize),
         }
     }
 
-    /// Decides the effect of event `idx`, with the cursor right before it at the watermark.
-    fn process(&mut self, log: &EventLog, idx: EventIdx) -> Effect {
-        self.links.grow_to(idx.get() + 1);
+    /// Splices applied replace `r` into the list.
+    #[inline(never)]
+    fn apply_replace(&mut self, r: usize) {
+        let rep = &self.replaces[r];
+        self.links
+            .replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
+    }
+
+    /// Splices the nodes applied replace `r` shadowed back in place of its node.
+    #[inline(never)]
+    fn unapply_replace(&mut self, r: usize) {
+        let rep = &self.replaces[r];
+        let start = rep.shadowed_start as usize;
+        let chain = &self.shadow_list[start..start + rep.count as usize];
+        // Shadowed events are nodes by construction.
+        let (effects, replaces) = (&self.effects, &self.replaces);
+        let nodes = chain
+            .iter()
+            .filter_map(|e| node_in(effects, replaces, e.get()));
+        self.links.undo_replace(nodes, rep.node);
+    }
+
+    /// Numbers a new node for event `idx`.
+    fn add_node(&mut self, idx: EventIdx) -> u32 {
+        let node = self.links.add_node();
+        self.node_event.push(idx.0);
+        self.shadowed_by.push(NIL);
+        node
+    }
+
+    /// Decides the effect of event `idx`, with the cursor right before it at the watermark;
+    /// numbers a node when it becomes one.
+    fn process(&mut self, log: &EventLog, idx: EventIdx) -> Unpacked {
         let e = log.event(idx);
         let op = log.op(idx);
         if !e.takes_part() {
             return if op.is_present() {
-                Effect::Rejected(RejectReason::SeqNotIncreasing)
+                Unpacked::Rejected(RejectReason::SeqNotIncreasing)
             } else {
-                Effect::LogOnly
+                Unpacked::LogOnly
             };
         }
         let eligible = log.types.is_eligible(e.kind);
         if !eligible {
             return if op.is_present() {
-                Effect::Rejected(RejectReason::NotEligible)
+                Unpacked::Rejected(RejectReason::NotEligible)
             } else {
-                Effect::LogOnly
+                Unpacked::LogOnly
             };
         }
         if self.mode == Mode::Legacy {
-            self.links.assign_append_label(idx.0);
-            return Effect::Appended;
+            return self.process_append(idx);
         }
         match op {
-            SurfaceOp::None => Effect::MissingOp,
-            SurfaceOp::Malformed(m) => Effect::Rejected(RejectReason::Malformed(m)),
-            SurfaceOp::Append => {
-                self.links.assign_append_label(idx.0);
-                Effect::Appended
-            }
+            SurfaceOp::None => Unpacked::MissingOp,
+            SurfaceOp::Malformed(m) => Unpacked::Rejected(RejectReason::Malformed(m)),
+            SurfaceOp::Append => self.process_append(idx),
             SurfaceOp::Replace { start, end } => self.process_replace(log, idx, start, end),
         }
     }
 
-    fn process_replace(&mut self, log: &EventLog, idx: EventIdx, start: u64, end: u64) -> Effect {
+    fn process_append(&mut self, idx: EventIdx) -> Unpacked {
+        let node = self.add_node(idx);
+        self.links.assign_append_label(node);
+        Unpacked::Appended { node }
+    }
+
+    fn process_replace(&mut self, log: &EventLog, idx: EventIdx, start: u64, end: u64) -> Unpacked {
         let check = self.check_replace(log, start, end);
         if let Some(problem) = self.replace_problem(&check) {
-            return Effect::Rejected(problem);
+            return Unpacked::Rejected(problem);
         }
-        let (Some(first), Some(last)) = (check.first, check.last) else {
-            return Effect::Rejected(RejectReason::EndpointsOff {
+        // No problem: both endpoints are on the surface, so both are nodes.
+        let endpoints = check.first.zip(check.last).and_then(|(first, last)| {
+            Some((first, last, self.node_of(first)?, self.node_of(last)?))
+        });
+        let Some((first, last, first_node, last_node)) = endpoints else {
+            return Unpacked::Rejected(RejectReason::EndpointsOff {
                 start_off: true,
                 end_off: true,
             });
         };
-        let chain = self.links.chain(first.0, last.0);
+        let chain = self.links.chain(first_node, last_node);
         let mut cited: Vec<u64> = log.sources(idx).map(|s| s.to_vec()).unwrap_or_default();
         cited.sort_unstable();
         let missing_sources = chain
             .iter()
-            .map(|&n| log.events[n as usize].seq)
+            .map(|&n| log.events[self.node_event[n as usize] as usize].seq)
             .filter(|seq| cited.binary_search(seq).is_err())
             .collect();
-        self.links.assign_replace_label(idx.0, first.0);
+        let node = self.add_node(idx);
+        self.links.assign_replace_label(node, first_node);
         let shadowed_start = self.shadow_list.len() as u32;
-        self.shadow_list.extend(chain.iter().map(|&n| EventIdx(n)));
+        for &n in &chain {
+            self.shadowed_by[n as usize] = idx.0;
+            self.shadow_list.push(EventIdx(self.node_event[n as usize]));
+        }
         self.replaces.push(AppliedReplace {
             by: idx,
             first,
@@ -543,7 +701,141 @@ impl Surface {
             count: chain.len() as u32,
             shadowed_start,
             missing_sources,
+            node,
+            first_node,
+            last_node,
         });
-        Effect::Replaced(self.replaces.len() as u32 - 1)
+        Unpacked::Replaced {
+            replace: self.replaces.len() as u32 - 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log of `n` events where one in `node_every` is a message (an append, or every fifth
+    /// one a replace of the three messages before it) and the rest are streamed chunks.
+    fn mixed_log(n: u64, node_every: u64) -> EventLog {
+        let mut text = String::from(r#"{"type":"session","version":0,"id":"t","createdAt":1}"#);
+        text.push('\n');
+        let mut messages: Vec<u64> = Vec::new();
+        for seq in 0..n {
+            let line = if seq % node_every != node_every - 1 {
+                format!(r#"{{"type":"assistant/chunk","seq":{seq},"time":{seq},"data":{{}}}}"#)
+            } else {
+                let op = if messages.len() >= 3 && messages.len() % 5 == 4 {
+                    let (start, end) = (messages[messages.len() - 3], messages[messages.len() - 1]);
+                    format!(r#"{{"op":"replace","start":{start},"end":{end}}}"#)
+                } else {
+                    r#""append""#.to_string()
+                };
+                messages.push(seq);
+                format!(
+                    r#"{{"type":"user/message","seq":{seq},"time":{seq},"data":{{"content":[{{"type":"text","text":"m{seq}"}}]}},"sourceEventSeqs":[],"surfaceOp":{op}}}"#
+                )
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        crate::store::read_jsonl(text.into_bytes(), None).expect("not cancelled")
+    }
+
+    /// Everything a reader can ask of the surface at its cursor.
+    fn view(log: &EventLog, s: &Surface) -> Vec<String> {
+        let mut out = vec![format!(
+            "{:?} {:?} {}",
+            s.first_node(),
+            s.last_node(),
+            s.len()
+        )];
+        out.push(format!("{:?}", s.nodes().collect::<Vec<_>>()));
+        for idx in log.indices() {
+            out.push(format!(
+                "{:?} {:?} {:?} {:?} {:?}",
+                s.state(idx),
+                s.effect(idx),
+                s.next_node(idx).filter(|_| s.is_on_surface(idx)),
+                s.prev_node(idx).filter(|_| s.is_on_surface(idx)),
+                s.replace_of(idx).map(|r| s.shadowed_nodes(r).to_vec()),
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn the_surface_costs_four_bytes_per_event_plus_a_small_cost_per_node() {
+        // One event in 25 is a message (4 %, as in real logs), a fifth of them replaces.
+        let log = mixed_log(100_000, 25);
+        let s = Surface::at_end(&log);
+        let (events, nodes) = (log.len(), s.node_count());
+        assert!(s.applied_replaces().len() > 100);
+        assert!(nodes > 3_000 && nodes < 4_100, "{nodes} nodes");
+        // The per-event part is exact: the first build reserves exactly.
+        assert_eq!(s.effects.heap_bytes(), 4 * events);
+        // Everything else is per node (20 bytes, and up to 4 in the shadow lists: the first
+        // build fits the arrays to their length), per replace or in checkpoints; per-event
+        // links, effects or shadow marks (24 bytes per event before) break this bound by far.
+        let per_node_budget = 24 * nodes + 96 * s.applied_replaces().len() + s.checkpoint_bytes();
+        assert!(
+            s.heap_bytes() <= 4 * events + per_node_budget,
+            "{} bytes for {events} events and {nodes} nodes",
+            s.heap_bytes()
+        );
+        assert!(
+            s.heap_bytes() <= 5 * events + 64 * nodes,
+            "{:.2} bytes per event",
+            s.heap_bytes() as f64 / events as f64
+        );
+        // Seeking around allocates nothing per event.
+        let mut s = s;
+        let before = s.heap_bytes();
+        s.seek(&log, 0);
+        s.seek(&log, events / 2);
+        s.seek(&log, events);
+        assert_eq!(s.heap_bytes(), before);
+    }
+
+    #[test]
+    fn spilled_numbers_give_the_same_surface_at_every_cursor() {
+        let log = mixed_log(400, 3);
+        let mut packed = Surface::with_checkpoint_every(&log, 2);
+        let mut spilled = Surface::with_spill_limit(&log, 2, 3);
+        packed.seek(&log, log.len());
+        spilled.seek(&log, log.len());
+        assert!(spilled.applied_replaces().len() > 3);
+        assert!(spilled.effects.spilled_len() > 100);
+        assert_eq!(packed.effects.spilled_len(), 0);
+        for n in (0..=log.len()).rev() {
+            packed.seek(&log, n);
+            spilled.seek(&log, n);
+            assert!(view(&log, &spilled) == view(&log, &packed), "cursor {n}");
+        }
+        for n in [log.len(), 7, log.len() / 2, 0, log.len() - 1] {
+            spilled.seek(&log, n);
+            // A fresh surface processed to the end, then moved to `n` by one jump.
+            let mut fresh = Surface::at_end(&log);
+            fresh.seek(&log, n);
+            assert!(view(&log, &spilled) == view(&log, &fresh), "jump to {n}");
+        }
+    }
+
+    #[test]
+    fn non_nodes_have_no_neighbours_and_nodes_walk_both_ways() {
+        let log = mixed_log(60, 3);
+        let s = Surface::at_end(&log);
+        let nodes: Vec<EventIdx> = s.nodes().collect();
+        assert!(nodes.len() > 3);
+        assert_eq!(s.first_node(), nodes.first().copied());
+        assert_eq!(s.last_node(), nodes.last().copied());
+        for w in nodes.windows(2) {
+            assert_eq!(s.next_node(w[0]), Some(w[1]));
+            assert_eq!(s.prev_node(w[1]), Some(w[0]));
+        }
+        assert_eq!(s.chain(nodes[0], nodes[nodes.len() - 1]), nodes);
+        let chunk = EventIdx(0);
+        assert_eq!(s.effect(chunk), Some(Effect::LogOnly));
+        assert_eq!((s.next_node(chunk), s.prev_node(chunk)), (None, None));
     }
 }
