@@ -11,7 +11,7 @@
 //!
 //! Node numbers and replace indices are below the number of events, so they fit in 30 bits
 //! up to 2^30 (1,073,741,824) surface nodes. Past that an effect *spills*: its slot says so
-//! and the full effect is kept in a hash map by event index (16 bytes or so each, still O(1)):
+//! and the full effect is kept in a hash map by event index (about 15 bytes each, still O(1)):
 //! nothing is refused and nothing wraps, only the bytes per spilled event grow.
 
 use std::collections::HashMap;

@@ -2,11 +2,11 @@
 //!
 //! Nodes are *node numbers*: the surface numbers the events that become nodes densely, in
 //! the order it first processes them (see [`crate::engine::Surface`]), so `prev`/`next`/`label`
-//! are arena arrays with one entry per node, not per event (most events never become one). A
-//! replace
-//! unlinks the sub-chain `first..=last` *without touching its own links*, so undoing it only
-//! splices the chain back between its old neighbours (Knuth's dancing links). Undo must run in
-//! the exact reverse order of apply, which the replay cursor guarantees.
+//! are arena arrays with one entry per node, not per event (most events never become one).
+//!
+//! A replace unlinks the sub-chain `first..=last` *without touching its own links*, so undoing
+//! it only splices the chain back between its old neighbours (Knuth's dancing links). Undo must
+//! run in the exact reverse order of apply, which the replay cursor guarantees.
 //!
 //! Each node also gets an order label: appends take increasing labels, a replacement takes the
 //! label of the first node it shadows. Labels therefore increase along the list at all times,
@@ -315,8 +315,8 @@ mod tests {
     #[test]
     fn replace_at_both_ends() {
         let mut l = Links::new();
-        for _ in 0..4 {
-            l.add_node();
+        for n in 0..4 {
+            assert_eq!(l.add_node(), n, "node numbers are dense, from 0");
         }
         l.append(0);
         l.append(1);

@@ -12,8 +12,9 @@
 //! (`prev`/`next`/order label), the shadowing replace and the node's event index are per-node
 //! arrays over those numbers, and checkpoints hold node numbers. An appended event's slot
 //! holds its node number, a replace's slot its index in the replace table (which holds its
-//! node number). So the surface costs 4 bytes per event plus about 32 per node (see
-//! [`Surface::heap_bytes`] and `docs/performance.md`).
+//! node number). So the surface costs 4 bytes per event plus 20 per node, up to 4 more per
+//! shadowed node, and the replace table (see [`Surface::heap_bytes`] and
+//! `docs/performance.md`). Node numbers past 2^30 spill to a side table (`effect_slot.rs`).
 //!
 //! Long jumps go through checkpoints: a copy of the surface's node list, taken every
 //! [`CHECKPOINT_EVERY`] list changes or every "surface length" changes, whichever is more.
