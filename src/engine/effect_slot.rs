@@ -77,29 +77,6 @@ pub(super) enum ListChange {
     Replaced(u32),
 }
 
-/// Every malformed-op kind, in code order (see [`malformed_code`]).
-const MALFORMED: [MalformedOp; 6] = [
-    MalformedOp::UnknownString,
-    MalformedOp::UnknownObjectOp,
-    MalformedOp::BadStart,
-    MalformedOp::BadEnd,
-    MalformedOp::WrongJsonType,
-    MalformedOp::ExtraKeys,
-];
-
-/// The position of `m` in [`MALFORMED`] (an exhaustive match: a new kind fails to compile
-/// until it has a code).
-fn malformed_code(m: MalformedOp) -> u32 {
-    match m {
-        MalformedOp::UnknownString => 0,
-        MalformedOp::UnknownObjectOp => 1,
-        MalformedOp::BadStart => 2,
-        MalformedOp::BadEnd => 3,
-        MalformedOp::WrongJsonType => 4,
-        MalformedOp::ExtraKeys => 5,
-    }
-}
-
 const CODE_LOG_ONLY: u32 = 0;
 const CODE_MISSING_OP: u32 = 1;
 const CODE_OUT_OF_ORDER: u32 = 2;
@@ -107,10 +84,10 @@ const CODE_NOT_ELIGIBLE: u32 = 3;
 const CODE_SEQ_NOT_INCREASING: u32 = 4;
 /// Four codes from here: `+ 2 × start_off + end_off`.
 const CODE_ENDPOINTS_OFF: u32 = 5;
-/// [`MALFORMED`]`.len()` codes from here.
+/// [`MalformedOp::ALL`]`.len()` codes from here.
 const CODE_MALFORMED: u32 = 9;
 /// One past the last code of a non-node effect.
-const CODE_END: u32 = CODE_MALFORMED + MALFORMED.len() as u32;
+const CODE_END: u32 = CODE_MALFORMED + MalformedOp::ALL.len() as u32;
 
 /// The code of a non-node effect (an exhaustive match over every reason).
 fn other_code(u: Unpacked) -> Option<u32> {
@@ -124,7 +101,7 @@ fn other_code(u: Unpacked) -> Option<u32> {
             RejectReason::EndpointsOff { start_off, end_off } => {
                 CODE_ENDPOINTS_OFF + 2 * u32::from(start_off) + u32::from(end_off)
             }
-            RejectReason::Malformed(m) => CODE_MALFORMED + malformed_code(m),
+            RejectReason::Malformed(m) => CODE_MALFORMED + u32::from(m.code()),
         },
         Unpacked::Appended { .. } | Unpacked::Replaced { .. } => return None,
     })
@@ -146,7 +123,7 @@ fn other_of(code: u32) -> Unpacked {
             })
         }
         c if (CODE_MALFORMED..CODE_END).contains(&c) => Unpacked::Rejected(
-            RejectReason::Malformed(MALFORMED[(c - CODE_MALFORMED) as usize]),
+            RejectReason::Malformed(MalformedOp::ALL[(c - CODE_MALFORMED) as usize]),
         ),
         // Unreachable: slots are only made by `EffectSlot::pack`, whose codes are all below
         // CODE_END (the unit tests walk every one).
@@ -318,7 +295,7 @@ mod tests {
             }
         }
         out.extend(
-            MALFORMED
+            MalformedOp::ALL
                 .iter()
                 .map(|&m| Unpacked::Rejected(RejectReason::Malformed(m))),
         );
@@ -343,9 +320,6 @@ mod tests {
             (0..CODE_END).collect::<Vec<_>>(),
             "codes are dense and distinct"
         );
-        for (i, &m) in MALFORMED.iter().enumerate() {
-            assert_eq!(malformed_code(m), i as u32);
-        }
     }
 
     #[test]

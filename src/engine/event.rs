@@ -42,6 +42,30 @@ pub enum MalformedOp {
 }
 
 impl MalformedOp {
+    /// Every kind, in the order of [`MalformedOp::code`] (the packed forms of records and
+    /// effects keep the code).
+    pub const ALL: [MalformedOp; 6] = [
+        MalformedOp::UnknownString,
+        MalformedOp::UnknownObjectOp,
+        MalformedOp::BadStart,
+        MalformedOp::BadEnd,
+        MalformedOp::WrongJsonType,
+        MalformedOp::ExtraKeys,
+    ];
+
+    /// The kind's position in [`MalformedOp::ALL`] (an exhaustive match: a new kind fails to
+    /// compile until it has a code).
+    pub fn code(self) -> u8 {
+        match self {
+            MalformedOp::UnknownString => 0,
+            MalformedOp::UnknownObjectOp => 1,
+            MalformedOp::BadStart => 2,
+            MalformedOp::BadEnd => 3,
+            MalformedOp::WrongJsonType => 4,
+            MalformedOp::ExtraKeys => 5,
+        }
+    }
+
     /// A human sentence naming the problem.
     pub fn describe(self) -> &'static str {
         match self {
@@ -98,16 +122,6 @@ pub enum OpSlot {
     Malformed(MalformedOp),
 }
 
-/// Every [`MalformedOp`], in the order of their op codes.
-const MALFORMED_OPS: [MalformedOp; 6] = [
-    MalformedOp::UnknownString,
-    MalformedOp::UnknownObjectOp,
-    MalformedOp::BadStart,
-    MalformedOp::BadEnd,
-    MalformedOp::WrongJsonType,
-    MalformedOp::ExtraKeys,
-];
-
 impl OpSlot {
     /// The 4-bit code kept in a record: 0 none, 1 append, 2 replace, 3.. malformed.
     fn code(self) -> u64 {
@@ -115,9 +129,7 @@ impl OpSlot {
             OpSlot::None => 0,
             OpSlot::Append => 1,
             OpSlot::Replace => 2,
-            OpSlot::Malformed(m) => {
-                3 + MALFORMED_OPS.iter().position(|&k| k == m).unwrap_or(0) as u64
-            }
+            OpSlot::Malformed(m) => 3 + u64::from(m.code()),
         }
     }
 
@@ -126,7 +138,7 @@ impl OpSlot {
             0 => OpSlot::None,
             1 => OpSlot::Append,
             2 => OpSlot::Replace,
-            c => MALFORMED_OPS
+            c => MalformedOp::ALL
                 .get(c as usize - 3)
                 .map_or(OpSlot::None, |&m| OpSlot::Malformed(m)),
         }
@@ -358,6 +370,13 @@ mod tests {
     }
 
     #[test]
+    fn malformed_codes_are_positions_in_all() {
+        for (i, m) in MalformedOp::ALL.iter().enumerate() {
+            assert_eq!(usize::from(m.code()), i);
+        }
+    }
+
+    #[test]
     fn record_words_round_trip() {
         let texts = [
             EventText::Line {
@@ -372,7 +391,7 @@ mod tests {
             EventText::Synthesized(3),
         ];
         let mut ops = vec![OpSlot::None, OpSlot::Append, OpSlot::Replace];
-        ops.extend(MALFORMED_OPS.map(OpSlot::Malformed));
+        ops.extend(MalformedOp::ALL.map(OpSlot::Malformed));
         for text in texts {
             for op in &ops {
                 let mut r = EventRecord::new(u64::MAX, NO_TIME, TypeId(9), *op, text, 5, 2);
