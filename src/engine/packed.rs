@@ -155,17 +155,7 @@ impl<'a> PackedData<'a> {
     /// The `time` of each member, from the row's first time and the gaps.
     /// Fails when a time leaves the safe-integer range.
     pub fn member_times(&self, time0: i64) -> Result<Vec<i64>, String> {
-        let mut times = Vec::with_capacity(self.pieces.len());
-        let mut t = time0;
-        times.push(t);
-        for d in &self.dt {
-            t = t
-                .checked_add(*d)
-                .filter(|t| t.unsigned_abs() < (1u64 << 53))
-                .ok_or("bad packed row: member time overflows")?;
-            times.push(t);
-        }
-        Ok(times)
+        member_times(time0, self.dt.iter().copied()).collect()
     }
 
     /// The `data` object of member `k` as a JSON value.
@@ -191,6 +181,22 @@ impl<'a> PackedData<'a> {
         };
         json!({"turn": self.turn, "step": self.step, "chunk": chunk})
     }
+}
+
+/// The members' times: `time0`, then each gap added in turn. An item fails (and so does every
+/// one after it) when a time leaves the safe-integer range. The one rule for serde's decoder
+/// and the quick reader ([`crate::engine::QuickRow`]).
+pub fn member_times(
+    time0: i64,
+    gaps: impl Iterator<Item = i64>,
+) -> impl Iterator<Item = Result<i64, String>> {
+    let mut t = Some(time0);
+    std::iter::once(Ok(time0)).chain(gaps.map(move |d| {
+        t = t
+            .and_then(|t| t.checked_add(d))
+            .filter(|t| t.unsigned_abs() < (1u64 << 53));
+        t.ok_or_else(|| "bad packed row: member time overflows".to_string())
+    }))
 }
 
 /// Rebuilds the JSON text of one member event of `row`.

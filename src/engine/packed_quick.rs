@@ -31,13 +31,7 @@ impl QuickRow<'_> {
             .split(|&b| b == b',')
             .filter(|g| !g.is_empty())
             .map(|g| plain_i64(g).unwrap_or(0));
-        let mut t = Some(time0);
-        std::iter::once(Ok(time0)).chain(gaps.map(move |d| {
-            t = t
-                .and_then(|t| t.checked_add(d))
-                .filter(|t| t.unsigned_abs() < (1u64 << 53));
-            t.ok_or_else(|| "bad packed row: member time overflows".to_string())
-        }))
+        super::packed::member_times(time0, gaps)
     }
 }
 
