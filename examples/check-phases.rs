@@ -174,6 +174,12 @@ fn main() {
         "full meter the viewer builds (Meter::build, one thread): {:.1} ms",
         ms(meter_t)
     );
+    let meter = Meter::build(&log, &surface);
+    println!(
+        "meter heap: {} bytes ({:.2} per event)",
+        meter.heap_bytes(),
+        meter.heap_bytes() as f64 / log.len().max(1) as f64
+    );
     println!(
         "surface checkpoints: {} bytes ({:.2} per event)",
         surface.checkpoint_bytes(),

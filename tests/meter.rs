@@ -133,7 +133,8 @@ mod fast_equals_reference {
     use std::fmt::Write as _;
     use surface_viewer::engine::EventIdx;
     use surface_viewer::engine::meter::{
-        chunk_piece, chunk_piece_reference, node_price, node_price_reference,
+        Assembler, chunk_piece, chunk_piece_reference, node_price, node_price_reference,
+        streamed_price,
     };
 
     /// A content block as the generator builds it.
@@ -268,7 +269,18 @@ mod fast_equals_reference {
             "context/message",
             "assistant/message",
         ][shape as usize % 6];
-        format!(r#"{{"type":"{kind}","seq":{seq},"time":1,"data":{data},"surfaceOp":"append"}}"#)
+        envelope(kind, seq, &data, shape / 6, r#","surfaceOp":"append""#)
+    }
+
+    /// An event line around `data`: the harness's own layout (`{"type":…,"seq":…,"time":…,
+    /// "data":…`), which the pricer steps over by bytes, or one it must walk.
+    fn envelope(kind: &str, seq: u64, data: &str, layout: u8, tail: &str) -> String {
+        match layout % 4 {
+            0 => format!(r#"{{"type":"{kind}","seq":{seq},"time":1,"data":{data}{tail}}}"#),
+            1 => format!(r#"{{"type": "{kind}", "seq": {seq}, "time": 1, "data": {data}{tail}}}"#),
+            2 => format!(r#"{{"data":{data},"type":"{kind}","seq":{seq}{tail}}}"#),
+            _ => format!(r#"{{"type":"{kind}","seq":{seq},"time":1.5,"data":{data}{tail}}}"#),
+        }
     }
 
     fn chunk_line(seq: u64, b: &B, which: u8, escape: bool) -> String {
@@ -289,9 +301,71 @@ mod fast_equals_reference {
             (3, _) => r#"{"type":"finish","reason":{"kind":"max-tokens"}}"#.to_string(),
             _ => r#"{"type":"block-start","index":0,"blockType":"reasoning"}"#.to_string(),
         };
+        let other = r#"{"type":"finish","reason":{"kind":"stop"}}"#;
+        let data = match which / 5 % 5 {
+            0 => format!(r#"{{"turn":1,"step":1,"chunk":{chunk}}}"#),
+            // A repeated key: the last one counts, so the fast walk must give up.
+            1 => format!(r#"{{"turn":1,"step":1,"chunk":{chunk},"chunk":{other}}}"#),
+            2 => format!(r#"{{"turn":1,"step":1,"chunk":{other},"chunk":{chunk}}}"#),
+            3 => format!(r#"{{"chunk":{chunk},"turn":1,"step":"s"}}"#),
+            _ => format!(r#"{{"turn":1, "step":1, "chunk":{chunk}, "extra":[1]}}"#),
+        };
+        envelope("assistant/chunk", seq, &data, which / 25, "")
+    }
+
+    /// A packed row: its kind (0 reasoning, 1 text, 2 tool call), block index and pieces.
+    fn packed_row(seq0: u64, kind: u8, index: u64, pieces: &[String]) -> String {
+        // A gap from each member's time to the next one's.
+        let dt = vec!["1"; pieces.len().saturating_sub(1)].join(",");
+        let list = pieces
+            .iter()
+            .map(|p| serde_json::to_string(p).unwrap())
+            .collect::<Vec<_>>()
+            .join(",");
+        let (row, extra, key) = match kind % 3 {
+            0 => ("reasoning-chunks", String::new(), "texts"),
+            1 => ("text-chunks", String::new(), "texts"),
+            // Names of different lengths: which name counts (the last one) shows in the price.
+            _ => (
+                "tool-call-chunks",
+                format!(
+                    r#""id":"c","name":"run{}","#,
+                    "x".repeat(usize::from(kind / 3 % 4))
+                ),
+                "args",
+            ),
+        };
         format!(
-            r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1,"step":1,"chunk":{chunk}}}}}"#
+            r#"{{"type":"{row}","seq0":{seq0},"time0":1,"data":{{"turn":1,"step":1,"index":{index},{extra}"dt":[{dt}],"{key}":[{list}]}}}}"#
         )
+    }
+
+    /// The member-by-member reference of a streamed price.
+    fn streamed_reference(log: &EventLog, sources: &[u64]) -> u64 {
+        let mut reference = Assembler::default();
+        for &s in sources {
+            reference.push(chunk_piece_reference(log, log.find_seq(s).unwrap()));
+        }
+        reference.price()
+    }
+
+    #[test]
+    fn a_delta_after_a_packed_run_names_the_tool_call() {
+        // Two members of a packed tool-call row named `runxxx`, then a delta of its own line
+        // naming the same block `n`: the last name counts (⌈1/4⌉, not ⌈6/4⌉).
+        let lines = [
+            packed_row(1, 11, 0, &["{".to_string(), "}".to_string()]),
+            chunk_line(3, &B::ToolCall("n".to_string(), "ab".to_string()), 1, false)
+                .replace(r#""index":2"#, r#""index":0"#),
+        ];
+        let log = log_of(&text_of(&lines));
+        for sources in [&[1, 2, 3][..], &[3, 1, 2], &[1, 3, 2], &[2, 1, 3]] {
+            assert_eq!(
+                streamed_price(&log, sources),
+                streamed_reference(&log, sources),
+                "{sources:?}"
+            );
+        }
     }
 
     proptest! {
@@ -328,6 +402,47 @@ mod fast_equals_reference {
                 let i = EventIdx(k as u32);
                 prop_assert_eq!(chunk_piece(&log, i), chunk_piece_reference(&log, i), "{}", line);
             }
+        }
+
+        /// A streamed price over packed rows — members cited in runs, out of order, twice,
+        /// partly, or mixed with block-ends — equals the price assembled member by member from
+        /// each member's own JSON.
+        #[test]
+        fn streamed_prices_over_packed_rows_equal_member_by_member(
+            rows in prop::collection::vec(
+                (any::<u8>(), 0u64..3, prop::collection::vec(text(), 1..6)), 1..4),
+            ends in prop::collection::vec((0u64..3, any::<u8>()), 0..4),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+            runs in any::<bool>(),
+        ) {
+            let mut lines = Vec::new();
+            let mut seq = 1u64;
+            for (kind, index, pieces) in &rows {
+                lines.push(packed_row(seq, *kind, *index, pieces));
+                seq += pieces.len() as u64;
+            }
+            // Block-ends, and tool-call deltas of their own lines with names of their own.
+            for (index, which) in &ends {
+                let line = match which % 3 {
+                    0 => chunk_line(seq, &B::Text("text", "end".to_string()), 2, false)
+                        .replace(r#""index":1"#, &format!(r#""index":{index}"#)),
+                    1 => chunk_line(seq, &B::ToolCall("run".to_string(), "{}".to_string()), 2, false)
+                        .replace(r#""index":1"#, &format!(r#""index":{index}"#)),
+                    _ => chunk_line(seq, &B::ToolCall("n".repeat(usize::from(which % 7)), "ab".to_string()), 1, false)
+                        .replace(r#""index":2"#, &format!(r#""index":{index}"#)),
+                };
+                lines.push(line);
+                seq += 1;
+            }
+            let log = log_of(&text_of(&lines));
+            prop_assert_eq!(log.len() as u64, seq - 1);
+            // Every seq in order (runs), or a random pick of seqs (repeats and gaps).
+            let sources: Vec<u64> = if runs {
+                (1..seq).collect()
+            } else {
+                picks.iter().map(|p| 1 + p.index(seq as usize - 1) as u64).collect()
+            };
+            prop_assert_eq!(streamed_price(&log, &sources), streamed_reference(&log, &sources), "{:?}", sources);
         }
     }
 }

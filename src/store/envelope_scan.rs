@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use super::envelope::Envelope;
 use super::string_scan::Specials;
+use crate::engine::byte_masks::skip_digits;
 use crate::engine::{ReadScan, scan_readable};
 
 /// One line's scan state: the cursor over its special bytes, and whether everything seen so
@@ -306,28 +307,6 @@ fn skip_number(b: &[u8], mut i: usize, plain: &mut bool) -> Option<usize> {
     Some(i)
 }
 
-/// Skips ASCII digits, 8 at a time while whole words remain.
-#[inline]
-fn skip_digits(b: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::MAX / 255;
-    while let Some(word) = b.get(i..i + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        // A byte is flagged when above '9' (adding 0x46 sets its top bit), below '0'
-        // (subtracting 0x30 borrows) or non-ASCII; carries and borrows only reach bytes above
-        // a flagged one, so the lowest flagged byte is the first non-digit.
-        let non_digit =
-            (w.wrapping_add(ONES * 0x46) | w.wrapping_sub(ONES * 0x30) | w) & (ONES << 7);
-        if non_digit != 0 {
-            return i + (non_digit.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(b'0'..=b'9') = b.get(i) {
-        i += 1;
-    }
-    i
-}
-
 /// How one line went through the reader's two paths (see [`compare_with_serde`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScanOutcome {
@@ -600,31 +579,6 @@ mod tests {
         // Keys are case-sensitive; similar keys are ignored.
         let env = accepted(r#"{"type":"t","Seq":1,"seq ":2,"seq0":3}"#);
         assert_eq!((env.seq, env.seq0), (None, Some("3")));
-    }
-
-    #[test]
-    fn digit_runs_end_at_the_first_non_digit() {
-        for len in 0..20 {
-            for end in [
-                b'0' - 1,
-                b'9' + 1,
-                b' ',
-                b'e',
-                b'.',
-                0x80,
-                0xff,
-                0x00,
-                b'/',
-                b':',
-            ] {
-                let mut v = vec![b'7'; len];
-                v.push(end);
-                v.extend_from_slice(b"12345678");
-                assert_eq!(skip_digits(&v, 0), len, "{len} {end}");
-                assert_eq!(skip_digits(&v[..len], 0), len);
-            }
-        }
-        assert_eq!(skip_digits(b"0123456789", 0), 10);
     }
 
     #[test]

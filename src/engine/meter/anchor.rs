@@ -248,6 +248,12 @@ impl Assembler {
         }
     }
 
+    /// Takes in a chunk that changes nothing but the position: a packed member after another
+    /// of its row, whose block exists already and whose length is added later.
+    pub fn skip(&mut self) {
+        self.pushed += 1;
+    }
+
     /// The position the next [`Assembler::push`] takes.
     pub fn position(&self) -> usize {
         self.pushed + 1
@@ -354,8 +360,9 @@ pub fn streamed_price(log: &EventLog, sources: &[u64]) -> u64 {
 pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>]) -> u64 {
     let chunk_type = log.types.get("assistant/chunk");
     let mut assembler = Assembler::default();
-    // Packed members wait until every block-end is known: (position, row, member, index).
-    let mut packed: Vec<(usize, u32, u32, u64)> = Vec::new();
+    // Packed members wait until every block-end is known, as runs of consecutive members of
+    // one row cited one after the other (what a streamed row is).
+    let mut packed: Vec<PackedRun> = Vec::new();
     let mut heads: Option<(u32, Option<(DeltaKind, u64)>)> = None;
     // Cited chunks are usually consecutive events: try the event after the last one first.
     let mut next: Option<usize> = None;
@@ -378,11 +385,28 @@ pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>])
         }
         match e.text() {
             EventText::PackedMember { row, member } => {
+                // The next member of the run pushed just before: the same block, no length
+                // yet, so only the position moves.
+                if let Some(run) = packed.last_mut()
+                    && run.row == row
+                    && run.members.end == member
+                    && run.last + 1 == assembler.position()
+                {
+                    run.members.end += 1;
+                    run.last += 1;
+                    assembler.skip();
+                    continue;
+                }
                 if heads.as_ref().is_none_or(|(r, _)| *r != row) {
                     heads = Some((row, RowDeltas::head(log, row)));
                 }
                 if let Some((_, Some((kind, index)))) = heads {
-                    packed.push((assembler.position(), row, member, index));
+                    packed.push(PackedRun {
+                        last: assembler.position(),
+                        row,
+                        members: member..member + 1,
+                        index,
+                    });
                     assembler.push(Piece::Delta {
                         index,
                         kind,
@@ -395,19 +419,32 @@ pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>])
         }
     }
     let mut rows: Option<(u32, Option<RowDeltas>)> = None;
-    for (at, row, member, index) in packed {
-        if assembler.has_end(index) {
+    for run in packed {
+        if assembler.has_end(run.index) {
             continue;
         }
-        if rows.as_ref().is_none_or(|(r, _)| *r != row) {
-            rows = Some((row, RowDeltas::read(log, row)));
+        if rows.as_ref().is_none_or(|(r, _)| *r != run.row) {
+            rows = Some((run.row, RowDeltas::read(log, run.row)));
         }
         if let Some((_, Some(deltas))) = &rows {
-            let (len, name_len) = deltas.member(member as usize);
-            assembler.add_delta(at, index, len, name_len);
+            let members = run.members.start as usize..run.members.end as usize;
+            let (len, name_len) = deltas.members(members);
+            // One delta per member, each with the row's name: the name of the run's last
+            // member is the one that counts, and the lengths add up.
+            assembler.add_delta(run.last, run.index, len, name_len);
         }
     }
     assembler.price()
+}
+
+/// Consecutive members of one packed row, cited one after the other.
+struct PackedRun {
+    /// The assembler position of the run's last member.
+    last: usize,
+    row: u32,
+    members: std::ops::Range<u32>,
+    /// The row's block index.
+    index: u64,
 }
 
 #[cfg(test)]

@@ -105,41 +105,43 @@ impl Prices {
     pub fn read(log: &EventLog, range: std::ops::Range<usize>) -> Prices {
         let range = range.start.min(log.len())..range.end.min(log.len());
         let kinds = Kinds::of(log);
-        let (mut eligible, mut marks) = (Vec::new(), Vec::new());
+        let (mut facts, mut marks) = (Vec::new(), Vec::new());
+        let mut eligible = Vec::new();
         // Inside a run of stream chunks only the first matters: the others change no figure
         // and the first already marked its step (only a marked event can open another).
         let mut in_chunks = false;
-        for i in range.clone() {
-            let idx = EventIdx(i as u32);
-            let kind = log.event(idx).kind;
-            if kinds.is_inert(kind) {
-                continue;
-            }
-            if Some(kind) == kinds.chunk {
-                if !in_chunks {
-                    marks.push(idx.0);
+        // A stretch at a time, so that the records of its messages are still in cache when
+        // they are priced.
+        for start in range.clone().step_by(STRETCH) {
+            eligible.clear();
+            for i in start..(start + STRETCH).min(range.end) {
+                let idx = EventIdx(i as u32);
+                let kind = log.event(idx).kind;
+                if kinds.is_inert(kind) {
+                    continue;
                 }
-                in_chunks = true;
-                continue;
+                if Some(kind) == kinds.chunk {
+                    if !in_chunks {
+                        marks.push(idx.0);
+                    }
+                    in_chunks = true;
+                    continue;
+                }
+                in_chunks = false;
+                marks.push(idx.0);
+                if kinds.is_eligible(kind) {
+                    eligible.push(idx.0);
+                }
             }
-            in_chunks = false;
-            marks.push(idx.0);
-            if log.is_eligible(idx) {
-                eligible.push(idx.0);
-            }
-        }
-        // Messages lie scattered over the log: ask for the text of the ones a few steps
-        // ahead while this one is read.
-        let facts = eligible
-            .iter()
-            .enumerate()
-            .map(|(k, &e)| {
+            // Messages lie scattered over the log: ask for the text of the ones a few steps
+            // ahead while this one is read.
+            facts.extend(eligible.iter().enumerate().map(|(k, &e)| {
                 if let Some(&ahead) = eligible.get(k + PREFETCH_AHEAD) {
                     prefetch(log.line_text(EventIdx(ahead)), PREFETCH_LINES);
                 }
                 (e, node_facts(log, EventIdx(e)))
-            })
-            .collect();
+            }));
+        }
         Prices {
             range,
             facts,
@@ -152,6 +154,10 @@ impl Prices {
         self.range.clone()
     }
 }
+
+/// Events [`Prices::read`] classifies before it prices their messages (their records, 40
+/// bytes each, stay in the core's cache in between).
+const STRETCH: usize = 2048;
 
 /// How many messages ahead [`Prices::read`] asks for a message's text, and how many cache
 /// lines of it.
@@ -189,12 +195,19 @@ struct Kinds {
     /// Per type id: the meter ignores events of this type (not a message, not one of the
     /// above), so the figure after one is the figure before it.
     inert: Vec<bool>,
+    /// Per type id: events of this type are surface-eligible (messages).
+    eligible: Vec<bool>,
 }
 
 impl Kinds {
     /// True when the meter ignores events of type `kind`.
     fn is_inert(&self, kind: TypeId) -> bool {
         self.inert.get(kind.0 as usize) == Some(&true)
+    }
+
+    /// True when events of type `kind` are surface-eligible.
+    fn is_eligible(&self, kind: TypeId) -> bool {
+        self.eligible.get(kind.0 as usize) == Some(&true)
     }
 
     fn of(log: &EventLog) -> Self {
@@ -208,6 +221,11 @@ impl Kinds {
             chunk: t("assistant/chunk"),
             assistant: t("assistant/message"),
             inert: Vec::new(),
+            eligible: log
+                .types
+                .iter()
+                .map(|(id, _)| log.types.is_eligible(id))
+                .collect(),
         };
         let active = [
             kinds.header,
@@ -365,6 +383,13 @@ impl Meter {
     /// True before any event was measured.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
+    }
+
+    /// Bytes the per-event figures and the price list hold on the heap (the change lists are
+    /// a few entries per model step and left out).
+    pub fn heap_bytes(&self) -> usize {
+        self.rows.capacity() * std::mem::size_of::<Row>()
+            + self.prices.capacity() * std::mem::size_of::<(u32, u32)>()
     }
 
     // --- Reading ------------------------------------------------------------------------

@@ -10,8 +10,9 @@ use serde_json::Value;
 
 use super::anchor::{DeltaKind, Piece, Usage, piece_of_chunk};
 use super::price::{OVERHEAD, message_price};
-use super::scan::{Scanner, once};
+use super::scan::{Head, Literal, Scanner, once};
 use super::utf16::ceil4;
+use crate::engine::byte_masks::skip_digits;
 use crate::engine::{ChunkKind, EventIdx, EventLog, PackedData, message_of};
 
 // --- Blocks and messages ---------------------------------------------------------------
@@ -134,47 +135,62 @@ struct Facts<'a> {
     blocks: Vec<Known<'a>>,
 }
 
+/// How the harness writes an event up to its `data` (see [`Scanner::member`]).
+const ENVELOPE_HEAD: Head = Head::new(
+    &[
+        Literal::new(br#"{"type":"#),
+        Literal::new(br#","seq":"#),
+        Literal::new(br#","time":"#),
+        Literal::new(br#","data":"#),
+    ],
+    b"data",
+);
+
+/// How the harness writes a stream chunk's `data` up to its `chunk`.
+const CHUNK_HEAD: Head = Head::new(
+    &[
+        Literal::new(br#"{"turn":"#),
+        Literal::new(br#","step":"#),
+        Literal::new(br#","chunk":"#),
+    ],
+    b"chunk",
+);
+
 fn scan_message(bytes: &[u8]) -> Option<Facts<'_>> {
-    let mut s = Scanner::new(bytes);
-    let mut data: Option<Facts<'_>> = None;
-    s.object(|s, key| match key {
-        b"data" => {
-            if s.peek()? != b'{' {
-                return None;
-            }
-            let mut f = Facts::default();
-            let mut seen = Vec::new();
-            s.object(|s, key| match key {
-                b"content" => once(&mut f.content, content(s, &mut seen)?),
-                b"message" => {
-                    let inner = if s.peek()? == b'{' {
-                        let mut c = None;
-                        s.object(|s, key| match key {
-                            b"content" => once(&mut c, content(s, &mut seen)?),
-                            _ => s.skip(),
-                        })?;
-                        Inner::Object(c)
-                    } else {
-                        s.skip()?;
-                        Inner::Other
-                    };
-                    once(&mut f.message, inner)
-                }
-                b"usage" => {
-                    if s.at_null() {
-                        s.skip()
-                    } else {
-                        once(&mut f.usage, s.value()?)
-                    }
-                }
-                _ => s.skip(),
-            })?;
-            f.blocks = seen;
-            once(&mut data, f)
+    Scanner::new(bytes).member(&ENVELOPE_HEAD, |s| {
+        if s.peek()? != b'{' {
+            return None;
         }
-        _ => s.skip(),
-    })?;
-    data
+        let mut f = Facts::default();
+        let mut seen = Vec::new();
+        s.object(|s, key| match key {
+            b"content" => once(&mut f.content, content(s, &mut seen)?),
+            b"message" => {
+                let inner = if s.peek()? == b'{' {
+                    let mut c = None;
+                    s.object(|s, key| match key {
+                        b"content" => once(&mut c, content(s, &mut seen)?),
+                        _ => s.skip(),
+                    })?;
+                    Inner::Object(c)
+                } else {
+                    s.skip()?;
+                    Inner::Other
+                };
+                once(&mut f.message, inner)
+            }
+            b"usage" => {
+                if s.at_null() {
+                    s.skip()
+                } else {
+                    once(&mut f.usage, s.value()?)
+                }
+            }
+            _ => s.skip(),
+        })?;
+        f.blocks = seen;
+        Some(f)
+    })
 }
 
 /// The node price from the facts, where the message rules give it without a tree.
@@ -287,28 +303,33 @@ fn data_field(log: &EventLog, idx: EventIdx, key: &str) -> Option<Value> {
 /// The raw JSON of member `key` of an event's `data` object: `Some(None)` when absent,
 /// `None` when the scan cannot tell (another shape, a repeated key: read the tree instead).
 fn data_member_raw<'b>(bytes: &'b [u8], key: &str) -> Option<Option<&'b [u8]>> {
-    let mut s = Scanner::new(bytes);
-    let mut found: Option<Option<&[u8]>> = None;
-    s.object(|s, k| match k {
-        b"data" if s.peek()? == b'{' => {
-            let mut member = None;
-            s.object(|s, k| {
-                if k == key.as_bytes() {
-                    once(&mut member, s.value()?)
-                } else {
-                    s.skip()
-                }
-            })?;
-            once(&mut found, member)
+    Scanner::new(bytes).member(&ENVELOPE_HEAD, |s| {
+        if s.peek()? != b'{' {
+            return s.skip().map(|()| None);
         }
-        _ => s.skip(),
-    })?;
-    Some(found.flatten())
+        let mut member = None;
+        s.object(|s, k| {
+            if k == key.as_bytes() {
+                once(&mut member, s.value()?)
+            } else {
+                s.skip()
+            }
+        })?;
+        Some(member)
+    })
 }
 
 /// The `contextWindow` of a `request/context`: `Ok(None)` when absent, `Err` when it is not a
 /// positive integer.
 pub fn context_window_of(log: &EventLog, idx: EventIdx) -> Result<Option<u64>, ()> {
+    // The usual window, plain digits, straight from the bytes; anything else through a tree.
+    if let Some(Some(raw)) = data_member_raw(&log.event_bytes(idx), "contextWindow")
+        && skip_digits(raw, 0) == raw.len()
+        && let Ok(window) = std::str::from_utf8(raw).unwrap_or_default().parse::<u64>()
+        && window > 0
+    {
+        return Ok(Some(window));
+    }
     let window = data_field(log, idx, "contextWindow");
     super::findings::context_window(window.as_ref())
 }
@@ -350,54 +371,55 @@ struct ChunkFacts<'a> {
     reason_kind: Option<Option<&'a [u8]>>,
 }
 
-fn scan_chunk<'a>(bytes: &'a [u8], known: &[Known<'_>]) -> Option<ChunkFacts<'a>> {
-    let mut s = Scanner::new(bytes);
-    let mut chunk: Option<ChunkFacts<'_>> = None;
-    s.object(|s, key| match key {
-        b"data" if s.peek()? == b'{' => s.object(|s, key| match key {
-            b"chunk" if s.peek()? == b'{' => {
-                let mut c = ChunkFacts::default();
-                s.object(|s, key| match key {
-                    b"type" => once(&mut c.kind, s.plain_string()?),
-                    b"index" => once(&mut c.index, s.unsigned()?),
-                    b"text" => once(&mut c.text, string_or_skip(s)?),
-                    b"argumentsDelta" => once(&mut c.arguments_delta, string_or_skip(s)?),
-                    b"name" => once(&mut c.name, string_or_skip(s)?),
-                    b"blockType" => {
-                        let t = if s.peek()? == b'"' {
-                            Some(s.plain_string()?)
-                        } else {
-                            s.skip()?;
-                            None
-                        };
-                        once(&mut c.block_type, t)
-                    }
-                    b"block" => once(&mut c.block, block_or_known(s, known)?),
-                    b"reason" => {
-                        let mut kind = None;
-                        if s.peek()? == b'{' {
-                            s.object(|s, key| match key {
-                                b"kind" if s.peek()? == b'"' => once(&mut kind, s.plain_string()?),
-                                b"kind" => {
-                                    s.skip()?;
-                                    once(&mut kind, &b""[..])
-                                }
-                                _ => s.skip(),
-                            })?;
-                        } else {
-                            s.skip()?;
-                        }
-                        once(&mut c.reason_kind, kind)
-                    }
-                    _ => s.skip(),
-                })?;
-                once(&mut chunk, c)
+/// The piece, by the rules of [`piece_of_chunk`], where one scan of the chunk event gives it.
+fn fast_piece(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
+    Scanner::new(bytes).member(&ENVELOPE_HEAD, |s| {
+        if s.peek()? != b'{' {
+            return None;
+        }
+        s.member(&CHUNK_HEAD, |s| {
+            if s.peek()? != b'{' {
+                return None;
             }
-            _ => s.skip(),
-        }),
-        _ => s.skip(),
-    })?;
-    chunk
+            let mut c = ChunkFacts::default();
+            s.object(|s, key| match key {
+                b"type" => once(&mut c.kind, s.plain_string()?),
+                b"index" => once(&mut c.index, s.unsigned()?),
+                b"text" => once(&mut c.text, string_or_skip(s)?),
+                b"argumentsDelta" => once(&mut c.arguments_delta, string_or_skip(s)?),
+                b"name" => once(&mut c.name, string_or_skip(s)?),
+                b"blockType" => {
+                    let t = if s.peek()? == b'"' {
+                        Some(s.plain_string()?)
+                    } else {
+                        s.skip()?;
+                        None
+                    };
+                    once(&mut c.block_type, t)
+                }
+                b"block" => once(&mut c.block, block_or_known(s, known)?),
+                b"reason" => {
+                    let mut kind = None;
+                    if s.peek()? == b'{' {
+                        s.object(|s, key| match key {
+                            b"kind" if s.peek()? == b'"' => once(&mut kind, s.plain_string()?),
+                            b"kind" => {
+                                s.skip()?;
+                                once(&mut kind, &b""[..])
+                            }
+                            _ => s.skip(),
+                        })?;
+                    } else {
+                        s.skip()?;
+                    }
+                    once(&mut c.reason_kind, kind)
+                }
+                _ => s.skip(),
+            })?;
+            // Turned into the (smaller) piece here, so the facts never leave this frame.
+            piece_from(c)
+        })
+    })
 }
 
 fn delta_kind(name: &[u8]) -> Option<DeltaKind> {
@@ -409,9 +431,8 @@ fn delta_kind(name: &[u8]) -> Option<DeltaKind> {
     }
 }
 
-/// The piece, by the rules of [`piece_of_chunk`], where the scan gives it.
-fn fast_piece(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
-    let c = scan_chunk(bytes, known)?;
+/// The piece of a chunk's scanned facts, by the rules of [`piece_of_chunk`].
+fn piece_from(c: ChunkFacts<'_>) -> Option<Piece> {
     let len = |f: Option<Option<usize>>| f.flatten().unwrap_or(0);
     Some(match (c.kind?, c.index) {
         (b"block-start", Some(index)) => Piece::Start {
@@ -563,6 +584,17 @@ impl RowDeltas {
                 _ => None,
             },
         )
+    }
+
+    /// The summed UTF-16 length of the deltas of `members` and the row's non-empty tool name.
+    pub fn members(&self, members: std::ops::Range<usize>) -> (usize, Option<usize>) {
+        // Members past the row's own count have no delta (as in `member`).
+        let end = members.end.min(self.lens.len());
+        let sum = self
+            .lens
+            .get(members.start.min(end)..end)
+            .map_or(0, |l| l.iter().sum());
+        (sum, self.member(usize::MAX).1)
     }
 
     /// The piece member `member` contributes.

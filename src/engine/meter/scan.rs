@@ -8,7 +8,9 @@
 //! expect — a key or a type name with an escape, a repeated key, a malformed token — makes it
 //! answer `None`, and the caller falls back to the tree-based reference. It never panics.
 
-use crate::engine::byte_masks::{UnitMasks, WalkMasks, unit_masks, walk_masks};
+use crate::engine::byte_masks::{
+    UnitMasks, WalkMasks, skip_digits, string_end_mask, unit_masks, walk_masks,
+};
 
 /// Nesting deeper than this is left to the reference (it has its own recursion limit).
 const MAX_DEPTH: usize = 64;
@@ -148,11 +150,15 @@ impl<'a> Scanner<'a> {
     pub fn unsigned(&mut self) -> Option<u64> {
         self.ws();
         let start = self.at;
-        while self.bytes.get(self.at).is_some_and(u8::is_ascii_digit) {
-            self.at += 1;
+        self.at = skip_digits(self.bytes, start);
+        let digits = &self.bytes[start..self.at];
+        if digits.is_empty() {
+            return None;
         }
-        let digits = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
-        let n = digits.parse().ok()?;
+        // Overflow makes it another number (as `u64::from_str` would refuse it).
+        let n = digits.iter().try_fold(0u64, |n, &d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })?;
         // A fraction or an exponent makes it another number.
         match self.peek()? {
             b'.' | b'e' | b'E' => None,
@@ -222,15 +228,36 @@ impl<'a> Scanner<'a> {
 
     /// Walks an object: `member(scanner, key)` must consume each member's value. Keys with
     /// escapes make the walk fail.
-    pub fn object(
-        &mut self,
-        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
-    ) -> Option<()> {
+    pub fn object(&mut self, member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.at += 1;
             return Some(());
         }
+        self.members(member)
+    }
+
+    /// Walks the rest of an object after a member's value (the cursor before its `,` or
+    /// `}`), as [`Scanner::object`] does.
+    pub fn object_rest(
+        &mut self,
+        member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        match self.peek()? {
+            b',' => {
+                self.at += 1;
+                self.members(member)
+            }
+            b'}' => {
+                self.at += 1;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// Members from a key on, to the object's `}`.
+    fn members(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         loop {
             let key = self.plain_string()?;
             self.eat(b':')?;
@@ -244,6 +271,38 @@ impl<'a> Scanner<'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// The value of member `head.key` of the object at the cursor, read by `value`; `None`
+    /// when the key is absent or repeated, or `value` or the walk fails. The whole object is
+    /// walked.
+    ///
+    /// The harness writes its members in a fixed order with small values first (`{"type":
+    /// "…","seq":1,"time":2,"data":…`, `{"turn":1,"step":2,"chunk":…`): when the object starts
+    /// exactly as `head` says, those bytes are stepped over a word at a time, without masks or
+    /// key matching; any other start takes the general walk.
+    pub fn member<T>(
+        &mut self,
+        head: &Head,
+        value: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<T> {
+        let key = head.key;
+        if let Some(at) = head.skip(self.bytes, self.at) {
+            self.at = at;
+            let found = value(self)?;
+            self.object_rest(|s, k| if k == key { None } else { s.skip() })?;
+            return Some(found);
+        }
+        let mut value = Some(value);
+        let mut found = None;
+        self.object(|s, k| {
+            if k == key {
+                once(&mut found, (value.take()?)(s)?)
+            } else {
+                s.skip()
+            }
+        })?;
+        found
     }
 
     /// Walks an array: `item(scanner)` must consume each item.
@@ -299,6 +358,101 @@ impl<'a> Scanner<'a> {
     /// True when the next value is `null` (not consumed).
     pub fn at_null(&mut self) -> bool {
         self.peek() == Some(b'n')
+    }
+}
+
+/// How an object the harness wrote starts, up to the key whose value is wanted (see
+/// [`Scanner::member`]): `{"k0":v0,"k1":v1,…,"key":` with no spaces, each `v` digits or a
+/// string without escapes or control bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Head {
+    /// `{"k0":`, `,"k1":`, …, `,"key":`.
+    literals: &'static [Literal],
+    /// The key whose value is wanted.
+    key: &'static [u8],
+}
+
+impl Head {
+    /// The head `{"before[0]":…,…,"key":` (its literals built at compile time).
+    pub const fn new(literals: &'static [Literal], key: &'static [u8]) -> Head {
+        Head { literals, key }
+    }
+
+    /// Where the wanted value starts when `bytes` from `at` begin as this head says.
+    #[inline]
+    fn skip(&self, bytes: &[u8], mut at: usize) -> Option<usize> {
+        let (last, before) = self.literals.split_last()?;
+        for literal in before {
+            at = literal.after(bytes, at)?;
+            at = plain_value_end(bytes, at)?;
+        }
+        last.after(bytes, at)
+    }
+}
+
+/// The end of a value of digits, or of a string without escapes or control bytes, at `at`
+/// (digits 8 at a time, a string's end by one 64-byte classification).
+#[inline(always)]
+fn plain_value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'0'..=b'9' => Some(skip_digits(bytes, at)),
+        b'"' => {
+            let start = at + 1;
+            let mut block = start;
+            loop {
+                let ends = string_end_mask(bytes, block);
+                if ends != 0 {
+                    let end = block + ends.trailing_zeros() as usize;
+                    return (bytes.get(end) == Some(&b'"')).then_some(end + 1);
+                }
+                block += 64;
+                if block >= bytes.len() {
+                    return None;
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A literal of up to 16 bytes, compared with one 16-byte load where the text allows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Literal {
+    text: &'static [u8],
+    word: u128,
+    mask: u128,
+}
+
+impl Literal {
+    /// `text`, at most 16 bytes.
+    pub const fn new(text: &'static [u8]) -> Literal {
+        assert!(text.len() <= 16);
+        let mut word = 0u128;
+        let mut k = 0;
+        while k < text.len() {
+            word |= (text[k] as u128) << (8 * k);
+            k += 1;
+        }
+        let mask = if text.len() == 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * text.len())) - 1
+        };
+        Literal { text, word, mask }
+    }
+
+    /// The position after the literal when `bytes` hold it at `at`.
+    #[inline(always)]
+    fn after(&self, bytes: &[u8], at: usize) -> Option<usize> {
+        let end = at + self.text.len();
+        let found = match bytes.get(at..at + 16) {
+            Some(window) => {
+                let window: [u8; 16] = window.try_into().ok()?;
+                u128::from_le_bytes(window) & self.mask == self.word
+            }
+            None => bytes.get(at..end) == Some(self.text),
+        };
+        found.then_some(end)
     }
 }
 

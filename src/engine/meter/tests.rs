@@ -211,3 +211,42 @@ fn live_follow_appends_cost_only_the_new_events() {
         assert_eq!(m.at(c), rebuilt.at(c), "cursor {c}");
     }
 }
+
+#[test]
+fn context_windows_read_from_bytes_equal_the_tree() {
+    let values = [
+        "8192",
+        "1",
+        "0",
+        "1e3",
+        "1000.0",
+        "12.5",
+        "-5",
+        "18446744073709551615",
+        "18446744073709551616",
+        "null",
+        "\"8192\"",
+        "[8192]",
+        "8192,\"contextWindow\":7",
+    ];
+    let mut lines: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(seq, w)| {
+            format!(r#"{{"type":"request/context","seq":{seq},"data":{{"contextWindow":{w}}}}}"#)
+        })
+        .collect();
+    lines.push(r#"{"type":"request/context","seq":90,"data":{"model":"m"}}"#.into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let log = log_of(&refs);
+    assert_eq!(log.len(), lines.len());
+    for idx in log.indices() {
+        let tree = findings::context_window(log.data_value(idx).get("contextWindow"));
+        assert_eq!(
+            raw::context_window_of(&log, idx),
+            tree,
+            "{}",
+            lines[idx.get()]
+        );
+    }
+}
