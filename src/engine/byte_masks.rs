@@ -4,13 +4,12 @@
 //! a portable loop elsewhere; the tests hold the two equal. The store's line scanner and the
 //! meter's byte scanner both classify through here.
 
-/// A 64-byte block's masks for walking JSON: where strings end and containers open or close.
+/// A 64-byte block's masks for walking a string: where it may end and where its bytes are
+/// not ASCII.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WalkMasks {
+pub struct StringMasks {
     /// `"` or `\`.
     pub special: u64,
-    /// `"`, `{`, `}`, `[` or `]`: where a container skip must look.
-    pub structural: u64,
     /// Bytes above 0x7F (parts of multi-byte characters): where UTF-16 units and bytes differ.
     pub high: u64,
 }
@@ -36,11 +35,18 @@ impl UnitMasks {
     }
 }
 
-/// The walking masks of the 64 bytes of `bytes` from `start`; bytes past the end count as
+/// The string masks of the 64 bytes of `bytes` from `start`; bytes past the end count as
 /// spaces.
 #[inline]
-pub fn walk_masks(bytes: &[u8], start: usize) -> WalkMasks {
-    with_block(bytes, start, classify_walk)
+pub fn string_masks(bytes: &[u8], start: usize) -> StringMasks {
+    with_block(bytes, start, classify_string)
+}
+
+/// The mask of `"`, `{`, `}`, `[` and `]` (where a container skip must look) of the 64 bytes
+/// of `bytes` from `start`; bytes past the end count as spaces.
+#[inline]
+pub fn structural_mask(bytes: &[u8], start: usize) -> u64 {
+    with_block(bytes, start, classify_structural)
 }
 
 /// The measuring masks of the 64 bytes of `bytes` from `start`; bytes past the end count as
@@ -147,19 +153,23 @@ mod simd {
     }
 
     #[inline(always)]
-    pub fn classify_walk(block: &[u8; 64]) -> super::WalkMasks {
-        super::WalkMasks {
+    pub fn classify_string(block: &[u8; 64]) -> super::StringMasks {
+        super::StringMasks {
             special: mask_by(block, |v| or(eq(v, b'"'), eq(v, b'\\'))),
-            // `[` (0x5B) and `]` (0x5D) are `{` (0x7B) and `}` (0x7D) without bit 5 (0x20):
-            // setting it folds each pair into one compare (no other byte folds onto them).
-            structural: mask_by(block, |v| {
-                // SAFETY: SSE2 intrinsic.
-                let folded = or(v, unsafe { _mm_set1_epi8(0x20) });
-                or(eq(v, b'"'), or(eq(folded, b'{'), eq(folded, b'}')))
-            }),
             // The sign bits are the high bytes: no compare needed.
             high: mask_by(block, |v| v),
         }
+    }
+
+    #[inline(always)]
+    pub fn classify_structural(block: &[u8; 64]) -> u64 {
+        // `[` (0x5B) and `]` (0x5D) are `{` (0x7B) and `}` (0x7D) without bit 5 (0x20):
+        // setting it folds each pair into one compare (no other byte folds onto them).
+        mask_by(block, |v| {
+            // SAFETY: SSE2 intrinsic.
+            let folded = or(v, unsafe { _mm_set1_epi8(0x20) });
+            or(eq(v, b'"'), or(eq(folded, b'{'), eq(folded, b'}')))
+        })
     }
 
     #[inline(always)]
@@ -183,10 +193,10 @@ mod simd {
 }
 
 #[cfg(target_arch = "x86_64")]
-use simd::{classify_string_end, classify_units, classify_walk};
+use simd::{classify_string, classify_string_end, classify_structural, classify_units};
 
 #[cfg(not(target_arch = "x86_64"))]
-use portable::{classify_string_end, classify_units, classify_walk};
+use portable::{classify_string, classify_string_end, classify_structural, classify_units};
 
 /// The byte-at-a-time classification: the reference the SIMD one is tested against, and the
 /// implementation on other architectures.
@@ -199,12 +209,15 @@ mod portable {
             .fold(0, |m, (k, &c)| m | (u64::from(test(c)) << k))
     }
 
-    pub fn classify_walk(block: &[u8; 64]) -> super::WalkMasks {
-        super::WalkMasks {
+    pub fn classify_string(block: &[u8; 64]) -> super::StringMasks {
+        super::StringMasks {
             special: mask_by(block, |c| c == b'"' || c == b'\\'),
-            structural: mask_by(block, |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']')),
             high: mask_by(block, |c| c >= 0x80),
         }
+    }
+
+    pub fn classify_structural(block: &[u8; 64]) -> u64 {
+        mask_by(block, |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
     }
 
     pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
@@ -254,8 +267,13 @@ mod tests {
         for base in (0..256).step_by(64) {
             let block: [u8; 64] = std::array::from_fn(|k| (base + k) as u8);
             assert_eq!(
-                classify_walk(&block),
-                portable::classify_walk(&block),
+                classify_string(&block),
+                portable::classify_string(&block),
+                "{base}"
+            );
+            assert_eq!(
+                classify_structural(&block),
+                portable::classify_structural(&block),
                 "{base}"
             );
             assert_eq!(
@@ -273,9 +291,9 @@ mod tests {
 
     #[test]
     fn padding_past_the_end_is_plain_ascii() {
-        let m = walk_masks(b"\"[", 0);
-        assert_eq!((m.special, m.structural), (1, 3));
-        assert_eq!(walk_masks(b"\x80", 0).high, 1);
+        assert_eq!(string_masks(b"\"[", 0).special, 1);
+        assert_eq!(structural_mask(b"\"[", 0), 3);
+        assert_eq!(string_masks(b"\x80", 0).high, 1);
         assert_eq!(unit_masks(b"\x80", 0).continuation, 1);
         assert_eq!(string_end_mask(b"ab\n", 1), 2);
         assert_eq!(string_end_mask(b"ab", 10), 0);
@@ -296,7 +314,8 @@ mod tests {
         #[test]
         fn simd_equals_reference(bytes in proptest::collection::vec(any::<u8>(), 64)) {
             let block: [u8; 64] = bytes.try_into().unwrap();
-            prop_assert_eq!(classify_walk(&block), portable::classify_walk(&block));
+            prop_assert_eq!(classify_string(&block), portable::classify_string(&block));
+            prop_assert_eq!(classify_structural(&block), portable::classify_structural(&block));
             prop_assert_eq!(classify_units(&block), portable::classify_units(&block));
             prop_assert_eq!(classify_string_end(&block), portable::classify_string_end(&block));
         }

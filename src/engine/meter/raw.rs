@@ -130,7 +130,8 @@ enum Inner {
 struct Facts<'a> {
     content: Option<Content>,
     message: Option<Inner>,
-    usage: Option<&'a [u8]>,
+    /// `data.usage` as written, and read when its counts are plain integers.
+    usage: Option<(&'a [u8], Option<Usage>)>,
     /// Every block priced on the way.
     blocks: Vec<Known<'a>>,
 }
@@ -182,8 +183,10 @@ fn scan_message(bytes: &[u8]) -> Option<Facts<'_>> {
             b"usage" => {
                 if s.at_null() {
                     s.skip()
+                } else if let Some((usage, raw)) = s.attempt(|s| s.consumed(usage_object)) {
+                    once(&mut f.usage, (raw, Some(usage)))
                 } else {
-                    once(&mut f.usage, s.value()?)
+                    once(&mut f.usage, (s.value()?, None))
                 }
             }
             _ => s.skip(),
@@ -248,8 +251,8 @@ pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
             streamed: streamed(usage, &[]),
         };
     };
-    let usage = facts.usage.and_then(|raw| {
-        fast_usage(raw).or_else(|| {
+    let usage = facts.usage.and_then(|(raw, read)| {
+        read.or_else(|| {
             let v = serde_json::from_slice::<Value>(raw).ok()?;
             Usage::from_value(&v).ok()
         })
@@ -272,7 +275,11 @@ pub fn node_price_reference(log: &EventLog, idx: EventIdx) -> u64 {
 
 /// A usage object whose counts are plain non-negative integers (else the tree reads it).
 fn fast_usage(raw: &[u8]) -> Option<Usage> {
-    let mut s = Scanner::new(raw);
+    usage_object(&mut Scanner::new(raw))
+}
+
+/// [`fast_usage`] at the scanner's cursor.
+fn usage_object(s: &mut Scanner<'_>) -> Option<Usage> {
     let (mut input, mut read, mut write, mut output) = (None, None, None, None);
     s.object(|s, key| match key {
         b"inputTokens" => once(&mut input, s.unsigned()?),
@@ -635,9 +642,14 @@ mod tests {
             price_of("assistant/message", &f),
             Some(4 + (1 + 4) + (1 + 2 + 4))
         );
+        let usage = Usage {
+            input: 20,
+            output: 4,
+            ..Usage::default()
+        };
         assert_eq!(
             f.usage,
-            Some(&br#"{"inputTokens":20,"outputTokens":4}"#[..])
+            Some((&br#"{"inputTokens":20,"outputTokens":4}"#[..], Some(usage)))
         );
         let flat_result = r#"{"type":"tool/result","seq":5,"data":{"callId":"c","content":[{"type":"text","text":"x\u00e9"}],"isError":false}}"#;
         assert_eq!(price("tool/result", flat_result), Some(4 + (1 + 4) + 4));

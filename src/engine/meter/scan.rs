@@ -9,7 +9,7 @@
 //! answer `None`, and the caller falls back to the tree-based reference. It never panics.
 
 use crate::engine::byte_masks::{
-    UnitMasks, WalkMasks, skip_digits, string_end_mask, unit_masks, walk_masks,
+    StringMasks, UnitMasks, skip_digits, string_end_mask, string_masks, structural_mask, unit_masks,
 };
 
 /// Nesting deeper than this is left to the reference (it has its own recursion limit).
@@ -19,9 +19,14 @@ const MAX_DEPTH: usize = 64;
 pub struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
-    /// The 64-byte block whose walking masks are in `walk_masks` (`usize::MAX`: none yet).
-    walk_block: usize,
-    walk_masks: WalkMasks,
+    /// The 64-byte block whose string masks are in `string_masks` (`usize::MAX`: none yet).
+    /// Strings, the bulk of the text, need only these; the structural mask is classified
+    /// apart, for the blocks a container skip looks at.
+    string_block: usize,
+    string_masks: StringMasks,
+    /// The 64-byte block whose structural mask is in `structural`.
+    structural_block: usize,
+    structural: u64,
     /// The 64-byte block whose measuring masks are in `unit_masks`.
     unit_block: usize,
     unit_masks: UnitMasks,
@@ -33,8 +38,10 @@ impl<'a> Scanner<'a> {
         Scanner {
             bytes,
             at: 0,
-            walk_block: usize::MAX,
-            walk_masks: WalkMasks::default(),
+            string_block: usize::MAX,
+            string_masks: StringMasks::default(),
+            structural_block: usize::MAX,
+            structural: 0,
             unit_block: usize::MAX,
             unit_masks: UnitMasks::default(),
         }
@@ -78,7 +85,7 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         loop {
             let (block, offset) = (at >> 6, at & 63);
-            let masks = self.walk(block);
+            let masks = self.strings(block);
             let special = masks.special >> offset;
             let span = if special == 0 {
                 64 - offset
@@ -115,14 +122,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The walking masks of 64-byte block `block`, classified once while the cursor is in it.
+    /// The string masks of 64-byte block `block`, classified once while the cursor is in it.
     #[inline(always)]
-    fn walk(&mut self, block: usize) -> WalkMasks {
-        if block != self.walk_block {
-            self.walk_masks = walk_masks(self.bytes, block << 6);
-            self.walk_block = block;
+    fn strings(&mut self, block: usize) -> StringMasks {
+        if block != self.string_block {
+            self.string_masks = string_masks(self.bytes, block << 6);
+            self.string_block = block;
         }
-        self.walk_masks
+        self.string_masks
+    }
+
+    /// The structural mask of 64-byte block `block`, classified once while a skip is in it.
+    #[inline(always)]
+    fn structural(&mut self, block: usize) -> u64 {
+        if block != self.structural_block {
+            self.structural = structural_mask(self.bytes, block << 6);
+            self.structural_block = block;
+        }
+        self.structural
     }
 
     /// The measuring masks of 64-byte block `block`, classified once.
@@ -183,7 +200,7 @@ impl<'a> Scanner<'a> {
                 let mut depth = 0usize;
                 loop {
                     let (block, offset) = (self.at >> 6, self.at & 63);
-                    let structural = self.walk(block).structural >> offset;
+                    let structural = self.structural(block) >> offset;
                     if structural == 0 {
                         self.at = (block + 1) << 6;
                         if self.at >= self.bytes.len() {
