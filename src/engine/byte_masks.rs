@@ -235,6 +235,7 @@ mod portable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn digit_runs_end_at_the_first_non_digit() {
@@ -260,7 +261,6 @@ mod tests {
         }
         assert_eq!(skip_digits(b"0123456789", 0), 10);
     }
-    use proptest::prelude::*;
 
     #[test]
     fn every_byte_value_is_classified_as_the_reference_does() {

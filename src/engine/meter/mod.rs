@@ -129,7 +129,7 @@ impl Prices {
                 }
                 in_chunks = false;
                 marks.push(idx.0);
-                if kinds.is_eligible(kind) {
+                if log.types.is_eligible(kind) {
                     eligible.push(idx.0);
                 }
             }
@@ -195,19 +195,12 @@ struct Kinds {
     /// Per type id: the meter ignores events of this type (not a message, not one of the
     /// above), so the figure after one is the figure before it.
     inert: Vec<bool>,
-    /// Per type id: events of this type are surface-eligible (messages).
-    eligible: Vec<bool>,
 }
 
 impl Kinds {
     /// True when the meter ignores events of type `kind`.
     fn is_inert(&self, kind: TypeId) -> bool {
         self.inert.get(kind.0 as usize) == Some(&true)
-    }
-
-    /// True when events of type `kind` are surface-eligible.
-    fn is_eligible(&self, kind: TypeId) -> bool {
-        self.eligible.get(kind.0 as usize) == Some(&true)
     }
 
     fn of(log: &EventLog) -> Self {
@@ -221,11 +214,6 @@ impl Kinds {
             chunk: t("assistant/chunk"),
             assistant: t("assistant/message"),
             inert: Vec::new(),
-            eligible: log
-                .types
-                .iter()
-                .map(|(id, _)| log.types.is_eligible(id))
-                .collect(),
         };
         let active = [
             kinds.header,

@@ -296,15 +296,26 @@ fn usage_object(s: &mut Scanner<'_>) -> Option<Usage> {
     })
 }
 
-/// One member of an event's `data`, parsed on its own (`None` when absent or null; read from
-/// the whole `data` as a tree when the scan fails, e.g. on a repeated key).
-fn data_field(log: &EventLog, idx: EventIdx, key: &str) -> Option<Value> {
+/// One member of an event's `data`: `Ok` with what `fast` read from its raw JSON when it
+/// answers, else `Err` with the member parsed on its own (`None` when absent or null; read
+/// from the whole `data` as a tree when the scan fails, e.g. on a repeated key). The event's
+/// bytes are scanned once either way.
+fn data_field_with<T>(
+    log: &EventLog,
+    idx: EventIdx,
+    key: &str,
+    fast: impl FnOnce(&[u8]) -> Option<T>,
+) -> Result<T, Option<Value>> {
     let bytes = log.event_bytes(idx);
     let value = match data_member_raw(&bytes, key) {
-        Some(raw) => raw.and_then(|raw| serde_json::from_slice(raw).ok()),
+        Some(Some(raw)) => match fast(raw) {
+            Some(read) => return Ok(read),
+            None => serde_json::from_slice(raw).ok(),
+        },
+        Some(None) => None,
         None => log.data_value(idx).get(key).cloned(),
     };
-    value.filter(|v: &Value| !v.is_null())
+    Err(value.filter(|v: &Value| !v.is_null()))
 }
 
 /// The raw JSON of member `key` of an event's `data` object: `Some(None)` when absent,
@@ -330,32 +341,26 @@ fn data_member_raw<'b>(bytes: &'b [u8], key: &str) -> Option<Option<&'b [u8]>> {
 /// positive integer.
 pub fn context_window_of(log: &EventLog, idx: EventIdx) -> Result<Option<u64>, ()> {
     // The usual window, plain digits, straight from the bytes; anything else through a tree.
-    if let Some(Some(raw)) = data_member_raw(&log.event_bytes(idx), "contextWindow")
-        && skip_digits(raw, 0) == raw.len()
-        && let Ok(window) = std::str::from_utf8(raw).unwrap_or_default().parse::<u64>()
-        && window > 0
-    {
-        return Ok(Some(window));
+    let plain = |raw: &[u8]| {
+        let digits = std::str::from_utf8(raw)
+            .ok()
+            .filter(|_| skip_digits(raw, 0) == raw.len());
+        digits?.parse::<u64>().ok().filter(|&w| w > 0)
+    };
+    match data_field_with(log, idx, "contextWindow", plain) {
+        Ok(window) => Ok(Some(window)),
+        Err(window) => super::findings::context_window(window.as_ref()),
     }
-    let window = data_field(log, idx, "contextWindow");
-    super::findings::context_window(window.as_ref())
 }
 
 /// The `data.usage` of an event as written and read: `None` when absent, `Err` with the reason
 /// when it is not token counts.
 pub fn usage_field(log: &EventLog, idx: EventIdx) -> Option<Result<Usage, String>> {
     // The usual usage (plain counts) straight from the bytes; anything else through the tree.
-    match data_member_raw(&log.event_bytes(idx), "usage") {
-        Some(None) => return None,
-        Some(Some(b"null")) => return None,
-        Some(Some(raw)) => {
-            if let Some(usage) = fast_usage(raw) {
-                return Some(Ok(usage));
-            }
-        }
-        None => {}
+    match data_field_with(log, idx, "usage", fast_usage) {
+        Ok(usage) => Some(Ok(usage)),
+        Err(usage) => usage.map(|u| Usage::from_value(&u)),
     }
-    data_field(log, idx, "usage").map(|u| Usage::from_value(&u))
 }
 
 /// The readable `data.usage` of an event (`None` when absent or malformed).

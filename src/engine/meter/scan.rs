@@ -19,17 +19,38 @@ const MAX_DEPTH: usize = 64;
 pub struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
-    /// The 64-byte block whose string masks are in `string_masks` (`usize::MAX`: none yet).
-    /// Strings, the bulk of the text, need only these; the structural mask is classified
-    /// apart, for the blocks a container skip looks at.
-    string_block: usize,
-    string_masks: StringMasks,
-    /// The 64-byte block whose structural mask is in `structural`.
-    structural_block: usize,
-    structural: u64,
-    /// The 64-byte block whose measuring masks are in `unit_masks`.
-    unit_block: usize,
-    unit_masks: UnitMasks,
+    /// Strings, the bulk of the text, need only these masks; the structural mask is
+    /// classified apart, for the blocks a container skip looks at.
+    strings: BlockCache<StringMasks>,
+    structural: BlockCache<u64>,
+    /// Measuring masks, for blocks with bytes above 0x7F.
+    units: BlockCache<UnitMasks>,
+}
+
+/// One 64-byte block's classification, kept while the cursor is in the block.
+struct BlockCache<T> {
+    /// The block classified (`usize::MAX`: none yet).
+    block: usize,
+    masks: T,
+}
+
+impl<T: Copy + Default> BlockCache<T> {
+    fn new() -> Self {
+        BlockCache {
+            block: usize::MAX,
+            masks: T::default(),
+        }
+    }
+
+    /// The masks of block `block` of `bytes`, classified by `classify` the first time.
+    #[inline(always)]
+    fn get(&mut self, bytes: &[u8], block: usize, classify: fn(&[u8], usize) -> T) -> T {
+        if block != self.block {
+            self.masks = classify(bytes, block << 6);
+            self.block = block;
+        }
+        self.masks
+    }
 }
 
 impl<'a> Scanner<'a> {
@@ -38,12 +59,9 @@ impl<'a> Scanner<'a> {
         Scanner {
             bytes,
             at: 0,
-            string_block: usize::MAX,
-            string_masks: StringMasks::default(),
-            structural_block: usize::MAX,
-            structural: 0,
-            unit_block: usize::MAX,
-            unit_masks: UnitMasks::default(),
+            strings: BlockCache::new(),
+            structural: BlockCache::new(),
+            units: BlockCache::new(),
         }
     }
 
@@ -85,7 +103,7 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         loop {
             let (block, offset) = (at >> 6, at & 63);
-            let masks = self.strings(block);
+            let masks = self.strings.get(self.bytes, block, string_masks);
             let special = masks.special >> offset;
             let span = if special == 0 {
                 64 - offset
@@ -97,7 +115,9 @@ impl<'a> Scanner<'a> {
                 units += if masks.high & range == 0 {
                     span
                 } else {
-                    self.units(block).units(range, span)
+                    self.units
+                        .get(self.bytes, block, unit_masks)
+                        .units(range, span)
                 };
             }
             at += span;
@@ -120,36 +140,6 @@ impl<'a> Scanner<'a> {
             };
             units += usize::from(MEASURE);
         }
-    }
-
-    /// The string masks of 64-byte block `block`, classified once while the cursor is in it.
-    #[inline(always)]
-    fn strings(&mut self, block: usize) -> StringMasks {
-        if block != self.string_block {
-            self.string_masks = string_masks(self.bytes, block << 6);
-            self.string_block = block;
-        }
-        self.string_masks
-    }
-
-    /// The structural mask of 64-byte block `block`, classified once while a skip is in it.
-    #[inline(always)]
-    fn structural(&mut self, block: usize) -> u64 {
-        if block != self.structural_block {
-            self.structural = structural_mask(self.bytes, block << 6);
-            self.structural_block = block;
-        }
-        self.structural
-    }
-
-    /// The measuring masks of 64-byte block `block`, classified once.
-    #[inline(always)]
-    fn units(&mut self, block: usize) -> UnitMasks {
-        if block != self.unit_block {
-            self.unit_masks = unit_masks(self.bytes, block << 6);
-            self.unit_block = block;
-        }
-        self.unit_masks
     }
 
     /// Consumes a string without escapes and returns its bytes (keys, type names).
@@ -200,7 +190,8 @@ impl<'a> Scanner<'a> {
                 let mut depth = 0usize;
                 loop {
                     let (block, offset) = (self.at >> 6, self.at & 63);
-                    let structural = self.structural(block) >> offset;
+                    let structural =
+                        self.structural.get(self.bytes, block, structural_mask) >> offset;
                     if structural == 0 {
                         self.at = (block + 1) << 6;
                         if self.at >= self.bytes.len() {
