@@ -63,18 +63,59 @@ pub fn string_end_mask(bytes: &[u8], start: usize) -> u64 {
     with_block(bytes, start, classify_string_end)
 }
 
-/// Calls `f` on the 64-byte block at `start`, padded with spaces past the end of `bytes`.
-#[inline(always)]
-fn with_block<T>(bytes: &[u8], start: usize, f: impl Fn(&[u8; 64]) -> T) -> T {
-    match bytes.get(start..start.saturating_add(64)) {
-        Some(block) => f(block.try_into().unwrap_or(&[b' '; 64])),
-        None => {
-            let mut padded = [b' '; 64];
-            let rest = bytes.get(start..).unwrap_or(&[]);
-            padded[..rest.len()].copy_from_slice(rest);
-            f(&padded)
+/// Masks of a block moved down by `n` positions (`0 < n < 64`): bit k then describes the
+/// byte k + n of the block, and the top `n` bits, past its end, are clear.
+trait Shifted: Copy {
+    fn shifted(self, n: u32) -> Self;
+}
+
+impl Shifted for u64 {
+    #[inline(always)]
+    fn shifted(self, n: u32) -> Self {
+        self >> n
+    }
+}
+
+impl Shifted for StringMasks {
+    #[inline(always)]
+    fn shifted(self, n: u32) -> Self {
+        StringMasks {
+            special: self.special >> n,
+            high: self.high >> n,
         }
     }
+}
+
+impl Shifted for UnitMasks {
+    #[inline(always)]
+    fn shifted(self, n: u32) -> Self {
+        UnitMasks {
+            continuation: self.continuation >> n,
+            four: self.four >> n,
+        }
+    }
+}
+
+/// Calls `f` on the 64-byte block at `start`, as if `bytes` went on with spaces (a space sets
+/// no bit of any mask). A block that runs past the end of a text of 64 bytes or more is read
+/// as the text's last 64 bytes, its masks moved down to `start` — no copy: the last block of
+/// every line is classified in place. Only shorter texts are copied into a padded block.
+#[inline(always)]
+fn with_block<T: Shifted>(bytes: &[u8], start: usize, f: impl Fn(&[u8; 64]) -> T) -> T {
+    if let Some(block) = bytes.get(start..start.saturating_add(64)) {
+        return f(block.try_into().unwrap_or(&[b' '; 64]));
+    }
+    if start < bytes.len()
+        && let Some(base) = bytes.len().checked_sub(64)
+        && let Ok(last) = <&[u8; 64]>::try_from(&bytes[base..])
+    {
+        // `base < start < base + 64`: a shift of 1 to 63.
+        return f(last).shifted((start - base) as u32);
+    }
+    let mut padded = [b' '; 64];
+    let rest = bytes.get(start..).unwrap_or(&[]);
+    padded[..rest.len()].copy_from_slice(rest);
+    f(&padded)
 }
 
 /// Skips ASCII digits from `i`, 8 at a time while whole words remain: the position of the
@@ -310,7 +351,28 @@ mod tests {
         );
     }
 
+    /// The masks at `start` as a padded copy gives them (the reference for the in-place read).
+    fn padded<T>(bytes: &[u8], start: usize, f: impl Fn(&[u8; 64]) -> T) -> T {
+        let mut block = [b' '; 64];
+        let rest = bytes.get(start..).unwrap_or(&[]);
+        let n = rest.len().min(64);
+        block[..n].copy_from_slice(&rest[..n]);
+        f(&block)
+    }
+
     proptest! {
+        /// Any text, any start (past the end too): the masks equal those of a padded copy.
+        #[test]
+        fn blocks_past_the_end_read_as_spaces(
+            bytes in proptest::collection::vec(any::<u8>(), 0..200),
+            start in 0usize..220,
+        ) {
+            prop_assert_eq!(string_masks(&bytes, start), padded(&bytes, start, classify_string));
+            prop_assert_eq!(structural_mask(&bytes, start), padded(&bytes, start, classify_structural));
+            prop_assert_eq!(unit_masks(&bytes, start), padded(&bytes, start, classify_units));
+            prop_assert_eq!(string_end_mask(&bytes, start), padded(&bytes, start, classify_string_end));
+        }
+
         #[test]
         fn simd_equals_reference(bytes in proptest::collection::vec(any::<u8>(), 64)) {
             let block: [u8; 64] = bytes.try_into().unwrap();
