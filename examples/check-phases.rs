@@ -166,7 +166,7 @@ fn main() {
         ms(reader)
     );
     println!(
-        "check's two halves (one thread each when run side by side): turn/message pass {:.1} ms, every other pass {:.1} ms",
+        "check's two halves (one thread each when run side by side): turn/message, seq and provenance passes {:.1} ms, every other pass {:.1} ms",
         ms(turns_pass),
         ms(rest_pass)
     );

@@ -1,6 +1,8 @@
-//! The CLI's mapped reading (`store::open_mapped`): the same log as a copy, small files still
+//! Mapped reading. The CLI's (`store::open_mapped`): the same log as a copy, small files still
 //! copied, and a file truncated while mapped named on stderr with exit code 2 (the SIGBUS
-//! guard), checked in a child process: the test binary runs itself again.
+//! guard), checked in a child process: the test binary runs itself again. The viewer's
+//! (`store::open_for_viewer`): the same log as a copy however often its pages are let go, and
+//! a file truncated under it reads as zeros and is marked lost, the process going on.
 
 mod common;
 
@@ -13,38 +15,11 @@ use surface_viewer::store;
 /// Set in the child process to the log it maps and truncates.
 const CHILD_ENV: &str = "SURFACE_VIEWER_TEST_TRUNCATE_MAPPED";
 
-/// Writes a valid log of at least `min_bytes` (large logs are the ones mapped), with a replace
-/// so the surface rules have something to do.
-fn write_log(path: &Path, min_bytes: usize) {
-    let filler = "lorem ipsum dolor sit amet ".repeat(20);
-    let mut text = format!("{}\n", common::HEADER);
-    let mut seq = 0u64;
-    while text.len() < min_bytes {
-        let op = if seq > 0 && seq.is_multiple_of(1000) {
-            format!(
-                r#","surfaceOp":{{"op":"replace","start":{},"end":{}}},"sourceEventSeqs":[{},{}]"#,
-                seq - 2,
-                seq - 1,
-                seq - 2,
-                seq - 1
-            )
-        } else {
-            r#","surfaceOp":"append""#.to_string()
-        };
-        text.push_str(&format!(
-            r#"{{"type":"user/message","seq":{seq},"time":{seq},"data":{{"content":[{{"type":"text","text":"m{seq} {filler}"}}],"source":{{"kind":"user"}}}}{op}}}"#
-        ));
-        text.push('\n');
-        seq += 1;
-    }
-    std::fs::write(path, text).unwrap();
-}
-
 #[test]
 fn mapped_and_copied_logs_read_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.jsonl");
-    write_log(&path, 9 << 20);
+    common::write_large_log(&path, 9 << 20);
     let copied = store::open(&path, None).unwrap();
     let mapped = store::open_mapped(&path, None).unwrap();
     assert!(!copied.log.text.is_shared());
@@ -64,10 +39,73 @@ fn mapped_and_copied_logs_read_the_same() {
 }
 
 #[test]
+fn the_viewers_mapping_reads_the_same_as_a_copy_while_its_pages_are_let_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let copied = store::open(&path, None).unwrap();
+    let viewed = store::open_for_viewer(&path, None, None).unwrap();
+    assert_eq!(viewed.log.text.is_shared(), cfg!(target_os = "linux"));
+    let text = &viewed.log.text;
+    // Let go of pages from another thread the whole time the surface is built and checked.
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (surface, findings) = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                text.release_resident(0..text.len());
+                std::thread::yield_now();
+            }
+        });
+        let surface = Surface::at_end(&viewed.log);
+        let findings = check(&viewed.log, &surface);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        (surface, findings)
+    });
+    let copied_surface = Surface::at_end(&copied.log);
+    assert_eq!(&copied.log.text[..], &text[..]);
+    assert_eq!(copied.log.len(), viewed.log.len());
+    assert_eq!(
+        copied_surface.nodes().collect::<Vec<_>>(),
+        surface.nodes().collect::<Vec<_>>()
+    );
+    assert_eq!(check(&copied.log, &copied_surface), findings);
+    assert!(!text.lost());
+}
+
+#[test]
+fn a_file_truncated_under_the_viewer_reads_as_zeros_and_is_marked_lost() {
+    if !cfg!(target_os = "linux") {
+        return; // other platforms read files, they never map them
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shrinking.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let viewed = store::open_for_viewer(&path, None, None).unwrap();
+    let text = &viewed.log.text;
+    assert!(text.is_shared() && !text.lost());
+    let first = viewed.log.event_json(EventIdx(0)).to_string();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    // A read past the new end faults; the guard swaps in zero pages and the read goes on.
+    let last = std::hint::black_box(text)[text.len() - 1];
+    assert_eq!(last, 0);
+    assert!(text.lost(), "the arena says its bytes are gone");
+    assert_ne!(viewed.log.event_json(EventIdx(0)), first, "zeros now");
+    // The engine still answers (from zeros) without panicking until the viewer reopens.
+    let surface = Surface::at_end(&viewed.log);
+    let _ = check(&viewed.log, &surface);
+    drop(viewed);
+}
+
+#[test]
 fn small_logs_are_copied_and_a_mapped_log_grows_into_a_copy() {
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small.jsonl");
-    write_log(&small, 64 << 10);
+    common::write_large_log(&small, 64 << 10);
     assert!(
         !store::open_mapped(&small, None)
             .unwrap()
@@ -77,7 +115,7 @@ fn small_logs_are_copied_and_a_mapped_log_grows_into_a_copy() {
     );
 
     let big = dir.path().join("big.jsonl");
-    write_log(&big, 9 << 20);
+    common::write_large_log(&big, 9 << 20);
     let mut log = store::open_mapped(&big, None).unwrap().log;
     let (len, events) = (log.text.len(), log.len());
     let next = log.next_seq();
@@ -109,7 +147,7 @@ fn a_file_truncated_while_mapped_is_named_and_the_process_exits_2() {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shrinking.jsonl");
-    write_log(&path, 9 << 20);
+    common::write_large_log(&path, 9 << 20);
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",

@@ -2,6 +2,8 @@
 //! log, step with the keyboard, pick a replace range, jump to a finding, search.
 #![cfg(feature = "gui")]
 
+mod common;
+
 use std::path::PathBuf;
 
 use egui::{Key, Modifiers};
@@ -928,4 +930,47 @@ fn figures_say_computing_until_the_analysis_lands() {
     harness.run();
     harness.get_by_label("No findings: the log passes every check.");
     assert!(!harness.state_mut().release_analysis(), "delivered once");
+}
+
+#[test]
+fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
+    if !cfg!(target_os = "linux") {
+        return; // the viewer maps files only on Linux; elsewhere it holds a copy
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.session.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let text = std::fs::read(&path).unwrap();
+    let half = text.len() / 2
+        + text[text.len() / 2..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap()
+        + 1;
+    let mut harness = harness_for(path.clone());
+    let before = harness.state().event_count();
+    assert!(before > 10_000, "{before} events");
+    assert_eq!(harness.state().cursor(), Some(before));
+    // Another program cuts the log in half while it is shown; stepping back redraws the
+    // surface's last messages, past the new end: reading them finds the file shrank.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(half as u64)
+        .unwrap();
+    press(&mut harness, Key::ArrowLeft, 1);
+    harness.run();
+    let after = harness.state().event_count();
+    assert!(after < before && after > 0, "{before} → {after} events");
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        notice.contains("shrank while it was shown") && notice.contains("reopened"),
+        "{notice}"
+    );
+    harness.get_by_label_contains("shrank while it was shown");
 }

@@ -1,7 +1,7 @@
 //! Opening the input of a command: store + optional repair closers + the surface at a cursor,
 //! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
 //! map a large JSONL log instead of copying it (`store::open_mapped`); the desktop viewer
-//! keeps its own copy (`ui/loader.rs`).
+//! maps it its own way (`store::open_for_viewer`, `ui/loader.rs`).
 
 use anyhow::Context as _;
 

@@ -71,22 +71,31 @@ pub fn check_report(log: &EventLog, surface: &Surface) -> CheckReport {
 }
 
 /// The turn/message pass of `check` (the heaviest: one payload parse per boundary, tool and
-/// surface event), handed to a [`Join`].
-pub type TurnsPass<'a> = Box<dyn FnOnce() -> TurnScan + Send + 'a>;
+/// surface event), then the seq and provenance passes, handed to a [`Join`].
+pub type TurnsPass<'a> = Box<dyn FnOnce() -> TurnsFindings + Send + 'a>;
 
-/// Every other pass of `check` (problems, seqs, provenance, surface, meter, audit), handed to
-/// a [`Join`].
+/// Every other pass of `check` (problems, surface, meter, audit), handed to a [`Join`].
 pub type RestPass<'a> = Box<dyn FnOnce() -> RestFindings + Send + 'a>;
 
 /// Runs two independent passes and returns both results: `|a, b| (a(), b())` runs them one
 /// after the other; a shell may run them on two threads. The engine itself starts no thread.
-pub trait Join<'a>: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnScan, RestFindings) {}
-impl<'a, F: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnScan, RestFindings)> Join<'a> for F {}
+pub trait Join<'a>: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnsFindings, RestFindings) {}
+impl<'a, F: FnOnce(TurnsPass<'a>, RestPass<'a>) -> (TurnsFindings, RestFindings)> Join<'a> for F {}
+
+/// What the turn/message half found. The seq and provenance passes read only the log; they
+/// run in this half so that the two halves take about as long (on the 1M packed log: turn
+/// pass 51 ms + 12 ms, against 70 ms for the surface, the meter's and the audit's passes).
+pub struct TurnsFindings {
+    /// The turn/message pass.
+    scan: TurnScan,
+    /// Seq and provenance findings, in that order.
+    seqs_and_provenance: Vec<Finding>,
+}
 
 /// The findings of the passes other than the turn/message pass, kept apart so that the
 /// report lists them in the same order whichever way the passes ran.
 pub struct RestFindings {
-    /// Problems met while reading, seq and provenance findings.
+    /// Problems met while reading.
     before_surface: Vec<Finding>,
     /// Surface findings, when they did not need the turn pass (see [`check_report_joined`]).
     surface: Option<Vec<Finding>>,
@@ -128,18 +137,25 @@ fn check_joined<'a>(
     let guess = detect_era(log);
     let era = guess.era;
     let legacy = given.map_or_else(|| Mode::of(log), Surface::mode) == Mode::Legacy;
-    let turns: TurnsPass<'a> = Box::new(move || scan_checked(log, era));
+    let last_turn_end = last_turn_end(log);
+    let turns: TurnsPass<'a> = Box::new(move || {
+        let scan = scan_checked(log, era);
+        let mut seqs_and_provenance = Vec::new();
+        seq_findings(log, last_turn_end, &mut seqs_and_provenance);
+        provenance_findings(log, era, &mut seqs_and_provenance);
+        TurnsFindings {
+            scan,
+            seqs_and_provenance,
+        }
+    });
     let rest: RestPass<'a> = Box::new(move || {
         let mut built = None;
         let surface: &Surface = match given {
             Some(s) => s,
             None => built.insert(Surface::at_end(log)),
         };
-        let last_turn_end = last_turn_end(log);
         let mut before_surface = Vec::new();
         problem_findings(log, last_turn_end, &mut before_surface);
-        seq_findings(log, last_turn_end, &mut before_surface);
-        provenance_findings(log, era, &mut before_surface);
         let surface_found = (!legacy).then(|| {
             let mut found = Vec::new();
             surface_findings(log, surface, era, None, &mut found);
@@ -154,8 +170,13 @@ fn check_joined<'a>(
             built,
         }
     });
-    let (scan, mut rest) = join(turns, rest);
+    let (turns, mut rest) = join(turns, rest);
+    let TurnsFindings {
+        scan,
+        seqs_and_provenance,
+    } = turns;
     let mut out = std::mem::take(&mut rest.before_surface);
+    out.extend(seqs_and_provenance);
     match rest.surface.take() {
         Some(found) => out.extend(found),
         None => {

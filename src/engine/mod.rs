@@ -36,8 +36,8 @@ mod turns;
 mod types;
 
 pub use check::{
-    CheckReport, Join, RestFindings, RestPass, Rewrite, TurnsPass, check, check_report,
-    check_report_and_surface_joined, check_report_joined, tool_result_rewrite,
+    CheckReport, Join, RestFindings, RestPass, Rewrite, TurnsFindings, TurnsPass, check,
+    check_report, check_report_and_surface_joined, check_report_joined, tool_result_rewrite,
 };
 pub use data_diff::{
     DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
@@ -63,6 +63,6 @@ pub use repair::{Closer, apply_closers, closers};
 pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
-pub use text_arena::{SharedBytes, TextArena};
+pub use text_arena::{SharedBytes, SharedText, TextArena};
 pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};
 pub use types::TypeTable;

@@ -1,16 +1,35 @@
-//! The bytes every event's JSON lives in: owned (`Vec<u8>`, what live follow and the GUI use)
-//! or shared read-only bytes the engine does not own (a memory-mapped file, for the CLI).
+//! The bytes every event's JSON lives in: owned (`Vec<u8>`, what live follow uses) or shared
+//! read-only bytes the engine does not own (a memory-mapped file, for the CLI and the viewer).
 //!
-//! The engine never learns what shared bytes are: it only reads them through
-//! `AsRef<[u8]>`. Appending to shared bytes ([`TextArena::extend_from_slice`]) first copies
-//! them into an owned buffer, once; later appends go to that buffer.
+//! The engine never learns what shared bytes are: it reads them through [`SharedText`], which
+//! may also let go of their resident pages ([`TextArena::release_resident`]: a mapped file's
+//! pages stay in the page cache and come back on the next read) and say when they were lost
+//! ([`TextArena::lost`]: another program truncated the mapped file). Appending to shared bytes
+//! ([`TextArena::extend_from_slice`]) first copies them into an owned buffer, once; later
+//! appends go to that buffer.
 
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
 /// Read-only bytes held by someone else (the store), kept alive as long as any arena uses them.
-pub type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+pub type SharedBytes = Arc<dyn SharedText>;
+
+/// Read-only bytes the engine does not own. Plain buffers only read; a mapped file may also
+/// drop resident pages and report that its file shrank under it.
+pub trait SharedText: AsRef<[u8]> + Send + Sync {
+    /// Asks that the pages holding `range` stop counting as this process's memory; the bytes
+    /// read the same afterwards (they come back from where they live). Nothing by default.
+    fn release_resident(&self, _range: std::ops::Range<usize>) {}
+
+    /// True once the bytes were lost: another program truncated the file they map, and they
+    /// now read as zeros. False by default.
+    fn lost(&self) -> bool {
+        false
+    }
+}
+
+impl SharedText for Vec<u8> {}
 
 /// The text arena of an [`crate::engine::EventLog`]. Dereferences to `[u8]`, so
 /// `text.get(a..b)`, `text.len()` and slicing work whichever bytes back it.
@@ -34,6 +53,24 @@ impl TextArena {
     /// True when the bytes are shared (not owned by the arena).
     pub fn is_shared(&self) -> bool {
         self.shared.is_some()
+    }
+
+    /// Lets go of the resident pages of `range` (clamped to the arena) where the bytes are
+    /// shared and their owner can (a mapped file); owned bytes stay as they are. What is read
+    /// afterwards is unchanged.
+    pub fn release_resident(&self, range: std::ops::Range<usize>) {
+        if let Some(shared) = &self.shared {
+            let end = range.end.min(self.len());
+            if range.start < end {
+                shared.release_resident(range.start..end);
+            }
+        }
+    }
+
+    /// True when shared bytes were lost under the arena (their file was truncated); see
+    /// [`SharedText::lost`].
+    pub fn lost(&self) -> bool {
+        self.shared.as_ref().is_some_and(|s| s.lost())
     }
 
     /// Appends `more` at the end. Shared bytes are first copied into an owned buffer (one
@@ -146,6 +183,18 @@ mod tests {
         assert_eq!(owned, "TextArena(owned, 14 bytes)");
         assert_eq!(shared, "TextArena(shared, 14 bytes)");
         assert!(!shared.contains("secret"));
+    }
+
+    #[test]
+    fn releasing_plain_bytes_changes_nothing() {
+        let owned = TextArena::from(b"abc".to_vec());
+        let shared = shared(b"abc");
+        for arena in [&owned, &shared] {
+            arena.release_resident(0..100);
+            arena.release_resident(3..3);
+            assert_eq!(&arena[..], b"abc");
+            assert!(!arena.lost());
+        }
     }
 
     #[test]

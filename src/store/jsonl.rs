@@ -38,7 +38,10 @@ pub fn read_jsonl(
     let (header, header_problems) = parse_header(&bytes[..first_end]);
     let body_start = if header.is_some() { first_end } else { 0 };
     let first_line = if header.is_some() { 2 } else { 1 };
-    let mut batch = parse_body(&bytes, body_start, first_line, progress)?;
+    // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
+    // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
+    let release = |range| bytes.release_resident(range);
+    let mut batch = parse_body_releasing(&bytes, body_start, first_line, progress, &release)?;
     let mut problems = header_problems;
     problems.append(&mut batch.problems);
     batch.problems = problems;
@@ -53,6 +56,18 @@ pub fn parse_body(
     first_line: u32,
     progress: Option<&LoadProgress>,
 ) -> Option<EventBatch> {
+    parse_body_releasing(bytes, from, first_line, progress, &|_| {})
+}
+
+/// [`parse_body`], calling `release` with each chunk's byte range once that chunk is parsed
+/// (large inputs only).
+fn parse_body_releasing(
+    bytes: &[u8],
+    from: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Option<EventBatch> {
     if bytes.len() - from < PARALLEL_THRESHOLD {
         return parse_range(bytes, from, bytes.len(), first_line, progress).map(|(b, _)| b);
     }
@@ -66,6 +81,7 @@ pub fn parse_body(
                 return done;
             };
             done.push((k, parse_range(bytes, a, b, 1, progress)));
+            release(a..b);
         }
     };
     let parsed = std::thread::scope(|s| {

@@ -1,11 +1,16 @@
 //! The SIGBUS guard of mapped files (Linux): a file truncated by another program while it is
 //! mapped makes every later read past its new end raise SIGBUS, which would kill the process
-//! with no word of why. The guard turns that into one line naming the file and exit code 2.
+//! with no word of why. The guard does what the mapping's [`OnShrink`] says: the command line
+//! prints one line naming the file and exits 2; the desktop viewer has the whole mapping
+//! replaced by zero pages (one `mmap(MAP_FIXED)` in the handler), marks it *shrank* and lets
+//! the read go on — the window then reopens the file ([`Guard::shrank`]).
 //!
 //! A handler is installed once (`sigaction`, `SA_SIGINFO`) and consults a fixed table of the
 //! live mappings, lock-free: 64 slots of atomics (state, start, end, and the path's bytes, kept
 //! alive by the [`super::mapped_file::MappedFile`] that registered them). In the handler only
-//! async-signal-safe work happens: atomic loads, `write(2)`, `_exit(2)`, `sigaction(2)`. A
+//! async-signal-safe work happens: atomic loads and stores, `write(2)`, `_exit(2)`,
+//! `sigaction(2)`, and the `mmap(2)` system call (not on POSIX's list, but on Linux a bare
+//! system call that takes no user-space lock). A
 //! fault at an address no slot holds is not ours: the handler puts back the action that was
 //! there before (the default one, or Rust's own stack-overflow reporter, which falls back to
 //! the default) and returns, so the fault repeats and that action happens.
@@ -34,13 +39,28 @@ const BUSY: u8 = 1;
 /// A slot holding a live mapping.
 const LIVE: u8 = 2;
 
-/// One guarded mapping: the bytes `[start, end)` and the path to name.
+/// What happens when a guarded mapping's file shrinks under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnShrink {
+    /// Name the file on stderr and exit 2 (the command line: a short process).
+    Exit,
+    /// Replace the mapping by zero pages, mark it shrank and go on (the desktop viewer, which
+    /// reopens the file when it sees the mark).
+    ZeroAndMark,
+}
+
+/// One guarded mapping: the bytes `[start, end)`, the path to name, what to do on a fault
+/// and whether one happened.
 struct Slot {
     state: AtomicU8,
     start: AtomicUsize,
     end: AtomicUsize,
     path: AtomicPtr<u8>,
     path_len: AtomicUsize,
+    /// True for [`OnShrink::ZeroAndMark`].
+    zero: AtomicBool,
+    /// Set by the handler once the mapping was replaced by zero pages.
+    shrank: AtomicBool,
 }
 
 impl Slot {
@@ -51,6 +71,8 @@ impl Slot {
             end: AtomicUsize::new(0),
             path: AtomicPtr::new(std::ptr::null_mut()),
             path_len: AtomicUsize::new(0),
+            zero: AtomicBool::new(false),
+            shrank: AtomicBool::new(false),
         }
     }
 }
@@ -69,7 +91,12 @@ impl<const N: usize> Table<N> {
 
     /// Records `range` as belonging to `path`; `None` when every slot is taken. `path` must
     /// stay alive and unmoved until [`Table::unregister`] of the returned slot.
-    fn register(&self, range: std::ops::Range<usize>, path: &[u8]) -> Option<usize> {
+    fn register(
+        &self,
+        range: std::ops::Range<usize>,
+        path: &[u8],
+        on_shrink: OnShrink,
+    ) -> Option<usize> {
         let index = self.slots.iter().position(|slot| {
             slot.state
                 .compare_exchange(FREE, BUSY, Ordering::Acquire, Ordering::Relaxed)
@@ -80,6 +107,9 @@ impl<const N: usize> Table<N> {
         slot.end.store(range.end, Ordering::Relaxed);
         slot.path.store(path.as_ptr().cast_mut(), Ordering::Relaxed);
         slot.path_len.store(path.len(), Ordering::Relaxed);
+        slot.zero
+            .store(on_shrink == OnShrink::ZeroAndMark, Ordering::Relaxed);
+        slot.shrank.store(false, Ordering::Relaxed);
         slot.state.store(LIVE, Ordering::Release);
         Some(index)
     }
@@ -93,19 +123,18 @@ impl<const N: usize> Table<N> {
         slot.state.store(FREE, Ordering::Release);
     }
 
+    /// The live slot whose mapping holds `addr`. Async-signal-safe (atomic loads only).
+    fn slot_at(&self, addr: usize) -> Option<&Slot> {
+        self.slots.iter().find(|slot| {
+            slot.state.load(Ordering::Acquire) == LIVE
+                && (slot.start.load(Ordering::Relaxed)..slot.end.load(Ordering::Relaxed))
+                    .contains(&addr)
+        })
+    }
+
     /// The path of the live mapping holding `addr`. Async-signal-safe (atomic loads only).
     fn path_at(&self, addr: usize) -> Option<&[u8]> {
-        self.slots.iter().find_map(|slot| {
-            if slot.state.load(Ordering::Acquire) != LIVE {
-                return None;
-            }
-            let (start, end) = (
-                slot.start.load(Ordering::Relaxed),
-                slot.end.load(Ordering::Relaxed),
-            );
-            if !(start..end).contains(&addr) {
-                return None;
-            }
+        self.slot_at(addr).and_then(|slot| {
             let (ptr, len) = (
                 slot.path.load(Ordering::Relaxed),
                 slot.path_len.load(Ordering::Relaxed),
@@ -142,12 +171,24 @@ impl Guard {
     /// Guards `range` (a mapping of the file at `path`). `None` when the handler could not be
     /// installed or the table is full: then the file must not be mapped. `path` must stay
     /// alive and unmoved until [`Guard::release`].
-    pub(super) fn register(range: std::ops::Range<usize>, path: &[u8]) -> Option<Guard> {
+    pub(super) fn register(
+        range: std::ops::Range<usize>,
+        path: &[u8],
+        on_shrink: OnShrink,
+    ) -> Option<Guard> {
         INSTALL.call_once(|| INSTALLED.store(install(), Ordering::Release));
         if !INSTALLED.load(Ordering::Acquire) {
             return None;
         }
-        TABLE.register(range, path).map(|slot| Guard { slot })
+        TABLE
+            .register(range, path, on_shrink)
+            .map(|slot| Guard { slot })
+    }
+
+    /// True once the file shrank under an [`OnShrink::ZeroAndMark`] mapping (its bytes now
+    /// read as zeros).
+    pub(super) fn shrank(&self) -> bool {
+        TABLE.slots[self.slot].shrank.load(Ordering::Acquire)
     }
 
     /// Stops guarding the mapping (before it is unmapped and its path freed).
@@ -185,6 +226,13 @@ extern "C" fn on_sigbus(
 ) {
     // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler.
     let addr = unsafe { (*info).si_addr() } as usize;
+    if let Some(slot) = TABLE.slot_at(addr)
+        && slot.zero.load(Ordering::Relaxed)
+        && zero_fill(slot)
+    {
+        // Returning repeats the read, which now finds a zero page.
+        return;
+    }
     if let Some(path) = TABLE.path_at(addr) {
         // Both reader threads may fault at once: one names the file and ends the process,
         // the others wait for that (one line, not two interleaved).
@@ -214,6 +262,32 @@ extern "C" fn on_sigbus(
     }
 }
 
+/// Replaces the whole mapping of `slot` by private zero pages at the same address and marks
+/// it shrank. False when the kernel refused (then the fault is reported as for the command
+/// line). Async-signal-safe on Linux (one `mmap` system call, atomic stores).
+fn zero_fill(slot: &Slot) -> bool {
+    let start = slot.start.load(Ordering::Relaxed);
+    let len = slot.end.load(Ordering::Relaxed) - start;
+    // SAFETY: `[start, start + len)` is the live mapping this slot guards (registered before
+    // any read and unregistered before the unmap); replacing it in place keeps every pointer
+    // into it valid, reading zeros.
+    let addr = unsafe {
+        libc::mmap(
+            start as *mut libc::c_void,
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+            -1,
+            0,
+        )
+    };
+    if addr as usize != start {
+        return false;
+    }
+    slot.shrank.store(true, Ordering::Release);
+    true
+}
+
 /// Writes all of `bytes` to stderr with `write(2)` (async-signal-safe), giving up on an error.
 fn write_stderr(mut bytes: &[u8]) {
     while !bytes.is_empty() {
@@ -237,8 +311,8 @@ mod tests {
     fn the_table_finds_the_mapping_holding_an_address() {
         let table: Table<2> = Table::new();
         let (a, b) = (b"/logs/a.jsonl".to_vec(), b"/logs/b.jsonl".to_vec());
-        let first = table.register(0x1000..0x3000, &a).unwrap();
-        let second = table.register(0x8000..0x9000, &b).unwrap();
+        let first = table.register(0x1000..0x3000, &a, OnShrink::Exit).unwrap();
+        let second = table.register(0x8000..0x9000, &b, OnShrink::Exit).unwrap();
         assert_ne!(first, second);
         assert_eq!(table.path_at(0x1000), Some(&a[..]));
         assert_eq!(table.path_at(0x2fff), Some(&a[..]));
@@ -262,11 +336,15 @@ mod tests {
     fn a_full_table_refuses_and_a_freed_slot_is_reused() {
         let table: Table<2> = Table::new();
         let path = b"p".to_vec();
-        let first = table.register(0..10, &path).unwrap();
-        table.register(10..20, &path).unwrap();
-        assert_eq!(table.register(20..30, &path), None, "every slot is taken");
+        let first = table.register(0..10, &path, OnShrink::Exit).unwrap();
+        table.register(10..20, &path, OnShrink::Exit).unwrap();
+        assert_eq!(
+            table.register(20..30, &path, OnShrink::Exit),
+            None,
+            "every slot is taken"
+        );
         table.unregister(first);
-        assert_eq!(table.register(20..30, &path), Some(first));
+        assert_eq!(table.register(20..30, &path, OnShrink::Exit), Some(first));
         assert_eq!(table.path_at(25), Some(&path[..]));
         assert_eq!(table.path_at(5), None);
     }

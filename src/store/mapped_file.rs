@@ -1,16 +1,22 @@
-//! A whole file mapped read-only into memory (Linux), for the command line: its bytes become
-//! the log's text arena with no copy and no fresh memory to fault in.
+//! A whole file mapped read-only into memory (Linux): its bytes become the log's text arena
+//! with no copy and no fresh memory to fault in.
 //!
 //! Reading a 220 MB log into a fresh buffer costs the kernel zeroing 220 MB of new pages and
-//! copying from the page cache; mapping it (`PROT_READ`, `MAP_PRIVATE | MAP_POPULATE`) shares
-//! the page cache's pages and fills the page tables in one call. The mapping is read-only:
-//! the viewer never writes to the file. A file truncated by another program while mapped would
-//! raise SIGBUS on the next read past its new end; every mapping is registered with the guard
-//! of [`super::map_guard`] first, which then names the file and exits 2 (no guard, no mapping).
+//! copying from the page cache, and then the machine holds the file twice. A mapping
+//! (`PROT_READ`, `MAP_PRIVATE`) shares the page cache's pages. The mapping is read-only: the
+//! viewer never writes to the file. Two uses ([`MapFor`]):
 //!
-//! Only the CLI maps (`store::open_mapped`): its processes are short and never follow a file.
-//! The desktop viewer keeps an owned copy ([`super::read_file`]), because it stays open for
-//! hours, follows files as they grow and is shown logs that other programs may rewrite.
+//! - **the command line** (`store::open_mapped`) maps with `MAP_POPULATE`, which fills the
+//!   page tables in one call; a short process keeps every page until it exits;
+//! - **the desktop viewer** (`store::open_for_viewer`) maps lazily and lets go of pages it has
+//!   read ([`MappedFile::release_resident`], `MADV_DONTNEED`): they stay in the page cache and
+//!   come back on the next read, so the window's own memory holds the log's index and the
+//!   pages it shows, not a second copy of the file.
+//!
+//! A file truncated by another program while mapped would raise SIGBUS on the next read past
+//! its new end; every mapping is registered with the guard of [`super::map_guard`] first (no
+//! guard, no mapping): the command line then names the file and exits 2, the viewer's mapping
+//! turns into zero pages and is marked lost, and the window reopens the file.
 
 use std::fs::File;
 use std::os::unix::ffi::OsStrExt as _;
@@ -18,13 +24,25 @@ use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::ptr::NonNull;
 
-use super::map_guard::Guard;
+use super::map_guard::{Guard, OnShrink};
+
+/// Who the mapping is for (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapFor {
+    /// A short process: every page populated at once; a truncation ends the process.
+    CommandLine,
+    /// The desktop viewer: pages faulted in as read and released behind; a truncation turns
+    /// the mapping into zeros and marks it lost.
+    Viewer,
+}
 
 /// A read-only, private mapping of a whole file, guarded against truncation; unmapped on drop.
 #[derive(Debug)]
 pub struct MappedFile {
     ptr: NonNull<u8>,
     len: usize,
+    /// Who it is for: only the viewer's mapping lets go of pages.
+    use_: MapFor,
     /// The guard's slot, released in `drop` before the unmap.
     guard: Option<Guard>,
     /// The path's bytes, named by the guard's message; freed after the guard is released.
@@ -37,9 +55,10 @@ unsafe impl Send for MappedFile {}
 unsafe impl Sync for MappedFile {}
 
 impl MappedFile {
-    /// Maps the first `len` bytes of `file` (opened read-only from `path`). `None` when `len`
-    /// is 0, the kernel refuses the mapping, or the guard cannot take it (then read instead).
-    pub fn map(file: &File, len: usize, path: &Path) -> Option<MappedFile> {
+    /// Maps the first `len` bytes of `file` (opened read-only from `path`) for `use_`. `None`
+    /// when `len` is 0, the kernel refuses the mapping, or the guard cannot take it (then read
+    /// instead).
+    pub fn map(file: &File, len: usize, path: &Path, use_: MapFor) -> Option<MappedFile> {
         if len == 0 {
             return None;
         }
@@ -50,7 +69,10 @@ impl MappedFile {
                 std::ptr::null_mut(),
                 len,
                 libc::PROT_READ,
-                libc::MAP_PRIVATE | libc::MAP_POPULATE,
+                match use_ {
+                    MapFor::CommandLine => libc::MAP_PRIVATE | libc::MAP_POPULATE,
+                    MapFor::Viewer => libc::MAP_PRIVATE,
+                },
                 file.as_raw_fd(),
                 0,
             )
@@ -61,7 +83,11 @@ impl MappedFile {
         let ptr = NonNull::new(addr.cast::<u8>())?;
         let path: Box<[u8]> = path.as_os_str().as_bytes().into();
         let start = ptr.as_ptr() as usize;
-        let Some(guard) = Guard::register(start..start + len, &path) else {
+        let on_shrink = match use_ {
+            MapFor::CommandLine => OnShrink::Exit,
+            MapFor::Viewer => OnShrink::ZeroAndMark,
+        };
+        let Some(guard) = Guard::register(start..start + len, &path, on_shrink) else {
             // SAFETY: the mapping was just made with this address and length.
             unsafe { libc::munmap(addr, len) };
             return None;
@@ -69,6 +95,7 @@ impl MappedFile {
         Some(MappedFile {
             ptr,
             len,
+            use_,
             guard: Some(guard),
             _path: path,
         })
@@ -81,6 +108,32 @@ impl AsRef<[u8]> for MappedFile {
         // file's content under a shared mapping (the harness only appends past `len`); a
         // truncation is caught by the guard.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl crate::engine::SharedText for MappedFile {
+    /// For the viewer's mapping, `MADV_DONTNEED` over the pages holding `range`: the process
+    /// stops holding them; a later read faults them back in from the page cache (or the
+    /// file), unchanged. The command line's mapping keeps its pages (a short process would
+    /// only fault them in again).
+    fn release_resident(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
+        if self.use_ == MapFor::CommandLine {
+            return;
+        }
+        let base = self.ptr.as_ptr() as usize;
+        let start = (base + range.start.min(self.len)) / PAGE * PAGE;
+        let end = (base + range.end.min(self.len)).next_multiple_of(PAGE);
+        if end > start {
+            // SAFETY: whole pages of our own read-only private mapping (the mapping starts on
+            // a page and its last page is ours to the page's end); for such a mapping
+            // MADV_DONTNEED only drops page-table entries and never changes what a read sees.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+        }
+    }
+
+    fn lost(&self) -> bool {
+        self.guard.as_ref().is_some_and(Guard::shrank)
     }
 }
 
@@ -105,7 +158,7 @@ mod tests {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i * 13 % 251) as u8).collect();
         std::fs::write(&path, &content).unwrap();
         let file = File::open(&path).unwrap();
-        let mapped = MappedFile::map(&file, content.len(), &path).unwrap();
+        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::CommandLine).unwrap();
         drop(file);
         assert_eq!(
             mapped.as_ref(),
@@ -117,11 +170,57 @@ mod tests {
     }
 
     #[test]
+    fn released_pages_read_the_same() {
+        use crate::engine::SharedText as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let content: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 253) as u8).collect();
+        std::fs::write(&path, &content).unwrap();
+        let file = File::open(&path).unwrap();
+        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::Viewer).unwrap();
+        assert_eq!(mapped.as_ref(), &content[..]);
+        // Unaligned, empty, past-the-end and whole ranges.
+        for range in [5..70_001, 9..9, 290_000..900_000, 0..content.len()] {
+            mapped.release_resident(range);
+            assert_eq!(mapped.as_ref(), &content[..]);
+        }
+        assert!(!mapped.lost());
+    }
+
+    #[test]
+    fn a_viewer_mapping_of_a_truncated_file_reads_zeros_and_is_lost() {
+        use crate::engine::SharedText as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let content = vec![b'x'; 64 * 4096];
+        std::fs::write(&path, &content).unwrap();
+        let file = File::open(&path).unwrap();
+        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::Viewer).unwrap();
+        mapped.release_resident(0..content.len());
+        // Another program truncates the file: the next read past its end faults, the guard
+        // swaps in zero pages and the read goes on.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(4096)
+            .unwrap();
+        let far = std::hint::black_box(mapped.as_ref())[40 * 4096];
+        assert_eq!(far, 0, "past the new end the mapping reads zeros");
+        assert!(mapped.lost());
+        assert!(
+            mapped.as_ref().iter().all(|&b| b == 0),
+            "the whole mapping is zeros"
+        );
+        drop(mapped);
+    }
+
+    #[test]
     fn an_empty_length_is_not_mapped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty");
         std::fs::write(&path, b"").unwrap();
         let file = File::open(&path).unwrap();
-        assert!(MappedFile::map(&file, 0, &path).is_none());
+        assert!(MappedFile::map(&file, 0, &path, MapFor::Viewer).is_none());
     }
 }

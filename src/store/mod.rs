@@ -50,6 +50,7 @@ pub use varint::{decode_seq_list, encode_seq_list};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
 use crate::engine::{EventLog, TextArena};
+use read_file::MapFor;
 
 /// The on-disk format of a session file, detected from its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -117,7 +118,7 @@ pub struct Opened {
 
 /// Opens `path` read-only and reads one session (`session` picks one in a SQLite file;
 /// otherwise the only or the most recently created one). The log owns a copy of the file's
-/// bytes (what the desktop viewer needs: see `read_file.rs`).
+/// bytes (what live follow and tests use; the viewer maps: [`open_for_viewer`]).
 pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
     open_with_progress(path, session, None)
 }
@@ -128,7 +129,21 @@ pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
 /// If another program truncates the file while the log is alive, the process prints one line
 /// naming the file and exits 2 (the SIGBUS guard of `map_guard.rs`).
 pub fn open_mapped(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
-    open_reading(path, session, None, Reading::MapJsonl)
+    open_reading(path, session, None, Reading::Map(MapFor::CommandLine))
+}
+
+/// What the desktop viewer opens a file with: [`open_with_progress`], but a large JSONL file
+/// is mapped lazily instead of copied (Linux; see `mapped_file.rs`). The log's text arena
+/// shares the page cache and lets go of pages once read
+/// ([`crate::engine::TextArena::release_resident`]). If another program truncates the file,
+/// the bytes read as zeros from then on and [`crate::engine::TextArena::lost`] turns true: the
+/// viewer reopens the file.
+pub fn open_for_viewer(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<Opened, StoreError> {
+    open_reading(path, session, progress, Reading::Map(MapFor::Viewer))
 }
 
 /// [`open`] reporting progress and honouring cancellation.
@@ -145,8 +160,8 @@ pub fn open_with_progress(
 enum Reading {
     /// An owned copy.
     Copy,
-    /// Mapped when large enough (`read_file::map_or_read`).
-    MapJsonl,
+    /// Mapped when large enough (`read_file::map_or_read`), for this use.
+    Map(MapFor),
 }
 
 /// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
@@ -163,10 +178,9 @@ fn open_reading(
     let (log, info) = match format {
         Format::Sqlite => read_sqlite(path, session, progress)?.ok_or_else(cancelled)?,
         Format::Jsonl | Format::Zstd => {
-            let bytes = if format == Format::Jsonl && reading == Reading::MapJsonl {
-                read_file::map_or_read(path)
-            } else {
-                read_file::read_whole(path).map(TextArena::from)
+            let bytes = match reading {
+                Reading::Map(use_) if format == Format::Jsonl => read_file::map_or_read(path, use_),
+                _ => read_file::read_whole(path).map(TextArena::from),
             }
             .map_err(|e| StoreError::io(path, e))?;
             if let Some(p) = progress {

@@ -4,15 +4,15 @@
 //! Reading a 220 MB file with `std::fs::read` spends most of its time faulting in 4 KiB pages
 //! of a fresh buffer one by one and copying from the page cache on one core. Asking for
 //! transparent huge pages (`madvise(MADV_HUGEPAGE)`, Linux) cuts the faults 512-fold, and two
-//! threads share the copy. The buffer is an ordinary `Vec<u8>`: the log owns a copy, so a file
-//! truncated or rewritten while it is shown cannot pull the bytes from under the viewer (a
-//! memory map could), and the viewer never writes to the file.
+//! threads share the copy. The buffer is an ordinary `Vec<u8>`: the log owns a copy, which
+//! live follow appends to, Zstandard and SQLite decode into, and a file rewritten while it is
+//! shown cannot change.
 //!
-//! That is what the desktop viewer and live follow use: they live for hours, follow files as
-//! they grow, and are shown logs other programs may rewrite. The command line instead maps a
-//! large JSONL file ([`map_or_read`], Linux): a short process does not need a private copy, and
-//! fresh memory is the dearest part of reading (the kernel zeroes every new page on first
-//! touch). A truncation while mapped is caught by the SIGBUS guard (`map_guard.rs`).
+//! A large plain JSONL file is mapped instead ([`map_or_read`], Linux), by the command line and
+//! by the desktop viewer when it does not follow the file: no private copy, and fresh memory is
+//! the dearest part of reading (the kernel zeroes every new page on first touch). A truncation
+//! while mapped is caught by the SIGBUS guard (`map_guard.rs`); see `mapped_file.rs` for how
+//! the two uses differ.
 //!
 //! The file is read up to the length it had when opened: bytes appended later are picked up by
 //! live follow. A file that shrinks while read falls back to a plain read to its end.
@@ -31,18 +31,20 @@ pub(super) const PARALLEL_FROM: u64 = 8 << 20;
 /// [`PARALLEL_FROM`] bytes is mapped read-only (see `mapped_file.rs`); smaller and empty files,
 /// other platforms, and any mapping the kernel or the SIGBUS guard refuses are read with
 /// [`read_whole`].
-pub fn map_or_read(path: &Path) -> std::io::Result<TextArena> {
+pub fn map_or_read(path: &Path, use_: MapFor) -> std::io::Result<TextArena> {
     #[cfg(target_os = "linux")]
     {
         let file = File::open(path)?;
         let len = file.metadata()?.len();
         if len >= PARALLEL_FROM
             && let Ok(len) = usize::try_from(len)
-            && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path)
+            && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path, use_)
         {
             return Ok(TextArena::shared(std::sync::Arc::new(mapped)));
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = use_;
     read_whole(path).map(TextArena::from)
 }
 
@@ -131,6 +133,20 @@ fn advise_huge_pages(buf: &mut [u8]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &mut [u8]) {}
 
+/// Who a mapping is for (where there are mappings).
+#[cfg(target_os = "linux")]
+pub use super::mapped_file::MapFor;
+
+/// Who a mapping would be for: files are always read where nothing is mapped.
+#[cfg(not(target_os = "linux"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapFor {
+    /// See the Linux type.
+    CommandLine,
+    /// See the Linux type.
+    Viewer,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,7 +166,7 @@ mod tests {
     fn a_missing_file_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(read_whole(&dir.path().join("none")).is_err());
-        assert!(map_or_read(&dir.path().join("none")).is_err());
+        assert!(map_or_read(&dir.path().join("none"), MapFor::CommandLine).is_err());
     }
 
     #[test]
@@ -161,7 +177,7 @@ mod tests {
             let content: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
             let path = dir.path().join(format!("f{len}"));
             std::fs::write(&path, &content).unwrap();
-            let arena = map_or_read(&path).unwrap();
+            let arena = map_or_read(&path, MapFor::CommandLine).unwrap();
             assert_eq!(&arena[..], &content[..], "length {len}");
             // Mapped only on Linux, and only while the guard has a free slot (other tests
             // of this process may hold some, never all 64).

@@ -43,6 +43,9 @@ pub struct ViewerApp {
     pub(super) hold_analysis: bool,
     /// The session's first frame was drawn: let its analysis start at the next frame.
     pub(super) start_analysis_next: bool,
+    /// Why the current load was started when it reopens a file that shrank under the viewer
+    /// (shown once that load lands).
+    pub(super) reopen_notice: Option<String>,
     pub(super) dialog: Option<DialogJob>,
     pub(super) banner: Option<Banner>,
     pub(super) view: ViewState,
@@ -99,6 +102,7 @@ impl ViewerApp {
             held_analysis: None,
             hold_analysis: false,
             start_analysis_next: false,
+            reopen_notice: None,
             dialog: None,
             banner: None,
             view,
@@ -402,6 +406,9 @@ impl ViewerApp {
                     self.prefs.remember(&absolute);
                 }
                 self.banner = chrome::banner_for(&session);
+                if let Some(notice) = self.reopen_notice.take() {
+                    self.banner = Some(Banner::info(notice));
+                }
                 self.session = Some(session);
                 self.timeline.reset();
                 self.surface_panel.reset();
@@ -420,6 +427,7 @@ impl ViewerApp {
                 self.view.range_end = None;
             }
             Err(message) => {
+                self.reopen_notice = None;
                 self.banner = Some(Banner::error(message));
                 // A session picked in the browser did not open: back to the table.
                 if self.browser.is_some() {
@@ -495,6 +503,25 @@ impl ViewerApp {
         if let Some(path) = dropped.into_iter().next() {
             self.commands.push(UiCommand::Open(path));
         }
+    }
+
+    /// A mapped log whose file another program truncated reads as zeros from then on
+    /// (`store::open_for_viewer`): reopen the file, and say why once it is back.
+    pub(super) fn reopen_if_lost(&mut self) {
+        let Some(session) = &self.session else {
+            return;
+        };
+        if self.load.is_some() || !session.log.text.lost() {
+            return;
+        }
+        let Some(path) = session.path().map(std::path::Path::to_path_buf) else {
+            return;
+        };
+        self.reopen_notice = Some(format!(
+            "{} shrank while it was shown (another program truncated it): reopened.",
+            path.display()
+        ));
+        self.commands.push(UiCommand::Open(path));
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -763,6 +790,7 @@ impl eframe::App for ViewerApp {
             job.start_analysis();
         }
         self.poll_background(&ctx);
+        self.reopen_if_lost();
         self.poll_follow(&ctx);
         self.view.following = self.follow.is_some();
         self.tick_playback(&ctx);

@@ -3,10 +3,12 @@
 //! meter ([`super::analysis`]) — and the native file and folder dialogs (the folder discovery
 //! itself is `browser_job.rs`).
 //!
-//! The viewer reads a log into an owned copy (`store::open_with_progress`,
-//! `store::open_following`), never a memory map as the CLI does (`store::open_mapped`): a
-//! window stays open for hours, follows files as they grow, and another program truncating or
-//! rewriting a mapped file would pull the bytes from under it.
+//! The viewer maps a large JSONL file (`store::open_for_viewer`): the log's text shares the
+//! page cache, pages are let go once the load has read them, and again while the analysis
+//! reads them ([`super::page_release`]), so the window holds the index, not a second copy of
+//! the file. A log it follows is an owned copy (`store::open_following`), which new lines are
+//! appended to. If another program truncates a mapped file, its bytes read as zeros and the
+//! window reopens it (`ViewerApp::reopen_if_lost`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -110,6 +112,8 @@ pub fn read_source(
     };
     super::ready_report::note("log read");
     let surface = Surface::at_end(&log);
+    // The pages the index passes read again (a mapped file only).
+    super::page_release::release_all(&log);
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
@@ -151,7 +155,7 @@ fn read_path(
     } else {
         Vec::new()
     };
-    let opened = store::open_with_progress(path, session, progress).map_err(|e| e.to_string())?;
+    let opened = store::open_for_viewer(path, session, progress).map_err(|e| e.to_string())?;
     let sessions = if sessions.is_empty() {
         vec![opened.session.clone()]
     } else {
@@ -237,7 +241,9 @@ impl LoadJob {
                     return;
                 }
                 super::ready_report::note("analysis started");
+                let pages = super::page_release::ReleaseWhileBusy::start(&log);
                 let analysis = analyse(&log, &surface);
+                drop(pages);
                 drop(surface);
                 // Free the log here when the UI already dropped this load.
                 drop(log);

@@ -23,6 +23,7 @@ mod follow;
 mod icon;
 mod inspector;
 mod loader;
+mod page_release;
 mod preview_pane;
 mod ready_report;
 mod replay_bar;

@@ -1,7 +1,7 @@
 //! Helpers shared by the scenario tests: fixture paths and a compact way to write small logs.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use surface_viewer::engine::{EventLog, Surface};
 use surface_viewer::store::read_jsonl;
@@ -78,4 +78,31 @@ pub fn text_of(lines: &[String]) -> String {
 /// Surface node seqs at the end.
 pub fn node_seqs(log: &EventLog, surface: &Surface) -> Vec<u64> {
     surface.nodes().map(|i| log.event(i).seq).collect()
+}
+
+/// Writes a valid log of at least `min_bytes` (large logs are the ones mapped), with a replace
+/// so the surface rules have something to do.
+pub fn write_large_log(path: &Path, min_bytes: usize) {
+    let filler = "lorem ipsum dolor sit amet ".repeat(20);
+    let mut text = format!("{HEADER}\n");
+    let mut seq = 0u64;
+    while text.len() < min_bytes {
+        let op = if seq > 0 && seq.is_multiple_of(1000) {
+            format!(
+                r#","surfaceOp":{{"op":"replace","start":{},"end":{}}},"sourceEventSeqs":[{},{}]"#,
+                seq - 2,
+                seq - 1,
+                seq - 2,
+                seq - 1
+            )
+        } else {
+            r#","surfaceOp":"append""#.to_string()
+        };
+        text.push_str(&format!(
+            r#"{{"type":"user/message","seq":{seq},"time":{seq},"data":{{"content":[{{"type":"text","text":"m{seq} {filler}"}}],"source":{{"kind":"user"}}}}{op}}}"#
+        ));
+        text.push('\n');
+        seq += 1;
+    }
+    std::fs::write(path, text).unwrap();
 }
