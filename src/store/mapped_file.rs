@@ -150,16 +150,26 @@ impl Drop for MappedFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::SharedText as _;
+
+    /// `content` written to a new file and mapped whole for `use_` (the descriptor closed
+    /// again); the folder lives as long as the returned guard.
+    fn map_new_file(
+        content: &[u8],
+        use_: MapFor,
+    ) -> (tempfile::TempDir, std::path::PathBuf, MappedFile) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, content).unwrap();
+        let file = File::open(&path).unwrap();
+        let mapped = MappedFile::map(&file, content.len(), &path, use_).unwrap();
+        (dir, path, mapped)
+    }
 
     #[test]
     fn mapped_bytes_equal_the_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
         let content: Vec<u8> = (0..100_000u32).map(|i| (i * 13 % 251) as u8).collect();
-        std::fs::write(&path, &content).unwrap();
-        let file = File::open(&path).unwrap();
-        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::CommandLine).unwrap();
-        drop(file);
+        let (_dir, _, mapped) = map_new_file(&content, MapFor::CommandLine);
         assert_eq!(
             mapped.as_ref(),
             &content[..],
@@ -171,13 +181,8 @@ mod tests {
 
     #[test]
     fn released_pages_read_the_same() {
-        use crate::engine::SharedText as _;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
         let content: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 253) as u8).collect();
-        std::fs::write(&path, &content).unwrap();
-        let file = File::open(&path).unwrap();
-        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::Viewer).unwrap();
+        let (_dir, _, mapped) = map_new_file(&content, MapFor::Viewer);
         assert_eq!(mapped.as_ref(), &content[..]);
         // Unaligned, empty, past-the-end and whole ranges.
         for range in [5..70_001, 9..9, 290_000..900_000, 0..content.len()] {
@@ -189,13 +194,8 @@ mod tests {
 
     #[test]
     fn a_viewer_mapping_of_a_truncated_file_reads_zeros_and_is_lost() {
-        use crate::engine::SharedText as _;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f");
         let content = vec![b'x'; 64 * 4096];
-        std::fs::write(&path, &content).unwrap();
-        let file = File::open(&path).unwrap();
-        let mapped = MappedFile::map(&file, content.len(), &path, MapFor::Viewer).unwrap();
+        let (_dir, path, mapped) = map_new_file(&content, MapFor::Viewer);
         mapped.release_resident(0..content.len());
         // Another program truncates the file: the next read past its end faults, the guard
         // swaps in zero pages and the read goes on.
