@@ -228,10 +228,17 @@ extern "C" fn on_sigbus(
     let addr = unsafe { (*info).si_addr() } as usize;
     if let Some(slot) = TABLE.slot_at(addr)
         && slot.zero.load(Ordering::Relaxed)
-        && zero_fill(slot)
     {
-        // Returning repeats the read, which now finds a zero page.
-        return;
+        // The interrupted code may be reading `errno`: the `mmap` must not change it.
+        // SAFETY: `__errno_location` returns this thread's `errno`, valid for the thread.
+        let errno = unsafe { *libc::__errno_location() };
+        let filled = zero_fill(slot);
+        // SAFETY: as above.
+        unsafe { *libc::__errno_location() = errno };
+        if filled {
+            // Returning repeats the read, which now finds a zero page.
+            return;
+        }
     }
     if let Some(path) = TABLE.path_at(addr) {
         // Both reader threads may fault at once: one names the file and ends the process,
