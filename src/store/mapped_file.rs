@@ -25,16 +25,7 @@ use std::path::Path;
 use std::ptr::NonNull;
 
 use super::map_guard::{Guard, OnShrink};
-
-/// Who the mapping is for (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MapFor {
-    /// A short process: every page populated at once; a truncation ends the process.
-    CommandLine,
-    /// The desktop viewer: pages faulted in as read and released behind; a truncation turns
-    /// the mapping into zeros and marks it lost.
-    Viewer,
-}
+use super::read_file::MapFor;
 
 /// A read-only, private mapping of a whole file, guarded against truncation; unmapped on drop.
 #[derive(Debug)]

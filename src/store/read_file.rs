@@ -133,17 +133,13 @@ fn advise_huge_pages(buf: &mut [u8]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &mut [u8]) {}
 
-/// Who a mapping is for (where there are mappings).
-#[cfg(target_os = "linux")]
-pub use super::mapped_file::MapFor;
-
-/// Who a mapping would be for: files are always read where nothing is mapped.
-#[cfg(not(target_os = "linux"))]
+/// Who a mapping is for (`mapped_file.rs`; elsewhere than on Linux files are always read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapFor {
-    /// See the Linux type.
+    /// A short process (the CLI): every page populated at once; a truncation ends the process.
     CommandLine,
-    /// See the Linux type.
+    /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the
+    /// mapping into zeros and marks it lost.
     Viewer,
 }
 
