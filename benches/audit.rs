@@ -11,9 +11,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use surface_viewer::engine::audit::audit;
-use surface_viewer::engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Surface, check_report};
-use surface_viewer::store::read_jsonl;
+use surface_engine::audit::audit;
+use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Surface, check_report};
+use surface_store::read_jsonl;
 
 /// What `check` computes once the file is read.
 fn check_part(log: &EventLog) -> usize {
@@ -24,7 +24,7 @@ fn check_part(log: &EventLog) -> usize {
 /// What `audit` computes once the file is read.
 fn audit_part(log: &EventLog) -> usize {
     let surface = Surface::at_end(log);
-    let meter = surface_viewer::cli::meter_of(log, &surface);
+    let meter = surface_cli::meter_of(log, &surface);
     audit(log, &surface, &meter, DEFAULT_THRESHOLD_RATIO)
         .replaces
         .len()

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
-use surface_viewer::engine::EventIdx;
-use surface_viewer::synth::{SynthConfig, generate};
-use surface_viewer::ui::{UiCommand, ViewerApp};
+use surface_engine::EventIdx;
+use surface_synth::{SynthConfig, generate};
+use surface_ui::{UiCommand, ViewerApp};
 
 /// Writes a generated log of about `events` events and returns its path.
 fn log_file(dir: &tempfile::TempDir, events: u64) -> PathBuf {

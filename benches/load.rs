@@ -8,8 +8,8 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use surface_viewer::engine::Surface;
-use surface_viewer::store::read_jsonl;
+use surface_engine::Surface;
+use surface_store::read_jsonl;
 
 /// The baseline: split into lines with `memchr`, touching each line's length.
 fn memchr_lines(bytes: &[u8]) -> (usize, usize) {

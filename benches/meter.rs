@@ -10,8 +10,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Bencher, Criterion, criterion_group, criterion_main};
-use surface_viewer::engine::{EventLog, Meter, Surface};
-use surface_viewer::store::read_jsonl;
+use surface_engine::{EventLog, Meter, Surface};
+use surface_store::read_jsonl;
 
 /// Times `iters` single forward steps (with the meter's figure when `meter` is given),
 /// rewinding (untimed) at the end of the log.
@@ -68,7 +68,7 @@ fn bench_meter(c: &mut Criterion) {
             b.iter(|| Meter::build(black_box(&log), &surface))
         });
         group.bench_function("cli::meter_of (prices read on every core)", |b| {
-            b.iter(|| surface_viewer::cli::meter_of(black_box(&log), &surface))
+            b.iter(|| surface_cli::meter_of(black_box(&log), &surface))
         });
         let meter = Meter::build(&log, &surface);
         group.bench_function("baseline: step_forward", |b| {

@@ -13,8 +13,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Bencher, Criterion, criterion_group, criterion_main};
-use surface_viewer::engine::{EventLog, Surface};
-use surface_viewer::store::read_jsonl;
+use surface_engine::{EventLog, Surface};
+use surface_store::read_jsonl;
 
 fn load(events: u64) -> EventLog {
     read_jsonl(common::log_bytes(events, true), None).expect("not cancelled")

@@ -8,8 +8,8 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use surface_viewer::engine::{EventLog, OpSlot, Surface};
-use surface_viewer::store::{parse_body, read_jsonl};
+use surface_engine::{EventLog, OpSlot, Surface};
+use surface_store::{parse_body, read_jsonl};
 
 /// New events in the delta.
 const DELTA: usize = 1_000;

@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use serde::de::IgnoredAny;
-use surface_viewer::engine::Meter;
-use surface_viewer::engine::{Surface, check_report, check_report_joined, meter::meter_findings};
-use surface_viewer::store::{Envelope, parse_body, read_jsonl, scan_envelope};
+use surface_engine::Meter;
+use surface_engine::{Surface, check_report, check_report_joined, meter::meter_findings};
+use surface_store::{Envelope, parse_body, read_jsonl, scan_envelope};
 
 /// The best of `rounds` runs of `f`.
 fn best<T>(rounds: usize, mut f: impl FnMut() -> T) -> (Duration, T) {

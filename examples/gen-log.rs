@@ -15,9 +15,9 @@ use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use surface_viewer::engine::{Surface, check};
-use surface_viewer::store::read_jsonl;
-use surface_viewer::synth::{SynthConfig, generate};
+use surface_engine::{Surface, check};
+use surface_store::read_jsonl;
+use surface_synth::{SynthConfig, generate};
 
 const USAGE: &str = "usage: gen-log --events N --out FILE [--seed N] [--no-pack] [--turns N] \
 [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P] [--no-nested] [--output-lines N] \

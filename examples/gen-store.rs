@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use surface_viewer::synth::{StoreConfig, write_store};
+use surface_synth::{StoreConfig, write_store};
 
 const USAGE: &str = "usage: gen-store --out DIR [--sessions N] [--projects N] [--events N] \
 [--fork-every K] [--zstd-every K] [--sqlite N] [--seed N]";

@@ -10,7 +10,7 @@ use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use surface_viewer::synth::{SynthStats, write_problems_sample, write_sample};
+use surface_synth::{SynthStats, write_problems_sample, write_sample};
 
 fn main() -> ExitCode {
     let dir = std::env::args().nth(1).map_or_else(

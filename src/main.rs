@@ -1,9 +1,11 @@
 //! The `surface-viewer` binary: headless commands, or the desktop viewer without one.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use surface_viewer::cli::{self, Cli, EXIT_UNREADABLE};
+use surface_cli::{self as cli, Cli, EXIT_UNREADABLE};
 
 fn main() -> ExitCode {
     let args = Cli::parse();
@@ -53,7 +55,7 @@ fn open_viewer(
     session: Option<String>,
     follow: bool,
 ) -> anyhow::Result<ExitCode> {
-    surface_viewer::ui::run(file, session, follow)?;
+    surface_ui::run(file, session, follow)?;
     Ok(ExitCode::SUCCESS)
 }
 

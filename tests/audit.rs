@@ -9,8 +9,8 @@ use std::process::{Command, Output};
 
 use common::*;
 use serde_json::{Value, json};
-use surface_viewer::engine::audit::{Audit, ReplaceKind, Trigger, audit, detail};
-use surface_viewer::engine::{EventLog, Meter, Surface, check};
+use surface_engine::audit::{Audit, ReplaceKind, Trigger, audit, detail};
+use surface_engine::{EventLog, Meter, Surface, check};
 
 /// Audits a log at the default threshold ratio.
 fn audit_of(log: &EventLog) -> Audit {
@@ -260,7 +260,7 @@ fn compaction_recovery_fixture_is_an_overflow_in_the_harness_own_figures() {
 
 fn open_fixture(rel: &str) -> EventLog {
     let bytes = std::fs::read(upstream(rel)).unwrap();
-    surface_viewer::store::read_jsonl(bytes, None).unwrap()
+    surface_store::read_jsonl(bytes, None).unwrap()
 }
 
 fn meter_fixture(name: &str) -> Vec<Value> {
@@ -935,13 +935,13 @@ fn markdown_of_the_sample_matches_the_snapshot() {
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let a = audit(&log, &surface, &meter, 0.8);
-    let report = surface_viewer::cli::audit::Report {
+    let report = surface_cli::audit::Report {
         file: "assets/sample.session.jsonl".to_string(),
         log: &log,
         meter: &meter,
         audit: &a,
     };
-    let markdown = surface_viewer::cli::audit::markdown(&report);
+    let markdown = surface_cli::audit::markdown(&report);
     let expected_path = root.join("tests/snapshots/audit_sample.md");
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&expected_path, &markdown).unwrap();

@@ -5,12 +5,12 @@
 mod common;
 
 use common::*;
-use surface_viewer::cli::check_report_of;
-use surface_viewer::engine::{
+use surface_engine::{
     CheckReport, EventLog, Surface, check_report, check_report_and_surface_joined,
     check_report_joined,
 };
-use surface_viewer::store;
+use surface_passes::check_report_of;
+use surface_store as store;
 
 fn on_two_threads(log: &EventLog, surface: &Surface) -> CheckReport {
     check_report_joined(log, surface, |turns, rest| {

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use common::*;
 use proptest::prelude::*;
-use surface_viewer::store::{Envelope, ScanOutcome, compare_with_serde, read_jsonl};
+use surface_store::{Envelope, ScanOutcome, compare_with_serde, read_jsonl};
 
 /// Every line of every upstream fixture and bundled sample.
 fn fixture_lines() -> &'static [String] {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use surface_viewer::engine::{Finding, Surface, check};
+use surface_engine::{Finding, Surface, check};
 
 fn findings(text: &str) -> Vec<Finding> {
     let log = log_of(text);
@@ -192,9 +192,7 @@ fn turn_structure_tool_pairing_and_open_turn() {
 // mid-July logs `delegationDepth` with a triggered `turn/start`; the surface-merge era a bare
 // version-0 header (`common::HEADER`); the ADR era a version-1 header.
 
-use surface_viewer::engine::{
-    Era, Severity, check_report, derive_messages, detect_era, message_of,
-};
+use surface_engine::{Era, Severity, check_report, derive_messages, detect_era, message_of};
 
 const HEAD_HEADER: &str =
     r#"{"type":"session","version":0,"id":"t","createdAt":1,"delegationDepth":0}"#;
@@ -404,7 +402,7 @@ fn an_unmarked_log_of_a_marking_harness_is_refused_but_shown() {
     );
     let log = log_of(&t);
     let surface = Surface::at_end(&log);
-    assert_eq!(surface.mode(), surface_viewer::engine::Mode::Legacy);
+    assert_eq!(surface.mode(), surface_engine::Mode::Legacy);
     assert_eq!(node_seqs(&log, &surface), [1, 2]);
     // Identified messages tell a marking harness too, without delegationDepth.
     let identified = r#"{"type":"user/message","seq":1,"time":1,"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u1"}}"#;
@@ -617,7 +615,7 @@ fn every_upstream_fixture_is_dated_and_free_of_new_findings() {
         "surface.op-malformed",
     ];
     for f in upstream_files() {
-        let opened = surface_viewer::store::open(&f, None).unwrap();
+        let opened = surface_store::open(&f, None).unwrap();
         let log = &opened.log;
         let report = check_report(log, &Surface::at_end(log));
         let folder = f.parent().unwrap().file_name().unwrap().to_string_lossy();

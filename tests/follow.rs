@@ -6,8 +6,8 @@ mod common;
 use std::io::Write as _;
 
 use common::*;
-use surface_viewer::engine::Surface;
-use surface_viewer::store::{FollowUpdate, open, open_following};
+use surface_engine::Surface;
+use surface_store::{FollowUpdate, open, open_following};
 
 fn event_line(seq: u64) -> String {
     // Every 50th event compacts the 10 nodes before it; the rest are appends.

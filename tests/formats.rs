@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use rusqlite::types::Value as Sql;
 use serde_json::{Map, Value, json};
-use surface_viewer::engine::{EventLog, Finding, Surface, SurfaceOp, check};
-use surface_viewer::store::{Format, StoreError, detect_file, list_sessions, open};
+use surface_engine::{EventLog, Finding, Surface, SurfaceOp, check};
+use surface_store::{Format, StoreError, detect_file, list_sessions, open};
 use tempfile::TempDir;
 
 // ---------------------------------------------------------------------------------------------
@@ -353,7 +353,7 @@ fn rows_for(v: i64, text: &str, reference: &EventLog) -> Vec<Row> {
             }
             let sources = match m.get("sourceEventSeqs") {
                 Some(Value::Array(a)) if a.iter().all(Value::is_u64) => {
-                    Sql::Blob(surface_viewer::store::encode_seq_list(
+                    Sql::Blob(surface_store::encode_seq_list(
                         &a.iter().map(|x| x.as_u64().unwrap()).collect::<Vec<_>>(),
                     ))
                 }
@@ -434,7 +434,7 @@ fn read_plain(dir: &Path, name: &str, text: &str) -> EventLog {
 /// What must agree between formats for one event.
 fn event_key(
     log: &EventLog,
-    i: surface_viewer::engine::EventIdx,
+    i: surface_engine::EventIdx,
 ) -> (u64, String, SurfaceOp, Option<Vec<u64>>, Value) {
     let e = log.event(i);
     (
@@ -1079,7 +1079,7 @@ fn a_live_wal_writer_is_never_blocked() {
 mod no_panics {
     use proptest::collection::vec;
     use proptest::prelude::*;
-    use surface_viewer::store::read_zstd_jsonl;
+    use surface_store::read_zstd_jsonl;
 
     use super::*;
 
@@ -1156,7 +1156,7 @@ mod no_panics {
 
 #[test]
 fn progress_reaches_the_end_and_cancel_stops() {
-    use surface_viewer::store::{LoadProgress, open_with_progress};
+    use surface_store::{LoadProgress, open_with_progress};
     let dir = TempDir::new().unwrap();
     let text = synthetic();
     let want = read_plain(dir.path(), "s.jsonl", &text);

@@ -9,8 +9,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use surface_viewer::engine::{EventIdx, Surface, check};
-use surface_viewer::store;
+use surface_engine::{EventIdx, Surface, check};
+use surface_store as store;
 
 /// Set in the child process to the log it maps and truncates.
 const CHILD_ENV: &str = "SURFACE_VIEWER_TEST_TRUNCATE_MAPPED";

@@ -9,8 +9,8 @@ use std::process::Command;
 
 use common::*;
 use serde_json::{Value, json};
-use surface_viewer::engine::{BaselineKind, EventLog, Meter, Surface, check};
-use surface_viewer::store;
+use surface_engine::{BaselineKind, EventLog, Meter, Surface, check};
+use surface_store as store;
 
 /// The fixtures the harness's meter output was recorded for.
 const METERED: [&str; 3] = ["cancel", "compaction-recovery", "packed-chunks"];
@@ -42,7 +42,7 @@ fn library_figures_equal_the_harness_meter_on_every_row() {
         assert_eq!(rows.len(), log.len(), "{name}: one row per event");
         let mut replay = Surface::new(&log);
         for (i, row) in rows.iter().enumerate() {
-            let idx = surface_viewer::engine::EventIdx(i as u32);
+            let idx = surface_engine::EventIdx(i as u32);
             replay.seek(&log, i + 1);
             let f = meter.at(i + 1);
             let nodes: Vec<Value> = replay
@@ -131,8 +131,8 @@ mod fast_equals_reference {
     use super::*;
     use proptest::prelude::*;
     use std::fmt::Write as _;
-    use surface_viewer::engine::EventIdx;
-    use surface_viewer::engine::meter::{
+    use surface_engine::EventIdx;
+    use surface_engine::meter::{
         Assembler, chunk_piece, chunk_piece_reference, node_price, node_price_reference,
         streamed_price,
     };
@@ -449,14 +449,14 @@ mod fast_equals_reference {
 
 #[test]
 fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
-    use surface_viewer::engine::meter::node_price_reference;
-    use surface_viewer::synth::{SynthConfig, generate};
+    use surface_engine::meter::node_price_reference;
+    use surface_synth::{SynthConfig, generate};
     let mut bytes = Vec::new();
     generate(&SynthConfig::with_events(40_000), &mut bytes).unwrap();
-    let log = surface_viewer::store::read_jsonl(bytes, None).unwrap();
+    let log = surface_store::read_jsonl(bytes, None).unwrap();
     let surface = Surface::at_end(&log);
     let single = Meter::build(&log, &surface);
-    let parallel = surface_viewer::cli::meter_of(&log, &surface);
+    let parallel = surface_cli::meter_of(&log, &surface);
     for c in 0..=log.len() {
         assert_eq!(single.at(c), parallel.at(c), "cursor {c}");
     }

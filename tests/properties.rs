@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use surface_viewer::engine::{EventIdx, EventLog, EventState, Surface};
-use surface_viewer::store::parse_body;
+use surface_engine::{EventIdx, EventLog, EventState, Surface};
+use surface_store::parse_body;
 
 /// One random event: what kind, and raw choices resolved against the seqs written so far.
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ fn reference(log: &EventLog, n: usize) -> Vec<u64> {
             surface.push(e.seq);
             continue;
         }
-        use surface_viewer::engine::SurfaceOp::*;
+        use surface_engine::SurfaceOp::*;
         match log.op(i) {
             Append => surface.push(e.seq),
             Replace { start, end } => {
@@ -270,8 +270,8 @@ proptest! {
 
 mod meter {
     use super::*;
-    use surface_viewer::engine::Meter;
-    use surface_viewer::engine::meter::node_price_reference;
+    use surface_engine::Meter;
+    use surface_engine::meter::node_price_reference;
 
     /// One random event of a metered log.
     #[derive(Clone, Debug)]

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use surface_viewer::engine::{Effect, EventLog, Finding, Surface, SurfaceOp, check};
-use surface_viewer::store::read_jsonl;
-use surface_viewer::synth::{write_problems_sample, write_sample};
+use surface_engine::{Effect, EventLog, Finding, Surface, SurfaceOp, check};
+use surface_store::read_jsonl;
+use surface_synth::{write_problems_sample, write_sample};
 
 fn asset(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -71,7 +71,7 @@ fn sample_shows_compactions_nesting_and_a_prune() {
         .unwrap();
     assert_eq!(prune.count, 1);
     assert_eq!(
-        log.type_name(surface_viewer::engine::EventIdx(prune.by.0 - 1)),
+        log.type_name(surface_engine::EventIdx(prune.by.0 - 1)),
         "compaction/prune"
     );
     let original = log.event(prune.first).seq;
@@ -161,8 +161,8 @@ fn committed_samples_match_the_generator() {
 
 #[test]
 fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
-    use surface_viewer::engine::Meter;
-    use surface_viewer::engine::audit::{ReplaceKind, Trigger, audit};
+    use surface_engine::Meter;
+    use surface_engine::audit::{ReplaceKind, Trigger, audit};
     let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
@@ -197,7 +197,7 @@ fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
             .replaces
             .iter()
             .any(|r| step.start < r.event && r.event < anchor.message);
-        let usage = anchor.kind == surface_viewer::engine::BaselineKind::Usage;
+        let usage = anchor.kind == surface_engine::BaselineKind::Usage;
         assert_eq!(usage, !replaced_in_step, "{anchor:?}");
     }
 }

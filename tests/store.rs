@@ -11,8 +11,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use surface_viewer::store::{Probe, find_sessions, read_figures};
-use surface_viewer::synth::{StoreConfig, StoredSession, write_store};
+use surface_store::{Probe, find_sessions, read_figures};
+use surface_synth::{StoreConfig, StoredSession, write_store};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_surface-viewer"))

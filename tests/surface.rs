@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use surface_viewer::engine::{EventIdx, EventState, Mode, Surface, check, derive_messages};
-use surface_viewer::store::open;
+use surface_engine::{EventIdx, EventState, Mode, Surface, check, derive_messages};
+use surface_store::open;
 
 #[test]
 fn every_upstream_fixture_loads_without_errors() {
@@ -171,7 +171,7 @@ fn delta_processing_follows_a_growing_log() {
     let rest_body = &rest[rest.find('\n').unwrap() + 1..];
     let base = partial.text.len();
     partial.text.extend_from_slice(rest_body.as_bytes());
-    let batch = surface_viewer::store::parse_body(&partial.text, base, 22, None).unwrap();
+    let batch = surface_store::parse_body(&partial.text, base, 22, None).unwrap();
     partial.extend(batch);
     assert_eq!(s.processed(), 20);
     s.catch_up(&partial);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_viewer::ui::{SideTab, ViewerApp};
+use surface_ui::{SideTab, ViewerApp};
 
 /// A small surface-mode log: 1, 2, 4, 5 are appended, 6 replaces 1..4, 7 is an invalid replace.
 const LOG: &str = r#"{"type":"session","version":0,"id":"ui-test","createdAt":1}
@@ -104,7 +104,7 @@ fn selecting_a_surface_range_previews_the_replace() {
     let target = dir.path().join("new.session.jsonl");
     harness
         .state_mut()
-        .push_command(surface_viewer::ui::UiCommand::SaveAs(target.clone()));
+        .push_command(surface_ui::UiCommand::SaveAs(target.clone()));
     harness.run();
     let written = std::fs::read_to_string(&target).unwrap();
     assert!(written.starts_with(LOG));
@@ -129,7 +129,7 @@ fn saving_over_the_open_log_is_refused() {
     assert!(harness.state().preview().is_some_and(|p| p.valid));
     harness
         .state_mut()
-        .push_command(surface_viewer::ui::UiCommand::SaveAs(path.clone()));
+        .push_command(surface_ui::UiCommand::SaveAs(path.clone()));
     harness.run();
     assert!(
         harness
@@ -377,7 +377,7 @@ fn a_sqlite_file_with_several_sessions_offers_a_picker() {
     );
     harness
         .state_mut()
-        .push_command(surface_viewer::ui::UiCommand::PickSession("older".into()));
+        .push_command(surface_ui::UiCommand::PickSession("older".into()));
     harness.run();
     assert_eq!(harness.state().event_count(), 1);
     assert_eq!(
@@ -402,11 +402,11 @@ fn a_laptop_screen_keeps_all_three_panels_readable() {
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
     harness.run();
     // Fixed timeline columns: gutter, seq, time, type, state (theme.rs).
-    let fixed = surface_viewer::ui::theme::GUTTER_WIDTH
-        + surface_viewer::ui::theme::SEQ_WIDTH
-        + surface_viewer::ui::theme::TIME_WIDTH
-        + surface_viewer::ui::theme::TYPE_WIDTH
-        + surface_viewer::ui::theme::STATE_WIDTH;
+    let fixed = surface_ui::theme::GUTTER_WIDTH
+        + surface_ui::theme::SEQ_WIDTH
+        + surface_ui::theme::TIME_WIDTH
+        + surface_ui::theme::TYPE_WIDTH
+        + surface_ui::theme::STATE_WIDTH;
     let check_layout = |harness: &Harness<'_, ViewerApp>, min_side: f32, max_side: f32| {
         let row = harness.get_by_label("event seq 6").rect();
         let node = harness.get_by_label("node seq 6").rect();
@@ -440,9 +440,9 @@ fn a_laptop_screen_keeps_all_three_panels_readable() {
     harness.snapshot("laptop_layout_1280x720");
 }
 
-fn small_store(dir: &tempfile::TempDir) -> (PathBuf, Vec<surface_viewer::synth::StoredSession>) {
+fn small_store(dir: &tempfile::TempDir) -> (PathBuf, Vec<surface_synth::StoredSession>) {
     let root = dir.path().join("store");
-    let config = surface_viewer::synth::StoreConfig {
+    let config = surface_synth::StoreConfig {
         sessions: 40,
         projects: 4,
         events: 150,
@@ -451,7 +451,7 @@ fn small_store(dir: &tempfile::TempDir) -> (PathBuf, Vec<surface_viewer::synth::
         sqlite_sessions: 2,
         ..Default::default()
     };
-    let sessions = surface_viewer::synth::write_store(&root, &config).unwrap();
+    let sessions = surface_synth::write_store(&root, &config).unwrap();
     (root, sessions)
 }
 
@@ -477,7 +477,7 @@ fn the_sessions_browser_sorts_filters_opens_and_comes_back() {
     harness.get_by_label_contains("Events").click();
     harness.run();
     let by_events = |desc: bool| {
-        let mut roots: Vec<&surface_viewer::synth::StoredSession> =
+        let mut roots: Vec<&surface_synth::StoredSession> =
             sessions.iter().filter(|s| s.parent.is_none()).collect();
         roots.sort_by_key(|s| (s.events, s.file.clone(), s.id.clone()));
         if desc {
@@ -541,7 +541,7 @@ fn the_sessions_browser_sorts_filters_opens_and_comes_back() {
     assert_eq!(before.len(), roots + 1);
     harness
         .state_mut()
-        .push_command(surface_viewer::ui::UiCommand::OpenSessionOf {
+        .push_command(surface_ui::UiCommand::OpenSessionOf {
             file: db.file.clone(),
             session: Some(db.id.clone()),
         });
@@ -588,7 +588,7 @@ fn cjk_text_renders_with_the_bundled_font() {
         .build_ui(move |ui| {
             if !installed {
                 // Fonts apply from the next pass.
-                surface_viewer::ui::theme::install_fonts(ui.ctx());
+                surface_ui::theme::install_fonts(ui.ctx());
                 installed = true;
                 ui.ctx().request_repaint();
                 return;
@@ -605,7 +605,7 @@ fn cjk_text_renders_with_the_bundled_font() {
             .map(|d| d.name.clone())
             .collect()
     });
-    assert_eq!(fonts, [surface_viewer::ui::CJK_FONT_NAME]);
+    assert_eq!(fonts, [surface_ui::CJK_FONT_NAME]);
     harness.snapshot("cjk_text_bundled_font");
 }
 
@@ -632,7 +632,7 @@ fn fixtures_with_cjk_text_use_the_bundled_font() {
             with_cjk += 1;
             let uncovered: String = cjk
                 .iter()
-                .filter(|&&c| !surface_viewer::ui::CjkFallback::covers(c))
+                .filter(|&&c| !surface_ui::CjkFallback::covers(c))
                 .collect();
             assert!(uncovered.is_empty(), "{}: {uncovered}", path.display());
             let p = path.clone();
@@ -651,7 +651,7 @@ fn fixtures_with_cjk_text_use_the_bundled_font() {
                     .collect()
             });
             assert!(
-                fonts.iter().any(|f| f == surface_viewer::ui::CJK_FONT_NAME),
+                fonts.iter().any(|f| f == surface_ui::CJK_FONT_NAME),
                 "{}: {fonts:?}",
                 path.display()
             );
@@ -689,7 +689,7 @@ fn context_strip_shows_the_meter_and_clicking_it_seeks() {
 
 #[test]
 fn request_tab_shows_the_model_call_at_the_cursor() {
-    use surface_viewer::engine::{Meter, Surface, request_at};
+    use surface_engine::{Meter, Surface, request_at};
     let mut harness = harness_for(sample());
     harness.get_by_label("Request").click();
     harness.run();
@@ -701,7 +701,7 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
     harness.get_by_label_contains("reported − estimated");
 
     // The view shows what the engine reconstructs for that cursor.
-    let log = surface_viewer::store::open(&sample(), None).unwrap().log;
+    let log = surface_store::open(&sample(), None).unwrap().log;
     let meter = Meter::build(&log, &Surface::at_end(&log));
     let cursor = harness.state().cursor().unwrap();
     let expected = request_at(&log, &meter, cursor, &mut Surface::new(&log)).unwrap();
@@ -715,12 +715,9 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
 }
 
 /// The sample's audit computed by the engine, independently of the viewer.
-fn sample_audit() -> (
-    surface_viewer::engine::EventLog,
-    surface_viewer::engine::audit::Audit,
-) {
-    use surface_viewer::engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
-    let log = surface_viewer::store::open(&sample(), None).unwrap().log;
+fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
+    use surface_engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
+    let log = surface_store::open(&sample(), None).unwrap().log;
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let audit = audit(&log, &surface, &meter, DEFAULT_THRESHOLD_RATIO);
@@ -729,7 +726,7 @@ fn sample_audit() -> (
 
 #[test]
 fn compactions_tab_lists_every_replace_and_a_click_jumps_there() {
-    use surface_viewer::engine::audit::{ReplaceKind, Trigger};
+    use surface_engine::audit::{ReplaceKind, Trigger};
     let (log, expected) = sample_audit();
     let mut harness = harness_for(sample());
     // The context strip colours its marks from the audit: it is there before the tab opens.
@@ -791,12 +788,12 @@ fn shown_text(node: egui_kittest::Node<'_>) -> String {
 
 #[test]
 fn before_after_shows_the_shadowed_text_its_lost_terms_and_the_summary() {
-    use surface_viewer::engine::audit::detail;
+    use surface_engine::audit::detail;
     let (log, expected) = sample_audit();
     let r = expected
         .replaces
         .iter()
-        .find(|r| r.kind == surface_viewer::engine::audit::ReplaceKind::Summary)
+        .find(|r| r.kind == surface_engine::audit::ReplaceKind::Summary)
         .filter(|r| !r.lost_terms.is_empty() && !r.refetches.is_empty())
         .expect("a summary that lost terms and caused a refetch");
     let mut harness = harness_for(sample());
@@ -879,10 +876,10 @@ fn before_after_shows_the_shadowed_text_its_lost_terms_and_the_summary() {
 /// figures that land are the meter's at the cursor the user moved to meanwhile.
 #[test]
 fn figures_say_computing_until_the_analysis_lands() {
-    use surface_viewer::engine::{Meter, Surface};
+    use surface_engine::{Meter, Surface};
 
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl");
-    let opened = surface_viewer::store::open(&path, None).unwrap();
+    let opened = surface_store::open(&path, None).unwrap();
     let meter = Meter::build(&opened.log, &Surface::at_end(&opened.log));
     let shown = path.clone();
     let mut harness = Harness::builder()

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, SamplingMode};
-use surface_viewer::synth::{SynthConfig, generate};
+use surface_synth::{SynthConfig, generate};
 
 /// The JSONL bytes of a generated log of about `events` events (packed chunk rows or not).
 pub fn log_bytes(events: u64, pack: bool) -> Vec<u8> {

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_viewer::engine::{EventLog, Surface};
-use surface_viewer::store::{parse_body, read_jsonl};
+use surface_engine::{EventLog, Surface};
+use surface_store::{parse_body, read_jsonl};
 
 /// Turns each input byte pair into one event line.
 fn lines_of(data: &[u8]) -> Vec<String> {

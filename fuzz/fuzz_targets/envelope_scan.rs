@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_viewer::engine::{ChunkKind, compare_quick_row};
-use surface_viewer::store::{compare_with_serde, scan_envelope};
+use surface_engine::{ChunkKind, compare_quick_row};
+use surface_store::{compare_with_serde, scan_envelope};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_viewer::engine::{Surface, check, derive_messages};
-use surface_viewer::store::{compare_with_serde, read_jsonl};
+use surface_engine::{Surface, check, derive_messages};
+use surface_store::{compare_with_serde, read_jsonl};
 
 fuzz_target!(|data: &[u8]| {
     for line in data.split(|&b| b == b'\n') {

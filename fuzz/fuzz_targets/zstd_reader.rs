@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_viewer::engine::{Surface, check};
-use surface_viewer::store::{compare_with_serde, read_zstd_jsonl};
+use surface_engine::{Surface, check};
+use surface_store::{compare_with_serde, read_zstd_jsonl};
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = vec![0x28, 0xB5, 0x2F, 0xFD];

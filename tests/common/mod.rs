@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use surface_viewer::engine::{EventLog, Surface};
-use surface_viewer::store::read_jsonl;
+use surface_engine::{EventLog, Surface};
+use surface_store::read_jsonl;
 
 /// The upstream fixtures folder (`tests/fixtures/upstream`, copied byte for byte from the harness).
 pub fn upstream_dir() -> PathBuf {

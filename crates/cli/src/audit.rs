@@ -1,0 +1,306 @@
+//! `audit`: every replace op of a log and what it cost, saved and lost (viewer-spec §8) — a
+//! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
+//! self-contained HTML report written to a new file.
+
+mod curve;
+mod html;
+mod human;
+mod markdown;
+
+use std::io::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::load::{load, write_context};
+use super::{EXIT_OK, Input, MeterOptions, print_json};
+use surface_engine::audit::{Audit, ReplaceAudit, ReplaceKind, audit};
+use surface_engine::{EventLog, Meter, Surface};
+
+pub use html::html;
+pub use human::human;
+pub use markdown::markdown;
+
+/// What `audit` prints on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuditFormat {
+    /// A readable table and the details of each replace.
+    Human,
+    /// One JSON document (viewer-spec §8).
+    Json,
+    /// Markdown tables.
+    Markdown,
+}
+
+/// Everything a rendering of the audit reads.
+pub struct Report<'a> {
+    /// The file as the user named it.
+    pub file: String,
+    /// The log.
+    pub log: &'a EventLog,
+    /// Its meter.
+    pub meter: &'a Meter,
+    /// The audit.
+    pub audit: &'a Audit,
+}
+
+impl Report<'_> {
+    /// `"4 replace ops (2 summary, 1 prune, 1 other; 1 invalid)"`.
+    pub fn counts(&self) -> String {
+        let r = &self.audit.replaces;
+        let of = |k: ReplaceKind| r.iter().filter(|a| a.kind == k).count();
+        let invalid = r.iter().filter(|a| !a.valid).count();
+        let mut text = format!(
+            "{} replace op{} ({} summary, {} prune, {} other",
+            r.len(),
+            plural(r.len()),
+            of(ReplaceKind::Summary),
+            of(ReplaceKind::Prune),
+            of(ReplaceKind::Other)
+        );
+        if invalid > 0 {
+            text.push_str(&format!("; {invalid} invalid"));
+        }
+        text.push(')');
+        text
+    }
+
+    /// `"window 128000, threshold 102400 (ratio 0.8)"`, or that none is known.
+    pub fn window(&self) -> String {
+        match (self.audit.window, self.audit.threshold) {
+            (Some(w), Some(t)) => format!(
+                "window {w}, threshold {t} (ratio {})",
+                self.audit.threshold_ratio
+            ),
+            _ => format!(
+                "no context window known (threshold ratio {})",
+                self.audit.threshold_ratio
+            ),
+        }
+    }
+}
+
+/// The JSON document: the file and event count, then the audit (viewer-spec §8).
+#[derive(Serialize)]
+struct Document<'a> {
+    file: &'a str,
+    events: usize,
+    #[serde(flatten)]
+    audit: &'a Audit,
+}
+
+/// Runs `audit`.
+pub fn run(
+    input: &Input,
+    format: AuditFormat,
+    html_out: Option<&Path>,
+    options: &MeterOptions,
+) -> anyhow::Result<u8> {
+    if let Some(out) = html_out {
+        surface_store::refuse_the_log(out, &input.file)?;
+    }
+    let loaded = load(input, false)?;
+    let log = &loaded.log;
+    let surface = Surface::at_end(log);
+    let meter = super::meter_of(log, &surface);
+    let audit = audit(log, &surface, &meter, options.threshold_ratio);
+    let report = Report {
+        file: input.file.display().to_string(),
+        log,
+        meter: &meter,
+        audit: &audit,
+    };
+    if let Some(out) = html_out {
+        super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;
+    }
+    match format {
+        AuditFormat::Json => print_json(&Document {
+            file: &report.file,
+            events: log.len(),
+            audit: &audit,
+        })?,
+        AuditFormat::Markdown => print_text(&markdown(&report))?,
+        AuditFormat::Human => {
+            print_text(&human(&report))?;
+            if let Some(out) = html_out {
+                print_text(&format!("HTML report written to {}\n", out.display()))?;
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn print_text(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    write_context(out.write_all(text.as_bytes()))?;
+    write_context(out.flush())
+}
+
+/// `"s"` unless `n` is 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `"81.2% → 12.0%"`, or `"–"` without a window.
+fn fill(a: &ReplaceAudit) -> String {
+    a.fill()
+        .map_or_else(|| "–".to_string(), |(b, f)| format!("{b:.1}% → {f:.1}%"))
+}
+
+/// The trigger's name, or `"–"`.
+fn trigger(a: &ReplaceAudit) -> &'static str {
+    a.trigger.map_or("–", |t| t.as_str())
+}
+
+/// A number or `"–"`.
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(|| "–".to_string(), |v| v.to_string())
+}
+
+/// Seqs as `"4, 13, 15"`, shortened to `"2, 15, 17, … 177 (16 nodes)"` past `max`.
+fn seq_list(seqs: &[u64], max: usize) -> String {
+    let shown: Vec<String> = seqs.iter().take(max).map(u64::to_string).collect();
+    if seqs.len() > max {
+        format!(
+            "{}, … {} ({} nodes)",
+            shown.join(", "),
+            seqs.last().copied().unwrap_or(0),
+            seqs.len()
+        )
+    } else {
+        shown.join(", ")
+    }
+}
+
+/// What every report says of a replace after its heading and the compaction's record: the
+/// shadowed nodes, the provider's figures around it, the lost terms and the refetches, one
+/// phrase per line. `seqs` and `terms` bound the lists; `code` wraps tool names, `term` wraps a
+/// lost term (each renderer escapes and marks up in its own syntax).
+fn replace_facts(
+    r: &ReplaceAudit,
+    seqs: usize,
+    terms: usize,
+    code: impl Fn(&str) -> String,
+    term: impl Fn(&str) -> String,
+) -> Vec<String> {
+    let mut facts = Vec::new();
+    if r.valid {
+        let recorded = r
+            .compaction
+            .as_ref()
+            .and_then(|c| c.shadowed_token_count)
+            .map_or(String::new(), |n| format!(" ({n} recorded)"));
+        facts.push(format!(
+            "shadowed {} node{} [{}]: {} tokens by the meter{recorded}; replacement {} tokens",
+            r.shadowed.len(),
+            plural(r.shadowed.len()),
+            seq_list(&r.shadowed, seqs),
+            r.shadowed_tokens,
+            r.replacement_tokens
+        ));
+    }
+    facts.push(format!(
+        "provider input tokens of the model calls around it: {} before, {} after",
+        opt(r.reported_before),
+        opt(r.reported_after)
+    ));
+    if !r.lost_terms.is_empty() {
+        facts.push(format!(
+            "lost terms ({}): {}",
+            r.lost_terms.len(),
+            lost_list(r, terms, term)
+        ));
+    } else if r.valid {
+        facts.push("lost terms: none".to_string());
+    }
+    for f in &r.refetches {
+        let tokens = f
+            .tokens
+            .map_or("no result yet".to_string(), |t| format!("{t} tokens"));
+        facts.push(format!(
+            "refetch: seq {} {} again (its earlier result, seq {}, was shadowed here), {tokens}",
+            f.seq,
+            code(&f.tool),
+            f.original_seq
+        ));
+    }
+    facts
+}
+
+/// The first `max` lost terms as `term ×N`, joined.
+fn lost_list(a: &ReplaceAudit, max: usize, wrap: impl Fn(&str) -> String) -> String {
+    let mut parts: Vec<String> = a
+        .lost_terms
+        .iter()
+        .take(max)
+        .map(|t| {
+            if t.count > 1 {
+                format!("{} ×{}", wrap(&t.term), t.count)
+            } else {
+                wrap(&t.term)
+            }
+        })
+        .collect();
+    if a.lost_terms.len() > max {
+        parts.push(format!("… {} more", a.lost_terms.len() - max));
+    }
+    parts.join(", ")
+}
+
+/// The summarizer as `"provider/model"`.
+fn summarizer(a: &ReplaceAudit) -> Option<String> {
+    let c = a.compaction.as_ref()?;
+    match (&c.provider, &c.model) {
+        (Some(p), Some(m)) => Some(format!("{p}/{m}")),
+        (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+        (None, None) => None,
+    }
+}
+
+/// The compaction's own record as phrases (`code` wraps ids and JSON), after its label:
+/// `"compaction ID, seq 19–22, 10 ms, summarizer …"` or `"compaction/prune at seq 183"`.
+fn compaction_facts(a: &ReplaceAudit, code: impl Fn(&str) -> String) -> Option<String> {
+    let c = a.compaction.as_ref()?;
+    let mut parts = Vec::new();
+    if let Some(id) = &c.id {
+        parts.push(code(id));
+    }
+    match (c.start_seq, c.end_seq) {
+        (Some(s), Some(e)) => parts.push(format!("seq {s}–{e}")),
+        (Some(s), None) if a.kind == ReplaceKind::Prune => parts.push(format!("at seq {s}")),
+        (Some(s), None) => parts.push(format!("from seq {s}, no end")),
+        (None, Some(e)) => parts.push(format!("no start, ends at seq {e}")),
+        (None, None) => {}
+    }
+    if let Some(ms) = c.duration_ms {
+        parts.push(format!("{ms} ms"));
+    }
+    if let Some(s) = summarizer(a) {
+        parts.push(format!("summarizer {}", code(&s)));
+    }
+    if let Some(m) = c.max_tokens {
+        parts.push(format!("maxTokens {m}"));
+    }
+    if let Some(u) = &c.usage {
+        parts.push(format!("usage {}", code(&compact_json(u))));
+    }
+    if let Some(cmd) = &c.source_command_id {
+        parts.push(format!("command {}", code(cmd)));
+    }
+    if let Some(e) = &c.error {
+        parts.push(format!("error {}", code(&compact_json(e))));
+    }
+    let label = match a.kind {
+        ReplaceKind::Prune => "compaction/prune",
+        _ => "compaction",
+    };
+    Some(format!("{label} {}", parts.join(", ")))
+}
+
+/// A one-line JSON rendering of a value.
+fn compact_json(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,211 @@
+//! The context curve of the HTML report as an inline SVG: the meter's total over the whole log
+//! (the highest figure of each pixel column, so a million events cost one pass), the context
+//! window and the threshold, every replace op marked in its trigger's colour and every
+//! request made over the threshold as a dot. Hover titles name each mark; no script.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use surface_engine::EventIdx;
+use surface_engine::audit::{ReplaceAudit, Trigger};
+use surface_engine::meter::threshold;
+
+const WIDTH: f64 = 1100.0;
+const HEIGHT: f64 = 260.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 12.0;
+const BOTTOM: f64 = 30.0;
+
+/// The colour of a trigger (and of a replace without one).
+pub fn trigger_colour(trigger: Option<Trigger>) -> &'static str {
+    match trigger {
+        Some(Trigger::Overflow) => "#d62728",
+        Some(Trigger::Command) => "#8e44ad",
+        Some(Trigger::Pressure) => "#e67e22",
+        Some(Trigger::BelowThreshold) => "#2b8a3e",
+        None => "#7f8c8d",
+    }
+}
+
+struct Plot {
+    events: usize,
+    y_max: f64,
+}
+
+impl Plot {
+    fn x(&self, event: usize) -> f64 {
+        let n = self.events.max(1) as f64;
+        LEFT + (event as f64 + 0.5) / n * (WIDTH - LEFT - RIGHT)
+    }
+
+    fn y(&self, tokens: u64) -> f64 {
+        let h = HEIGHT - TOP - BOTTOM;
+        TOP + h - (tokens as f64 / self.y_max).min(1.0) * h
+    }
+}
+
+/// The SVG element.
+pub fn context_svg(report: &Report<'_>) -> String {
+    let totals: Vec<u32> = (0..report.meter.len())
+        .map(|i| report.meter.total_after(i))
+        .collect();
+    let n = totals.len();
+    let windows = report.meter.window_changes();
+    let peak = totals.iter().copied().max().unwrap_or(0);
+    let window_peak = windows.iter().map(|w| w.1).max().unwrap_or(0);
+    let plot = Plot {
+        events: n,
+        y_max: (u64::from(peak).max(window_peak).max(1) as f64) * 1.05,
+    };
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" aria-label="The meter's total over the session, with the context window, the threshold and every replace op">"#
+    );
+    let _ = write!(
+        svg,
+        r##"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" fill="#f8f9fb" stroke="#d0d4da"/>"##,
+        WIDTH - LEFT - RIGHT,
+        HEIGHT - TOP - BOTTOM
+    );
+    area(&mut svg, &plot, &totals);
+    limits(&mut svg, &plot, report);
+    for r in &report.audit.replaces {
+        replace_mark(&mut svg, &plot, r);
+    }
+    for o in &report.audit.over_threshold_requests {
+        let _ = write!(
+            svg,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#c0392b"><title>request at seq {}: {} tokens ≥ threshold {}</title></circle>"##,
+            plot.x(o.cursor.saturating_sub(1)),
+            plot.y(o.tokens),
+            o.seq,
+            o.tokens,
+            o.threshold
+        );
+    }
+    axes(&mut svg, &plot, report);
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The area under the highest total of each pixel column.
+fn area(svg: &mut String, plot: &Plot, totals: &[u32]) {
+    let n = totals.len();
+    if n == 0 {
+        return;
+    }
+    let columns = n.min((WIDTH - LEFT - RIGHT) as usize);
+    let base = plot.y(0);
+    let mut line = String::new();
+    for c in 0..columns {
+        let (a, b) = (
+            c * n / columns,
+            ((c + 1) * n / columns).max(c * n / columns + 1),
+        );
+        let peak = totals[a..b.min(n)].iter().copied().max().unwrap_or(0);
+        let x = LEFT + (c as f64 + 0.5) / columns as f64 * (WIDTH - LEFT - RIGHT);
+        let _ = write!(
+            line,
+            "{}{x:.1},{:.1}",
+            if c == 0 { "" } else { " L" },
+            plot.y(u64::from(peak))
+        );
+    }
+    let first_x = LEFT + 0.5 / columns as f64 * (WIDTH - LEFT - RIGHT);
+    let last_x = LEFT + (columns as f64 - 0.5) / columns as f64 * (WIDTH - LEFT - RIGHT);
+    let _ = write!(
+        svg,
+        r##"<path d="M{first_x:.1},{base:.1} L{line} L{last_x:.1},{base:.1} Z" fill="#cfe0f5" stroke="none"/>"##
+    );
+    let _ = write!(
+        svg,
+        r##"<path d="M{line}" fill="none" stroke="#1f6fd1" stroke-width="1.2"/>"##
+    );
+}
+
+/// The window (solid) and threshold (dashed) in force, segment by segment.
+fn limits(svg: &mut String, plot: &Plot, report: &Report<'_>) {
+    let windows = report.meter.window_changes();
+    let n = report.log.len();
+    let ratio = report.audit.threshold_ratio;
+    for (k, &(event, window)) in windows.iter().enumerate() {
+        let from = plot.x(event as usize);
+        let to = windows
+            .get(k + 1)
+            .map_or(plot.x(n.saturating_sub(1)), |next| plot.x(next.0 as usize));
+        let (yw, yt) = (plot.y(window), plot.y(threshold(window, ratio)));
+        let _ = write!(
+            svg,
+            r##"<line x1="{from:.1}" y1="{yw:.1}" x2="{to:.1}" y2="{yw:.1}" stroke="#555" stroke-width="1"><title>context window {window}</title></line>"##
+        );
+        let _ = write!(
+            svg,
+            r##"<line x1="{from:.1}" y1="{yt:.1}" x2="{to:.1}" y2="{yt:.1}" stroke="#e67e22" stroke-width="1" stroke-dasharray="5 4"><title>threshold {}</title></line>"##,
+            threshold(window, ratio)
+        );
+    }
+}
+
+fn replace_mark(svg: &mut String, plot: &Plot, r: &ReplaceAudit) {
+    let EventIdx(i) = r.event;
+    let x = plot.x(i as usize);
+    let colour = trigger_colour(r.trigger);
+    let dash = if r.valid {
+        ""
+    } else {
+        r#" stroke-dasharray="2 2""#
+    };
+    let _ = write!(
+        svg,
+        r##"<a href="#r-{seq}"><line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="{colour}" stroke-width="1.5" opacity="0.75"{dash}><title>seq {seq} {kind}, {trigger}: {b} → {a} tokens</title></line><path d="M{:.1},{TOP} l4,-6 l-8,0 z" fill="{colour}"/></a>"##,
+        HEIGHT - BOTTOM,
+        x,
+        seq = r.seq,
+        kind = r.kind.as_str(),
+        trigger = r.trigger.map_or("no trigger", |t| t.as_str()),
+        b = r.tokens_before,
+        a = r.tokens_after,
+    );
+}
+
+fn axes(svg: &mut String, plot: &Plot, report: &Report<'_>) {
+    let bottom = HEIGHT - BOTTOM;
+    let mut ticks = vec![0];
+    if let Some(w) = report.audit.window {
+        ticks.push(w);
+        if let Some(t) = report.audit.threshold {
+            ticks.push(t);
+        }
+    } else {
+        ticks.push((plot.y_max / 1.05) as u64);
+    }
+    for t in ticks {
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end" fill="#444">{t}</text>"##,
+            LEFT - 6.0,
+            plot.y(t) + 4.0
+        );
+    }
+    let n = report.log.len();
+    if n == 0 {
+        return;
+    }
+    for k in 0..=4 {
+        let event = (n - 1) * k / 4;
+        let anchor = match k {
+            0 => "start",
+            4 => "end",
+            _ => "middle",
+        };
+        let _ = write!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="{anchor}" fill="#444">seq {}</text>"##,
+            plot.x(event),
+            bottom + 18.0,
+            report.log.event(EventIdx(event as u32)).seq
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
+//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
+
+#![forbid(unsafe_code)]
+
+pub mod audit;
+mod check;
+mod check_dir;
+mod dir;
+mod load;
+mod messages;
+mod preview;
+mod request;
+mod sessions;
+mod sessions_dir;
+mod surface;
+mod tokens;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use load::{Loaded, load};
+pub use surface_passes::{check_report_of, meter_of};
+pub use surface_store::write_new_file;
+
+/// Exit code: success (and, for `check`, no error-level finding).
+pub const EXIT_OK: u8 = 0;
+/// Exit code: `check` found errors, or `preview` proposes an invalid op.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code: the input could not be read at all.
+pub const EXIT_UNREADABLE: u8 = 2;
+
+/// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
+/// provenance and replay. Without a subcommand, opens the desktop viewer.
+#[derive(Debug, Parser)]
+#[command(
+    name = "surface-viewer",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A headless command; without one the desktop viewer opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Session log to open in the viewer (.jsonl, .jsonl.zstd or SQLite), or a folder to browse
+    /// every session under it; the bundled sample when omitted.
+    pub file: Option<PathBuf>,
+    /// Session to open in a SQLite file holding several.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Follow FILE live while an agent is still writing it (JSONL, zstd or SQLite).
+    #[arg(long, requires = "file")]
+    pub follow: bool,
+}
+
+/// The headless commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Findings; exit 0 without error-level findings, 1 with some, 2 when unreadable. FILE may
+    /// be a folder: every session under it is checked in parallel (exit 1 when any session has
+    /// an error or cannot be read, 2 only when nothing could be read).
+    Check {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+    },
+    /// The surface (the model's context) at the end or at a seq.
+    Surface {
+        #[command(flatten)]
+        input: Input,
+        /// The surface after every event with seq ≤ SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Include the closers the harness would synthesize for an open final turn.
+        #[arg(long)]
+        repair: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
+    /// The derived messages as a JSON array.
+    Messages {
+        #[command(flatten)]
+        input: Input,
+        /// The messages after every event with seq ≤ SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// Include the closers the harness would synthesize for an open final turn.
+        #[arg(long)]
+        repair: bool,
+    },
+    /// Preview the replace op that would shadow surface nodes START..=END with a summary.
+    Preview {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        options: preview::PreviewOptions,
+    },
+    /// The model request in force at a seq: header, messages, the meter's estimate and the
+    /// provider's reported usage.
+    Request {
+        #[command(flatten)]
+        input: Input,
+        /// The request of the last step whose step/start is at or before SEQ.
+        #[arg(long, value_name = "SEQ")]
+        at: Option<u64>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
+    /// The harness's token meter after every event.
+    Tokens {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV on stdout, one line per event.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
+    /// Every replace op: kind, trigger, fill before and after, tokens saved, the compaction's
+    /// own record, lost terms and refetches; failed compactions; requests over the threshold.
+    Audit {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Markdown tables on stdout, to paste into a pull request.
+        #[arg(long)]
+        markdown: bool,
+        /// Also write a self-contained HTML report to OUT (a new file; never the log).
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        #[command(flatten)]
+        meter: MeterOptions,
+    },
+    /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
+    /// session under it, with its project, title and figures.
+    Sessions {
+        /// The session file, or a folder to search.
+        file: PathBuf,
+        /// Accepted for symmetry with the other commands; lists only that session.
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// One JSON document on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+    },
+}
+
+/// The file and session every command reads.
+#[derive(Debug, Args)]
+pub struct Input {
+    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content); for `check`, also
+    /// a folder.
+    pub file: PathBuf,
+    /// Session id in a SQLite file (default: the only one, else the most recently created).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+/// The meter's settings, for every command that shows a threshold.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct MeterOptions {
+    /// Compaction threshold as a fraction of the context window (the harness's default 0.8).
+    #[arg(long, value_name = "R", default_value_t = surface_engine::DEFAULT_THRESHOLD_RATIO, value_parser = parse_ratio)]
+    pub threshold_ratio: f64,
+}
+
+impl Default for MeterOptions {
+    fn default() -> Self {
+        MeterOptions {
+            threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+        }
+    }
+}
+
+fn parse_ratio(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r > 0.0 && r.is_finite() => Ok(r),
+        _ => Err(format!("{text:?} is not a positive number (e.g. 0.8)")),
+    }
+}
+
+/// Runs a headless command, writing to stdout. Errors that make the input unreadable are
+/// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let code = match command {
+        Command::Check { input, json, jobs } if input.file.is_dir() => {
+            check_dir::run(&input, json, jobs)?
+        }
+        Command::Check { input, json, .. } => check::run(&input, json)?,
+        Command::Surface {
+            input,
+            at,
+            json,
+            repair,
+            meter,
+        } => surface::run(&input, at, json, repair, &meter)?,
+        Command::Messages { input, at, repair } => messages::run(&input, at, repair)?,
+        Command::Preview { input, options } => preview::run(&input, options)?,
+        Command::Request {
+            input,
+            at,
+            json,
+            meter,
+        } => request::run(&input, at, json, &meter)?,
+        Command::Tokens {
+            input,
+            json,
+            csv,
+            meter,
+        } => {
+            let format = match (json, csv) {
+                (true, _) => tokens::TokensFormat::Json,
+                (_, true) => tokens::TokensFormat::Csv,
+                _ => tokens::TokensFormat::Human,
+            };
+            tokens::run(&input, format, &meter)?
+        }
+        Command::Audit {
+            input,
+            json,
+            markdown,
+            html,
+            meter,
+        } => {
+            let format = match (json, markdown) {
+                (true, _) => audit::AuditFormat::Json,
+                (_, true) => audit::AuditFormat::Markdown,
+                _ => audit::AuditFormat::Human,
+            };
+            audit::run(&input, format, html.as_deref(), &meter)?
+        }
+        Command::Sessions {
+            file,
+            session,
+            json,
+            jobs,
+        } if file.is_dir() => sessions_dir::run(&file, session.as_deref(), json, jobs)?,
+        Command::Sessions {
+            file,
+            session,
+            json,
+            ..
+        } => sessions::run(&file, session.as_deref(), json)?,
+    };
+    Ok(ExitCode::from(code))
+}
+
+/// Writes a JSON document to stdout followed by a newline.
+fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    // Buffered: stdout flushes at every newline, and pretty JSON has one per field.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! Opening the input of a command: store + optional repair closers + the surface at a cursor,
+//! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
+//! map a large JSONL log instead of copying it (`store::open_mapped`); the desktop viewer
+//! maps it its own way (`store::open_for_viewer`, `ui/loader.rs`).
+
+use anyhow::Context as _;
+
+use super::Input;
+use surface_engine::{EventLog, Surface, apply_closers, closers};
+use surface_store::{self as store, Format, SessionInfo};
+
+/// A log ready for a command.
+pub struct Loaded {
+    /// The log (with repair closers appended when asked).
+    pub log: EventLog,
+    /// Detected format.
+    pub format: Format,
+    /// The session read.
+    pub session: SessionInfo,
+    /// Number of closers appended by `--repair`.
+    pub repaired: usize,
+}
+
+/// Opens `input`, appending repair closers when `repair` is set. A large JSONL file is mapped,
+/// not copied ([`store::open_mapped`]): a command reads its log once and exits. Repair closers
+/// are synthesized events (`EventLog::synthesized`), so the mapped text stays as it is.
+pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
+    let opened = store::open_mapped(&input.file, input.session.as_deref())?;
+    let mut log = opened.log;
+    let mut repaired = 0;
+    if repair {
+        let c = closers(&log);
+        repaired = c.len();
+        apply_closers(&mut log, &c);
+    }
+    Ok(Loaded {
+        log,
+        format: opened.format,
+        session: opened.session,
+        repaired,
+    })
+}
+
+impl Loaded {
+    /// The surface at `at` (or the end).
+    pub fn surface_at(&self, at: Option<u64>) -> Surface {
+        Surface::at_seq(&self.log, at)
+    }
+}
+
+/// "at the end" or "at seq N", for human output.
+pub fn describe_cursor(at: Option<u64>) -> String {
+    at.map_or_else(|| "at the end".to_string(), |s| format!("at seq {s}"))
+}
+
+/// Context for errors while writing output.
+pub fn write_context<T>(r: std::io::Result<T>) -> anyhow::Result<T> {
+    r.context("cannot write to stdout")
+}

@@ -1,0 +1,135 @@
+//! `sessions DIR`: every session under a folder with its figures (read in parallel), one
+//! line each as it finishes; `--json` one document sorted by path.
+
+use std::io::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
+use super::load::write_context;
+use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
+use surface_store::{SessionEntry, SessionFigures, for_each_parallel, read_figures};
+
+/// One session in the `--json` document.
+#[derive(Debug, Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    entry: SessionEntry,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    figures: Option<SessionFigures>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// Runs `sessions DIR`.
+pub fn run(
+    dir: &std::path::Path,
+    only: Option<&str>,
+    json: bool,
+    jobs: Option<usize>,
+) -> anyhow::Result<u8> {
+    let threads = threads(jobs);
+    let found = discover(dir, only, threads)?;
+    let mut out = std::io::stdout().lock();
+    let mut listed: Vec<Listed> = Vec::new();
+    let mut failed: Option<anyhow::Error> = None;
+    let mut readable = 0usize;
+    let cancel = AtomicBool::new(false);
+    for_each_parallel(
+        largest_first(&found.sessions),
+        threads,
+        &cancel,
+        |entry: SessionEntry| {
+            let figures = read_figures(&entry.file, entry.session_arg());
+            (entry, figures)
+        },
+        |(entry, figures)| {
+            if failed.is_some() {
+                return;
+            }
+            readable += usize::from(figures.is_ok());
+            let item = match figures {
+                Ok(f) => Listed {
+                    entry,
+                    figures: Some(f),
+                    error: None,
+                },
+                Err(e) => Listed {
+                    entry,
+                    figures: None,
+                    error: Some(e.to_string()),
+                },
+            };
+            if !json && let Err(e) = write_line(&mut out, &item) {
+                failed = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            }
+            listed.push(item);
+        },
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if json {
+        listed.sort_by(|a, b| (&a.entry.file, &a.entry.id).cmp(&(&b.entry.file, &b.entry.id)));
+        print_json(&serde_json::json!({
+            "root": dir,
+            "sessions": listed,
+            "unreadable": found.unreadable,
+            "notes": found.notes,
+        }))?;
+    } else {
+        for u in &found.unreadable {
+            write_unreadable(&mut out, &u.file, &u.error)?;
+        }
+        write_context(writeln!(
+            out,
+            "{} under {}",
+            plural(listed.len(), "session"),
+            dir.display()
+        ))?;
+    }
+    Ok(if readable == 0 {
+        EXIT_UNREADABLE
+    } else {
+        EXIT_OK
+    })
+}
+
+fn write_line(out: &mut impl std::io::Write, item: &Listed) -> anyhow::Result<()> {
+    let e = &item.entry;
+    // A database session's label already names it.
+    let mut parts = vec![match e.session_arg() {
+        Some(_) => label(e),
+        None => format!("{}  {}", label(e), e.id),
+    }];
+    match (&item.figures, &item.error) {
+        (Some(f), _) => parts.push(format!(
+            "{}, {}, {}, {}, {}",
+            plural(f.events as usize, "event"),
+            plural(f.turns as usize, "turn"),
+            plural(f.compactions as usize, "compaction"),
+            plural(f.errors as usize, "error"),
+            plural(f.warnings as usize, "warning"),
+        )),
+        (None, Some(err)) => parts.push(format!("unreadable: {err}")),
+        (None, None) => {}
+    }
+    parts.push(format!("project {}", e.project));
+    let title = item
+        .figures
+        .as_ref()
+        .and_then(|f| f.title.as_ref())
+        .or(e.title.as_ref());
+    if let Some(t) = title {
+        parts.push(format!("“{t}”"));
+    }
+    if let Some(p) = &e.parent {
+        parts.push(match e.seed_length {
+            Some(n) => format!("fork of {p} after its first {n} events"),
+            None => format!("fork of {p}"),
+        });
+    }
+    write_context(writeln!(out, "{}", parts.join(" · ")))
+}

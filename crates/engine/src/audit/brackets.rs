@@ -1,0 +1,379 @@
+//! One pass over the log-only events that frame a compaction: the `compaction/start` …
+//! `summary` … `end` brackets (matched by `compactionId`, June's id-less `compact/*` by
+//! nesting), the prunes, the replace op each one is followed by, and — for the overflow
+//! trigger — whether the step a compaction ran in had failed with `CONTEXT_WINDOW_EXCEEDED`.
+//! Whatever is missing or out of place becomes a `compaction.*` warning naming the event.
+
+use std::collections::HashMap;
+
+use memchr::memmem;
+use serde_json::Value;
+
+use super::events::{CompactionEvent, CompactionFields, TurnField, read_fields};
+use crate::{EventIdx, EventLog, EventText, Finding, Rule, SurfaceOp};
+
+/// The failure code of a model call that overflowed the context window.
+pub const OVERFLOW_CODE: &str = "CONTEXT_WINDOW_EXCEEDED";
+
+/// One summarizing compaction: the events of its bracket, as far as the log has them.
+#[derive(Clone, Debug, Default)]
+pub struct Bracket {
+    /// `compactionId` (from whichever event had one).
+    pub id: Option<String>,
+    /// The `compaction/start`.
+    pub start: Option<EventIdx>,
+    /// Its fields.
+    pub start_fields: CompactionFields,
+    /// The `compaction/summary`.
+    pub summary: Option<EventIdx>,
+    /// Its fields.
+    pub summary_fields: CompactionFields,
+    /// The `compaction/end`.
+    pub end: Option<EventIdx>,
+    /// Its fields.
+    pub end_fields: CompactionFields,
+    /// The replace op directly after the summary.
+    pub replace: Option<EventIdx>,
+    /// The event the trigger is judged at: the start, else the summary.
+    pub anchor: Option<EventIdx>,
+    /// The step the anchor lies in had overflowed the context window.
+    pub overflow: bool,
+}
+
+impl Bracket {
+    /// `sourceCommandId` of the start, else of the summary.
+    pub fn source_command_id(&self) -> Option<&str> {
+        self.start_fields
+            .source_command_id
+            .as_deref()
+            .or(self.summary_fields.source_command_id.as_deref())
+    }
+}
+
+/// One tool-result prune.
+#[derive(Clone, Debug)]
+pub struct Prune {
+    /// The `compaction/prune`.
+    pub event: EventIdx,
+    /// Its fields.
+    pub fields: CompactionFields,
+    /// The replace op directly after it.
+    pub replace: Option<EventIdx>,
+    /// The step it lies in had overflowed the context window.
+    pub overflow: bool,
+}
+
+/// What a replace op directly follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// The summary of bracket `k`.
+    Summary(usize),
+    /// Prune `k`.
+    Prune(usize),
+    /// No compaction event.
+    Other,
+}
+
+/// The compaction events of a log.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// Every summarizing compaction, in the order its first event appears.
+    pub brackets: Vec<Bracket>,
+    /// Every prune, in log order.
+    pub prunes: Vec<Prune>,
+    /// Every replace op (applied or not), in log order, with what it follows.
+    pub links: Vec<(EventIdx, Link)>,
+    /// `compaction.bracket` / `compaction.malformed` warnings.
+    pub warnings: Vec<Finding>,
+}
+
+/// What an event type means to the scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Other,
+    Compaction(CompactionEvent, bool),
+    StepStart,
+    StepEnd,
+    Chunk,
+    Assistant,
+}
+
+/// The open step, for the overflow trigger.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    open: bool,
+    message_seen: bool,
+    overflowed: bool,
+}
+
+impl Step {
+    fn overflowed(&self) -> bool {
+        self.open && !self.message_seen && self.overflowed
+    }
+}
+
+/// Scans `log`. With `overflow`, the steps' `assistant/chunk`s are searched for the overflow
+/// failure (`check` does not need it and skips them).
+pub fn scan(log: &EventLog, overflow: bool) -> Scan {
+    let roles: Vec<Role> = log
+        .types
+        .iter()
+        .map(|(_, name)| match name {
+            "step/start" => Role::StepStart,
+            "step/end" | "turn/end" => Role::StepEnd,
+            "assistant/chunk" => Role::Chunk,
+            "assistant/message" => Role::Assistant,
+            _ => CompactionEvent::of(name).map_or(Role::Other, |(k, h)| Role::Compaction(k, h)),
+        })
+        .collect();
+    let records_compactions = roles.iter().any(|r| matches!(r, Role::Compaction(..)));
+    let mut s = Scanner {
+        log,
+        out: Scan::default(),
+        open: HashMap::new(),
+        step: Step::default(),
+        last_summary: None,
+        last_prune: None,
+        finder: memmem::Finder::new(OVERFLOW_CODE),
+    };
+    for idx in log.indices() {
+        let role = roles[log.event(idx).kind.0 as usize];
+        match role {
+            Role::Other => {}
+            Role::StepStart => {
+                s.step = Step {
+                    open: true,
+                    ..Step::default()
+                }
+            }
+            Role::StepEnd => s.step = Step::default(),
+            Role::Assistant => s.step.message_seen = true,
+            Role::Chunk => {
+                if overflow && s.step.open && !s.step.message_seen && s.is_overflow_finish(idx) {
+                    s.step.overflowed = true;
+                }
+            }
+            Role::Compaction(kind, head) => s.compaction(idx, kind, head),
+        }
+        if matches!(log.op(idx), SurfaceOp::Replace { .. }) {
+            s.replace(idx, records_compactions);
+        }
+    }
+    s.finish()
+}
+
+struct Scanner<'a> {
+    log: &'a EventLog,
+    out: Scan,
+    /// Open brackets by `compactionId` (id-less June brackets under `None`), innermost last.
+    open: HashMap<Option<String>, Vec<usize>>,
+    step: Step,
+    last_summary: Option<(EventIdx, usize)>,
+    last_prune: Option<(EventIdx, usize)>,
+    finder: memmem::Finder<'static>,
+}
+
+impl Scanner<'_> {
+    fn warn(&mut self, idx: EventIdx, rule: Rule, message: String) {
+        let e = self.log.event(idx);
+        self.out.warnings.push(Finding::new(
+            rule,
+            Some(e.seq),
+            (e.line > 0).then_some(e.line),
+            message,
+        ));
+    }
+
+    /// A `finish` chunk whose `reason.failure.code` is the overflow code (the text is searched
+    /// before anything is parsed; packed rows hold only deltas).
+    fn is_overflow_finish(&self, idx: EventIdx) -> bool {
+        let EventText::Line { start, len } = self.log.event(idx).text() else {
+            return false;
+        };
+        let start = start as usize;
+        let bytes = self
+            .log
+            .text
+            .get(start..start + len as usize)
+            .unwrap_or(&[]);
+        if self.finder.find(bytes).is_none() {
+            return false;
+        }
+        let data = self.log.data_value(idx);
+        let chunk = data.get("chunk");
+        chunk.and_then(|c| c.get("type")).and_then(Value::as_str) == Some("finish")
+            && chunk
+                .and_then(|c| c.pointer("/reason/failure/code"))
+                .and_then(Value::as_str)
+                == Some(OVERFLOW_CODE)
+    }
+
+    /// Whether a compaction event at `idx` lies in a step that overflowed (a start whose
+    /// `turn` is null ran outside any step).
+    fn overflowed_at(&self, turn: TurnField) -> bool {
+        turn != TurnField::Null && self.step.overflowed()
+    }
+
+    fn compaction(&mut self, idx: EventIdx, kind: CompactionEvent, head: bool) {
+        let fields = read_fields(kind, head, &self.log.data_value(idx));
+        if !fields.problems.is_empty() {
+            let message = format!(
+                "{}: {}; the audit shows null for it",
+                self.log.type_name(idx),
+                fields.problems.join("; ")
+            );
+            self.warn(idx, Rule::CompactionMalformed, message);
+        }
+        let key = fields.compaction_id.clone();
+        match kind {
+            CompactionEvent::Start => {
+                let overflow = self.overflowed_at(fields.turn);
+                self.out.brackets.push(Bracket {
+                    id: key.clone(),
+                    start: Some(idx),
+                    start_fields: fields,
+                    anchor: Some(idx),
+                    overflow,
+                    ..Bracket::default()
+                });
+                let k = self.out.brackets.len() - 1;
+                self.open.entry(key).or_default().push(k);
+            }
+            CompactionEvent::Summary => {
+                let open = self
+                    .open
+                    .get(&key)
+                    .and_then(|stack| stack.last().copied())
+                    .filter(|&k| self.out.brackets[k].summary.is_none());
+                let k = match open {
+                    Some(k) => k,
+                    None => {
+                        let message = format!(
+                            "{} has no open compaction/start{}",
+                            self.log.type_name(idx),
+                            id_note(key.as_deref())
+                        );
+                        self.warn(idx, Rule::CompactionBracket, message);
+                        let overflow = self.overflowed_at(fields.turn);
+                        self.out.brackets.push(Bracket {
+                            id: key.clone(),
+                            anchor: Some(idx),
+                            overflow,
+                            ..Bracket::default()
+                        });
+                        let k = self.out.brackets.len() - 1;
+                        self.open.entry(key).or_default().push(k);
+                        k
+                    }
+                };
+                let b = &mut self.out.brackets[k];
+                b.summary = Some(idx);
+                b.summary_fields = fields;
+                self.last_summary = Some((idx, k));
+            }
+            CompactionEvent::End => {
+                let k = self.open.get_mut(&key).and_then(Vec::pop);
+                match k {
+                    Some(k) => {
+                        let b = &mut self.out.brackets[k];
+                        b.end = Some(idx);
+                        b.end_fields = fields;
+                    }
+                    None => {
+                        let message = format!(
+                            "{} has no compaction/start{}",
+                            self.log.type_name(idx),
+                            id_note(key.as_deref())
+                        );
+                        self.warn(idx, Rule::CompactionBracket, message);
+                        self.out.brackets.push(Bracket {
+                            id: key,
+                            end: Some(idx),
+                            end_fields: fields,
+                            ..Bracket::default()
+                        });
+                    }
+                }
+            }
+            CompactionEvent::Prune => {
+                let overflow = self.step.overflowed();
+                self.out.prunes.push(Prune {
+                    event: idx,
+                    fields,
+                    replace: None,
+                    overflow,
+                });
+                self.last_prune = Some((idx, self.out.prunes.len() - 1));
+            }
+        }
+    }
+
+    fn replace(&mut self, idx: EventIdx, records_compactions: bool) {
+        let prev = idx.get().checked_sub(1).map(|p| EventIdx(p as u32));
+        let link = match (prev, self.last_summary, self.last_prune) {
+            (Some(p), Some((s, k)), _) if s == p && self.out.brackets[k].replace.is_none() => {
+                self.out.brackets[k].replace = Some(idx);
+                Link::Summary(k)
+            }
+            (Some(p), _, Some((s, k))) if s == p && self.out.prunes[k].replace.is_none() => {
+                self.out.prunes[k].replace = Some(idx);
+                Link::Prune(k)
+            }
+            _ => {
+                if records_compactions {
+                    self.warn(
+                        idx,
+                        Rule::CompactionBracket,
+                        "replace op is not directly preceded by a compaction/summary or compaction/prune; the audit lists it as \"other\"".to_string(),
+                    );
+                }
+                Link::Other
+            }
+        };
+        self.out.links.push((idx, link));
+    }
+
+    fn finish(mut self) -> Scan {
+        let mut late = Vec::new();
+        for b in &self.out.brackets {
+            if let (Some(start), None) = (b.start, b.end) {
+                late.push((
+                    start,
+                    format!(
+                        "{} has no compaction/end{}",
+                        self.log.type_name(start),
+                        id_note(b.id.as_deref())
+                    ),
+                ));
+            }
+            if let (Some(summary), None) = (b.summary, b.replace) {
+                late.push((
+                    summary,
+                    format!(
+                        "{} is not directly followed by its replace op",
+                        self.log.type_name(summary)
+                    ),
+                ));
+            }
+        }
+        for p in &self.out.prunes {
+            if p.replace.is_none() {
+                late.push((
+                    p.event,
+                    format!(
+                        "{} is not directly followed by its replace op",
+                        self.log.type_name(p.event)
+                    ),
+                ));
+            }
+        }
+        for (idx, message) in late {
+            self.warn(idx, Rule::CompactionBracket, message);
+        }
+        self.out
+    }
+}
+
+fn id_note(id: Option<&str>) -> String {
+    id.map_or_else(String::new, |id| format!(" (compactionId {id})"))
+}

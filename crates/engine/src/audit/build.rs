@@ -1,0 +1,366 @@
+//! Building the audit: the bracket scan, then one pass over the surface's processed effects
+//! (nodes in and out for lost terms, tool calls and results for refetches), with every token
+//! figure read from the meter's per-event arrays. O(log length + text of the surface nodes).
+
+use super::brackets::{Bracket, Link, Prune, Scan, scan};
+use super::findings::mismatch_findings;
+use super::lost::TermIndex;
+use super::model::{
+    Audit, CompactionRecord, FailedCompaction, OverThresholdRequest, Refetch, ReplaceAudit,
+    ReplaceKind, Trigger,
+};
+use super::refetch::{CallIndex, read_message_calls, read_tool_call};
+use super::text::node_text;
+use crate::{
+    Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
+};
+
+/// Audits every replace op of `log`. `surface` must be processed to the end (e.g.
+/// [`Surface::at_end`]; its cursor does not matter) and `meter` built from it; `ratio` is the
+/// threshold ratio (the harness's default is [`crate::DEFAULT_THRESHOLD_RATIO`]).
+pub fn audit(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
+    let scan = scan(log, true);
+    let mut warnings = scan.warnings.clone();
+    warnings.extend(mismatch_findings(log, surface, &scan));
+    warnings.sort_by_key(|f| f.seq);
+    let mut pass = Pass {
+        log,
+        surface,
+        meter,
+        ratio,
+        scan: &scan,
+        terms: TermIndex::default(),
+        calls: CallIndex::default(),
+        pending: std::collections::HashMap::new(),
+        replaces: Vec::new(),
+        reported: meter
+            .anchors()
+            .filter_map(|a| Some((a.message, a.usage?.prompt())))
+            .collect(),
+        nodes: 0,
+    };
+    pass.run();
+    let replaces = pass.replaces;
+    let failed = failed(log, meter, ratio, &scan);
+    let over = over_threshold(log, meter, ratio);
+    let end = log.len();
+    Audit {
+        window: meter.window_at(end),
+        threshold_ratio: ratio,
+        threshold: meter.threshold_at(end, ratio),
+        replaces,
+        failed,
+        over_threshold_requests: over,
+        warnings,
+    }
+}
+
+struct Pass<'a> {
+    log: &'a EventLog,
+    surface: &'a Surface,
+    meter: &'a Meter,
+    ratio: f64,
+    scan: &'a Scan,
+    terms: TermIndex,
+    calls: CallIndex,
+    /// Refetching calls waiting for their result: call id → (replace, refetch).
+    pending: std::collections::HashMap<String, (usize, usize)>,
+    replaces: Vec<ReplaceAudit>,
+    /// `(assistant/message, provider input tokens)` of every anchored model call with usage.
+    reported: Vec<(EventIdx, u64)>,
+    nodes: u64,
+}
+
+impl Pass<'_> {
+    fn run(&mut self) {
+        let log = self.log;
+        let n = self.surface.processed().min(log.len());
+        // Nodes that enter after the last replace op cannot be lost by one.
+        let terms_until = self.scan.links.last().map_or(0, |(i, _)| i.get() + 1);
+        let tool_call = log.types.get("tool/call");
+        let tool_result = log.types.get("tool/result");
+        let assistant = log.types.get("assistant/message");
+        let mut links = self.scan.links.iter().peekable();
+        for i in 0..n {
+            let idx = EventIdx(i as u32);
+            let kind = Some(log.event(idx).kind);
+            if tool_call.is_some() && kind == tool_call {
+                if let Some((id, name, arguments)) = read_tool_call(log, idx) {
+                    self.call(idx, &id, &name, &arguments);
+                }
+            } else if tool_call.is_none() && kind == assistant {
+                for (id, name, arguments) in read_message_calls(log, idx) {
+                    self.call(idx, &id, &name, &arguments);
+                }
+            }
+            let link = match links.peek() {
+                Some(&&(e, link)) if e == idx => {
+                    links.next();
+                    Some(link)
+                }
+                _ => None,
+            };
+            match self.surface.effect(idx) {
+                Some(Effect::Appended) => {
+                    self.nodes += 1;
+                    let is_result = kind == tool_result;
+                    if i < terms_until || is_result {
+                        let text = node_text(log, idx);
+                        if i < terms_until {
+                            self.terms.add(idx.0, &text.text);
+                        }
+                        if is_result {
+                            self.result(idx, text.call_id.as_deref());
+                        }
+                    }
+                }
+                Some(Effect::Replaced(_)) => self.replaced(idx, link.unwrap_or(Link::Other)),
+                _ => {
+                    if let Some(link) = link {
+                        self.rejected(idx, link);
+                    }
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, idx: EventIdx, id: &str, name: &str, arguments: &str) {
+        let Some(found) = self.calls.call(id, name, arguments) else {
+            return;
+        };
+        let Some(rep) = self.replaces.get_mut(found.replace) else {
+            return;
+        };
+        rep.refetches.push(Refetch {
+            seq: self.log.event(idx).seq,
+            tool: name.to_string(),
+            original_seq: found.original_seq,
+            tokens: None,
+            result_seq: None,
+            call: idx,
+            result: None,
+        });
+        self.pending
+            .insert(id.to_string(), (found.replace, rep.refetches.len() - 1));
+    }
+
+    fn result(&mut self, idx: EventIdx, call_id: Option<&str>) {
+        self.calls.result_entered(idx, call_id);
+        let Some((r, k)) = call_id.and_then(|c| self.pending.remove(c)) else {
+            return;
+        };
+        if let Some(refetch) = self
+            .replaces
+            .get_mut(r)
+            .and_then(|a| a.refetches.get_mut(k))
+        {
+            refetch.tokens = Some(self.meter.price(idx));
+            refetch.result_seq = Some(self.log.event(idx).seq);
+            refetch.result = Some(idx);
+        }
+    }
+
+    fn replaced(&mut self, idx: EventIdx, link: Link) {
+        let Some(rep) = self.surface.replace_of(idx) else {
+            return;
+        };
+        let shadowed = self.surface.shadowed_nodes(rep);
+        let position = self.replaces.len();
+        let mut taken = Vec::with_capacity(shadowed.len());
+        let mut shadowed_tokens = 0;
+        for &node in shadowed {
+            taken.extend(self.terms.remove(node.0));
+            self.calls
+                .shadowed(node, self.log.event(node).seq, position);
+            shadowed_tokens += self.meter.price(node);
+        }
+        self.terms.add(idx.0, &node_text(self.log, idx).text);
+        let lost_terms = self.terms.lost(&taken);
+        let nodes_before = self.nodes;
+        self.nodes = self.nodes.saturating_sub(u64::from(rep.count)) + 1;
+        let mut audit = self.base(idx, link, nodes_before, self.nodes);
+        audit.valid = true;
+        audit.shadowed = shadowed.iter().map(|&n| self.log.event(n).seq).collect();
+        audit.shadowed_nodes = shadowed.to_vec();
+        audit.shadowed_tokens = shadowed_tokens;
+        audit.replacement_tokens = self.meter.price(idx);
+        audit.lost_terms = lost_terms;
+        self.replaces.push(audit);
+    }
+
+    fn rejected(&mut self, idx: EventIdx, link: Link) {
+        let audit = self.base(idx, link, self.nodes, self.nodes);
+        self.replaces.push(audit);
+    }
+
+    /// Everything but what applying the op decides.
+    fn base(&self, idx: EventIdx, link: Link, nodes_before: u64, nodes_after: u64) -> ReplaceAudit {
+        let log = self.log;
+        let i = idx.get();
+        let (start, end) = match log.op(idx) {
+            SurfaceOp::Replace { start, end } => (start, end),
+            _ => (0, 0),
+        };
+        let (kind, compaction, judged) = match link {
+            Link::Summary(k) => {
+                let b = &self.scan.brackets[k];
+                let judged = b.anchor.map(|a| {
+                    judge(
+                        self.meter,
+                        self.ratio,
+                        a,
+                        b.overflow,
+                        b.source_command_id().is_some(),
+                    )
+                });
+                (ReplaceKind::Summary, Some(summary_record(log, b)), judged)
+            }
+            Link::Prune(k) => {
+                let p = &self.scan.prunes[k];
+                let command = p.fields.source_command_id.is_some();
+                let judged = judge(self.meter, self.ratio, p.event, p.overflow, command);
+                (ReplaceKind::Prune, Some(prune_record(log, p)), Some(judged))
+            }
+            Link::Other => (ReplaceKind::Other, None, None),
+        };
+        let (trigger, trigger_tokens) = judged.map_or((None, None), |(t, n)| (t, Some(n)));
+        let before = self.reported.partition_point(|&(m, _)| m < idx);
+        let after = self.reported.partition_point(|&(m, _)| m <= idx);
+        ReplaceAudit {
+            seq: log.event(idx).seq,
+            kind,
+            valid: false,
+            start,
+            end,
+            shadowed: Vec::new(),
+            nodes_before,
+            nodes_after,
+            tokens_before: self.meter.at(i).total,
+            tokens_after: self.meter.at(i + 1).total,
+            shadowed_tokens: 0,
+            replacement_tokens: 0,
+            window: self.meter.window_at(i + 1),
+            threshold: self.meter.threshold_at(i + 1, self.ratio),
+            trigger,
+            trigger_tokens,
+            reported_before: before
+                .checked_sub(1)
+                .and_then(|k| self.reported.get(k))
+                .map(|r| r.1),
+            reported_after: self.reported.get(after).map(|r| r.1),
+            compaction,
+            lost_terms: Vec::new(),
+            refetches: Vec::new(),
+            event: idx,
+            shadowed_nodes: Vec::new(),
+        }
+    }
+}
+
+/// The trigger of a compaction judged at event `anchor`, and the meter's total there.
+fn judge(
+    meter: &Meter,
+    ratio: f64,
+    anchor: EventIdx,
+    overflow: bool,
+    command: bool,
+) -> (Option<Trigger>, u64) {
+    let at = anchor.get() + 1;
+    let total = meter.at(at).total;
+    let trigger = if overflow {
+        Some(Trigger::Overflow)
+    } else if command {
+        Some(Trigger::Command)
+    } else {
+        meter.window_at(at).map(|w| {
+            if total >= threshold(w, ratio) {
+                Trigger::Pressure
+            } else {
+                Trigger::BelowThreshold
+            }
+        })
+    };
+    (trigger, total)
+}
+
+fn seq_of(log: &EventLog, idx: Option<EventIdx>) -> Option<u64> {
+    idx.map(|i| log.event(i).seq)
+}
+
+fn summary_record(log: &EventLog, b: &Bracket) -> CompactionRecord {
+    let time = |i: Option<EventIdx>| i.and_then(|i| log.event(i).time());
+    let s = &b.summary_fields;
+    CompactionRecord {
+        id: b.id.clone(),
+        start_seq: seq_of(log, b.start),
+        end_seq: seq_of(log, b.end),
+        duration_ms: time(b.end).zip(time(b.start)).map(|(e, s)| e - s),
+        provider: s.provider.clone(),
+        model: s.model.clone(),
+        usage: s.usage.clone(),
+        max_tokens: s.max_tokens,
+        shadowed_token_count: s.shadowed_token_count,
+        shadowed_seqs: s.shadowed_seqs.clone(),
+        source_command_id: b.source_command_id().map(str::to_string),
+        error: b.end_fields.error.clone(),
+    }
+}
+
+fn prune_record(log: &EventLog, p: &Prune) -> CompactionRecord {
+    CompactionRecord {
+        id: p.fields.compaction_id.clone(),
+        start_seq: Some(log.event(p.event).seq),
+        shadowed_token_count: p.fields.shadowed_token_count,
+        shadowed_seqs: p.fields.shadowed_seqs.clone(),
+        source_command_id: p.fields.source_command_id.clone(),
+        ..CompactionRecord::default()
+    }
+}
+
+/// Compactions whose `compaction/end` carries an error and that no replace followed.
+fn failed(log: &EventLog, meter: &Meter, ratio: f64, scan: &Scan) -> Vec<FailedCompaction> {
+    let mut out: Vec<FailedCompaction> = scan
+        .brackets
+        .iter()
+        .filter(|b| b.replace.is_none())
+        .filter_map(|b| {
+            let end = b.end?;
+            let error = b.end_fields.error.clone()?;
+            let trigger = b.anchor.and_then(|a| {
+                judge(meter, ratio, a, b.overflow, b.source_command_id().is_some()).0
+            });
+            Some(FailedCompaction {
+                id: b.id.clone(),
+                start_seq: seq_of(log, b.start),
+                end_seq: log.event(end).seq,
+                error,
+                trigger,
+                event: end,
+            })
+        })
+        .collect();
+    out.sort_by_key(|f| f.event);
+    out
+}
+
+/// Model requests whose messages were fixed while the meter was at or over the threshold.
+fn over_threshold(log: &EventLog, meter: &Meter, ratio: f64) -> Vec<OverThresholdRequest> {
+    meter
+        .steps()
+        .iter()
+        .filter_map(|step| {
+            let cursor = request_cursor(log, step, step.start.get() + 1);
+            let window = meter.window_at(cursor)?;
+            let limit = threshold(window, ratio);
+            let tokens = meter.at(cursor).total;
+            (tokens >= limit).then(|| OverThresholdRequest {
+                seq: log.event(step.start).seq,
+                tokens,
+                threshold: limit,
+                window,
+                event: step.start,
+                cursor,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,68 @@
+//! The pure surface engine: events, the surface with replay, messages, findings, repair and
+//! replace preview. No egui, no file I/O, no clock, no threads.
+//!
+//! Data flow: a store fills [`EventBatch`]es → [`EventLog`] → [`Surface`] (replay cursor) →
+//! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
+
+#![forbid(unsafe_code)]
+
+pub mod audit;
+mod check;
+mod data_diff;
+mod effect;
+mod effect_slot;
+mod era;
+mod event;
+mod finding;
+mod header;
+mod links;
+mod log;
+mod message_shape;
+mod messages;
+pub mod meter;
+mod packed;
+mod packed_quick;
+mod preview;
+mod problem;
+mod readable;
+mod repair;
+mod request;
+mod summary;
+mod surface;
+mod text_arena;
+mod turn_fields;
+mod turn_fields_scan;
+mod turns;
+mod types;
+
+pub use check::{
+    CheckReport, Join, RestFindings, RestPass, Rewrite, TurnsFindings, TurnsPass, check,
+    check_report, check_report_and_surface_joined, check_report_joined, tool_result_rewrite,
+};
+pub use data_diff::{
+    DataDiff, DiffEntry, DiffKind, MarkedLine, diff_pruned, diff_values, marked_lines,
+    prunable_content,
+};
+pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
+pub use era::{Era, EraGuess, detect_era};
+pub use event::{
+    EventExtra, EventIdx, EventRecord, EventText, MalformedOp, NO_EXTRA, NO_SOURCES, NO_TIME,
+    OpSlot, SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
+};
+pub use finding::{Finding, Rule, Severity};
+pub use header::SessionHeader;
+pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};
+pub use messages::{Message, derive_messages, message_from, message_of, read_message};
+pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
+pub use packed::{ChunkKind, PackedData, PackedRow};
+pub use packed_quick::{QuickRow, compare_quick_row, quick_row};
+pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
+pub use problem::{LogProblem, ProblemKind};
+pub use readable::{ReadScan, Unreadable, read_value, scan as scan_readable};
+pub use repair::{Closer, apply_closers, closers};
+pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
+pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
+pub use surface::{Mode, ReplaceCheck, Surface};
+pub use text_arena::{SharedBytes, SharedText, TextArena};
+pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};
+pub use types::TypeTable;

@@ -1,0 +1,123 @@
+//! The token meter built on every core, pipelined: the log is cut into small ranges whose
+//! prices ([`Prices::read`], independent per range) any thread may read, while the calling
+//! thread folds the priced ranges into the meter in log order ([`Meter::build_priced`], the
+//! sequential part) and, whenever the next range in order is not ready, reads an unclaimed
+//! range itself instead of waiting. Folding thus overlaps pricing, and no core idles while
+//! there is work. The engine stays single-threaded and pure; the threads are the shell's.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use surface_engine::meter::Prices;
+use surface_engine::{EventLog, Meter, Surface};
+
+/// Logs shorter than this are metered on one thread (a thread costs more than it saves).
+const PARALLEL_FROM: usize = 20_000;
+
+/// Ranges per thread: small enough that folding starts early and the threads finish together.
+const RANGES_PER_THREAD: usize = 16;
+
+/// The token meter of `log` (see [`Meter::build`]), its prices read on up to four threads.
+pub fn meter_of(log: &EventLog, surface: &Surface) -> Meter {
+    let n = surface.processed().min(log.len());
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get().min(4));
+    if threads < 2 || n < PARALLEL_FROM {
+        return Meter::build(log, surface);
+    }
+    let count = threads * RANGES_PER_THREAD;
+    let ranges: Vec<Range<usize>> = (0..count)
+        .map(|k| k * n / count..(k + 1) * n / count)
+        .collect();
+    let work = Work::new(log, &ranges);
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|| while work.price_one() {});
+        }
+        // Folds the parts in order; a range a dead worker claimed but never delivered is
+        // read by `build_priced` itself (it reads every event no part covers).
+        Meter::build_priced(log, surface, (0..count).map_while(|k| work.take(k)))
+    })
+}
+
+/// The ranges to price and the parts priced so far.
+struct Work<'a> {
+    log: &'a EventLog,
+    ranges: &'a [Range<usize>],
+    /// The next range nobody has claimed.
+    next: AtomicUsize,
+    /// Priced parts by range, until the fold takes them; `Err(())` marks a range whose
+    /// reader panicked.
+    parts: Mutex<Vec<Option<Result<Prices, ()>>>>,
+    priced: Condvar,
+}
+
+impl<'a> Work<'a> {
+    fn new(log: &'a EventLog, ranges: &'a [Range<usize>]) -> Self {
+        Work {
+            log,
+            ranges,
+            next: AtomicUsize::new(0),
+            parts: Mutex::new(vec![None; ranges.len()]),
+            priced: Condvar::new(),
+        }
+    }
+
+    /// Claims and prices the next unclaimed range; false when none is left.
+    fn price_one(&self) -> bool {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        let Some(range) = self.ranges.get(k) else {
+            return false;
+        };
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            Prices::read(self.log, range.clone())
+        }));
+        let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner);
+        parts[k] = Some(read.map_err(|_| ()));
+        self.priced.notify_all();
+        true
+    }
+
+    /// The part of range `k`, pricing other ranges meanwhile; `None` when it cannot come
+    /// (its reader panicked), which ends the parts handed to the fold.
+    fn take(&self, k: usize) -> Option<Prices> {
+        loop {
+            let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(part) = parts[k].take() {
+                return part.ok();
+            }
+            if self.next.load(Ordering::Relaxed) < self.ranges.len() {
+                drop(parts);
+                self.price_one();
+                continue;
+            }
+            // Every range is claimed and `k` is being read by another thread.
+            drop(
+                self.priced
+                    .wait_while(parts, |parts| parts[k].is_none())
+                    .unwrap_or_else(PoisonError::into_inner),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surface_synth::{SynthConfig, generate};
+
+    #[test]
+    fn the_pipelined_meter_equals_the_serial_one() {
+        let mut bytes = Vec::new();
+        generate(&SynthConfig::with_events(60_000), &mut bytes).unwrap();
+        let log = surface_store::read_jsonl(bytes, None).unwrap();
+        let surface = Surface::at_end(&log);
+        let serial = Meter::build(&log, &surface);
+        let piped = meter_of(&log, &surface);
+        assert_eq!(piped.len(), serial.len());
+        for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
+            assert_eq!(piped.at(cursor), serial.at(cursor), "cursor {cursor}");
+        }
+        assert_eq!(piped.steps(), serial.steps());
+    }
+}

@@ -1,0 +1,478 @@
+//! JSONL session logs: the header line, event lines and packed chunk rows, read in parallel
+//! over the file's two halves. Every problem is recorded with its line; nothing is fatal.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use memchr::memchr;
+use serde_json::Value;
+
+use super::batch_merge::merge_in_order;
+use super::envelope::{
+    Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
+};
+use super::envelope_scan::scan_envelope;
+use super::packed_rows::{PackedInput, push_packed_members};
+use super::progress::LoadProgress;
+use surface_engine::{
+    ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, ProblemKind, SessionHeader,
+    SurfaceOp, TextArena,
+};
+
+/// Inputs at least this large are parsed in chunks on two threads.
+const PARALLEL_THRESHOLD: usize = 4 << 20;
+
+/// How many chunks a large input is cut into: two threads take them in turn, so that both
+/// stay busy until near the end. They are joined in file order once all are parsed
+/// (`batch_merge.rs`, the records copied on two threads).
+const CHUNKS: usize = 16;
+
+/// Reads a whole JSONL log from its bytes (owned, or a [`TextArena`] over shared bytes such as
+/// a mapped file); they become the log's text arena without a copy. Returns `None` only when
+/// cancelled.
+pub fn read_jsonl(
+    bytes: impl Into<TextArena>,
+    progress: Option<&LoadProgress>,
+) -> Option<EventLog> {
+    let bytes: TextArena = bytes.into();
+    let first_end = memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
+    let (header, header_problems) = parse_header(&bytes[..first_end]);
+    let body_start = if header.is_some() { first_end } else { 0 };
+    let first_line = if header.is_some() { 2 } else { 1 };
+    // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
+    // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
+    let release = |range| bytes.release_resident(range);
+    let mut batch = parse_body_releasing(&bytes, body_start, first_line, progress, &release)?;
+    let mut problems = header_problems;
+    problems.append(&mut batch.problems);
+    batch.problems = problems;
+    Some(EventLog::new(header, bytes, batch))
+}
+
+/// Parses the lines of `bytes[from..]`, numbering them from `first_line`. `text` offsets in the
+/// result refer to `bytes`.
+pub fn parse_body(
+    bytes: &[u8],
+    from: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+) -> Option<EventBatch> {
+    parse_body_releasing(bytes, from, first_line, progress, &|_| {})
+}
+
+/// [`parse_body`], calling `release` with each chunk's byte range once that chunk is parsed
+/// (large inputs only).
+fn parse_body_releasing(
+    bytes: &[u8],
+    from: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Option<EventBatch> {
+    if bytes.len() - from < PARALLEL_THRESHOLD {
+        return parse_range(bytes, from, bytes.len(), first_line, progress).map(|(b, _)| b);
+    }
+    let chunks = chunk_bounds(bytes, from);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(a, b)) = chunks.get(k) else {
+                return done;
+            };
+            done.push((k, parse_range(bytes, a, b, 1, progress)));
+            release(a..b);
+        }
+    };
+    let parsed = std::thread::scope(|s| {
+        let helper = s.spawn(work);
+        let mut parsed = work();
+        // A helper that died leaves its chunks unparsed: they are parsed here below.
+        parsed.extend(helper.join().unwrap_or_default());
+        parsed
+    });
+    let mut slots: Vec<Option<Option<(EventBatch, u32)>>> = chunks.iter().map(|_| None).collect();
+    for (k, r) in parsed {
+        slots[k] = Some(r);
+    }
+    let parts = slots
+        .into_iter()
+        .zip(&chunks)
+        .map(|(slot, &(a, b))| slot.unwrap_or_else(|| parse_range(bytes, a, b, 1, progress)))
+        .collect::<Option<Vec<_>>>()?;
+    Some(merge_in_order(parts, first_line))
+}
+
+/// `[from, len)` cut into at most [`CHUNKS`] ranges of about equal size, each ending after a
+/// newline (or at the end).
+fn chunk_bounds(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+    let len = bytes.len() - from;
+    let mut out = Vec::with_capacity(CHUNKS);
+    let mut at = from;
+    for k in 1..=CHUNKS {
+        let want = (from + len * k / CHUNKS).max(at);
+        let end = if k == CHUNKS {
+            bytes.len()
+        } else {
+            memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1)
+        };
+        if end > at {
+            out.push((at, end));
+            at = end;
+        }
+    }
+    out
+}
+
+/// Parses the lines of `bytes[from..to]`, numbering them from `first_line`; returns the batch
+/// and how many lines it read.
+fn parse_range(
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+) -> Option<(EventBatch, u32)> {
+    let mut parser = LineParser {
+        bytes,
+        batch: EventBatch::default(),
+        scratch: Vec::new(),
+    };
+    parser.batch.events.reserve((to - from) / 200);
+    let mut at = from;
+    let mut line = first_line;
+    let mut since_report = 0usize;
+    while at < to {
+        let end = memchr(b'\n', &bytes[at..to]).map_or(to, |i| at + i);
+        parser.line(at, end, line, end < to);
+        since_report += end + 1 - at;
+        if since_report > (1 << 20) {
+            if let Some(p) = progress {
+                p.advance(since_report as u64);
+                if p.is_cancelled() {
+                    return None;
+                }
+            }
+            since_report = 0;
+        }
+        at = end + 1;
+        line += 1;
+    }
+    if let Some(p) = progress {
+        p.advance(since_report as u64);
+    }
+    Some((parser.batch, line - first_line))
+}
+
+/// Parses the header line. Returns the header, or the problems when the line is not one.
+pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
+    let text = std::str::from_utf8(line).unwrap_or("").trim();
+    let value: Option<Value> = serde_json::from_str(text).ok();
+    let Some(obj) = value
+        .as_ref()
+        .and_then(Value::as_object)
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("session"))
+    else {
+        let what = if text.is_empty() {
+            "the file is empty or its first line is blank".to_string()
+        } else {
+            "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events".to_string()
+        };
+        return (
+            None,
+            vec![LogProblem {
+                kind: ProblemKind::HeaderMissing,
+                line: Some(1),
+                seq: None,
+                offset: None,
+                message: what,
+            }],
+        );
+    };
+    let header = header_from_json(obj);
+    let mut problems = Vec::new();
+    if !header.version_is_known() {
+        problems.push(LogProblem {
+            kind: ProblemKind::HeaderVersion,
+            line: Some(1),
+            seq: None,
+            offset: None,
+            message: format!(
+                "header version {} is neither 0 nor 1; reading by structure",
+                obj.get("version")
+                    .map_or("(missing)".to_string(), Value::to_string)
+            ),
+        });
+    }
+    (Some(header), problems)
+}
+
+/// A header from the JSON object of a header line.
+pub fn header_from_json(obj: &serde_json::Map<String, Value>) -> SessionHeader {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string);
+    let i = |k: &str| obj.get(k).and_then(Value::as_i64);
+    SessionHeader {
+        id: s("id").unwrap_or_default(),
+        version: i("version"),
+        created_at: i("createdAt"),
+        cwd: s("cwd"),
+        parent_session: s("parentSession"),
+        seed_length: obj.get("seedLength").and_then(Value::as_u64),
+        origin: s("origin"),
+        delegation_depth: i("delegationDepth"),
+        agent_preset: s("agentPreset"),
+    }
+}
+
+struct LineParser<'b> {
+    bytes: &'b [u8],
+    batch: EventBatch,
+    scratch: Vec<u64>,
+}
+
+impl<'b> LineParser<'b> {
+    fn line(&mut self, start: usize, end: usize, line: u32, has_newline: bool) {
+        let mut raw = &self.bytes[start..end];
+        if raw.last() == Some(&b'\r') {
+            raw = &raw[..raw.len() - 1];
+        }
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Ok(text) = std::str::from_utf8(raw) else {
+            return self.bad(line, "line is not valid UTF-8".to_string());
+        };
+        // The scanner accepts only lines serde_json accepts with the same envelope; whenever
+        // it gives up, serde_json decides and words the error (envelope_scan.rs).
+        let env = match scan_envelope(text) {
+            Some(env) => env,
+            None => match Envelope::from_json(text) {
+                Ok(env) => env,
+                Err(e) => {
+                    let what = if has_newline {
+                        "line is not a JSON event"
+                    } else {
+                        "last line is incomplete (no newline) and not a JSON event"
+                    };
+                    return self.bad(line, format!("{what}: {e}"));
+                }
+            },
+        };
+        if let Some(kind) = ChunkKind::from_row_type(&env.type_name) {
+            return self.packed(start, &env, kind, line);
+        }
+        let Some(seq) = env.seq.and_then(parse_non_negative) else {
+            return self.bad(
+                line,
+                format!("{} line has no non-negative integer seq", env.type_name),
+            );
+        };
+        let time = env.time.and_then(parse_integer);
+        let op = env.surface_op.map_or(SurfaceOp::None, parse_surface_op);
+        let mut has_sources = false;
+        if let Some(r) = env.sources {
+            match parse_sources(r, &mut self.scratch) {
+                Ok(present) => has_sources = present,
+                Err(msg) => self.batch.problems.push(LogProblem {
+                    kind: ProblemKind::BadProvenance,
+                    line: Some(line),
+                    seq: Some(seq),
+                    offset: None,
+                    message: msg,
+                }),
+            }
+        }
+        self.batch.push(NewEvent {
+            seq,
+            time,
+            type_name: &env.type_name,
+            op,
+            sources: has_sources.then_some(self.scratch.as_slice()),
+            line,
+            text: EventText::Line {
+                start: start as u64,
+                len: raw.len() as u32,
+            },
+            plain: env.plain,
+        });
+    }
+
+    fn packed(&mut self, line_start: usize, env: &Envelope<'_>, kind: ChunkKind, line: u32) {
+        let Some(seq0) = env.seq0.and_then(parse_non_negative) else {
+            return self.bad(
+                line,
+                format!(
+                    "malformed packed row: {} without a non-negative integer seq0",
+                    env.type_name
+                ),
+            );
+        };
+        let Some(time0) = env.time0.and_then(parse_integer) else {
+            return self.bad(
+                line,
+                format!(
+                    "malformed packed row: {} without an integer time0",
+                    env.type_name
+                ),
+            );
+        };
+        let Some(data) = env.data else {
+            return self.bad(
+                line,
+                format!("malformed packed row: {} without data", env.type_name),
+            );
+        };
+        if env.seq.is_some() || env.surface_op.is_some() || env.sources.is_some() {
+            return self.bad(
+                line,
+                "malformed packed row: unexpected event keys".to_string(),
+            );
+        }
+        let data_start = data.as_ptr() as usize - self.bytes.as_ptr() as usize;
+        debug_assert!(data_start >= line_start);
+        let input = PackedInput {
+            row_type: &env.type_name,
+            kind,
+            data_json: data,
+            data_start: data_start as u64,
+            seq0,
+            time0,
+            line,
+            // The envelope scan (or serde_json) has validated the whole line.
+            validated: true,
+        };
+        if let Err(msg) = push_packed_members(&mut self.batch, &input) {
+            self.bad(line, msg);
+        }
+    }
+
+    fn bad(&mut self, line: u32, message: String) {
+        self.batch
+            .problems
+            .push(LogProblem::bad_line(line, message));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surface_engine::EventIdx;
+
+    fn read(s: &str) -> EventLog {
+        read_jsonl(s.as_bytes().to_vec(), None).unwrap()
+    }
+
+    #[test]
+    fn header_events_and_packed_rows() {
+        let log = read(concat!(
+            "{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n",
+            "{\"type\":\"turn/start\",\"seq\":0,\"time\":5,\"data\":{\"turn\":1}}\n",
+            "{\"type\":\"text-chunks\",\"seq0\":1,\"time0\":10,\"data\":{\"turn\":1,\"step\":1,\"index\":0,\"dt\":[2,3],\"texts\":[\"a\",\"b\",\"c\"]}}\n",
+            "{\"type\":\"user/message\",\"seq\":4,\"time\":5,\"data\":{},\"surfaceOp\":\"append\",\"sourceEventSeqs\":[1]}\n",
+        ));
+        assert_eq!(log.header.as_ref().unwrap().id, "s");
+        assert_eq!(log.len(), 5);
+        assert_eq!(log.event(EventIdx(3)).time(), Some(15));
+        assert_eq!(log.event(EventIdx(3)).line, 3);
+        let member: Value = serde_json::from_str(&log.event_json(EventIdx(2))).unwrap();
+        assert_eq!(member["data"]["chunk"]["text"], "b");
+        assert_eq!(log.sources(EventIdx(4)), Some(&[1u64][..]));
+        assert!(log.problems.is_empty());
+    }
+
+    #[test]
+    fn bad_lines_are_problems_with_line_numbers() {
+        let log = read(concat!(
+            "{\"type\":\"turn/start\",\"seq\":0}\n",
+            "not json\n",
+            "{\"type\":\"x\",\"seq\":1.0}\n",
+            "{\"type\":\"turn/end\",\"seq\":1}",
+        ));
+        assert!(log.header.is_none());
+        let kinds: Vec<_> = log.problems.iter().map(|p| (p.kind, p.line)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (ProblemKind::HeaderMissing, Some(1)),
+                (ProblemKind::BadRecord, Some(2)),
+                (ProblemKind::BadRecord, Some(3))
+            ]
+        );
+        assert_eq!(log.len(), 2, "the final line without newline is kept");
+    }
+
+    #[test]
+    fn chunked_parse_matches_serial() {
+        let mut text = String::new();
+        let mut seq = 0u64;
+        let mut n = 0u64;
+        while text.len() < 2 * PARALLEL_THRESHOLD {
+            n += 1;
+            // Types first met in different chunks, bad lines, blank lines, provenance,
+            // replaces and a torn last line: everything the merge renumbers or remaps.
+            let kind = format!("kind/{}", (n * n) % (1 + n / 20_000));
+            let line = match n % 101 {
+                0 => "{broken".to_string(),
+                1 => String::new(),
+                2 => format!(
+                    r#"{{"type":"context/message","seq":{seq},"sourceEventSeqs":[{},{}],"surfaceOp":{{"op":"replace","start":{},"end":{}}},"data":{{}}}}"#,
+                    seq / 2,
+                    seq / 3,
+                    seq / 3,
+                    seq / 2
+                ),
+                _ => format!(r#"{{"type":"{kind}","seq":{seq},"time":{n},"data":{{"n":{n}}}}}"#),
+            };
+            text.push_str(&line);
+            text.push('\n');
+            seq += 1;
+        }
+        text.push_str(r#"{"type":"torn","seq":"#);
+        let bytes = text.as_bytes();
+        let chunked = parse_body(bytes, 0, 1, None).unwrap();
+        let (serial, lines) = parse_range(bytes, 0, bytes.len(), 1, None).unwrap();
+        assert!(lines > 100_000);
+        assert_eq!(chunked.events.len(), serial.events.len());
+        for (a, b) in chunked.events.iter().zip(&serial.events) {
+            let name = |batch: &EventBatch, e: &surface_engine::EventRecord| {
+                batch.types.name(e.kind).to_string()
+            };
+            assert_eq!(
+                (a.seq, a.time, a.line, a.op(), a.text(), a.flags()),
+                (b.seq, b.time, b.line, b.op(), b.text(), b.flags())
+            );
+            assert_eq!(name(&chunked, a), name(&serial, b));
+            let list = |batch: &EventBatch, e: &surface_engine::EventRecord| {
+                let x = batch.extras.get(e.extra() as usize)?;
+                let at = x.sources_start as usize;
+                let sources = x
+                    .has_sources()
+                    .then(|| batch.sources[at..at + x.sources_len as usize].to_vec());
+                Some((x.start, x.end, sources))
+            };
+            assert_eq!(list(&chunked, a), list(&serial, b));
+        }
+        assert_eq!(chunked.problems, serial.problems);
+    }
+
+    #[test]
+    fn parallel_parse_matches_serial() {
+        let mut text =
+            String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
+        let mut seq = 0;
+        while text.len() < PARALLEL_THRESHOLD + 1000 {
+            text.push_str(&format!("{{\"type\":\"assistant/chunk\",\"seq\":{seq},\"time\":1,\"data\":{{\"turn\":1}}}}\n"));
+            seq += 1;
+        }
+        text.push_str("garbage\n");
+        let log = read(&text);
+        assert_eq!(log.len(), seq);
+        assert!(
+            log.events
+                .iter()
+                .enumerate()
+                .all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2)
+        );
+        assert_eq!(log.problems[0].line, Some(seq as u32 + 2));
+    }
+}

@@ -1,0 +1,318 @@
+//! Reading session files into the engine's types: format detection by content, JSONL,
+//! Zstandard JSONL and SQLite (read-only), the list of sessions a file holds, and every session
+//! under a folder (`discover*`); writing new files atomically (`write_new`).
+//!
+//! One of the two crates of the workspace that may hold `unsafe` (the other is `surface-scan`):
+//! the operating system's part — mapping a file (`mapped_file`, `read_file`), the SIGBUS guard
+//! (`map_guard`) and one uninitialised-buffer fill (`batch_merge`). Each block states why it is
+//! sound; ARCHITECTURE.md gives the contract of mapped bytes.
+
+mod batch_merge;
+mod discover;
+mod discover_figures;
+mod discover_pool;
+mod discover_probe;
+mod discover_sqlite;
+mod discover_walk;
+mod envelope;
+mod envelope_scan;
+mod error;
+mod follow;
+mod jsonl;
+#[cfg(target_os = "linux")]
+mod map_guard;
+#[cfg(target_os = "linux")]
+mod mapped_file;
+mod packed_rows;
+mod progress;
+mod read_file;
+mod sqlite;
+mod sqlite_rows;
+mod sqlite_schema;
+mod sqlite_sessions;
+mod string_scan;
+mod varint;
+mod write_new;
+mod zstd_jsonl;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use discover::{
+    Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
+    find_sessions, project_of, read_figures,
+};
+pub use discover_pool::for_each_parallel;
+pub use discover_walk::{Candidate, Walk, walk};
+pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
+pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
+pub use error::StoreError;
+pub use follow::{FollowUpdate, Follower, open_following};
+pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
+pub use progress::LoadProgress;
+pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
+pub use varint::{decode_seq_list, encode_seq_list};
+pub use write_new::{WriteError, refuse_the_log, write_new_file};
+pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
+
+use read_file::MapFor;
+use surface_engine::{EventLog, TextArena};
+
+/// The on-disk format of a session file, detected from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Plain JSONL.
+    Jsonl,
+    /// Zstandard-compressed JSONL (concatenated frames).
+    Zstd,
+    /// A SQLite database of sessions.
+    Sqlite,
+}
+
+impl Format {
+    /// Detects the format from the leading bytes: SQLite magic, Zstandard magic, else JSONL.
+    pub fn detect(prefix: &[u8]) -> Format {
+        if prefix.starts_with(b"SQLite format 3\0") {
+            Format::Sqlite
+        } else if prefix.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            Format::Zstd
+        } else {
+            Format::Jsonl
+        }
+    }
+
+    /// A short human name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Jsonl => "JSONL",
+            Format::Zstd => "Zstandard JSONL",
+            Format::Sqlite => "SQLite",
+        }
+    }
+}
+
+/// One session in a file (a JSONL file holds one; a SQLite file many).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SessionInfo {
+    /// Session id.
+    pub id: String,
+    /// Creation time, epoch milliseconds.
+    pub created: Option<i64>,
+    /// Number of events (after packed rows are expanded).
+    pub events: u64,
+    /// Parent session of a fork.
+    pub parent: Option<String>,
+    /// Number of inherited seed events of a fork.
+    pub seed_length: Option<u64>,
+    /// `origin` (`"subagent"`).
+    pub origin: Option<String>,
+}
+
+/// A session read from a file.
+#[derive(Debug)]
+pub struct Opened {
+    /// The file.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: Format,
+    /// The session that was read.
+    pub session: SessionInfo,
+    /// The log.
+    pub log: EventLog,
+}
+
+/// Opens `path` read-only and reads one session (`session` picks one in a SQLite file;
+/// otherwise the only or the most recently created one). The log owns a copy of the file's
+/// bytes (what live follow and tests use; the viewer maps: [`open_for_viewer`]).
+pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
+    open_with_progress(path, session, None)
+}
+
+/// [`open`], but a large JSONL file is mapped read-only instead of copied (Linux; see
+/// `mapped_file.rs`): the log's text arena shares the file's pages. For short-lived readers
+/// (the CLI). Zstandard and SQLite files read as with [`open`] (they decode into owned text).
+/// If another program truncates the file while the log is alive, the process prints one line
+/// naming the file and exits 2 (the SIGBUS guard of `map_guard.rs`).
+pub fn open_mapped(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
+    open_reading(path, session, None, Reading::Map(MapFor::CommandLine))
+}
+
+/// What the desktop viewer opens a file with: [`open_with_progress`], but a large JSONL file
+/// is mapped lazily instead of copied (Linux; see `mapped_file.rs`). The log's text arena
+/// shares the page cache and lets go of pages once read
+/// ([`surface_engine::TextArena::release_resident`]). If another program truncates the file,
+/// the bytes read as zeros from then on and [`surface_engine::TextArena::lost`] turns true: the
+/// viewer reopens the file.
+pub fn open_for_viewer(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<Opened, StoreError> {
+    open_reading(path, session, progress, Reading::Map(MapFor::Viewer))
+}
+
+/// [`open`] reporting progress and honouring cancellation.
+pub fn open_with_progress(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<Opened, StoreError> {
+    open_reading(path, session, progress, Reading::Copy)
+}
+
+/// How the bytes of a JSONL file get into memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// An owned copy.
+    Copy,
+    /// Mapped when large enough (`read_file::map_or_read`), for this use.
+    Map(MapFor),
+}
+
+/// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
+fn open_reading(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    reading: Reading,
+) -> Result<Opened, StoreError> {
+    let format = detect_file(path)?;
+    let cancelled = || StoreError::Cancelled {
+        path: path.to_path_buf(),
+    };
+    let (log, info) = match format {
+        Format::Sqlite => read_sqlite(path, session, progress)?.ok_or_else(cancelled)?,
+        Format::Jsonl | Format::Zstd => {
+            let bytes = match reading {
+                Reading::Map(use_) if format == Format::Jsonl => read_file::map_or_read(path, use_),
+                _ => read_file::read_whole(path).map(TextArena::from),
+            }
+            .map_err(|e| StoreError::io(path, e))?;
+            if let Some(p) = progress {
+                p.set_total(bytes.len() as u64);
+            }
+            let log = match format {
+                Format::Zstd => read_zstd_jsonl(&bytes, progress),
+                _ => read_jsonl(bytes, progress),
+            }
+            .ok_or_else(cancelled)?;
+            if log.header.is_none() && log.is_empty() {
+                let first_problem = log
+                    .problems
+                    .iter()
+                    .find(|p| p.kind != surface_engine::ProblemKind::HeaderMissing)
+                    .map(|p| format!(" (first problem: {})", p.message))
+                    .unwrap_or_default();
+                return Err(StoreError::Unreadable {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "no session header and no event could be read; not a session log{first_problem}"
+                    ),
+                });
+            }
+            let info = single_session_info(&log);
+            if let Some(wanted) = session
+                && wanted != info.id
+            {
+                return Err(StoreError::UnknownSession {
+                    path: path.to_path_buf(),
+                    id: wanted.to_string(),
+                    available: info.id,
+                });
+            }
+            (log, info)
+        }
+    };
+    Ok(Opened {
+        path: path.to_path_buf(),
+        format,
+        session: info,
+        log,
+    })
+}
+
+/// The sessions a file holds.
+pub fn list_sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
+    match detect_file(path)? {
+        Format::Sqlite => list_sqlite_sessions(path),
+        _ => Ok(vec![open(path, None)?.session]),
+    }
+}
+
+/// Detects the format of a file from its first bytes. Folders, FIFOs, sockets and devices are
+/// refused from their metadata before anything is opened (opening a FIFO blocks until a
+/// writer comes; a device such as `/dev/zero` never ends).
+pub fn detect_file(path: &Path) -> Result<Format, StoreError> {
+    use std::io::Read as _;
+    let metadata = std::fs::metadata(path).map_err(|e| StoreError::io(path, e))?;
+    refuse_non_regular(path, &metadata)?;
+    let mut file = std::fs::File::open(path).map_err(|e| StoreError::io(path, e))?;
+    // The path may have been replaced between the two calls: check what was opened.
+    if let Ok(opened) = file.metadata() {
+        refuse_non_regular(path, &opened)?;
+    }
+    let mut prefix = [0u8; 16];
+    let mut n = 0;
+    while n < prefix.len() {
+        match file.read(&mut prefix[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) => return Err(StoreError::io(path, e)),
+        }
+    }
+    Ok(Format::detect(&prefix[..n]))
+}
+
+/// `Err` naming what `path` is when it is not a regular file.
+pub fn refuse_non_regular(path: &Path, metadata: &std::fs::Metadata) -> Result<(), StoreError> {
+    match special_file_kind(metadata) {
+        None => Ok(()),
+        Some(kind) => Err(StoreError::Unreadable {
+            path: path.to_path_buf(),
+            message: format!("is {kind}, not a session file"),
+        }),
+    }
+}
+
+/// What a file that is not a regular file is ("a directory", "a FIFO", …); `None` for a
+/// regular file. `metadata` should follow symlinks.
+pub fn special_file_kind(metadata: &std::fs::Metadata) -> Option<&'static str> {
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    if kind.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_char_device() {
+            return Some("a character device");
+        }
+        if kind.is_block_device() {
+            return Some("a block device");
+        }
+    }
+    Some("not a regular file")
+}
+
+pub(crate) fn single_session_info(log: &EventLog) -> SessionInfo {
+    let h = log.header.clone().unwrap_or_default();
+    SessionInfo {
+        id: h.id,
+        created: h.created_at,
+        events: log.len() as u64,
+        parent: h.parent_session,
+        seed_length: h.seed_length,
+        origin: h.origin,
+    }
+}

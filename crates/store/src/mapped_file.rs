@@ -1,0 +1,217 @@
+//! A whole file mapped read-only into memory (Linux): its bytes become the log's text arena
+//! with no copy and no fresh memory to fault in.
+//!
+//! Reading a 220 MB log into a fresh buffer costs the kernel zeroing 220 MB of new pages and
+//! copying from the page cache, and then the machine holds the file twice. A mapping
+//! (`PROT_READ`, `MAP_PRIVATE`) shares the page cache's pages. The mapping is read-only: the
+//! viewer never writes to the file. Two uses ([`MapFor`]):
+//!
+//! - **the command line** (`store::open_mapped`) maps with `MAP_POPULATE`, which fills the
+//!   page tables in one call; a short process keeps every page until it exits;
+//! - **the desktop viewer** (`store::open_for_viewer`) maps lazily and lets go of pages it has
+//!   read ([`MappedFile::release_resident`], `MADV_DONTNEED`): they stay in the page cache and
+//!   come back on the next read, so the window's own memory holds the log's index and the
+//!   pages it shows, not a second copy of the file.
+//!
+//! A file truncated by another program while mapped would raise SIGBUS on the next read past
+//! its new end; every mapping is registered with the guard of [`super::map_guard`] first (no
+//! guard, no mapping): the command line then names the file and exits 2, the viewer's mapping
+//! turns into zero pages and is marked lost, and the window reopens the file.
+
+use std::fs::File;
+use std::os::unix::ffi::OsStrExt as _;
+use std::os::unix::io::AsRawFd as _;
+use std::path::Path;
+use std::ptr::NonNull;
+
+use super::map_guard::{Guard, OnShrink};
+use super::read_file::MapFor;
+
+/// A read-only, private mapping of a whole file, guarded against truncation; unmapped on drop.
+#[derive(Debug)]
+pub struct MappedFile {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// Who it is for: only the viewer's mapping lets go of pages.
+    use_: MapFor,
+    /// The guard's slot, released in `drop` before the unmap.
+    guard: Option<Guard>,
+    /// The path's bytes, named by the guard's message; freed after the guard is released.
+    _path: Box<[u8]>,
+}
+
+// SAFETY: the mapping is read-only and stays valid until `drop`; any thread may read it.
+unsafe impl Send for MappedFile {}
+// SAFETY: as above: shared access only reads.
+unsafe impl Sync for MappedFile {}
+
+impl MappedFile {
+    /// Maps the first `len` bytes of `file` (opened read-only from `path`) for `use_`. `None`
+    /// when `len` is 0, the kernel refuses the mapping, or the guard cannot take it (then read
+    /// instead).
+    pub fn map(file: &File, len: usize, path: &Path, use_: MapFor) -> Option<MappedFile> {
+        if len == 0 {
+            return None;
+        }
+        // SAFETY: a fresh mapping chosen by the kernel (no fixed address), read-only and
+        // private, of a descriptor we hold open for the call.
+        let addr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                match use_ {
+                    MapFor::CommandLine => libc::MAP_PRIVATE | libc::MAP_POPULATE,
+                    MapFor::Viewer => libc::MAP_PRIVATE,
+                },
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if addr == libc::MAP_FAILED {
+            return None;
+        }
+        let ptr = NonNull::new(addr.cast::<u8>())?;
+        let path: Box<[u8]> = path.as_os_str().as_bytes().into();
+        let start = ptr.as_ptr() as usize;
+        let on_shrink = match use_ {
+            MapFor::CommandLine => OnShrink::Exit,
+            MapFor::Viewer => OnShrink::ZeroAndMark,
+        };
+        let Some(guard) = Guard::register(start..start + len, &path, on_shrink) else {
+            // SAFETY: the mapping was just made with this address and length.
+            unsafe { libc::munmap(addr, len) };
+            return None;
+        };
+        Some(MappedFile {
+            ptr,
+            len,
+            use_,
+            guard: Some(guard),
+            _path: path,
+        })
+    }
+}
+
+impl AsRef<[u8]> for MappedFile {
+    fn as_ref(&self) -> &[u8] {
+        // SAFETY: `ptr` maps `len` readable bytes until `drop`. Another program may change the
+        // file's content under a shared mapping (the harness only appends past `len`); a
+        // truncation is caught by the guard.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl surface_engine::SharedText for MappedFile {
+    /// For the viewer's mapping, `MADV_DONTNEED` over the pages holding `range`: the process
+    /// stops holding them; a later read faults them back in from the page cache (or the
+    /// file), unchanged. The command line's mapping keeps its pages (a short process would
+    /// only fault them in again).
+    fn release_resident(&self, range: std::ops::Range<usize>) {
+        const PAGE: usize = 4096;
+        if self.use_ == MapFor::CommandLine {
+            return;
+        }
+        let base = self.ptr.as_ptr() as usize;
+        let start = (base + range.start.min(self.len)) / PAGE * PAGE;
+        let end = (base + range.end.min(self.len)).next_multiple_of(PAGE);
+        if end > start {
+            // SAFETY: whole pages of our own read-only private mapping (the mapping starts on
+            // a page and its last page is ours to the page's end); for such a mapping
+            // MADV_DONTNEED only drops page-table entries and never changes what a read sees.
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+        }
+    }
+
+    fn lost(&self) -> bool {
+        self.guard.as_ref().is_some_and(Guard::shrank)
+    }
+}
+
+impl Drop for MappedFile {
+    fn drop(&mut self) {
+        if let Some(guard) = self.guard.take() {
+            guard.release();
+        }
+        // SAFETY: the mapping made in `map`, unmapped once; no borrow of it outlives `self`.
+        unsafe { libc::munmap(self.ptr.as_ptr().cast(), self.len) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surface_engine::SharedText as _;
+
+    /// `content` written to a new file and mapped whole for `use_` (the descriptor closed
+    /// again); the folder lives as long as the returned guard.
+    fn map_new_file(
+        content: &[u8],
+        use_: MapFor,
+    ) -> (tempfile::TempDir, std::path::PathBuf, MappedFile) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, content).unwrap();
+        let file = File::open(&path).unwrap();
+        let mapped = MappedFile::map(&file, content.len(), &path, use_).unwrap();
+        (dir, path, mapped)
+    }
+
+    #[test]
+    fn mapped_bytes_equal_the_file() {
+        let content: Vec<u8> = (0..100_000u32).map(|i| (i * 13 % 251) as u8).collect();
+        let (_dir, _, mapped) = map_new_file(&content, MapFor::CommandLine);
+        assert_eq!(
+            mapped.as_ref(),
+            &content[..],
+            "the mapping outlives the descriptor"
+        );
+        let elsewhere = std::thread::spawn(move || mapped.as_ref()[99_999]);
+        assert_eq!(elsewhere.join().unwrap(), content[99_999]);
+    }
+
+    #[test]
+    fn released_pages_read_the_same() {
+        let content: Vec<u8> = (0..300_000u32).map(|i| (i * 31 % 253) as u8).collect();
+        let (_dir, _, mapped) = map_new_file(&content, MapFor::Viewer);
+        assert_eq!(mapped.as_ref(), &content[..]);
+        // Unaligned, empty, past-the-end and whole ranges.
+        for range in [5..70_001, 9..9, 290_000..900_000, 0..content.len()] {
+            mapped.release_resident(range);
+            assert_eq!(mapped.as_ref(), &content[..]);
+        }
+        assert!(!mapped.lost());
+    }
+
+    #[test]
+    fn a_viewer_mapping_of_a_truncated_file_reads_zeros_and_is_lost() {
+        let content = vec![b'x'; 64 * 4096];
+        let (_dir, path, mapped) = map_new_file(&content, MapFor::Viewer);
+        mapped.release_resident(0..content.len());
+        // Another program truncates the file: the next read past its end faults, the guard
+        // swaps in zero pages and the read goes on.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(4096)
+            .unwrap();
+        let far = std::hint::black_box(mapped.as_ref())[40 * 4096];
+        assert_eq!(far, 0, "past the new end the mapping reads zeros");
+        assert!(mapped.lost());
+        assert!(
+            mapped.as_ref().iter().all(|&b| b == 0),
+            "the whole mapping is zeros"
+        );
+        drop(mapped);
+    }
+
+    #[test]
+    fn an_empty_length_is_not_mapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("empty");
+        std::fs::write(&path, b"").unwrap();
+        let file = File::open(&path).unwrap();
+        assert!(MappedFile::map(&file, 0, &path, MapFor::Viewer).is_none());
+    }
+}

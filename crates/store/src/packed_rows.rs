@@ -1,0 +1,94 @@
+//! Expanding one packed chunk row (JSONL line or SQLite row) into its member
+//! `assistant/chunk` events, shared by the JSONL and SQLite readers.
+
+use surface_engine::{
+    ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp, quick_row,
+};
+
+/// Where a packed row's `data` object sits and what the row says about its first member.
+pub struct PackedInput<'a> {
+    /// The storage tag (`text-chunks`, ...), for messages.
+    pub row_type: &'a str,
+    /// The delta kind of that tag.
+    pub kind: ChunkKind,
+    /// The `data` object's JSON text; it must be the arena bytes at `data_start`.
+    pub data_json: &'a str,
+    /// Byte offset of `data_json` in the log's text arena.
+    pub data_start: u64,
+    /// `seq0` (JSONL) or the row's `seq` (SQLite).
+    pub seq0: u64,
+    /// `time0` (JSONL) or the row's `time` (SQLite).
+    pub time0: i64,
+    /// 1-based line of the row (JSONL), or 0 (SQLite).
+    pub line: u32,
+    /// True when `data_json` is known to be valid JSON (the JSONL reader validated its line),
+    /// so that the quick reader ([`quick_row`]) may read it.
+    pub validated: bool,
+}
+
+/// Validates the row strictly and pushes one member event per element. Returns the member
+/// count, or the sentence describing a malformed row (nothing is pushed then).
+pub fn push_packed_members(
+    batch: &mut EventBatch,
+    input: &PackedInput<'_>,
+) -> Result<usize, String> {
+    if input.validated
+        && let Some(quick) = quick_row(input.kind, input.data_json)
+    {
+        // Times are checked before any member is pushed: a bad row pushes nothing.
+        if let Some(Err(msg)) = quick.member_times(input.time0).find(Result::is_err) {
+            return Err(msg);
+        }
+        let times = quick
+            .member_times(input.time0)
+            .map(|t| t.unwrap_or(input.time0));
+        return push_members(batch, input, quick.members, times);
+    }
+    let decoded = PackedData::parse(input.kind, input.data_json)
+        .map_err(|msg| format!("malformed {}: {msg}", input.row_type))?;
+    let times = decoded.member_times(input.time0)?;
+    push_members(batch, input, times.len(), times.into_iter())
+}
+
+/// Pushes the row and its `count` members with their `times`, unless their seqs overflow.
+fn push_members(
+    batch: &mut EventBatch,
+    input: &PackedInput<'_>,
+    count: usize,
+    times: impl Iterator<Item = i64>,
+) -> Result<usize, String> {
+    if input.seq0.checked_add(count as u64).is_none() {
+        return Err(format!(
+            "malformed {}: member seqs overflow",
+            input.row_type
+        ));
+    }
+    let row = batch.push_packed_row(PackedRow {
+        kind: input.kind,
+        start: input.data_start,
+        len: input.data_json.len() as u32,
+    });
+    for (k, time) in times.enumerate() {
+        batch.push(NewEvent {
+            seq: input.seq0 + k as u64,
+            time: Some(time),
+            type_name: "assistant/chunk",
+            op: SurfaceOp::None,
+            sources: None,
+            line: input.line,
+            text: EventText::PackedMember {
+                row,
+                member: k as u32,
+            },
+            plain: false,
+        });
+    }
+    Ok(count)
+}
+
+/// The member count of a packed row's `data`, or `None` when the row is malformed.
+pub fn packed_member_count(kind: ChunkKind, data_json: &str) -> Option<usize> {
+    PackedData::parse(kind, data_json)
+        .ok()
+        .map(|d| d.member_count())
+}

@@ -1,0 +1,298 @@
+//! The replay bar: step, jump to replace ops and findings, play/pause with speed, the context
+//! strip and a scrubber with markers over the whole log, and "go to seq".
+
+use egui::{Pos2, Rect, Role, Sense, Ui, Vec2, WidgetInfo};
+
+use super::command::UiCommand;
+use super::context_strip::{StripState, context_strip_ui};
+use super::session::Session;
+use super::theme::{self, Palette};
+
+/// Playback speeds offered, events per second.
+pub const SPEEDS: [f32; 7] = [1.0, 2.0, 5.0, 10.0, 25.0, 100.0, 1000.0];
+
+/// UI-only state of the replay bar.
+#[derive(Debug, Default)]
+pub struct ReplayState {
+    /// True while playing.
+    pub playing: bool,
+    /// Fractional events owed to playback.
+    owed: f32,
+    /// Text of the "go to seq" box.
+    pub goto_text: String,
+    /// Scrubber markers, cached per track width.
+    markers: Option<Markers>,
+}
+
+/// Pixel columns of the scrubber markers for one `(width, events, findings)` triple (the
+/// findings' count is `None` while they are computed).
+#[derive(Debug)]
+struct Markers {
+    key: (u32, usize, Option<usize>),
+    ops: Vec<f32>,
+    findings: Vec<f32>,
+}
+
+impl ReplayState {
+    /// Drops caches and stops playback (a new log was loaded).
+    pub fn reset(&mut self) {
+        self.playing = false;
+        self.owed = 0.0;
+        self.markers = None;
+    }
+
+    /// Advances playback by `dt` seconds at `speed` events/s; returns how many steps to take.
+    pub fn tick(&mut self, dt: f32, speed: f32) -> usize {
+        if !self.playing {
+            return 0;
+        }
+        self.owed += dt * speed;
+        let steps = self.owed.floor();
+        self.owed -= steps;
+        steps as usize
+    }
+}
+
+/// Fraction of the track (0..=1) for cursor `cursor` of `len` events.
+pub fn fraction_from_cursor(cursor: usize, len: usize) -> f32 {
+    if len == 0 {
+        0.0
+    } else {
+        cursor as f32 / len as f32
+    }
+}
+
+/// A click or drag on a horizontal bar over the whole log (`len` events across `rect`) seeks
+/// the cursor to the event under the pointer.
+pub fn seek_on_click_or_drag(
+    response: &egui::Response,
+    rect: egui::Rect,
+    len: usize,
+    commands: &mut Vec<UiCommand>,
+) {
+    if let Some(pos) = response.interact_pointer_pos()
+        && (response.clicked() || response.dragged())
+    {
+        commands.push(UiCommand::Seek(cursor_from_x(
+            pos.x,
+            rect.left(),
+            rect.width(),
+            len,
+        )));
+    }
+}
+
+/// The cursor for a position `x` on a track spanning `left..left+width`.
+pub fn cursor_from_x(x: f32, left: f32, width: f32, len: usize) -> usize {
+    if width <= 0.0 {
+        return 0;
+    }
+    let f = ((x - left) / width).clamp(0.0, 1.0);
+    (f * len as f32).round() as usize
+}
+
+/// Distinct pixel columns for events at `positions` on a track `width` pixels wide.
+pub fn marker_columns(positions: impl Iterator<Item = usize>, len: usize, width: f32) -> Vec<f32> {
+    let mut cols: Vec<f32> = positions
+        .map(|p| (fraction_from_cursor(p + 1, len) * width).round())
+        .collect();
+    cols.dedup();
+    cols
+}
+
+/// Shows the replay bar.
+pub fn replay_bar_ui(
+    ui: &mut Ui,
+    session: &Session,
+    state: &mut ReplayState,
+    strip: &mut StripState,
+    speed: f32,
+    ratio: f64,
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    ui.horizontal(|ui| {
+        let b = |ui: &mut Ui, icon: &str, tip: &str| ui.button(icon).on_hover_text(tip).clicked();
+        if b(ui, "⇤ Start", "Start: nothing applied (Home)") {
+            commands.push(UiCommand::Home);
+        }
+        if b(ui, "◀ op", "Previous replace op (Shift+←)") {
+            commands.push(UiCommand::PrevReplace);
+        }
+        if b(ui, "◀ step", "Step back one event (←)") {
+            commands.push(UiCommand::StepBack);
+        }
+        let play = if state.playing {
+            "‖ Pause"
+        } else {
+            "▶ Play"
+        };
+        if b(ui, play, "Play or pause (Space)") {
+            commands.push(UiCommand::TogglePlay);
+        }
+        if b(ui, "step ▶", "Step forward one event (→)") {
+            commands.push(UiCommand::StepForward);
+        }
+        if b(ui, "op ▶", "Next replace op (Shift+→)") {
+            commands.push(UiCommand::NextReplace);
+        }
+        if b(ui, "End ⇥", "End: everything applied (End)") {
+            commands.push(UiCommand::End);
+        }
+        ui.separator();
+        if b(ui, "◁ finding", "Previous finding (Shift+F8)") {
+            commands.push(UiCommand::PrevFinding);
+        }
+        if b(ui, "finding ▷", "Next finding (F8)") {
+            commands.push(UiCommand::NextFinding);
+        }
+        ui.separator();
+        egui::ComboBox::from_label("events/s")
+            .selected_text(format!("{speed}"))
+            .show_ui(ui, |ui| {
+                for s in SPEEDS {
+                    if ui.selectable_label(speed == s, format!("{s}")).clicked() {
+                        commands.push(UiCommand::SetSpeed(s));
+                    }
+                }
+            });
+        ui.separator();
+        let edit = egui::TextEdit::singleline(&mut state.goto_text)
+            .hint_text("go to seq")
+            .desired_width(70.0);
+        let r = ui.add(edit);
+        let go = ui
+            .button("Go")
+            .on_hover_text("Move the cursor to after this seq and select it")
+            .clicked();
+        if (go || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))))
+            && let Ok(seq) = state.goto_text.trim().parse::<u64>()
+        {
+            commands.push(UiCommand::GoToSeq(seq));
+        }
+        ui.separator();
+        let at = session.cursor_event().map_or("start".to_string(), |i| {
+            format!("seq {}", session.log.event(i).seq)
+        });
+        ui.label(format!(
+            "{} / {} events · {at}",
+            session.cursor(),
+            session.len()
+        ));
+    });
+    context_strip_ui(ui, session, strip, ratio, commands);
+    scrubber_ui(ui, session, state, &pal, commands);
+}
+
+fn scrubber_ui(
+    ui: &mut Ui,
+    session: &Session,
+    state: &mut ReplayState,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let (rect, response) = ui.allocate_exact_size(
+        Vec2::new(ui.available_width(), theme::SCRUBBER_HEIGHT),
+        Sense::click_and_drag(),
+    );
+    let len = session.len();
+    response.widget_info(|| WidgetInfo {
+        value: Some(session.cursor() as f64),
+        ..WidgetInfo::labeled(Role::Slider, true, "Replay position")
+    });
+    let key = (
+        rect.width() as u32,
+        len,
+        session.findings.as_ref().map(|f| f.marks.len()),
+    );
+    if state.markers.as_ref().is_none_or(|m| m.key != key) {
+        let ops = marker_columns(
+            session.replace_ops.iter().map(|e| e.get()),
+            len,
+            rect.width(),
+        );
+        let findings = marker_columns(
+            session.finding_marks().iter().map(|e| e.get()),
+            len,
+            rect.width(),
+        );
+        state.markers = Some(Markers { key, ops, findings });
+    }
+    let painter = ui.painter_at(rect);
+    let track = Rect::from_x_y_ranges(
+        rect.x_range(),
+        rect.center().y - theme::SCRUBBER_TRACK_HALF..=rect.center().y + theme::SCRUBBER_TRACK_HALF,
+    );
+    painter.rect_filled(track, theme::SCRUBBER_TRACK_HALF, pal.track);
+    let fx = rect.left() + fraction_from_cursor(session.cursor(), len) * rect.width();
+    painter.rect_filled(
+        Rect::from_x_y_ranges(rect.left()..=fx, track.y_range()),
+        theme::SCRUBBER_TRACK_HALF,
+        pal.track_fill,
+    );
+    if let Some(Markers { ops, findings, .. }) = &state.markers {
+        // Dense markers would paint the whole track: thin and translucent when crowded.
+        let crowded = |n: usize| n as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
+        let op_stroke = pal.marker_stroke(true, crowded(ops.len()));
+        let finding_stroke = pal.marker_stroke(false, crowded(findings.len()));
+        for &x in ops {
+            painter.vline(rect.left() + x, rect.top()..=rect.center().y, op_stroke);
+        }
+        for &x in findings {
+            painter.vline(
+                rect.left() + x,
+                rect.center().y..=rect.bottom(),
+                finding_stroke,
+            );
+        }
+    }
+    painter.circle_filled(
+        Pos2::new(fx, rect.center().y),
+        theme::SCRUBBER_HANDLE_RADIUS,
+        pal.text,
+    );
+    seek_on_click_or_drag(&response, rect, len, commands);
+    if let Some(pos) = response.hover_pos() {
+        let c = cursor_from_x(pos.x, rect.left(), rect.width(), len);
+        let tip = c
+            .checked_sub(1)
+            .map_or("start (nothing applied)".to_string(), |i| {
+                let idx = surface_engine::EventIdx(i as u32);
+                format!(
+                    "after seq {} ({})",
+                    session.log.event(idx).seq,
+                    session.log.type_name(idx)
+                )
+            });
+        response.on_hover_text_at_pointer(format!("{tip}\nmagenta: replace ops · red: findings"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn track_math() {
+        assert_eq!(cursor_from_x(50.0, 0.0, 100.0, 10), 5);
+        assert_eq!(cursor_from_x(-5.0, 0.0, 100.0, 10), 0);
+        assert_eq!(cursor_from_x(500.0, 0.0, 100.0, 10), 10);
+        assert_eq!(fraction_from_cursor(5, 10), 0.5);
+        assert_eq!(
+            marker_columns([0usize, 0, 9].into_iter(), 10, 100.0),
+            vec![10.0, 100.0]
+        );
+    }
+
+    #[test]
+    fn playback_ticks() {
+        let mut s = ReplayState {
+            playing: true,
+            ..Default::default()
+        };
+        assert_eq!(s.tick(0.5, 5.0), 2);
+        assert_eq!(s.tick(0.1, 5.0), 1);
+        s.playing = false;
+        assert_eq!(s.tick(1.0, 5.0), 0);
+    }
+}

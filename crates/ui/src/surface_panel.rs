@@ -1,0 +1,360 @@
+//! The surface panel: the nodes the model sees at the replay cursor, in order, with role, op,
+//! the meter's price and a summary, under the meter's total, window and fill; click to select,
+//! shift-click to pick a replace range.
+
+use std::collections::HashMap;
+
+use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, Vec2, WidgetInfo};
+
+use surface_engine::{EventIdx, Mode, SurfaceOp};
+
+use super::command::{SideTab, UiCommand};
+use super::session::{PENDING, PENDING_METER_HOVER, Session};
+use super::theme::{self, Family, Palette};
+use super::timeline::offset_to_reveal;
+use super::view::{RowGeometry, ViewState};
+use surface_engine::summarize;
+
+/// UI-only state of the surface panel.
+#[derive(Debug, Default)]
+pub struct SurfacePanelState {
+    summaries: HashMap<u32, String>,
+    offset: f32,
+    viewport_height: f32,
+    /// `(cursor, event)` → node position, for the range and reveal lookups.
+    positions: HashMap<(usize, u32), Option<usize>>,
+}
+
+impl SurfacePanelState {
+    /// Drops every cache (a new log was loaded).
+    pub fn reset(&mut self) {
+        *self = SurfacePanelState::default();
+    }
+
+    fn position(&mut self, session: &Session, idx: EventIdx) -> Option<usize> {
+        if self.positions.len() > 64 {
+            self.positions.clear();
+        }
+        *self
+            .positions
+            .entry((session.cursor(), idx.0))
+            .or_insert_with(|| session.node_position(idx))
+    }
+}
+
+/// The role a node plays in the model's messages, from its type.
+pub fn role_of(type_name: &str) -> &'static str {
+    match type_name {
+        "user/message" => "user",
+        "assistant/message" => "assistant",
+        "tool/result" => "tool",
+        "context/message" => "context",
+        "steering/message" => "steering",
+        _ => "?",
+    }
+}
+
+/// How a node got onto the surface.
+pub fn op_label(session: &Session, idx: EventIdx) -> String {
+    match session.log.op(idx) {
+        SurfaceOp::Append => "append".into(),
+        SurfaceOp::Replace { start, end } => format!("replace {start}..{end}"),
+        _ if session.surface.mode() == Mode::Legacy => "legacy".into(),
+        _ => "?".into(),
+    }
+}
+
+/// Shows the surface panel.
+pub fn surface_panel_ui(
+    ui: &mut Ui,
+    session: &Session,
+    view: &ViewState,
+    state: &mut SurfacePanelState,
+    geometry: &mut RowGeometry,
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    header_ui(ui, session, view.threshold_ratio, &pal, commands);
+    let range = match (view.range_start, view.range_end) {
+        (Some(a), Some(b)) => match (state.position(session, a), state.position(session, b)) {
+            (Some(x), Some(y)) => Some(x.min(y)..=x.max(y)),
+            _ => None,
+        },
+        (Some(a), None) => state.position(session, a).map(|x| x..=x),
+        _ => None,
+    };
+    let mut scroll = ScrollArea::vertical()
+        .id_salt("surface-rows")
+        .auto_shrink([false, false]);
+    if let Some(target) = view.reveal
+        && let Some(pos) = state.position(session, target)
+        && let Some(offset) = offset_to_reveal(
+            pos,
+            theme::NODE_ROW_HEIGHT,
+            state.offset,
+            state.viewport_height,
+        )
+    {
+        scroll = scroll.vertical_scroll_offset(offset);
+    }
+    ui.spacing_mut().item_spacing.y = 0.0;
+    let output = scroll.show_rows(
+        ui,
+        theme::NODE_ROW_HEIGHT,
+        session.nodes.len(),
+        |ui, rows| {
+            let mut rects = Vec::with_capacity(rows.len());
+            for pos in rows {
+                let Some(&idx) = session.nodes.get(pos) else {
+                    continue;
+                };
+                let in_range = range.as_ref().is_some_and(|r| r.contains(&pos));
+                let rect = node_row_ui(ui, session, view, state, idx, in_range, &pal, commands);
+                rects.push((idx, rect));
+            }
+            geometry.surface = rects;
+        },
+    );
+    state.offset = output.state.clamped_offset().y;
+    state.viewport_height = output.inner_rect.height();
+    geometry.surface_clip = output.inner_rect;
+    if session.nodes.is_empty() {
+        ui.label(egui::RichText::new("The surface is empty at this cursor.").color(pal.weak_text));
+    }
+}
+
+fn header_ui(
+    ui: &mut Ui,
+    session: &Session,
+    ratio: f64,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let at = session
+        .cursor_event()
+        .map_or("before the first event".to_string(), |i| {
+            format!("after seq {}", session.log.event(i).seq)
+        });
+    ui.horizontal(|ui| {
+        ui.heading("Surface");
+        ui.label(egui::RichText::new(at).strong());
+    });
+    ui.horizontal(|ui| {
+        let n = session.nodes.len();
+        ui.label(format!("{n} node{}", if n == 1 { "" } else { "s" }));
+        tokens_label_ui(ui, session, ratio, pal);
+        ui.label(
+            egui::RichText::new(format!("{} mode", session.surface.mode().as_str()))
+                .color(pal.weak_text),
+        )
+        .on_hover_text("surface: ops decide the surface; legacy: every eligible event is a node");
+    });
+    if let Some(change) = &session.last_change
+        && !change.left.is_empty()
+    {
+        let seqs: Vec<u64> = change
+            .left
+            .iter()
+            .map(|&i| session.log.event(i).seq)
+            .collect();
+        let text = match (seqs.first(), seqs.last()) {
+            (Some(a), Some(b)) if seqs.len() > 1 => {
+                format!("− seq {a}..{b} ({} nodes) left the surface", seqs.len())
+            }
+            (Some(a), _) => format!("− seq {a} left the surface"),
+            _ => String::new(),
+        };
+        let r =
+            ui.add(egui::Button::new(egui::RichText::new(text).color(pal.warning)).frame(false));
+        if r.on_hover_text("Select the first node that left").clicked()
+            && let Some(&first) = change.left.first()
+        {
+            commands.push(UiCommand::Select {
+                idx: first,
+                reveal: true,
+            });
+        }
+    }
+    ui.separator();
+}
+
+/// The meter's total at the cursor, the window in force and how full it is.
+fn tokens_label_ui(ui: &mut Ui, session: &Session, ratio: f64, pal: &Palette) {
+    let (Some(f), Some(meter)) = (session.figure, session.meter()) else {
+        ui.label(egui::RichText::new(format!("tokens {PENDING}")).color(pal.weak_text))
+            .on_hover_text(PENDING_METER_HOVER);
+        return;
+    };
+    let cursor = session.cursor();
+    let window = meter.window_at(cursor);
+    let threshold = meter.threshold_at(cursor, ratio);
+    let text = match window {
+        Some(w) => format!(
+            "{} / {w} tokens · {:.1}%",
+            f.total,
+            f.total as f64 * 100.0 / w as f64
+        ),
+        None => format!("{} tokens", f.total),
+    };
+    let color = if threshold.is_some_and(|t| f.total >= t) {
+        pal.warning
+    } else {
+        pal.text
+    };
+    ui.label(egui::RichText::new(text).color(color).strong())
+        .on_hover_text(format!(
+            "The harness's token meter: {} tokens ({} baseline), {} of them the surface's messages, {} the header (system prompt and tools).{}",
+            f.total,
+            f.baseline_kind.as_str(),
+            f.surface,
+            meter.header_price_at(cursor),
+            match (window, threshold) {
+                (Some(w), Some(t)) => format!(" Context window {w}; compaction threshold {t} ({:.0}%).", ratio * 100.0),
+                _ => " No context window known (no request/context with contextWindow yet).".to_string(),
+            }
+        ));
+}
+
+/// The frame of a surface node's row: its background, the compaction bar of a node in a
+/// range (selected or shadowed), and the hover outline. Shared by the surface panel and the
+/// Compactions tab's before | after lists.
+pub(super) fn paint_node_frame(
+    painter: &egui::Painter,
+    rect: Rect,
+    bg: Option<egui::Color32>,
+    marked: bool,
+    hovered: bool,
+    pal: &Palette,
+) {
+    if let Some(bg) = bg {
+        painter.rect_filled(rect, 0.0, bg);
+    }
+    if marked {
+        painter.vline(
+            rect.left() + 1.0,
+            rect.y_range(),
+            Stroke::new(theme::STROKE_THICK, pal.family(Family::Compaction)),
+        );
+    }
+    if hovered {
+        painter.rect_stroke(
+            rect,
+            0.0,
+            Stroke::new(theme::STROKE_THIN, pal.track_fill),
+            egui::StrokeKind::Inside,
+        );
+    }
+}
+
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a row needs the session, view, caches and the command queue"
+)]
+fn node_row_ui(
+    ui: &mut Ui,
+    session: &Session,
+    view: &ViewState,
+    state: &mut SurfacePanelState,
+    idx: EventIdx,
+    in_range: bool,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) -> Rect {
+    let (rect, response) = ui.allocate_exact_size(
+        Vec2::new(ui.available_width(), theme::NODE_ROW_HEIGHT),
+        Sense::click(),
+    );
+    let seq = session.log.event(idx).seq;
+    let selected = view.selected == Some(idx);
+    response.widget_info(|| {
+        WidgetInfo::selected(Role::Button, true, selected, format!("node seq {seq}"))
+    });
+    if !ui.is_rect_visible(rect) {
+        return rect;
+    }
+    let entered = session
+        .last_change
+        .as_ref()
+        .is_some_and(|c| c.entered.contains(&idx));
+    let painter = ui.painter_at(rect);
+    let bg = if selected {
+        Some(pal.selection_bg)
+    } else if in_range {
+        Some(pal.range_bg)
+    } else if entered {
+        Some(pal.entered_bg)
+    } else {
+        None
+    };
+    paint_node_frame(&painter, rect, bg, in_range, response.hovered(), pal);
+    let type_name = session.log.type_name(idx);
+    let y = rect.center().y;
+    let mono = FontId::monospace(12.0);
+    let mut x = rect.left() + 8.0;
+    let col = |x: &mut f32, text: String, width: f32, font: FontId, color| {
+        let clip = Rect::from_x_y_ranges(*x..=(*x + width - 4.0).min(rect.right()), rect.y_range());
+        painter
+            .with_clip_rect(clip)
+            .text(Pos2::new(*x, y), Align2::LEFT_CENTER, text, font, color);
+        *x += width;
+    };
+    col(
+        &mut x,
+        seq.to_string(),
+        theme::SEQ_WIDTH,
+        mono.clone(),
+        pal.text,
+    );
+    col(
+        &mut x,
+        role_of(type_name).to_string(),
+        theme::ROLE_WIDTH,
+        mono.clone(),
+        pal.family(Family::of(type_name)),
+    );
+    let op = op_label(session, idx);
+    let op_color = if op.starts_with("replace") {
+        pal.family(Family::Compaction)
+    } else {
+        pal.weak_text
+    };
+    col(
+        &mut x,
+        op,
+        theme::OP_WIDTH,
+        FontId::proportional(12.0),
+        op_color,
+    );
+    col(
+        &mut x,
+        format!("{:>5}", session.tokens_text(idx)),
+        theme::TOKENS_WIDTH,
+        mono,
+        pal.weak_text,
+    );
+    if state.summaries.len() > 20_000 {
+        state.summaries.clear();
+    }
+    let summary = state
+        .summaries
+        .entry(idx.0)
+        .or_insert_with(|| summarize(&session.log, idx))
+        .clone();
+    let rest = rect.right() - x;
+    col(&mut x, summary, rest, FontId::proportional(13.0), pal.text);
+    if response.clicked() {
+        let shift = ui.input(|i| i.modifiers.shift);
+        if shift && view.range_start.is_some() {
+            commands.push(UiCommand::RangeEnd(idx));
+            commands.push(UiCommand::ShowTab(SideTab::Preview));
+        } else {
+            commands.push(UiCommand::Select { idx, reveal: true });
+            commands.push(UiCommand::RangeStart(idx));
+        }
+    }
+    response.on_hover_text_at_pointer(format!(
+        "{type_name} · {} tokens (the meter's price) · click to select, shift-click to end a replace range",
+        session.tokens_text(idx)
+    ));
+    rect
+}

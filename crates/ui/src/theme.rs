@@ -1,0 +1,559 @@
+//! Design tokens: the only place with colours, strokes and sizes of the viewer.
+
+use egui::{Color32, Stroke, Ui, Visuals};
+use serde::{Deserialize, Serialize};
+
+use surface_engine::{EventState, Severity};
+
+/// Height of one timeline row, in points.
+pub const ROW_HEIGHT: f32 = 18.0;
+/// Height of one surface-panel row, in points.
+pub const NODE_ROW_HEIGHT: f32 = 20.0;
+/// Height of one row of the Compactions table and of the before | after lists.
+pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
+/// Widths of the Compactions table's columns: seq, kind, trigger, fill before → after,
+/// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
+/// width).
+pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
+/// Font size of the Compactions table and the before | after lists.
+pub const COMPACTION_FONT_SIZE: f32 = 12.0;
+/// Share of the Compactions tab's height the table may take when a replace is shown below.
+pub const COMPACTION_TABLE_SHARE: f32 = 0.3;
+/// Width of the role column of the before | after lists.
+pub const COMPARE_ROLE_WIDTH: f32 = 70.0;
+/// Height of each before | after surface list.
+pub const COMPARE_LIST_HEIGHT: f32 = 200.0;
+/// Height of the summary and shadowed-text boxes.
+pub const COMPARE_TEXT_HEIGHT: f32 = 320.0;
+/// Size of a trigger's colour chip.
+pub const TRIGGER_CHIP: f32 = 9.0;
+/// Width of the gutter left of the timeline rows (shadow brackets, arrows).
+pub const GUTTER_WIDTH: f32 = 44.0;
+/// Width of one bracket lane in the gutter.
+pub const LANE_WIDTH: f32 = 7.0;
+/// Number of bracket lanes in the gutter.
+pub const LANES: usize = 4;
+/// Width of the seq column.
+pub const SEQ_WIDTH: f32 = 52.0;
+/// Width of the relative-time column.
+pub const TIME_WIDTH: f32 = 68.0;
+/// Width of the type column.
+pub const TYPE_WIDTH: f32 = 150.0;
+/// Width of the state column.
+pub const STATE_WIDTH: f32 = 78.0;
+/// Width of the op column in the surface panel.
+pub const OP_WIDTH: f32 = 92.0;
+/// Width of the role column in the surface panel.
+pub const ROLE_WIDTH: f32 = 76.0;
+/// Width of the token column in the surface panel.
+pub const TOKENS_WIDTH: f32 = 52.0;
+/// Height of the replay scrubber.
+pub const SCRUBBER_HEIGHT: f32 = 22.0;
+/// Stroke width of a one-hop provenance arrow.
+pub const ARROW_WIDTH: f32 = 1.8;
+/// Stroke width of a transitive (chain) provenance arrow.
+pub const CHAIN_ARROW_WIDTH: f32 = 1.0;
+/// Distance (points) within which the pointer hovers an arrow.
+pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
+/// Default width of the right-hand panel (inspector, preview, findings) as a share of the
+/// window width, and its bounds.
+pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.25, 280.0, 440.0);
+/// The right-hand panel on the Compactions tab (before | after side by side): wider.
+pub const COMPACTIONS_PANEL_SHARE: (f32, f32, f32) = (0.42, 440.0, 900.0);
+/// The right-hand panel while it only holds a one-line hint (nothing selected): narrower.
+pub const SIDE_PANEL_HINT_SHARE: (f32, f32, f32) = (0.15, 170.0, 260.0);
+/// Default width of the surface panel as a share of the window width, and its bounds.
+pub const SURFACE_PANEL_SHARE: (f32, f32, f32) = (0.30, 300.0, 500.0);
+/// The most of the window width a side panel may take when resized by hand.
+pub const PANEL_MAX_SHARE: f32 = 0.45;
+/// Small gap between widgets.
+pub const SPACE_SMALL: f32 = 4.0;
+/// Gap between groups of widgets.
+pub const SPACE: f32 = 8.0;
+/// Gap around big blocks (the welcome screen).
+pub const SPACE_LARGE: f32 = 16.0;
+/// Corner radius of frames, banners and the scrubber track.
+pub const CORNER_RADIUS: f32 = 4.0;
+/// Inner margin of banners.
+pub const BANNER_MARGIN: f32 = 6.0;
+/// Height of one row of the findings panel (two lines of text).
+pub const FINDING_ROW_HEIGHT: f32 = 38.0;
+/// Font size of the event JSON line in the replace preview.
+pub const CODE_LINE_SIZE: f32 = 11.5;
+/// Half the height of the scrubber track.
+pub const SCRUBBER_TRACK_HALF: f32 = 3.0;
+/// Radius of the scrubber handle.
+pub const SCRUBBER_HANDLE_RADIUS: f32 = 6.0;
+/// Pixels per marker below which scrubber markers are drawn thin and translucent.
+pub const SCRUBBER_MARKER_SPACING: f32 = 6.0;
+/// Size of an arrow head.
+pub const ARROW_HEAD: f32 = 6.0;
+/// How far an arrow end stays inside the view when its row is off screen.
+pub const ARROW_EDGE_INSET: f32 = 6.0;
+/// Share of the vertical distance a gutter curve bulges sideways, and its minimum.
+pub const ARROW_BULGE: (f32, f32) = (0.35, 8.0);
+/// Hairline strokes: separators, outlines, tracks.
+pub const STROKE_THIN: f32 = 1.0;
+/// Medium strokes: the cursor line, brackets.
+pub const STROKE_MEDIUM: f32 = 2.0;
+/// Thick strokes: emphasis marks (the entered node, a hovered bracket).
+pub const STROKE_THICK: f32 = 3.0;
+/// How much wider a hovered arrow is drawn.
+pub const ARROW_HOVER_EXTRA: f32 = 2.0;
+/// Width of a hovered shadow bracket.
+pub const BRACKET_HOVER_WIDTH: f32 = 3.5;
+/// Gap between the timeline and the surface panel where cross-panel arrows run.
+pub const BRIDGE_WIDTH: f32 = 28.0;
+/// Height of the context strip above the scrubber.
+pub const STRIP_HEIGHT: f32 = 64.0;
+/// Empty space above and below the context strip's plot.
+pub const STRIP_PADDING: f32 = 3.0;
+/// Radius of a reported-usage dot in the context strip.
+pub const STRIP_DOT_RADIUS: f32 = 2.0;
+/// Length of a replace-op mark at the top of the context strip.
+pub const STRIP_OP_MARK: f32 = 10.0;
+/// Height of a request-over-the-threshold mark along the bottom of the context strip.
+pub const STRIP_OVER_MARK: f32 = 8.0;
+/// Width of a replace-op mark on the context strip (1 pixel when they crowd).
+pub const STRIP_OP_MARK_WIDTH: f32 = 3.0;
+/// Dash length of the threshold line.
+pub const STRIP_DASH: f32 = 4.0;
+/// Font size of the context strip's label.
+pub const STRIP_LABEL_SIZE: f32 = 11.0;
+/// Height of the request view's stacked bar.
+pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
+/// Size of a legend swatch.
+pub const SWATCH_SIZE: f32 = 10.0;
+
+/// Adds the bundled monospace font as a fallback of the proportional family, so that the
+/// arrows and shapes the UI uses (▲ ▶ ◀ ⇤ ↑ ● ■) render with the default fonts alone, and the
+/// bundled CJK subset as the last fallback for Chinese, Japanese and Korean text, loaded only
+/// when such text is drawn. Installed system fonts come first: eframe's system font provider
+/// is asked before the bundled one.
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    let mono = fonts
+        .families
+        .get(&egui::FontFamily::Monospace)
+        .and_then(|f| f.first().cloned());
+    if let (Some(mono), Some(prop)) = (
+        mono,
+        fonts.families.get_mut(&egui::FontFamily::Proportional),
+    ) && !prop.contains(&mono)
+    {
+        prop.push(mono);
+    }
+    ctx.set_fonts(fonts);
+    ctx.add_font_provider(super::cjk_font::CjkFallback::provider());
+}
+
+/// A panel width: `share` of the window width within `(share, min, max)`'s bounds.
+pub fn panel_width(window_width: f32, (share, min, max): (f32, f32, f32)) -> f32 {
+    (window_width * share).clamp(min, max)
+}
+
+/// Height of one row of the sessions browser.
+pub const BROWSER_ROW_HEIGHT: f32 = 20.0;
+/// Indentation of a fork under its parent in the sessions browser.
+pub const BROWSER_INDENT: f32 = 14.0;
+/// Initial width of the project column.
+pub const BROWSER_PROJECT_WIDTH: f32 = 170.0;
+/// Initial width of the two time columns.
+pub const BROWSER_TIME_WIDTH: f32 = 118.0;
+/// Initial width of the number columns (events, compactions, size).
+pub const BROWSER_NUMBER_WIDTH: f32 = 84.0;
+/// Initial width of the errors/warnings column.
+pub const BROWSER_PROBLEMS_WIDTH: f32 = 120.0;
+/// Initial width of the format column.
+pub const BROWSER_FORMAT_WIDTH: f32 = 60.0;
+/// Width of the browser's filter box.
+pub const BROWSER_FILTER_WIDTH: f32 = 280.0;
+/// Width of the browser's progress bar.
+pub const BROWSER_PROGRESS_WIDTH: f32 = 160.0;
+/// Height of the browser's notes list when open.
+pub const BROWSER_NOTES_HEIGHT: f32 = 120.0;
+/// Default size of the window.
+pub const WINDOW_SIZE: [f32; 2] = [1440.0, 900.0];
+/// Smallest size of the window.
+pub const WINDOW_MIN_SIZE: [f32; 2] = [900.0, 560.0];
+
+/// The user's theme choice, persisted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    /// Follow the operating system.
+    #[default]
+    System,
+    /// Always dark.
+    Dark,
+    /// Always light.
+    Light,
+}
+
+impl ThemeChoice {
+    /// Applies the choice to the context.
+    pub fn apply(self, ctx: &egui::Context) {
+        ctx.set_theme(match self {
+            ThemeChoice::System => egui::ThemePreference::System,
+            ThemeChoice::Dark => egui::ThemePreference::Dark,
+            ThemeChoice::Light => egui::ThemePreference::Light,
+        });
+    }
+
+    /// A short label for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::System => "Follow system",
+            ThemeChoice::Dark => "Dark",
+            ThemeChoice::Light => "Light",
+        }
+    }
+}
+
+/// Event type families, each with its own colour in the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Family {
+    /// `turn/*`, `step/*`.
+    TurnStep,
+    /// `user/*`.
+    User,
+    /// `assistant/*`.
+    Assistant,
+    /// `tool/*`.
+    Tool,
+    /// `compaction/*`.
+    Compaction,
+    /// `request/*`, `context/*`, `steering/*`.
+    RequestContext,
+    /// Everything else.
+    Other,
+}
+
+impl Family {
+    /// Every family, in display order.
+    pub const ALL: [Family; 7] = [
+        Family::TurnStep,
+        Family::User,
+        Family::Assistant,
+        Family::Tool,
+        Family::Compaction,
+        Family::RequestContext,
+        Family::Other,
+    ];
+
+    /// The family of an event type name.
+    pub fn of(type_name: &str) -> Family {
+        let prefix = type_name.split('/').next().unwrap_or("");
+        match prefix {
+            "turn" | "step" => Family::TurnStep,
+            "user" => Family::User,
+            "assistant" => Family::Assistant,
+            "tool" => Family::Tool,
+            "compaction" => Family::Compaction,
+            "request" | "context" | "steering" => Family::RequestContext,
+            _ => Family::Other,
+        }
+    }
+
+    /// A short label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::TurnStep => "turn/step",
+            Family::User => "user",
+            Family::Assistant => "assistant",
+            Family::Tool => "tool",
+            Family::Compaction => "compaction",
+            Family::RequestContext => "request/context",
+            Family::Other => "other",
+        }
+    }
+
+    /// Bit of this family in a filter mask.
+    pub fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// The colours of one theme.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    /// Whether this is the dark palette.
+    pub dark: bool,
+    /// Normal text.
+    pub text: Color32,
+    /// Secondary text (time, counts).
+    pub weak_text: Color32,
+    /// Text of shadowed events.
+    pub shadowed_text: Color32,
+    /// Text of events after the cursor.
+    pub not_reached_text: Color32,
+    /// Invalid ops and error findings.
+    pub error: Color32,
+    /// Warnings.
+    pub warning: Color32,
+    /// On-surface state chip.
+    pub on_surface: Color32,
+    /// Row background of the selected event.
+    pub selection_bg: Color32,
+    /// Row background of a replace-preview range.
+    pub range_bg: Color32,
+    /// Row background of the event at the cursor.
+    pub cursor_bg: Color32,
+    /// Background of a node that just entered the surface.
+    pub entered_bg: Color32,
+    /// Background of shadowed rows.
+    pub shadowed_bg: Color32,
+    /// Background of search hits.
+    pub hit_bg: Color32,
+    /// Background of a lost term in the shadowed text of a compaction.
+    pub lost_term_bg: Color32,
+    /// Compactions triggered by a context-window overflow.
+    pub trigger_overflow: Color32,
+    /// Compactions a command asked for.
+    pub trigger_command: Color32,
+    /// Compactions run under threshold pressure.
+    pub trigger_pressure: Color32,
+    /// Compactions run below the threshold.
+    pub trigger_below: Color32,
+    /// Replaces without a trigger (other kinds, or no window known).
+    pub trigger_none: Color32,
+    /// Provenance arrow to a source.
+    pub arrow_source: Color32,
+    /// Provenance arrow from a citing event.
+    pub arrow_cited_by: Color32,
+    /// Scrubber track.
+    pub track: Color32,
+    /// Scrubber fill up to the cursor.
+    pub track_fill: Color32,
+    /// Banner background for errors.
+    pub banner_error_bg: Color32,
+    /// Banner background for information.
+    pub banner_info_bg: Color32,
+    /// Context strip background.
+    pub strip_bg: Color32,
+    /// Area under the context curve.
+    pub strip_fill: Color32,
+    /// The context curve (the meter's total).
+    pub strip_curve: Color32,
+    /// The context window line.
+    pub strip_window: Color32,
+    /// Provider-reported prompt sizes.
+    pub strip_reported: Color32,
+    /// Marks of model requests made over the threshold.
+    pub strip_over_threshold: Color32,
+    /// Request bar: the system prompt.
+    pub bar_system: Color32,
+    /// Request bar: the tools.
+    pub bar_tools: Color32,
+    /// Request bar: the messages.
+    pub bar_messages: Color32,
+    /// Request bar: the free part of the window.
+    pub bar_free: Color32,
+}
+
+/// The palette matching the current visuals.
+pub fn palette(ui: &Ui) -> Palette {
+    palette_for(ui.visuals())
+}
+
+/// The palette for a set of visuals.
+pub fn palette_for(visuals: &Visuals) -> Palette {
+    if visuals.dark_mode { DARK } else { LIGHT }
+}
+
+const DARK: Palette = Palette {
+    dark: true,
+    text: Color32::from_rgb(220, 222, 226),
+    weak_text: Color32::from_rgb(140, 146, 156),
+    shadowed_text: Color32::from_rgb(110, 114, 122),
+    not_reached_text: Color32::from_rgb(88, 92, 100),
+    error: Color32::from_rgb(240, 96, 96),
+    warning: Color32::from_rgb(230, 180, 80),
+    on_surface: Color32::from_rgb(110, 200, 130),
+    selection_bg: Color32::from_rgb(40, 70, 110),
+    range_bg: Color32::from_rgb(70, 55, 100),
+    cursor_bg: Color32::from_rgb(48, 52, 40),
+    entered_bg: Color32::from_rgb(30, 80, 50),
+    shadowed_bg: Color32::from_rgb(34, 34, 38),
+    hit_bg: Color32::from_rgb(90, 80, 30),
+    lost_term_bg: Color32::from_rgb(120, 72, 20),
+    trigger_overflow: Color32::from_rgb(240, 90, 90),
+    trigger_command: Color32::from_rgb(190, 130, 240),
+    trigger_pressure: Color32::from_rgb(245, 160, 60),
+    trigger_below: Color32::from_rgb(100, 200, 120),
+    trigger_none: Color32::from_rgb(140, 146, 156),
+    arrow_source: Color32::from_rgb(90, 170, 255),
+    arrow_cited_by: Color32::from_rgb(255, 150, 80),
+    track: Color32::from_rgb(50, 54, 60),
+    track_fill: Color32::from_rgb(70, 110, 160),
+    banner_error_bg: Color32::from_rgb(90, 36, 36),
+    banner_info_bg: Color32::from_rgb(36, 56, 84),
+    strip_bg: Color32::from_rgb(30, 32, 36),
+    strip_fill: Color32::from_rgb(40, 62, 90),
+    strip_curve: Color32::from_rgb(110, 180, 255),
+    strip_window: Color32::from_rgb(150, 150, 160),
+    strip_reported: Color32::from_rgb(255, 150, 80),
+    strip_over_threshold: Color32::from_rgb(255, 70, 70),
+    bar_system: Color32::from_rgb(120, 210, 210),
+    bar_tools: Color32::from_rgb(230, 190, 90),
+    bar_messages: Color32::from_rgb(110, 170, 250),
+    bar_free: Color32::from_rgb(50, 54, 60),
+};
+
+const LIGHT: Palette = Palette {
+    dark: false,
+    text: Color32::from_rgb(30, 32, 36),
+    weak_text: Color32::from_rgb(100, 106, 116),
+    shadowed_text: Color32::from_rgb(150, 152, 158),
+    not_reached_text: Color32::from_rgb(180, 182, 188),
+    error: Color32::from_rgb(200, 30, 30),
+    warning: Color32::from_rgb(170, 110, 0),
+    on_surface: Color32::from_rgb(20, 130, 60),
+    selection_bg: Color32::from_rgb(190, 215, 245),
+    range_bg: Color32::from_rgb(225, 210, 245),
+    cursor_bg: Color32::from_rgb(240, 240, 210),
+    entered_bg: Color32::from_rgb(200, 240, 205),
+    shadowed_bg: Color32::from_rgb(238, 238, 240),
+    hit_bg: Color32::from_rgb(255, 235, 150),
+    lost_term_bg: Color32::from_rgb(255, 200, 140),
+    trigger_overflow: Color32::from_rgb(210, 40, 40),
+    trigger_command: Color32::from_rgb(140, 70, 180),
+    trigger_pressure: Color32::from_rgb(225, 120, 20),
+    trigger_below: Color32::from_rgb(40, 140, 60),
+    trigger_none: Color32::from_rgb(120, 126, 136),
+    arrow_source: Color32::from_rgb(20, 100, 220),
+    arrow_cited_by: Color32::from_rgb(220, 100, 20),
+    track: Color32::from_rgb(215, 218, 224),
+    track_fill: Color32::from_rgb(140, 175, 225),
+    banner_error_bg: Color32::from_rgb(250, 215, 215),
+    banner_info_bg: Color32::from_rgb(215, 230, 250),
+    strip_bg: Color32::from_rgb(246, 247, 249),
+    strip_fill: Color32::from_rgb(205, 222, 245),
+    strip_curve: Color32::from_rgb(30, 100, 210),
+    strip_window: Color32::from_rgb(110, 110, 120),
+    strip_reported: Color32::from_rgb(220, 100, 20),
+    strip_over_threshold: Color32::from_rgb(205, 30, 30),
+    bar_system: Color32::from_rgb(0, 150, 155),
+    bar_tools: Color32::from_rgb(200, 140, 0),
+    bar_messages: Color32::from_rgb(40, 110, 220),
+    bar_free: Color32::from_rgb(225, 228, 234),
+};
+
+impl Palette {
+    /// The colour of a compaction trigger (and of a replace without one).
+    pub fn trigger(&self, trigger: Option<surface_engine::audit::Trigger>) -> Color32 {
+        use surface_engine::audit::Trigger;
+        match trigger {
+            Some(Trigger::Overflow) => self.trigger_overflow,
+            Some(Trigger::Command) => self.trigger_command,
+            Some(Trigger::Pressure) => self.trigger_pressure,
+            Some(Trigger::BelowThreshold) => self.trigger_below,
+            None => self.trigger_none,
+        }
+    }
+
+    /// The colour of an event type family.
+    pub fn family(&self, family: Family) -> Color32 {
+        let (d, l) = match family {
+            Family::TurnStep => ((150, 150, 160), (110, 110, 120)),
+            Family::User => ((110, 190, 255), (20, 100, 200)),
+            Family::Assistant => ((120, 220, 150), (20, 130, 60)),
+            Family::Tool => ((230, 190, 90), (160, 110, 0)),
+            Family::Compaction => ((230, 120, 230), (160, 40, 160)),
+            Family::RequestContext => ((120, 210, 210), (0, 125, 130)),
+            Family::Other => ((175, 165, 150), (120, 105, 90)),
+        };
+        let (r, g, b) = if self.dark { d } else { l };
+        Color32::from_rgb(r, g, b)
+    }
+
+    /// The colour of a shadow bracket in lane `lane`.
+    pub fn bracket(&self, lane: usize) -> Color32 {
+        const DARK_LANES: [(u8, u8, u8); LANES] = [
+            (200, 120, 220),
+            (120, 170, 240),
+            (230, 170, 90),
+            (120, 210, 170),
+        ];
+        const LIGHT_LANES: [(u8, u8, u8); LANES] =
+            [(150, 50, 170), (40, 90, 200), (180, 110, 0), (20, 140, 100)];
+        let lanes = if self.dark { DARK_LANES } else { LIGHT_LANES };
+        let (r, g, b) = lanes[lane % LANES];
+        Color32::from_rgb(r, g, b)
+    }
+
+    /// The text colour of a timeline row in `state`.
+    pub fn state_text(&self, state: EventState) -> Color32 {
+        match state {
+            EventState::NotReached => self.not_reached_text,
+            EventState::Shadowed { .. } => self.shadowed_text,
+            EventState::Invalid(_) => self.error,
+            _ => self.text,
+        }
+    }
+
+    /// The colour of the state chip.
+    pub fn state_chip(&self, state: EventState) -> Color32 {
+        match state {
+            EventState::OnSurface => self.on_surface,
+            EventState::Shadowed { .. } => self.bracket(0),
+            EventState::Invalid(_) => self.error,
+            EventState::MissingOp => self.warning,
+            EventState::NotReached => self.not_reached_text,
+            EventState::LogOnly => self.weak_text,
+        }
+    }
+
+    /// The colour of a severity.
+    pub fn severity(&self, severity: Severity) -> Color32 {
+        match severity {
+            Severity::Error => self.error,
+            Severity::Warning => self.warning,
+        }
+    }
+
+    /// A stroke for a provenance arrow.
+    pub fn arrow_stroke(&self, to_source: bool, chain: bool) -> Stroke {
+        let color = if to_source {
+            self.arrow_source
+        } else {
+            self.arrow_cited_by
+        };
+        if chain {
+            Stroke::new(CHAIN_ARROW_WIDTH, color.gamma_multiply(0.6))
+        } else {
+            Stroke::new(ARROW_WIDTH, color)
+        }
+    }
+
+    /// Scrubber marker stroke for replace ops (`op`) or findings; thin and translucent when
+    /// markers are crowded.
+    pub fn marker_stroke(&self, op: bool, crowded: bool) -> Stroke {
+        let color = if op {
+            self.family(Family::Compaction)
+        } else {
+            self.error
+        };
+        match (crowded, op) {
+            (true, _) => Stroke::new(1.0, color.gamma_multiply(0.45)),
+            (false, true) => Stroke::new(2.0, color),
+            (false, false) => Stroke::new(1.5, color),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families() {
+        assert_eq!(Family::of("turn/start"), Family::TurnStep);
+        assert_eq!(Family::of("step/end"), Family::TurnStep);
+        assert_eq!(Family::of("compaction/summary"), Family::Compaction);
+        assert_eq!(Family::of("request/context"), Family::RequestContext);
+        assert_eq!(Family::of("context/message"), Family::RequestContext);
+        assert_eq!(Family::of("session/title"), Family::Other);
+        let mask: u8 = Family::ALL.iter().map(|f| f.bit()).fold(0, |a, b| a | b);
+        assert_eq!(mask, 0x7f);
+    }
+}

@@ -1,0 +1,174 @@
+//! UI state shared by all panels (selection, preview range, filters) and the row geometry
+//! panels record each frame for the provenance arrows.
+
+use egui::Rect;
+use serde::{Deserialize, Serialize};
+
+use surface_engine::EventIdx;
+
+use super::theme::Family;
+
+/// Every family bit set.
+pub const ALL_FAMILIES: u8 = 0x7f;
+
+/// Selection and view options every panel reads (only the app writes them).
+#[derive(Clone, Debug)]
+pub struct ViewState {
+    /// The selected event.
+    pub selected: Option<EventIdx>,
+    /// First node of the replace-preview range.
+    pub range_start: Option<EventIdx>,
+    /// Last node of the replace-preview range.
+    pub range_end: Option<EventIdx>,
+    /// Scroll both panels to this event this frame.
+    pub reveal: Option<EventIdx>,
+    /// Which type families the timeline shows.
+    pub filter_mask: u8,
+    /// Draw the whole provenance chain instead of one hop.
+    pub whole_chain: bool,
+    /// The open log is being followed live (mirrors the app's follow state each frame).
+    pub following: bool,
+    /// The compaction threshold as a fraction of the context window.
+    pub threshold_ratio: f64,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            selected: None,
+            range_start: None,
+            range_end: None,
+            reveal: None,
+            filter_mask: ALL_FAMILIES,
+            whole_chain: false,
+            following: false,
+            threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+        }
+    }
+}
+
+impl ViewState {
+    /// Whether events of `family` are shown.
+    pub fn shows(&self, family: Family) -> bool {
+        self.filter_mask & family.bit() != 0
+    }
+}
+
+/// Preferences persisted between runs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prefs {
+    /// Layout version of this struct.
+    pub version: u32,
+    /// Theme choice.
+    pub theme: super::theme::ThemeChoice,
+    /// Recently opened files, newest first.
+    pub recent: Vec<std::path::PathBuf>,
+    /// Playback speed, events per second.
+    pub speed: f32,
+    /// Timeline family filter.
+    pub filter_mask: u8,
+    /// Whole provenance chain.
+    pub whole_chain: bool,
+    /// Right-hand tab.
+    pub tab: super::command::SideTab,
+    /// The compaction threshold as a fraction of the context window.
+    pub threshold_ratio: f64,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Prefs {
+            version: 1,
+            theme: Default::default(),
+            recent: Vec::new(),
+            speed: 5.0,
+            filter_mask: ALL_FAMILIES,
+            whole_chain: false,
+            tab: Default::default(),
+            threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+        }
+    }
+}
+
+/// Most recent files kept.
+pub const MAX_RECENT: usize = 10;
+
+impl Prefs {
+    /// Puts `path` first in the recent list.
+    pub fn remember(&mut self, path: &std::path::Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(MAX_RECENT);
+    }
+}
+
+/// Where rows were drawn this frame, for arrows that connect them.
+#[derive(Clone, Debug)]
+pub struct RowGeometry {
+    /// Visible timeline rows.
+    pub timeline: Vec<(EventIdx, Rect)>,
+    /// The timeline's visible area.
+    pub timeline_clip: Rect,
+    /// Right edge of the timeline gutter (arrows inside the timeline start here).
+    pub gutter_right: f32,
+    /// Visible surface-panel rows.
+    pub surface: Vec<(EventIdx, Rect)>,
+    /// The surface panel's visible area.
+    pub surface_clip: Rect,
+}
+
+impl Default for RowGeometry {
+    fn default() -> Self {
+        RowGeometry {
+            timeline: Vec::new(),
+            timeline_clip: Rect::NOTHING,
+            gutter_right: 0.0,
+            surface: Vec::new(),
+            surface_clip: Rect::NOTHING,
+        }
+    }
+}
+
+impl RowGeometry {
+    /// Clears the rows (start of a frame).
+    pub fn clear(&mut self) {
+        self.timeline.clear();
+        self.surface.clear();
+        self.timeline_clip = Rect::NOTHING;
+        self.surface_clip = Rect::NOTHING;
+    }
+
+    /// The timeline rect of `idx`, when visible.
+    pub fn timeline_rect(&self, idx: EventIdx) -> Option<Rect> {
+        self.timeline
+            .iter()
+            .find(|(i, _)| *i == idx)
+            .map(|(_, r)| *r)
+    }
+
+    /// The surface-panel rect of `idx`, when visible.
+    pub fn surface_rect(&self, idx: EventIdx) -> Option<Rect> {
+        self.surface
+            .iter()
+            .find(|(i, _)| *i == idx)
+            .map(|(_, r)| *r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_list() {
+        let mut p = Prefs::default();
+        for i in 0..12 {
+            p.remember(std::path::Path::new(&format!("/tmp/{i}")));
+        }
+        p.remember(std::path::Path::new("/tmp/5"));
+        assert_eq!(p.recent.len(), MAX_RECENT);
+        assert_eq!(p.recent[0], std::path::PathBuf::from("/tmp/5"));
+        assert_eq!(p.recent.iter().filter(|x| x.ends_with("5")).count(), 1);
+    }
+}
