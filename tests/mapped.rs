@@ -202,3 +202,71 @@ fn truncate_while_mapped(path: &Path) {
     println!("the read past the end survived: {a} {b}");
     std::process::exit(0);
 }
+
+/// Set in the child process to the log it maps, is sent SIGBUS by a process, then truncates.
+const KILL_CHILD_ENV: &str = "SURFACE_VIEWER_TEST_KILL_BUS";
+
+/// A SIGBUS another process sends (`kill -BUS`) is not the guard's: the default action
+/// happens — the process ends by SIGBUS — instead of the guard uninstalling itself and the
+/// process living on with mappings that believe they are guarded.
+#[test]
+fn kill_bus_ends_the_process_as_without_the_guard() {
+    if let Some(path) = std::env::var_os(KILL_CHILD_ENV) {
+        killed_then_truncated(Path::new(&path));
+        return;
+    }
+    if !cfg!(target_os = "linux") {
+        return; // other platforms read files, they never map them
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signalled.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "kill_bus_ends_the_process_as_without_the_guard",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(KILL_CHILD_ENV, &path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    use std::os::unix::process::ExitStatusExt as _;
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGBUS),
+        "child status {:?}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains("mapped and guarded"), "stdout:\n{stdout}");
+    assert!(!stdout.contains("survived"), "stdout:\n{stdout}");
+    assert!(!stderr.contains("shrank"), "not reported as a truncation: {stderr}");
+}
+
+/// The child: maps `path` (guarded), is sent SIGBUS as `kill -BUS` would send it, then
+/// truncates the file and reads past its end. Only the signal may end it.
+fn killed_then_truncated(path: &Path) {
+    let opened = store::open_mapped(path, None).unwrap();
+    assert!(opened.log.text.is_shared(), "the log was not mapped");
+    println!("mapped and guarded");
+    // SAFETY: `kill` and `getpid` have no memory preconditions; the signal, sent by a process
+    // (`si_code` SI_USER, as from `kill -BUS`), is what the test is about.
+    let sent = unsafe { libc::kill(libc::getpid(), libc::SIGBUS) };
+    assert_eq!(sent, 0);
+    // Delivered at once to this thread or soon to another: give it a moment.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The old guard swallowed the signal and uninstalled itself: the process got here.
+    println!("survived the signal");
+    let len = opened.log.text.len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let last = std::hint::black_box(&opened.log.text)[len - 1];
+    println!("survived the signal and the truncation: {last}");
+    std::process::exit(0);
+}
