@@ -242,7 +242,10 @@ fn kill_bus_ends_the_process_as_without_the_guard() {
     );
     assert!(stdout.contains("mapped and guarded"), "stdout:\n{stdout}");
     assert!(!stdout.contains("survived"), "stdout:\n{stdout}");
-    assert!(!stderr.contains("shrank"), "not reported as a truncation: {stderr}");
+    assert!(
+        !stderr.contains("shrank"),
+        "not reported as a truncation: {stderr}"
+    );
 }
 
 /// The child: maps `path` (guarded), is sent SIGBUS as `kill -BUS` would send it, then

@@ -359,9 +359,14 @@ impl EventLog {
     }
 
     /// The event's JSON bytes: borrowed from the text arena for a line (no UTF-8 check: the
-    /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]).
+    /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]). When
+    /// the arena may change under the reader (a mapped file another program can write), a
+    /// line is copied first, so that what a reader validates stays as it validated it.
     pub fn event_bytes(&self, idx: EventIdx) -> Cow<'_, [u8]> {
         match self.events[idx.get()].text() {
+            EventText::Line { .. } if self.text.may_change() => {
+                Cow::Owned(self.line_text(idx).to_vec())
+            }
             EventText::Line { .. } => Cow::Borrowed(self.line_text(idx)),
             _ => match self.event_json(idx) {
                 Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
@@ -371,11 +376,16 @@ impl EventLog {
     }
 
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
+    /// Text is only ever borrowed from bytes nobody else can change: a line of an arena that
+    /// may change (a mapped file) is copied before it is checked as UTF-8.
     pub fn event_json(&self, idx: EventIdx) -> Cow<'_, str> {
         let e = &self.events[idx.get()];
         match e.text() {
             EventText::Line { .. } => {
                 let bytes = self.line_text(idx);
+                if self.text.may_change() {
+                    return Cow::Owned(text_of(bytes.to_vec()));
+                }
                 // The store keeps only lines that are UTF-8, so the quick check always passes
                 // on a log it read; the lossy copy is for text built any other way.
                 match std::str::from_utf8(bytes) {
@@ -392,6 +402,19 @@ impl EventLog {
                 .get(i as usize)
                 .map_or(Cow::Borrowed("{}"), |s| Cow::Borrowed(s.as_str())),
         }
+    }
+
+    /// The `data` bytes of packed row `row`: borrowed, or copied when the arena may change
+    /// under the reader (see [`EventLog::event_bytes`]). `None` when there is no such row.
+    pub fn packed_row_bytes(&self, row: u32) -> Option<Cow<'_, [u8]>> {
+        let r = self.packed_rows.get(row as usize)?;
+        let start = r.start as usize;
+        let bytes = self.text.get(start..start + r.len as usize)?;
+        Some(if self.text.may_change() {
+            Cow::Owned(bytes.to_vec())
+        } else {
+            Cow::Borrowed(bytes)
+        })
     }
 
     /// The event parsed as a JSON value. `None` only when its text is not JSON.
@@ -464,6 +487,11 @@ impl EventLog {
     pub fn indices(&self) -> impl DoubleEndedIterator<Item = EventIdx> + ExactSizeIterator {
         (0..self.events.len() as u32).map(EventIdx)
     }
+}
+
+/// Owned bytes as text: kept as they are when UTF-8, else with U+FFFD for what is not.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]

@@ -202,9 +202,15 @@ pub fn member_times(
 /// Rebuilds the JSON text of one member event of `row`.
 pub fn member_json(row: &PackedRow, text: &[u8], member: u32, seq: u64, time: i64) -> String {
     let start = row.start as usize;
-    let bytes = text.get(start..start + row.len as usize).unwrap_or(&[]);
-    let data = std::str::from_utf8(bytes)
-        .ok()
+    // A copy first: `text` may be a mapped file another program can change, and the row is
+    // checked as UTF-8 and then parsed (see `TextArena::may_change`).
+    let bytes = text
+        .get(start..start + row.len as usize)
+        .unwrap_or(&[])
+        .to_vec();
+    let copy = String::from_utf8(bytes).ok();
+    let data = copy
+        .as_deref()
         .and_then(|s| PackedData::parse(row.kind, s).ok())
         .map(|d| d.member_data(member as usize))
         .unwrap_or(serde_json::Value::Null);

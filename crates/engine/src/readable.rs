@@ -112,7 +112,8 @@ fn next_structural(bytes: &[u8]) -> Option<usize> {
 /// quote, noting lone surrogate escapes.
 fn skip_string(text: &[u8], mut i: usize, lone: &mut Vec<usize>) -> usize {
     loop {
-        let Some(off) = memchr2(b'"', b'\\', &text[i..]) else {
+        // `i` may pass the end after an escape at the very end of the text.
+        let Some(off) = text.get(i..).and_then(|rest| memchr2(b'"', b'\\', rest)) else {
             return text.len();
         };
         i += off;
@@ -201,6 +202,15 @@ mod tests {
             "[".repeat(levels - 1),
             "]".repeat(levels - 1)
         )
+    }
+
+    #[test]
+    fn an_escape_at_the_very_end_ends_the_scan() {
+        // Bytes another program rewrote under a mapping can end anywhere, mid-escape too.
+        for text in [&b"\"ab\\"[..], b"{\"k\":\"\\", b"[\"\\u12"] {
+            let scanned = scan(text);
+            assert!(scanned.lone_surrogates.is_empty(), "{text:?}");
+        }
     }
 
     #[test]

@@ -27,6 +27,14 @@ pub trait SharedText: AsRef<[u8]> + Send + Sync {
     fn lost(&self) -> bool {
         false
     }
+
+    /// True when another program may change these bytes while they are read (a mapped file:
+    /// its pages show the file's current bytes). Then nothing validated once may be trusted on
+    /// a second read: a `&str`, a "this string ends here" — readers make such views from a
+    /// private copy ([`TextArena::may_change`]). False by default.
+    fn may_change(&self) -> bool {
+        false
+    }
 }
 
 impl SharedText for Vec<u8> {}
@@ -71,6 +79,14 @@ impl TextArena {
     /// [`SharedText::lost`].
     pub fn lost(&self) -> bool {
         self.shared.as_ref().is_some_and(|s| s.lost())
+    }
+
+    /// True when the bytes are shared and may change under the reader (see
+    /// [`SharedText::may_change`]): views that need valid bytes (UTF-8 text, a scanned JSON
+    /// value) must then be made from a private copy, as [`crate::EventLog::event_bytes`] and
+    /// [`crate::EventLog::event_json`] do.
+    pub fn may_change(&self) -> bool {
+        self.shared.as_ref().is_some_and(|s| s.may_change())
     }
 
     /// Appends `more` at the end. Shared bytes are first copied into an owned buffer (one

@@ -41,7 +41,10 @@ pub fn read_jsonl(
     // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
     // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
     let release = |range| bytes.release_resident(range);
-    let mut batch = parse_body_releasing(&bytes, body_start, first_line, progress, &release)?;
+    let copy_lines = CopyLines(bytes.may_change());
+    let mut batch = parse_body_releasing(
+        &bytes, body_start, first_line, progress, &release, copy_lines,
+    )?;
     let mut problems = header_problems;
     problems.append(&mut batch.problems);
     batch.problems = problems;
@@ -56,8 +59,14 @@ pub fn parse_body(
     first_line: u32,
     progress: Option<&LoadProgress>,
 ) -> Option<EventBatch> {
-    parse_body_releasing(bytes, from, first_line, progress, &|_| {})
+    parse_body_releasing(bytes, from, first_line, progress, &|_| {}, CopyLines(false))
 }
+
+/// Whether each line is copied into a private buffer before it is read: true for bytes
+/// another program may change under the reader (a mapped file), so that what the scanner
+/// validated (UTF-8, where a string ends) is what every later read of the line sees.
+#[derive(Clone, Copy, Debug)]
+struct CopyLines(bool);
 
 /// [`parse_body`], calling `release` with each chunk's byte range once that chunk is parsed
 /// (large inputs only).
@@ -67,9 +76,11 @@ fn parse_body_releasing(
     first_line: u32,
     progress: Option<&LoadProgress>,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+    copy_lines: CopyLines,
 ) -> Option<EventBatch> {
     if bytes.len() - from < PARALLEL_THRESHOLD {
-        return parse_range(bytes, from, bytes.len(), first_line, progress).map(|(b, _)| b);
+        return parse_range(bytes, from, bytes.len(), first_line, progress, copy_lines)
+            .map(|(b, _)| b);
     }
     let chunks = chunk_bounds(bytes, from);
     let next = AtomicUsize::new(0);
@@ -80,7 +91,7 @@ fn parse_body_releasing(
             let Some(&(a, b)) = chunks.get(k) else {
                 return done;
             };
-            done.push((k, parse_range(bytes, a, b, 1, progress)));
+            done.push((k, parse_range(bytes, a, b, 1, progress, copy_lines)));
             release(a..b);
         }
     };
@@ -98,7 +109,9 @@ fn parse_body_releasing(
     let parts = slots
         .into_iter()
         .zip(&chunks)
-        .map(|(slot, &(a, b))| slot.unwrap_or_else(|| parse_range(bytes, a, b, 1, progress)))
+        .map(|(slot, &(a, b))| {
+            slot.unwrap_or_else(|| parse_range(bytes, a, b, 1, progress, copy_lines))
+        })
         .collect::<Option<Vec<_>>>()?;
     Some(merge_in_order(parts, first_line))
 }
@@ -132,11 +145,13 @@ fn parse_range(
     to: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
+    copy_lines: CopyLines,
 ) -> Option<(EventBatch, u32)> {
     let mut parser = LineParser {
         bytes,
         batch: EventBatch::default(),
         scratch: Vec::new(),
+        copy: copy_lines.0.then(Vec::new),
     };
     parser.batch.events.reserve((to - from) / 200);
     let mut at = from;
@@ -228,11 +243,29 @@ struct LineParser<'b> {
     bytes: &'b [u8],
     batch: EventBatch,
     scratch: Vec<u64>,
+    /// The reused buffer each line is copied into before it is read, when the bytes may
+    /// change under the reader ([`CopyLines`]); `None` for bytes nobody else can change.
+    copy: Option<Vec<u8>>,
 }
 
 impl<'b> LineParser<'b> {
     fn line(&mut self, start: usize, end: usize, line: u32, has_newline: bool) {
-        let mut raw = &self.bytes[start..end];
+        let raw = &self.bytes[start..end];
+        match self.copy.take() {
+            Some(mut copy) => {
+                copy.clear();
+                copy.extend_from_slice(raw);
+                self.read_line(&copy, start, line, has_newline);
+                self.copy = Some(copy);
+            }
+            None => self.read_line(raw, start, line, has_newline),
+        }
+    }
+
+    /// Reads one line whose bytes are `raw` (the arena's own, or a private copy of them) and
+    /// start at `start` in the arena.
+    fn read_line(&mut self, raw: &[u8], start: usize, line: u32, has_newline: bool) {
+        let mut raw = raw;
         if raw.last() == Some(&b'\r') {
             raw = &raw[..raw.len() - 1];
         }
@@ -259,7 +292,7 @@ impl<'b> LineParser<'b> {
             },
         };
         if let Some(kind) = ChunkKind::from_row_type(&env.type_name) {
-            return self.packed(start, &env, kind, line);
+            return self.packed(start, raw, &env, kind, line);
         }
         let Some(seq) = env.seq.and_then(parse_non_negative) else {
             return self.bad(
@@ -297,7 +330,14 @@ impl<'b> LineParser<'b> {
         });
     }
 
-    fn packed(&mut self, line_start: usize, env: &Envelope<'_>, kind: ChunkKind, line: u32) {
+    fn packed(
+        &mut self,
+        line_start: usize,
+        raw: &[u8],
+        env: &Envelope<'_>,
+        kind: ChunkKind,
+        line: u32,
+    ) {
         let Some(seq0) = env.seq0.and_then(parse_non_negative) else {
             return self.bad(
                 line,
@@ -328,8 +368,8 @@ impl<'b> LineParser<'b> {
                 "malformed packed row: unexpected event keys".to_string(),
             );
         }
-        let data_start = data.as_ptr() as usize - self.bytes.as_ptr() as usize;
-        debug_assert!(data_start >= line_start);
+        // `data` lies inside `raw`, which starts at `line_start` in the arena.
+        let data_start = line_start + (data.as_ptr() as usize - raw.as_ptr() as usize);
         let input = PackedInput {
             row_type: &env.type_name,
             kind,
@@ -430,7 +470,8 @@ mod tests {
         text.push_str(r#"{"type":"torn","seq":"#);
         let bytes = text.as_bytes();
         let chunked = parse_body(bytes, 0, 1, None).unwrap();
-        let (serial, lines) = parse_range(bytes, 0, bytes.len(), 1, None).unwrap();
+        let (serial, lines) =
+            parse_range(bytes, 0, bytes.len(), 1, None, CopyLines(false)).unwrap();
         assert!(lines > 100_000);
         assert_eq!(chunked.events.len(), serial.events.len());
         for (a, b) in chunked.events.iter().zip(&serial.events) {

@@ -126,6 +126,12 @@ impl surface_engine::SharedText for MappedFile {
     fn lost(&self) -> bool {
         self.guard.as_ref().is_some_and(Guard::shrank)
     }
+
+    /// Always: a `MAP_PRIVATE` page nobody wrote shows the file's current bytes, so another
+    /// program writing the file changes what the next read sees.
+    fn may_change(&self) -> bool {
+        true
+    }
 }
 
 impl Drop for MappedFile {

@@ -521,10 +521,9 @@ impl RowDeltas {
     /// Reads packed row `row` of `log` (a scan, else the strict decoder). `None` when the row
     /// does not decode (its members then contribute nothing, as in the reference).
     pub fn read(log: &EventLog, row: u32) -> Option<RowDeltas> {
-        let r = log.packed_rows.get(row as usize)?;
-        let start = r.start as usize;
-        let bytes = log.text.get(start..start + r.len as usize)?;
-        Self::scan(r.kind, bytes).or_else(|| Self::decode(r.kind, bytes))
+        let kind = log.packed_rows.get(row as usize)?.kind;
+        let bytes = log.packed_row_bytes(row)?;
+        Self::scan(kind, &bytes).or_else(|| Self::decode(kind, &bytes))
     }
 
     fn scan(kind: ChunkKind, bytes: &[u8]) -> Option<RowDeltas> {
@@ -571,11 +570,10 @@ impl RowDeltas {
     /// The delta kind and block index of packed row `row`, read from the start of the row
     /// (the long text arrays after the index are not scanned).
     pub fn head(log: &EventLog, row: u32) -> Option<(DeltaKind, u64)> {
-        let r = log.packed_rows.get(row as usize)?;
-        let start = r.start as usize;
-        let bytes = log.text.get(start..start + r.len as usize)?;
+        let kind = log.packed_rows.get(row as usize)?.kind;
+        let bytes = log.packed_row_bytes(row)?;
         let mut index = None;
-        let mut s = Scanner::new(bytes);
+        let mut s = Scanner::new(&bytes);
         // The walk stops (fails) as soon as the index is read.
         let _ = s.object(|s, key| match key {
             b"index" => {
@@ -585,7 +583,7 @@ impl RowDeltas {
             _ => s.skip(),
         });
         match index {
-            Some(i) => Some((delta_kind_of(r.kind), i)),
+            Some(i) => Some((delta_kind_of(kind), i)),
             None => Self::read(log, row).map(|d| (d.kind, d.index)),
         }
     }
