@@ -288,9 +288,10 @@ fn check_names_the_era_and_format() {
         &fixture("v0-2026-07-20-live/live-mode-switching-2026-07-07.session.jsonl"),
         "--json",
     ]));
-    assert_eq!(old["era"]["id"], "mid-july");
+    // Recorded on 07-07 (request/header-delta), with the delegationDepth of 07-20 added.
+    assert_eq!(old["era"]["id"], "surface-merge");
     assert_eq!(old["era"]["at_least"], "mid-july");
-    assert_eq!(old["era"]["judged_as"], "mid-july");
+    assert_eq!(old["era"]["judged_as"], "surface-merge");
     assert!(
         old["era"]["reason"]
             .as_str()
