@@ -20,7 +20,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::era_upper::upper_bound;
-use super::event::{EventIdx, SurfaceOp};
+use super::event::{EventIdx, OpSlot, SurfaceOp};
 use super::finding::Severity;
 use super::log::EventLog;
 use super::turn_fields::turn_fields;
@@ -202,16 +202,18 @@ fn head_evidence(log: &EventLog) -> Option<(Era, String)> {
 /// costs a scan of the log when there is none.
 fn last_prune(log: &EventLog) -> Option<(u64, u64)> {
     let tool_result = log.types.get("tool/result")?;
-    log.indices().rev().find_map(|i| {
-        if log.event(i).kind != tool_result {
-            return None;
-        }
-        let SurfaceOp::Replace { start, .. } = log.op(i) else {
-            return None;
-        };
-        let original = log.find_seq(start)?;
-        (log.event(original).kind == tool_result).then_some((log.event(i).seq, start))
-    })
+    log.events
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, e)| e.kind == tool_result && e.op() == OpSlot::Replace)
+        .find_map(|(i, e)| {
+            let SurfaceOp::Replace { start, .. } = log.op(EventIdx(i as u32)) else {
+                return None;
+            };
+            let original = log.find_seq(start)?;
+            (log.event(original).kind == tool_result).then_some((e.seq, start))
+        })
 }
 
 /// A bound and its evidence.
