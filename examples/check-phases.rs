@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::de::IgnoredAny;
 use surface_engine::Meter;
-use surface_engine::{Surface, check_report, check_report_joined, meter::meter_findings};
+use surface_engine::{Surface, check_report, check_report_joined, detect_era, meter::meter_findings};
 use surface_store::{Envelope, parse_body, read_jsonl, scan_envelope};
 
 /// The best of `rounds` runs of `f`.
@@ -108,6 +108,7 @@ fn main() {
     let (meter_findings_t, _) = best(rounds, || meter_findings(&log).len());
     let (findings, report) = best(rounds, || check_report(&log, &surface));
     let (meter_t, _) = best(rounds, || black_box(Meter::build(&log, &surface)).len());
+    let (era_t, era) = best(rounds, || detect_era(&log));
     // The two halves `check` runs side by side on two cores: the longer one bounds it.
     let (_, (turns_pass, rest_pass)) = best(rounds, || {
         let mut times = (Duration::ZERO, Duration::ZERO);
@@ -173,6 +174,12 @@ fn main() {
     println!(
         "full meter the viewer builds (Meter::build, one thread): {:.1} ms",
         ms(meter_t)
+    );
+    println!(
+        "era detection (detect_era): {:.3} ms; era: {} — {}",
+        ms(era_t),
+        era.span(),
+        era.reason
     );
     let meter = Meter::build(&log, &surface);
     println!(

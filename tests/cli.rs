@@ -280,19 +280,52 @@ fn check_names_the_era_and_format() {
     assert_eq!(v["era"]["id"], "head");
     assert_eq!(v["era"]["label"], "HEAD (2026-08)");
     assert!(v["era"]["reason"].as_str().unwrap().contains("trigger"));
+    assert_eq!(v["era"]["at_least"], "head");
+    assert_eq!(v["era"]["judged_as"], "head");
 
     let old = json_of(&run(&[
         "check",
         &fixture("v0-2026-07-20-live/live-mode-switching-2026-07-07.session.jsonl"),
         "--json",
     ]));
-    assert_eq!(old["era"]["id"], "mid-july");
+    // Recorded on 07-07 (request/header-delta), with the delegationDepth of 07-20 added.
+    assert_eq!(old["era"]["id"], "surface-merge");
+    assert_eq!(old["era"]["at_least"], "mid-july");
+    assert_eq!(old["era"]["judged_as"], "surface-merge");
     assert!(
         old["era"]["reason"]
             .as_str()
             .unwrap()
             .contains("delegationDepth")
     );
+}
+
+#[test]
+fn check_judges_a_log_by_the_newest_era_that_could_have_written_it() {
+    // delegationDepth and nothing HEAD refuses: mid-July or later, so HEAD's rules apply and
+    // an extra key in a replace op is an error.
+    let log = temp_log(concat!(
+        r#"{"type":"session","version":0,"id":"t","createdAt":1,"delegationDepth":0}"#,
+        "\n",
+        r#"{"type":"user/message","seq":0,"time":0,"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u0"},"surfaceOp":"append"}"#,
+        "\n",
+        r#"{"type":"user/message","seq":1,"time":1,"data":{"content":[],"source":{"kind":"user"},"role":"user","id":"u1"},"sourceEventSeqs":[0],"surfaceOp":{"op":"replace","start":0,"end":0,"why":"x"}}"#,
+        "\n",
+    ));
+    let f = log.path().to_string_lossy().into_owned();
+    let out = run(&["check", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().nth(1).unwrap(),
+        "  era: mid-July or later (judged as HEAD) — header has delegationDepth 0 (from \
+         2026-07-20); nothing older than HEAD",
+    );
+    assert!(text.contains("error   surface.op-malformed"), "{text}");
+    let v = json_of(&run(&["check", &f, "--json"]));
+    assert_eq!(v["era"]["id"], "head");
+    assert_eq!(v["era"]["at_least"], "mid-july");
+    assert_eq!(v["era"]["judged_as"], "head");
 }
 
 #[test]

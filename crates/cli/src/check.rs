@@ -101,6 +101,8 @@ impl Checked {
                 "id": self.era.era.id(),
                 "label": self.era.era.label(),
                 "reason": self.era.reason,
+                "at_least": self.era.at_least.id(),
+                "judged_as": self.era.era.id(),
             },
             "findings": self.findings,
         })
@@ -128,12 +130,13 @@ impl Checked {
         ))
     }
 
-    /// The era line: which harness's rules decided the severities, and what told it.
+    /// The era line: the eras that could have written the log, whose rules decided the
+    /// severities, and what told it.
     pub fn write_era(&self, out: &mut impl Write) -> anyhow::Result<()> {
         write_context(writeln!(
             out,
             "  era: {} — {}",
-            self.era.era.label(),
+            self.era.span(),
             self.era.reason
         ))
     }

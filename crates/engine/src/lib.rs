@@ -12,6 +12,7 @@ mod data_diff;
 mod effect;
 mod effect_slot;
 mod era;
+mod era_upper;
 mod event;
 mod finding;
 mod header;

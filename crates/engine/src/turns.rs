@@ -263,7 +263,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
 
 /// `message.shape` findings of one surface event: unreadable text (an error in every era: the
 /// viewer cannot show the message), lone surrogates (a warning: shown as U+FFFD), and the
-/// era's shape rules (errors on HEAD-era logs, warnings before).
+/// era's shape rules (errors on logs judged as HEAD, warnings on older ones).
 fn shape_findings(
     log: &EventLog,
     idx: EventIdx,

@@ -449,9 +449,10 @@ impl Session {
     /// Hover text for the era: what told it and what it means for the findings.
     pub fn era_hover(&self) -> String {
         format!(
-            "Written by a {} harness: {}.\nRules that harness did not enforce yet are warnings, not errors (docs/parity.md).",
+            "Era: {} — {}.\nJudged by the {} harness's rules: the newest that could have written the log. Rules it did not enforce yet are warnings, not errors (docs/parity.md).",
+            self.era.span(),
+            self.era.reason,
             self.era.era.label(),
-            self.era.reason
         )
     }
 
@@ -626,10 +627,11 @@ mod tests {
     #[test]
     fn title_names_era_and_format() {
         let s = test_session();
-        // The test log has a version-0 header without delegationDepth: the surface-merge era.
-        assert_eq!(
-            s.title(),
-            "t — surface merge (2026-06), JSONL — surface-viewer"
+        // The test log has a version-0 header and nothing HEAD refuses: judged as HEAD.
+        assert_eq!(s.title(), "t — HEAD (2026-08), JSONL — surface-viewer");
+        assert!(
+            s.era_hover()
+                .contains("surface merge or later (judged as HEAD)")
         );
         assert!(s.era_hover().contains("header version 0"));
     }
