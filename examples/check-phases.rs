@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use serde::de::IgnoredAny;
 use surface_engine::Meter;
-use surface_engine::{Surface, check_report, check_report_joined, detect_era, meter::meter_findings};
+use surface_engine::{
+    Surface, check_report, check_report_joined, detect_era, meter::meter_findings,
+};
 use surface_store::{Envelope, parse_body, read_jsonl, scan_envelope};
 
 /// The best of `rounds` runs of `f`.
