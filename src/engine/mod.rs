@@ -21,6 +21,7 @@ mod messages;
 pub mod meter;
 mod packed;
 mod packed_quick;
+pub mod policy;
 mod prefetch;
 mod preview;
 mod problem;
