@@ -385,17 +385,20 @@ impl<'a> Builder<'a> {
         self.out.items.push(Item::StepStart(idx.0 + 1));
     }
 
+    /// A usage anchor at the `assistant/message` `idx`: the provider's reported input over the
+    /// meter's estimate of the same request (header and surface when its messages were fixed).
     fn anchor(&mut self, idx: EventIdx, prompt: f64) {
-        let ratio = if prompt.is_nan() {
+        let fixed = self
+            .meter
+            .step_at(idx.get() + 1)
+            .map_or(self.step_start_cursor as usize, |step| {
+                request_cursor(self.log, step, step.start.get() + 1)
+            });
+        let estimate = self.meter.header_price_at(idx.get()) + self.meter.at(fixed).surface;
+        let ratio = if prompt.is_nan() || estimate == 0 {
             1.0
         } else {
-            let cursor = self.step_start_cursor as usize;
-            let estimate = self.meter.header_price_at(idx.get()) + self.meter.at(cursor).surface;
-            if estimate == 0 {
-                1.0
-            } else {
-                (prompt / estimate as f64).clamp(0.1, 10.0)
-            }
+            (prompt / estimate as f64).clamp(0.1, 10.0)
         };
         self.out.items.push(Item::Anchor {
             cursor: idx.0 + 1,

@@ -86,8 +86,8 @@ mod tests {
         assert_eq!(keep_index(&nodes, 0), Some(3));
         assert_eq!(keep_index(&nodes, 10_000), None);
         assert_eq!(budgets_for(&nodes, 3), Some((1, 350)));
-        assert_eq!(budgets_for(&nodes, 1), Some((351, 650)));
-        for b in [1, 200, 350, 351, 650] {
+        assert_eq!(budgets_for(&nodes, 1), Some((351, 700)));
+        for b in [1, 200, 350, 351, 650, 700] {
             let keep = keep_index(&nodes, b).unwrap();
             let (lo, hi) = budgets_for(&nodes, keep).unwrap();
             assert!(lo <= b && b <= hi, "{b}: {lo}..={hi}");
