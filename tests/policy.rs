@@ -439,6 +439,36 @@ fn a_log_without_a_window_never_fires_and_says_so_once() {
     assert_eq!(lab.input.checks().len(), no_window.input.checks().len());
 }
 
+#[test]
+fn every_upstream_fixture_and_bundled_sample_replays_without_a_panic() {
+    let mut files = common::upstream_files();
+    let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets");
+    files.push(assets.join("sample.session.jsonl"));
+    files.push(assets.join("problems.session.jsonl"));
+    for file in files {
+        let lab = Lab::of(read_jsonl(std::fs::read(&file).unwrap(), None).unwrap());
+        for mode in [ReplayMode::Verify, ReplayMode::WhatIf] {
+            let report = replay(
+                &lab.log,
+                &lab.meter,
+                &lab.input,
+                &PolicySettings::default(),
+                mode,
+            );
+            assert_eq!(report.checks.len(), lab.input.checks().len());
+            let name = file.display().to_string();
+            // A log written before the HEAD harness says which policy is modelled.
+            if name.contains("v1-2026-06-19") || name.contains("v0-2026-06-26") {
+                assert!(
+                    report.notes.iter().any(|n| n.contains("older harness")),
+                    "{name}: {:?}",
+                    report.notes
+                );
+            }
+        }
+    }
+}
+
 // --- Properties over generated logs -----------------------------------------------------------
 
 fn generated(seed: u64, events: u64, window: u64) -> Lab {
