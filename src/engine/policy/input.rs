@@ -577,8 +577,7 @@ impl<'a> Builder<'a> {
         let name = log.type_name(idx);
         let result = name == "tool/result";
         let calls = if name == "assistant/message" {
-            let fields = turn_fields_of_bytes(&log.event_bytes(idx));
-            fields.tool_call_ids.len().min(usize::from(u16::MAX)) as u16
+            tool_calls(&log.event_bytes(idx))
         } else {
             0
         };
@@ -595,5 +594,41 @@ impl<'a> Builder<'a> {
             result,
             chars,
         }
+    }
+}
+
+/// `tool-call` blocks of an `assistant/message`'s text: none without the word at all (most
+/// messages, no parse), else the compact `"type":"tool-call"` the harness writes counted
+/// (inside a string its quotes would be escaped), else the lenient parse's count.
+fn tool_calls(bytes: &[u8]) -> u16 {
+    if memmem::find(bytes, b"tool-call").is_none() {
+        return 0;
+    }
+    let compact = memmem::find_iter(bytes, br#""type":"tool-call""#).count();
+    let count = if compact > 0 {
+        compact
+    } else {
+        turn_fields_of_bytes(bytes).tool_call_ids.len()
+    };
+    count.min(usize::from(u16::MAX)) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tool_calls;
+
+    #[test]
+    fn tool_calls_are_counted_without_a_parse_when_compact() {
+        assert_eq!(
+            tool_calls(br#"{"data":{"message":{"content":[{"type":"text","text":"hi"}]}}}"#),
+            0
+        );
+        let two = br#"{"data":{"message":{"content":[{"type":"tool-call","id":"a","name":"n","arguments":"{}"},{"type":"tool-call","id":"b","name":"n","arguments":"{}"}]}}}"#;
+        assert_eq!(tool_calls(two), 2);
+        // Spaced JSON falls back to the parse; a quoted mention is no call.
+        let spaced = br#"{"data": {"message": {"content": [{"type": "tool-call", "id": "a", "name": "n", "arguments": "{}"}]}}}"#;
+        assert_eq!(tool_calls(spaced), 1);
+        let quoted = br#"{"data":{"message":{"content":[{"type":"text","text":"a \"type\":\"tool-call\" here"}]}}}"#;
+        assert_eq!(tool_calls(quoted), 0);
     }
 }
