@@ -390,6 +390,63 @@ fn an_overflow_needs_the_failure_in_the_same_step_before_any_answer() {
     assert_eq!(triggers, [Some(Trigger::BelowThreshold); 3]);
 }
 
+#[test]
+fn every_prune_of_a_check_shares_the_total_the_check_began_with() {
+    // Two large tool results; the check before step 3 fires at ≥ 800 of a 1,000 window, and
+    // its first prune alone brings the total under the threshold.
+    let mut l = Log::default();
+    l.turn_start();
+    l.step_start();
+    l.user("list");
+    l.window(1_000);
+    let r1 = l.tool("call-1", "bash", r#"{"command":"a"}"#, &"x".repeat(2_000));
+    l.step_end();
+    l.step_start();
+    let r2 = l.tool("call-2", "bash", r#"{"command":"b"}"#, &"y".repeat(2_000));
+    l.step_end();
+    let p1 = l.prune(r1, "call-1", "[pruned]");
+    let p2 = l.prune(r2, "call-2", "[pruned]");
+    l.step_start();
+    l.assistant("done", None);
+    l.step_end();
+    l.turn_end();
+    let a = audit_of(&l.build());
+    let triggers: Vec<_> = a.replaces.iter().map(|r| (r.seq, r.trigger)).collect();
+    assert_eq!(
+        triggers,
+        [(p1, Some(Trigger::Pressure)), (p2, Some(Trigger::Pressure))]
+    );
+    // The meter stood under the threshold before the second prune, yet both share the total
+    // the check began with.
+    assert!(a.replaces[0].tokens_before >= 800);
+    assert!(a.replaces[1].tokens_before < 800);
+    assert_eq!(a.replaces[0].trigger_tokens, a.replaces[1].trigger_tokens);
+    assert_eq!(
+        a.replaces[1].trigger_tokens,
+        Some(a.replaces[0].tokens_before)
+    );
+    // A later check starts afresh: a prune after the next step boundary is judged on its own.
+    let mut l = Log::default();
+    l.turn_start();
+    l.step_start();
+    l.user("list");
+    l.window(1_000);
+    let r1 = l.tool("call-1", "bash", r#"{"command":"a"}"#, &"x".repeat(2_000));
+    l.step_end();
+    l.step_start();
+    let r2 = l.tool("call-2", "bash", r#"{"command":"b"}"#, &"y".repeat(2_000));
+    l.step_end();
+    l.prune(r1, "call-1", "[pruned]");
+    l.step_start();
+    l.assistant("done", None);
+    l.step_end();
+    let p2 = l.prune(r2, "call-2", "[pruned]");
+    l.turn_end();
+    let a = audit_of(&l.build());
+    assert_eq!(a.replaces[1].seq, p2);
+    assert_eq!(a.replaces[1].trigger, Some(Trigger::BelowThreshold));
+}
+
 // --- Kinds, failures, requests --------------------------------------------------------------
 
 #[test]

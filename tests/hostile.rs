@@ -155,6 +155,8 @@ fn every_hostile_input_ends_in_findings_or_one_clear_error() {
             vec!["check", "--json"],
             vec!["surface", "--json"],
             vec!["messages"],
+            vec!["policy", "--json"],
+            vec!["policy", "--what-if", "--json"],
         ] {
             let (out, _dir, path) = run_on(&case.bytes, &args);
             let stderr = String::from_utf8_lossy(&out.stderr);

@@ -10,6 +10,7 @@ mod check_dir;
 mod dir;
 mod load;
 mod messages;
+pub mod policy;
 mod preview;
 mod request;
 mod sessions;
@@ -151,6 +152,15 @@ pub enum Command {
         #[command(flatten)]
         meter: MeterOptions,
     },
+    /// The harness's compaction policy replayed: verify every decision the log holds, the
+    /// settings it implies, and --what-if another setting; exit 0 when every decision agrees,
+    /// 1 when some disagree, 2 on trouble.
+    Policy {
+        #[command(flatten)]
+        input: Input,
+        #[command(flatten)]
+        options: policy::PolicyOptions,
+    },
     /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
     /// session under it, with its project, title and figures.
     Sessions {
@@ -252,6 +262,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             };
             audit::run(&input, format, html.as_deref(), &meter)?
         }
+        Command::Policy { input, options } => policy::run(&input, &options)?,
         Command::Sessions {
             file,
             session,

@@ -23,6 +23,7 @@ mod messages;
 pub mod meter;
 mod packed;
 mod packed_quick;
+pub mod policy;
 mod preview;
 mod problem;
 mod readable;

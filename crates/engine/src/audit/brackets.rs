@@ -38,6 +38,9 @@ pub struct Bracket {
     pub anchor: Option<EventIdx>,
     /// The step the anchor lies in had overflowed the context window.
     pub overflow: bool,
+    /// The first compaction event after the last step boundary before it: where the check
+    /// that wrote this compaction began (viewer-spec §8, §10.1).
+    pub check: Option<EventIdx>,
 }
 
 impl Bracket {
@@ -61,6 +64,8 @@ pub struct Prune {
     pub replace: Option<EventIdx>,
     /// The step it lies in had overflowed the context window.
     pub overflow: bool,
+    /// Where the check that wrote it began (see [`Bracket::check`]).
+    pub check: Option<EventIdx>,
 }
 
 /// What a replace op directly follows.
@@ -94,6 +99,8 @@ enum Role {
     Compaction(CompactionEvent, bool),
     StepStart,
     StepEnd,
+    /// `turn/start`: a step boundary for the check a compaction belongs to, nothing more.
+    TurnStart,
     Chunk,
     Assistant,
 }
@@ -121,6 +128,7 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         .map(|(_, name)| match name {
             "step/start" => Role::StepStart,
             "step/end" | "turn/end" => Role::StepEnd,
+            "turn/start" => Role::TurnStart,
             "assistant/chunk" => Role::Chunk,
             "assistant/message" => Role::Assistant,
             _ => CompactionEvent::of(name).map_or(Role::Other, |(k, h)| Role::Compaction(k, h)),
@@ -135,18 +143,24 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         last_summary: None,
         last_prune: None,
         finder: memmem::Finder::new(OVERFLOW_CODE),
+        check_start: None,
     };
     for idx in log.indices() {
         let role = roles[log.event(idx).kind.0 as usize];
         match role {
             Role::Other => {}
             Role::StepStart => {
+                s.check_start = None;
                 s.step = Step {
                     open: true,
                     ..Step::default()
                 }
             }
-            Role::StepEnd => s.step = Step::default(),
+            Role::StepEnd => {
+                s.check_start = None;
+                s.step = Step::default();
+            }
+            Role::TurnStart => s.check_start = None,
             Role::Assistant => s.step.message_seen = true,
             Role::Chunk => {
                 if overflow && s.step.open && !s.step.message_seen && s.is_overflow_finish(idx) {
@@ -171,6 +185,8 @@ struct Scanner<'a> {
     last_summary: Option<(EventIdx, usize)>,
     last_prune: Option<(EventIdx, usize)>,
     finder: memmem::Finder<'static>,
+    /// The first compaction event since the last step boundary.
+    check_start: Option<EventIdx>,
 }
 
 impl Scanner<'_> {
@@ -225,6 +241,7 @@ impl Scanner<'_> {
             self.warn(idx, Rule::CompactionMalformed, message);
         }
         let key = fields.compaction_id.clone();
+        let check = Some(*self.check_start.get_or_insert(idx));
         match kind {
             CompactionEvent::Start => {
                 let overflow = self.overflowed_at(fields.turn);
@@ -234,6 +251,7 @@ impl Scanner<'_> {
                     start_fields: fields,
                     anchor: Some(idx),
                     overflow,
+                    check,
                     ..Bracket::default()
                 });
                 let k = self.out.brackets.len() - 1;
@@ -259,6 +277,7 @@ impl Scanner<'_> {
                             id: key.clone(),
                             anchor: Some(idx),
                             overflow,
+                            check,
                             ..Bracket::default()
                         });
                         let k = self.out.brackets.len() - 1;
@@ -302,6 +321,7 @@ impl Scanner<'_> {
                     fields,
                     replace: None,
                     overflow,
+                    check,
                 });
                 self.last_prune = Some((idx, self.out.prunes.len() - 1));
             }

@@ -208,7 +208,7 @@ impl Pass<'_> {
                     judge(
                         self.meter,
                         self.ratio,
-                        a,
+                        (a, b.check),
                         b.overflow,
                         b.source_command_id().is_some(),
                     )
@@ -218,7 +218,13 @@ impl Pass<'_> {
             Link::Prune(k) => {
                 let p = &self.scan.prunes[k];
                 let command = p.fields.source_command_id.is_some();
-                let judged = judge(self.meter, self.ratio, p.event, p.overflow, command);
+                let judged = judge(
+                    self.meter,
+                    self.ratio,
+                    (p.event, p.check),
+                    p.overflow,
+                    command,
+                );
                 (ReplaceKind::Prune, Some(prune_record(log, p)), Some(judged))
             }
             Link::Other => (ReplaceKind::Other, None, None),
@@ -257,15 +263,20 @@ impl Pass<'_> {
     }
 }
 
-/// The trigger of a compaction judged at event `anchor`, and the meter's total there.
+/// The trigger of a compaction judged at event `anchor` (and, for pressure, at `check`, the
+/// first compaction event of the check that wrote it: every prune and summary of one check
+/// shares the total the check began with), and the meter's total it was judged by.
 fn judge(
     meter: &Meter,
     ratio: f64,
-    anchor: EventIdx,
+    (anchor, check): (EventIdx, Option<EventIdx>),
     overflow: bool,
     command: bool,
 ) -> (Option<Trigger>, u64) {
-    let at = anchor.get() + 1;
+    let mut at = anchor.get() + 1;
+    if !overflow && !command {
+        at = check.map_or(at, |c| c.get() + 1).min(at);
+    }
     let total = meter.at(at).total;
     let trigger = if overflow {
         Some(Trigger::Overflow)
@@ -327,7 +338,14 @@ fn failed(log: &EventLog, meter: &Meter, ratio: f64, scan: &Scan) -> Vec<FailedC
             let end = b.end?;
             let error = b.end_fields.error.clone()?;
             let trigger = b.anchor.and_then(|a| {
-                judge(meter, ratio, a, b.overflow, b.source_command_id().is_some()).0
+                judge(
+                    meter,
+                    ratio,
+                    (a, b.check),
+                    b.overflow,
+                    b.source_command_id().is_some(),
+                )
+                .0
             });
             Some(FailedCompaction {
                 id: b.id.clone(),

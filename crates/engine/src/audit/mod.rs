@@ -19,7 +19,7 @@ mod refetch;
 mod terms;
 mod text;
 
-pub use brackets::OVERFLOW_CODE;
+pub use brackets::{Bracket, Link, OVERFLOW_CODE, Prune, Scan, scan as scan_compactions};
 pub use build::audit;
 pub use detail::{Detail, ShadowedText, detail};
 pub use events::{CompactionEvent, CompactionFields, TurnField, read_fields};

@@ -1,0 +1,106 @@
+//! Inference (viewer-spec §10.4): the tightest settings consistent with every decision the
+//! log holds — the threshold ratio from which checks fired and which did not, the retain
+//! budget from each pressure summary's range, and the pruner's size test from the tool
+//! results it pruned and the ones it left.
+
+use super::input::{CheckKind, Item, PolicyInput};
+use super::node::Nodes;
+use super::range::budgets_for;
+use super::report::Inferred;
+use crate::Meter;
+
+/// Infers the settings from the log's own decisions (independent of any setting).
+pub fn infer(meter: &Meter, input: &PolicyInput) -> Inferred {
+    let mut nodes = Nodes::default();
+    let mut ratio: Option<(f64, f64)> = None;
+    let mut retain: Option<(u64, u64)> = None;
+    let mut chars = (0u64, u64::MAX);
+    let mut pruned_any = false;
+    let mut in_pressure = false;
+    let mut out = Inferred::default();
+    for item in &input.items {
+        match *item {
+            super::input::Item::Append(node) => nodes.push(node),
+            Item::Replace {
+                node,
+                first,
+                last,
+                compaction,
+            } => {
+                if compaction
+                    && in_pressure
+                    && !node.result
+                    && nodes.position(first) == Some(0)
+                    && let Some(b) = nodes.position(last)
+                    && let Some((lo, hi)) = budgets_for(&nodes.list, b + 1)
+                {
+                    let (a, z) = retain.unwrap_or((0, u64::MAX));
+                    retain = Some((a.max(lo), z.min(hi)));
+                }
+                nodes.replace_range(first, last, node);
+            }
+            Item::Check(k) => {
+                let check = &input.checks[k as usize];
+                in_pressure = check.kind == CheckKind::Pressure;
+                let cursor = check.cursor as usize;
+                if check.kind == CheckKind::Pressure
+                    && let Some(window) = meter.window_at(cursor).filter(|&w| w > 0)
+                {
+                    let v = (meter.at(cursor).total + 1) as f64 / window as f64;
+                    let (lo, hi) = ratio.unwrap_or((0.0, 1.0));
+                    ratio = Some(if check.log.any() {
+                        (lo, hi.min(v))
+                    } else {
+                        (lo.max(v), hi)
+                    });
+                }
+                if check.kind != CheckKind::Command && check.log.any() {
+                    let pruned: Vec<u64> = check
+                        .log
+                        .prunes
+                        .iter()
+                        .filter_map(|p| p.target_seq)
+                        .collect();
+                    pruned_any |= !pruned.is_empty();
+                    for n in nodes.list.iter().filter(|n| n.result) {
+                        let c = u64::from(n.chars);
+                        if pruned.contains(&n.seq) {
+                            chars.1 = chars.1.min(c.saturating_sub(1));
+                        } else {
+                            chars.0 = chars.0.max(c);
+                        }
+                    }
+                }
+            }
+            Item::StepStart(_) | Item::Anchor { .. } | Item::Request(_) => {}
+        }
+    }
+    if let Some((lo, hi)) = ratio {
+        if lo >= hi {
+            out.conflicts.push(format!(
+                "threshold ratio: a check that did not fire needs T ≥ {lo:.6}, one that fired T < {hi:.6}"
+            ));
+        }
+        out.threshold_ratio = Some([lo, hi]);
+    }
+    if let Some((lo, hi)) = retain {
+        if lo > hi {
+            out.conflicts.push(format!(
+                "retain budget: the summaries' ranges need {lo} ≤ N ≤ {hi}"
+            ));
+        }
+        out.retain_tokens = Some([lo, hi]);
+    }
+    if pruned_any {
+        out.pruner = Some(true);
+        if chars.0 > chars.1 {
+            out.conflicts.push(format!(
+                "pruner: a result left needs threshold ≥ {}, one pruned < {}",
+                chars.0,
+                chars.1 + 1
+            ));
+        }
+        out.threshold_chars = Some([chars.0, chars.1]);
+    }
+    out
+}

@@ -1,0 +1,634 @@
+//! Everything the policy replay reads, gathered once per log (O(log)): the stream of surface
+//! changes in log order with each node's facts, the check points (§10.1, §10.3) with the
+//! compactions the log made at each, the model requests and the usage anchors. A replay with
+//! any settings then walks this stream without touching the log's text again (apart from a
+//! tool result it would prune).
+
+use std::collections::HashMap;
+
+use memchr::memmem;
+
+use super::facts::tool_result_chars;
+use super::node::Node;
+use crate::audit::{self, OVERFLOW_CODE};
+use crate::meter::BaselineKind;
+use crate::{
+    Effect, Era, EventIdx, EventLog, EventText, Meter, Surface, SurfaceOp, detect_era,
+    request_cursor, turn_fields::turn_fields_of_bytes,
+};
+
+/// What fires a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckKind {
+    /// The pressure check before a step (§10.1).
+    Pressure,
+    /// A `CONTEXT_WINDOW_EXCEEDED` finish inside a step (§10.3).
+    Overflow,
+    /// A `/compact` command (§10.3).
+    Command,
+}
+
+/// A prune the log made at a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogPrune {
+    /// The `compaction/prune`.
+    pub event: u32,
+    /// The replacing `tool/result`, when it was applied.
+    pub replacement: Option<Node>,
+    /// The seq the prune's replace op names (`start`), when it has one.
+    pub target_seq: Option<u64>,
+    /// Its replace op was not applied (an invalid compaction).
+    pub invalid: bool,
+}
+
+/// A summary the log attempted at a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogSummary {
+    /// Its first event (`compaction/start`, else the summary).
+    pub event: u32,
+    /// The replacing summary message, when it was applied.
+    pub replacement: Option<Node>,
+    /// The replace op's `start` and `end` seqs, when one followed.
+    pub range: Option<(u64, u64)>,
+    /// A replace was applied (the attempt succeeded).
+    pub ok: bool,
+    /// A replace op followed but was not applied (an invalid compaction).
+    pub invalid: bool,
+}
+
+/// The compactions the log made at one check.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogCompactions {
+    /// Prunes, in log order.
+    pub prunes: Vec<LogPrune>,
+    /// Summary attempts, in log order.
+    pub summaries: Vec<LogSummary>,
+}
+
+impl LogCompactions {
+    /// True when the log compacted (or tried to) at the check.
+    pub fn any(&self) -> bool {
+        !self.prunes.is_empty() || !self.summaries.is_empty()
+    }
+}
+
+/// One check point of the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckPoint {
+    /// What fires it.
+    pub kind: CheckKind,
+    /// The replay cursor the check measures at (events before it are read): the check's first
+    /// compaction event, else its `step/start`, error chunk or command.
+    pub cursor: u32,
+    /// The event that names the check: the `step/start` (pressure and overflow: the step's),
+    /// else the command's first event.
+    pub event: u32,
+    /// `data.turn` / `data.step` of that step.
+    pub turn: Option<u64>,
+    /// See `turn`.
+    pub step: Option<u64>,
+    /// What the log did at this check.
+    pub log: LogCompactions,
+}
+
+/// One element of the replay's stream, in log order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Item {
+    /// A node appended.
+    Append(Node),
+    /// An applied replace: `node` replaced the surface nodes `first ..= last`; `compaction`
+    /// when a compaction event wrote it (a what-if leaves those out).
+    Replace {
+        /// The replacing node.
+        node: Node,
+        /// First shadowed node's event.
+        first: u32,
+        /// Last shadowed node's event.
+        last: u32,
+        /// Written by the log's compaction policy.
+        compaction: bool,
+    },
+    /// Check point `k` (index into [`PolicyInput::checks`]).
+    Check(u32),
+    /// A `step/start` read (its cursor): the surface the next anchor's `S0` is.
+    StepStart(u32),
+    /// A usage anchor set at `cursor − 1`: `ratio` is the provider's reported input over the
+    /// meter's estimate of it (1 for an estimated anchor).
+    Anchor {
+        /// The cursor just after the `assistant/message`.
+        cursor: u32,
+        /// Reported input / the meter's estimate.
+        ratio: f64,
+    },
+    /// A model request whose messages were fixed at this cursor.
+    Request(u32),
+}
+
+/// The replay's input for one log.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyInput {
+    /// The stream, in log order.
+    pub(super) items: Vec<Item>,
+    /// Every check point, in log order.
+    pub(super) checks: Vec<CheckPoint>,
+    /// `(event, price)` of every summary message the log applied.
+    pub(super) summary_prices: Vec<u64>,
+    /// The log's era, when it is not the HEAD harness whose policy is modelled.
+    pub(super) older_era: Option<String>,
+    /// Events read.
+    pub(super) events: usize,
+}
+
+impl PolicyInput {
+    /// Gathers the replay's input: `surface` processed to the end and `meter` built from it.
+    pub fn build(log: &EventLog, surface: &Surface, meter: &Meter) -> PolicyInput {
+        Builder::new(log, surface, meter).run()
+    }
+
+    /// The check points, in log order.
+    pub fn checks(&self) -> &[CheckPoint] {
+        &self.checks
+    }
+
+    /// Events the input covers.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The mean price of the log's own summary messages, if it has any.
+    pub fn mean_summary_price(&self) -> Option<u64> {
+        let n = self.summary_prices.len() as u64;
+        (n > 0).then(|| self.summary_prices.iter().sum::<u64>() / n)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Other,
+    Header,
+    StepStart,
+    StepEnd,
+    TurnStart,
+    TurnEnd,
+    Chunk,
+    Assistant,
+    CompactionStart,
+    CompactionSummary,
+    CompactionPrune,
+    CommandRun,
+}
+
+/// Who the compaction events read next belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// The next pressure check (events between step boundaries); the check once it exists.
+    Pressure(Option<usize>),
+    /// An overflow check.
+    Overflow(usize),
+    /// A command check.
+    Command(usize),
+}
+
+struct Builder<'a> {
+    log: &'a EventLog,
+    surface: &'a Surface,
+    meter: &'a Meter,
+    out: PolicyInput,
+    roles: Vec<Role>,
+    brackets: HashMap<u32, usize>,
+    prunes: HashMap<u32, usize>,
+    scan: audit::Scan,
+    finder: memmem::Finder<'static>,
+    header_seen: bool,
+    step_open: bool,
+    message_seen: bool,
+    step_event: Option<u32>,
+    turn_step: (Option<u64>, Option<u64>),
+    owner: Owner,
+    command_id: Option<String>,
+    anchors: HashMap<u32, f64>,
+    step_start_cursor: u32,
+}
+
+impl<'a> Builder<'a> {
+    fn new(log: &'a EventLog, surface: &'a Surface, meter: &'a Meter) -> Self {
+        let roles = log
+            .types
+            .iter()
+            .map(|(_, name)| match name {
+                "request/header" => Role::Header,
+                "step/start" => Role::StepStart,
+                "step/end" => Role::StepEnd,
+                "turn/start" => Role::TurnStart,
+                "turn/end" => Role::TurnEnd,
+                "assistant/chunk" => Role::Chunk,
+                "assistant/message" => Role::Assistant,
+                "compaction/start" | "compact/start" => Role::CompactionStart,
+                "compaction/summary" | "compact/summary" => Role::CompactionSummary,
+                "compaction/prune" | "compact/prune" => Role::CompactionPrune,
+                "command/run" => Role::CommandRun,
+                _ => Role::Other,
+            })
+            .collect();
+        let scan = audit::scan_compactions(log, false);
+        let brackets = scan
+            .brackets
+            .iter()
+            .enumerate()
+            .filter_map(|(k, b)| Some((b.anchor?.0, k)))
+            .collect();
+        let prunes = scan
+            .prunes
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.event.0, k))
+            .collect();
+        let anchors = meter
+            .anchors()
+            .map(|a| {
+                let ratio = match (a.kind, a.usage) {
+                    (BaselineKind::Usage, Some(u)) => Some(u.prompt() as f64),
+                    _ => None,
+                };
+                (a.message.0, ratio.unwrap_or(f64::NAN))
+            })
+            .collect();
+        let older_era = {
+            let era = detect_era(log);
+            (era.era != Era::Head).then(|| era.era.label().to_string())
+        };
+        Builder {
+            log,
+            surface,
+            meter,
+            out: PolicyInput {
+                older_era,
+                ..PolicyInput::default()
+            },
+            roles,
+            brackets,
+            prunes,
+            scan,
+            finder: memmem::Finder::new(OVERFLOW_CODE),
+            header_seen: false,
+            step_open: false,
+            message_seen: false,
+            step_event: None,
+            turn_step: (None, None),
+            owner: Owner::Pressure(None),
+            command_id: None,
+            anchors,
+            step_start_cursor: 0,
+        }
+    }
+
+    fn run(mut self) -> PolicyInput {
+        let log = self.log;
+        let n = self
+            .surface
+            .processed()
+            .min(log.len())
+            .min(self.meter.len());
+        let mut requests: Vec<u32> = self
+            .meter
+            .steps()
+            .iter()
+            .filter(|s| s.start.get() < n)
+            .map(|s| request_cursor(log, s, s.start.get() + 1) as u32)
+            .collect();
+        requests.sort_unstable();
+        let mut requests = requests.into_iter().peekable();
+        for i in 0..n {
+            while let Some(&r) = requests.peek()
+                && r as usize <= i
+            {
+                self.out.items.push(Item::Request(r));
+                requests.next();
+            }
+            self.event(EventIdx(i as u32));
+        }
+        for r in requests {
+            self.out.items.push(Item::Request(r));
+        }
+        self.out.events = n;
+        self.out
+    }
+
+    fn event(&mut self, idx: EventIdx) {
+        let i = idx.0;
+        let role = self.roles[self.log.event(idx).kind.0 as usize];
+        match role {
+            Role::Header => self.header_seen = true,
+            Role::StepStart => self.step_start(idx),
+            Role::StepEnd | Role::TurnEnd => {
+                self.step_open = false;
+                self.boundary();
+            }
+            Role::TurnStart => self.boundary(),
+            Role::Assistant => {
+                self.message_seen = true;
+                if let Some(&ratio) = self.anchors.get(&i) {
+                    self.anchor(idx, ratio);
+                }
+                if matches!(self.owner, Owner::Overflow(_)) {
+                    self.owner = Owner::Pressure(None);
+                }
+            }
+            Role::Chunk => {
+                if self.step_open && self.is_overflow_finish(idx) {
+                    let k = self.push_check(CheckKind::Overflow, i + 1, self.step_event);
+                    self.owner = Owner::Overflow(k);
+                }
+            }
+            Role::CompactionStart | Role::CompactionSummary => {
+                if let Some(&k) = self.brackets.get(&i) {
+                    self.bracket(idx, k);
+                }
+            }
+            Role::CompactionPrune => {
+                if let Some(&k) = self.prunes.get(&i) {
+                    self.prune(idx, k);
+                }
+            }
+            Role::CommandRun => self.command_run(idx),
+            Role::Other => {}
+        }
+        self.effect(idx);
+    }
+
+    fn boundary(&mut self) {
+        self.owner = Owner::Pressure(None);
+        self.command_id = None;
+    }
+
+    fn step_start(&mut self, idx: EventIdx) {
+        let fields = turn_fields_of_bytes(&self.log.event_bytes(idx));
+        self.turn_step = (fields.turn, fields.step);
+        self.step_event = Some(idx.0);
+        match self.owner {
+            Owner::Pressure(Some(k)) => {
+                let check = &mut self.out.checks[k];
+                check.event = idx.0;
+                (check.turn, check.step) = self.turn_step;
+            }
+            _ if self.header_seen => {
+                self.push_check(CheckKind::Pressure, idx.0, Some(idx.0));
+            }
+            _ => {}
+        }
+        self.owner = Owner::Pressure(None);
+        self.command_id = None;
+        self.step_open = true;
+        self.message_seen = false;
+        self.step_start_cursor = idx.0 + 1;
+        self.out.items.push(Item::StepStart(idx.0 + 1));
+    }
+
+    /// A usage anchor at the `assistant/message` `idx`: the provider's reported input over the
+    /// meter's estimate of the same request (header and surface when its messages were fixed).
+    fn anchor(&mut self, idx: EventIdx, prompt: f64) {
+        let fixed = self
+            .meter
+            .step_at(idx.get() + 1)
+            .map_or(self.step_start_cursor as usize, |step| {
+                request_cursor(self.log, step, step.start.get() + 1)
+            });
+        let estimate = self.meter.header_price_at(idx.get()) + self.meter.at(fixed).surface;
+        let ratio = if prompt.is_nan() || estimate == 0 {
+            1.0
+        } else {
+            (prompt / estimate as f64).clamp(0.1, 10.0)
+        };
+        self.out.items.push(Item::Anchor {
+            cursor: idx.0 + 1,
+            ratio,
+        });
+    }
+
+    fn push_check(&mut self, kind: CheckKind, cursor: u32, step_event: Option<u32>) -> usize {
+        let (turn, step) = if step_event.is_some() {
+            self.turn_step
+        } else {
+            (None, None)
+        };
+        self.out.checks.push(CheckPoint {
+            kind,
+            cursor,
+            event: step_event.unwrap_or(cursor.saturating_sub(1)),
+            turn,
+            step,
+            log: LogCompactions::default(),
+        });
+        let k = self.out.checks.len() - 1;
+        self.out.items.push(Item::Check(k as u32));
+        k
+    }
+
+    /// The check compaction event `idx` belongs to (made when it is the first).
+    fn owner_of(&mut self, idx: EventIdx, command: Option<&str>) -> usize {
+        if let Some(id) = command {
+            if let (Owner::Command(k), Some(current)) = (self.owner, self.command_id.as_deref())
+                && current == id
+            {
+                return k;
+            }
+            let k = self.push_check(CheckKind::Command, idx.0, None);
+            self.owner = Owner::Command(k);
+            self.command_id = Some(id.to_string());
+            return k;
+        }
+        match self.owner {
+            Owner::Overflow(k) | Owner::Pressure(Some(k)) | Owner::Command(k) => k,
+            Owner::Pressure(None) => {
+                let k = self.push_check(CheckKind::Pressure, idx.0, None);
+                self.owner = Owner::Pressure(Some(k));
+                k
+            }
+        }
+    }
+
+    fn bracket(&mut self, idx: EventIdx, k: usize) {
+        let b = &self.scan.brackets[k];
+        let command = b.source_command_id().map(str::to_string);
+        let replacement = b
+            .replace
+            .filter(|r| matches!(self.surface.effect(*r), Some(Effect::Replaced(_))));
+        let range = b.replace.and_then(|r| match self.log.op(r) {
+            SurfaceOp::Replace { start, end } => Some((start, end)),
+            _ => None,
+        });
+        let summary = LogSummary {
+            event: idx.0,
+            replacement: replacement.map(|r| self.node(r)),
+            range,
+            ok: replacement.is_some(),
+            invalid: b.replace.is_some() && replacement.is_none(),
+        };
+        let owner = self.owner_of(idx, command.as_deref());
+        self.out.checks[owner].log.summaries.push(summary);
+    }
+
+    fn prune(&mut self, idx: EventIdx, k: usize) {
+        let p = &self.scan.prunes[k];
+        let command = p.fields.source_command_id.clone();
+        let replacement = p
+            .replace
+            .filter(|r| matches!(self.surface.effect(*r), Some(Effect::Replaced(_))));
+        let target_seq = p
+            .replace
+            .and_then(|r| match self.log.op(r) {
+                SurfaceOp::Replace { start, .. } => Some(start),
+                _ => None,
+            })
+            .or_else(|| p.fields.shadowed_seqs.as_ref()?.first().copied());
+        let prune = LogPrune {
+            event: idx.0,
+            replacement: replacement.map(|r| self.node(r)),
+            target_seq,
+            invalid: p.replace.is_some() && replacement.is_none(),
+        };
+        let owner = self.owner_of(idx, command.as_deref());
+        self.out.checks[owner].log.prunes.push(prune);
+    }
+
+    fn command_run(&mut self, idx: EventIdx) {
+        let data = self.log.data_value(idx);
+        if data.get("name").and_then(|n| n.as_str()) != Some("compact") {
+            return;
+        }
+        let id = data
+            .get("commandId")
+            .and_then(|n| n.as_str())
+            .unwrap_or("")
+            .to_string();
+        let k = self.push_check(CheckKind::Command, idx.0 + 1, None);
+        self.out.checks[k].event = idx.0;
+        self.owner = Owner::Command(k);
+        self.command_id = Some(id);
+    }
+
+    /// A `finish` chunk of the open step, before its message, whose failure is an overflow.
+    fn is_overflow_finish(&self, idx: EventIdx) -> bool {
+        if self.message_seen {
+            return false;
+        }
+        let EventText::Line { start, len } = self.log.event(idx).text() else {
+            return false;
+        };
+        let start = start as usize;
+        let bytes = self
+            .log
+            .text
+            .get(start..start + len as usize)
+            .unwrap_or(&[]);
+        if self.finder.find(bytes).is_none() {
+            return false;
+        }
+        let data = self.log.data_value(idx);
+        let chunk = data.get("chunk").unwrap_or(&data);
+        chunk.get("type").and_then(|t| t.as_str()) == Some("finish")
+            && chunk
+                .pointer("/reason/failure/code")
+                .and_then(|c| c.as_str())
+                == Some(OVERFLOW_CODE)
+    }
+
+    /// The event's surface effect, as a stream item.
+    fn effect(&mut self, idx: EventIdx) {
+        match self.surface.effect(idx) {
+            Some(Effect::Appended) => {
+                let node = self.node(idx);
+                self.out.items.push(Item::Append(node));
+            }
+            Some(Effect::Replaced(_)) => {
+                let Some(rep) = self.surface.replace_of(idx) else {
+                    return;
+                };
+                let (first, last) = (rep.first.0, rep.last.0);
+                let node = self.node(idx);
+                let compaction = self.written_by_compaction(idx);
+                if compaction && self.log.type_name(idx) != "tool/result" {
+                    self.out.summary_prices.push(u64::from(node.price));
+                }
+                self.out.items.push(Item::Replace {
+                    node,
+                    first,
+                    last,
+                    compaction,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn written_by_compaction(&self, idx: EventIdx) -> bool {
+        let Some(prev) = idx.0.checked_sub(1) else {
+            return false;
+        };
+        matches!(
+            self.roles[self.log.event(EventIdx(prev)).kind.0 as usize],
+            Role::CompactionSummary | Role::CompactionPrune
+        )
+    }
+
+    fn node(&self, idx: EventIdx) -> Node {
+        let log = self.log;
+        let name = log.type_name(idx);
+        let result = name == "tool/result";
+        let calls = if name == "assistant/message" {
+            tool_calls(&log.event_bytes(idx))
+        } else {
+            0
+        };
+        let chars = if result {
+            tool_result_chars(log, idx).min(u64::from(u32::MAX)) as u32
+        } else {
+            0
+        };
+        Node {
+            event: idx.0,
+            seq: log.event(idx).seq,
+            price: self.meter.price(idx).min(u64::from(u32::MAX)) as u32,
+            calls,
+            result,
+            chars,
+        }
+    }
+}
+
+/// `tool-call` blocks of an `assistant/message`'s text: none without the word at all (most
+/// messages, no parse), else the compact `"type":"tool-call"` the harness writes counted
+/// (inside a string its quotes would be escaped), else the lenient parse's count.
+fn tool_calls(bytes: &[u8]) -> u16 {
+    if memmem::find(bytes, b"tool-call").is_none() {
+        return 0;
+    }
+    let compact = memmem::find_iter(bytes, br#""type":"tool-call""#).count();
+    let count = if compact > 0 {
+        compact
+    } else {
+        turn_fields_of_bytes(bytes).tool_call_ids.len()
+    };
+    count.min(usize::from(u16::MAX)) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tool_calls;
+
+    #[test]
+    fn tool_calls_are_counted_without_a_parse_when_compact() {
+        assert_eq!(
+            tool_calls(br#"{"data":{"message":{"content":[{"type":"text","text":"hi"}]}}}"#),
+            0
+        );
+        let two = br#"{"data":{"message":{"content":[{"type":"tool-call","id":"a","name":"n","arguments":"{}"},{"type":"tool-call","id":"b","name":"n","arguments":"{}"}]}}}"#;
+        assert_eq!(tool_calls(two), 2);
+        // Spaced JSON falls back to the parse; a quoted mention is no call.
+        let spaced = br#"{"data": {"message": {"content": [{"type": "tool-call", "id": "a", "name": "n", "arguments": "{}"}]}}}"#;
+        assert_eq!(tool_calls(spaced), 1);
+        let quoted = br#"{"data":{"message":{"content":[{"type":"text","text":"a \"type\":\"tool-call\" here"}]}}}"#;
+        assert_eq!(tool_calls(quoted), 0);
+    }
+}

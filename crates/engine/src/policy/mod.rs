@@ -1,0 +1,53 @@
+//! The policy lab (viewer-spec §10): the HEAD harness's compaction policy (`compaction-basic`
+//! with the tool-result pruner) replayed over a log — *verify* every decision the log holds,
+//! *infer* the settings that were in force as intervals, and ask *what if* another setting had
+//! run the same session.
+//!
+//! Pure and cheap enough to recompute on every settings change: [`PolicyInput::build`] reads
+//! the log once (O(log), with the [`Surface`](crate::Surface) and
+//! [`Meter`](crate::Meter) already built), then [`replay`] walks that input with any
+//! [`PolicySettings`] in O(surface changes + checks × surface size at a firing check).
+//!
+//! ```no_run
+//! # use surface_engine::{EventLog, Surface, Meter};
+//! # use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+//! # fn f(log: &EventLog) {
+//! let surface = Surface::at_end(log);
+//! let meter = Meter::build(log, &surface);
+//! let input = PolicyInput::build(log, &surface, &meter); // once per log
+//! let settings = PolicySettings::default();
+//! settings.validate(meter.window_at(log.len())).expect("valid settings");
+//! let report = replay(log, &meter, &input, &settings, ReplayMode::Verify);
+//! println!("{} checks, {} disagree", report.checks.len(), report.disagreements());
+//! // A what-if: the hypothetical curve is report.curve.total_at(&meter, cursor).
+//! let what_if = replay(log, &meter, &input, &PolicySettings { threshold_ratio: 0.7, ..settings },
+//!                      ReplayMode::WhatIf);
+//! # }
+//! ```
+
+mod decide;
+mod facts;
+mod infer;
+mod input;
+mod node;
+mod range;
+mod replay;
+mod report;
+mod settings;
+mod verdict;
+
+pub use decide::{Outcome, PlannedSummary};
+pub use facts::{json_string_chars, tool_result_chars};
+pub use infer::infer;
+pub use input::{CheckKind, CheckPoint, LogCompactions, LogPrune, LogSummary, PolicyInput};
+pub use node::{Node, Nodes};
+pub use range::{budgets_for, keep_index};
+pub use replay::replay;
+pub use report::{
+    ActualShown, CheckVerdict, CurveMark, Divergence, Inferred, LogRange, PolicyReport, ReplayMode,
+    SettingsShown, Totals, WhatIfCurve,
+};
+pub use settings::{
+    DEFAULT_POLICY_THRESHOLD, DEFAULT_RETAIN_RATIO, PRUNE_MARKER, PRUNE_MARKER_CHARS,
+    PolicySettings, PrunerSettings, Retain, SettingsError,
+};

@@ -1,0 +1,229 @@
+//! What a replay reports (viewer-spec §10.4): one verdict per check, the first divergence, the
+//! inferred settings, totals for the log and for the replay side by side, and for a what-if
+//! the hypothetical context curve.
+
+use serde::Serialize;
+
+use super::decide::{Outcome, PlannedSummary};
+use super::input::CheckKind;
+use super::settings::{PolicySettings, PrunerSettings};
+use crate::Meter;
+
+/// Verify the log's decisions, or replay another setting on its session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReplayMode {
+    /// Replay every check on the log as it is and hold each decision against the log's.
+    Verify,
+    /// Remove the log's compactions and replay the session with the settings.
+    WhatIf,
+}
+
+/// The settings a report was made with, as §10.4's JSON shows them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingsShown {
+    /// T.
+    pub threshold_ratio: f64,
+    /// R, when the budget is a ratio.
+    pub retain_ratio: Option<f64>,
+    /// N, when the budget is a token count.
+    pub retain_tokens: Option<u64>,
+    /// Summaries per pressure check beyond the first.
+    pub compaction_retries: u32,
+    /// The pruner, or `null`.
+    pub pruner: Option<PrunerSettings>,
+    /// The price of a hypothetical summary.
+    pub summary_tokens: u64,
+}
+
+impl SettingsShown {
+    /// `settings` with the summary price resolved.
+    pub fn of(settings: &PolicySettings, summary_tokens: u64) -> Self {
+        SettingsShown {
+            threshold_ratio: settings.threshold_ratio,
+            retain_ratio: settings.retain_ratio(),
+            retain_tokens: settings.retain_tokens(),
+            compaction_retries: settings.compaction_retries,
+            pruner: settings.pruner,
+            summary_tokens,
+        }
+    }
+}
+
+/// The settings every decision of the log is consistent with; `None` where the log says
+/// nothing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Inferred {
+    /// `[lo, hi)`: checks that did not fire give T ≥ (total + 1) / W, checks that fired
+    /// T < (total + 1) / W.
+    pub threshold_ratio: Option<[f64; 2]>,
+    /// `[lo, hi]` of the retain budget in tokens, from each pressure summary's range.
+    pub retain_tokens: Option<[u64; 2]>,
+    /// `true` when the log pruned; `null` when it cannot tell.
+    pub pruner: Option<bool>,
+    /// `[lo, hi]` of the pruner's `threshold_chars`, from the results it pruned and left.
+    pub threshold_chars: Option<[u64; 2]>,
+    /// Why an interval came out empty (decisions no single setting explains), one phrase each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
+}
+
+/// A summary the log made at a check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LogRange {
+    /// Its replace op's `start`.
+    pub start: u64,
+    /// Its replace op's `end`.
+    pub end: u64,
+}
+
+/// What the log did at a check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ActualShown {
+    /// Seqs of the tool results it pruned.
+    pub pruned: Vec<u64>,
+    /// The ranges it summarised.
+    pub summaries: Vec<LogRange>,
+    /// Summary attempts that failed.
+    pub failed: usize,
+}
+
+/// One check, as replayed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckVerdict {
+    /// The log's `step/start` of the step (or the command's first event's seq).
+    pub step_start_seq: u64,
+    /// Its turn.
+    pub turn: Option<u64>,
+    /// Its step.
+    pub step: Option<u64>,
+    /// What fired it.
+    pub trigger: CheckKind,
+    /// The meter's total when it began.
+    pub total: u64,
+    /// `⌊W × T⌋` (pressure checks).
+    pub threshold: Option<u64>,
+    /// The window in force.
+    pub window: Option<u64>,
+    /// How the policy's check ended.
+    pub outcome: Outcome,
+    /// Seqs of the tool results the policy prunes.
+    pub pruned: Vec<u64>,
+    /// The policy's summary attempts.
+    pub summaries: Vec<PlannedSummary>,
+    /// The total after the policy's compactions.
+    pub total_after: u64,
+    /// Every figure of this check is the log's or follows from it exactly.
+    pub exact: bool,
+    /// What the log did here (`null` after the first divergence of a what-if).
+    pub actual: Option<ActualShown>,
+    /// The policy's decision equals the log's (`null` when not compared).
+    pub agrees: Option<bool>,
+    /// What differs, when it does not agree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// The replay cursor the check measured at (for a viewer to jump to).
+    #[serde(skip)]
+    pub cursor: usize,
+}
+
+/// The first check whose decision differs from the log's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Divergence {
+    /// The check's `step_start_seq`.
+    pub step_start_seq: u64,
+    /// What differs.
+    pub why: String,
+}
+
+/// Figures over the whole session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    /// Check points.
+    pub checks: usize,
+    /// Checks that compacted (or tried to).
+    pub fired: usize,
+    /// Tool results pruned.
+    pub prunes: usize,
+    /// Summaries made.
+    pub summaries: usize,
+    /// Tokens the summaries replaced.
+    pub summarized_tokens: u64,
+    /// The highest total at a check or a model request.
+    pub peak_total: u64,
+    /// Model requests made at or over the threshold.
+    pub requests_over_threshold: usize,
+    /// Model requests made at or over the window.
+    pub requests_over_window: usize,
+}
+
+/// One compaction of the hypothetical session, for a curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CurveMark {
+    /// The replay cursor it happens at.
+    pub cursor: usize,
+    /// The total before and after it.
+    pub before: u64,
+    /// See `before`.
+    pub after: u64,
+    /// A summary (else only prunes).
+    pub summary: bool,
+    /// Before the first divergence: the log's own compaction.
+    pub exact: bool,
+}
+
+/// The hypothetical context curve: from each stretch's cursor on, the what-if total is the
+/// meter's total plus the stretch's offset (the hypothetical surface differs from the log's by
+/// a fixed amount between two compactions or anchors).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct WhatIfCurve {
+    /// `(cursor, offset)`, cursors increasing; before the first, the offset is 0.
+    pub stretches: Vec<(usize, i64)>,
+    /// The hypothetical compactions.
+    pub marks: Vec<CurveMark>,
+}
+
+impl WhatIfCurve {
+    /// The what-if total after the first `cursor` events.
+    pub fn total_at(&self, meter: &Meter, cursor: usize) -> u64 {
+        let k = self.stretches.partition_point(|&(c, _)| c <= cursor);
+        let offset = k.checked_sub(1).map_or(0, |k| self.stretches[k].1);
+        (meter.at(cursor).total as i64 + offset).max(0) as u64
+    }
+}
+
+/// A replay's report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PolicyReport {
+    /// Verify or what-if.
+    pub mode: ReplayMode,
+    /// The window in force at the end of the log.
+    pub window: Option<u64>,
+    /// The settings replayed.
+    pub settings: SettingsShown,
+    /// The settings the log's decisions bracket.
+    pub inferred: Inferred,
+    /// Every check, in log order.
+    pub checks: Vec<CheckVerdict>,
+    /// The first check that disagrees (verify) or diverges (what-if).
+    pub first_divergence: Option<Divergence>,
+    /// The replay's totals (verify: the policy's decisions on the log as it is).
+    pub totals: Totals,
+    /// The log's own totals.
+    pub actual_totals: Totals,
+    /// Things the reader should know about this log, one sentence each.
+    pub notes: Vec<String>,
+    /// The hypothetical curve (what-if; empty in verify).
+    #[serde(skip)]
+    pub curve: WhatIfCurve,
+}
+
+impl PolicyReport {
+    /// Checks whose decision disagrees with the log's.
+    pub fn disagreements(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.agrees == Some(false))
+            .count()
+    }
+}
