@@ -971,3 +971,46 @@ fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
     );
     harness.get_by_label_contains("shrank while it was shown");
 }
+
+#[test]
+fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
+    if !cfg!(target_os = "linux") {
+        return; // the viewer maps files only on Linux; elsewhere it holds a copy
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.session.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let mut harness = harness_for(path.clone());
+    let before = harness.state().event_count();
+    assert!(before > 10_000, "{before} events");
+    // Another program rewrites the log in place: the same size, other bytes (the first
+    // message's text), no truncation and so no SIGBUS.
+    let mut text = std::fs::read(&path).unwrap();
+    let at = text.windows(5).position(|w| w == b"lorem").unwrap();
+    text[at..at + 5].copy_from_slice(b"LOREM");
+    {
+        use std::io::{Seek as _, Write as _};
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.seek(std::io::SeekFrom::Start(0)).unwrap();
+        file.write_all(&text).unwrap();
+    }
+    // The identity is compared at most every half second.
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    for _ in 0..3 {
+        harness.run();
+    }
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        notice.contains("was rewritten while it was shown") && notice.contains("reopened"),
+        "{notice}"
+    );
+    assert_eq!(
+        harness.state().event_count(),
+        before,
+        "the same events, read again"
+    );
+}

@@ -18,6 +18,7 @@ mod envelope;
 mod envelope_scan;
 mod error;
 mod follow;
+mod identity;
 mod jsonl;
 #[cfg(target_os = "linux")]
 mod map_guard;
@@ -49,6 +50,7 @@ pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, p
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
+pub use identity::FileIdentity;
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};

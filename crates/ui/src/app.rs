@@ -505,22 +505,27 @@ impl ViewerApp {
         }
     }
 
-    /// A mapped log whose file another program truncated reads as zeros from then on
-    /// (`store::open_for_viewer`): reopen the file, and say why once it is back.
+    /// A mapped log whose file another program truncated reads as zeros from then on, and
+    /// one it rewrote reads as the new bytes (`store::open_for_viewer`): reopen the file, and
+    /// say why once it is back.
     pub(super) fn reopen_if_lost(&mut self) {
-        let Some(session) = &self.session else {
+        let Some(session) = &mut self.session else {
             return;
         };
-        if self.load.is_some() || !session.log.text.lost() {
+        if self.load.is_some() {
             return;
         }
+        let why = if session.log.text.lost() {
+            "shrank while it was shown (another program truncated it)"
+        } else if session.file_changed(std::time::Instant::now()) {
+            "was rewritten while it was shown (another program changed it)"
+        } else {
+            return;
+        };
         let Some(path) = session.path().map(std::path::Path::to_path_buf) else {
             return;
         };
-        self.reopen_notice = Some(format!(
-            "{} shrank while it was shown (another program truncated it): reopened.",
-            path.display()
-        ));
+        self.reopen_notice = Some(format!("{} {why}: reopened.", path.display()));
         self.commands.push(UiCommand::Open(path));
     }
 

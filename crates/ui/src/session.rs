@@ -7,11 +7,12 @@
 use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use surface_engine::{
     Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface, detect_era,
 };
-use surface_store::{Format, SessionInfo};
+use surface_store::{FileIdentity, Format, SessionInfo};
 
 use super::analysis::Analysis;
 use super::loader::{Loaded, Source};
@@ -133,7 +134,14 @@ pub struct Session {
     pub findings_stale: bool,
     /// The harness era the log was written in (it decides the findings' severities), and why.
     pub era: EraGuess,
+    /// For a mapped log: the file's identity when it was read and when it was last compared
+    /// ([`Session::file_changed`]). A mapping shows the file's current bytes, so a rewrite must
+    /// be noticed and the file read again.
+    watched: Option<(FileIdentity, Instant)>,
 }
+
+/// How often a mapped log's file is compared with its identity (a `stat` and two 4 KiB reads).
+const IDENTITY_EVERY: Duration = Duration::from_millis(500);
 
 /// The event of each finding, the display order (errors first, then by seq), and the sorted
 /// events that have findings.
@@ -171,6 +179,12 @@ impl Session {
             .collect();
         let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
         let era = detect_era(&log);
+        let watched = match &source {
+            Source::Path(path) if log.text.may_change() => {
+                FileIdentity::of(path).map(|id| (id, Instant::now()))
+            }
+            _ => None,
+        };
         let mut session = Session {
             generation,
             source,
@@ -190,6 +204,7 @@ impl Session {
             reverse: OnceCell::new(),
             findings_stale: false,
             era,
+            watched,
         };
         session.refresh_nodes();
         session
@@ -226,6 +241,23 @@ impl Session {
     /// Events with at least one finding (empty while the findings are computed).
     pub fn finding_marks(&self) -> &[EventIdx] {
         self.findings.as_ref().map_or(&[], |f| &f.marks)
+    }
+
+    /// True when the mapped file was replaced or rewritten since it was read (another program
+    /// changed its identity: inode, size, modification time or the bytes at either end).
+    /// Compares at most every [`IDENTITY_EVERY`]; always false for logs that are not mapped.
+    pub fn file_changed(&mut self, now: Instant) -> bool {
+        let Some((identity, checked)) = &mut self.watched else {
+            return false;
+        };
+        if now.duration_since(*checked) < IDENTITY_EVERY {
+            return false;
+        }
+        *checked = now;
+        let Source::Path(path) = &self.source else {
+            return false;
+        };
+        FileIdentity::of(path).as_ref() != Some(identity)
     }
 
     /// The file path, when the log came from disk.

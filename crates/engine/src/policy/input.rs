@@ -134,7 +134,8 @@ pub struct PolicyInput {
     pub(super) checks: Vec<CheckPoint>,
     /// `(event, price)` of every summary message the log applied.
     pub(super) summary_prices: Vec<u64>,
-    /// The log's era, when it is not the HEAD harness whose policy is modelled.
+    /// When an older harness than the HEAD one whose policy is modelled wrote the log, or may
+    /// have (nothing in it is newer than that era): the era in words.
     pub(super) older_era: Option<String>,
     /// Events read.
     pub(super) events: usize,
@@ -254,9 +255,11 @@ impl<'a> Builder<'a> {
                 (a.message.0, ratio.unwrap_or(f64::NAN))
             })
             .collect();
+        // Judged by the newest era that could have written it, a log with nothing dated is a
+        // HEAD log; but its compactions may still be an older harness's: the lower bound says.
         let older_era = {
             let era = detect_era(log);
-            (era.era != Era::Head).then(|| era.era.label().to_string())
+            (era.at_least != Era::Head).then(|| era.span())
         };
         Builder {
             log,

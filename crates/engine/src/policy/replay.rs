@@ -65,7 +65,7 @@ pub fn replay(
     }
     if let Some(era) = &input.older_era {
         notes.push(format!(
-            "the policy modelled is the HEAD harness's compaction-basic with the tool-result pruner; this log was written by an older harness ({era}), whose compactions another policy made"
+            "the policy modelled is the HEAD harness's compaction-basic with the tool-result pruner; this log may come from an older harness (era: {era}), whose compactions another policy made"
         ));
     }
     PolicyReport {
