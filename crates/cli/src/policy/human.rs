@@ -154,10 +154,11 @@ fn check_line(c: &CheckVerdict) -> String {
     for s in &c.summaries {
         decision.push(if s.ok {
             format!(
-                "summarise {}..{} ({} nodes, {} tokens)",
+                "summarise {}..{} ({} node{}, {} tokens)",
                 s.start,
                 s.end,
                 s.shadowed.len(),
+                if s.shadowed.len() == 1 { "" } else { "s" },
                 s.shadowed_tokens
             )
         } else {
