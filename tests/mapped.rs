@@ -148,16 +148,11 @@ fn a_file_truncated_while_mapped_is_named_and_the_process_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shrinking.jsonl");
     common::write_large_log(&path, 9 << 20);
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "a_file_truncated_while_mapped_is_named_and_the_process_exits_2",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_ENV, &path)
-        .output()
-        .unwrap();
+    let out = run_self(
+        "a_file_truncated_while_mapped_is_named_and_the_process_exits_2",
+        CHILD_ENV,
+        &path,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -221,16 +216,11 @@ fn kill_bus_ends_the_process_as_without_the_guard() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("signalled.jsonl");
     common::write_large_log(&path, 9 << 20);
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "kill_bus_ends_the_process_as_without_the_guard",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(KILL_CHILD_ENV, &path)
-        .output()
-        .unwrap();
+    let out = run_self(
+        "kill_bus_ends_the_process_as_without_the_guard",
+        KILL_CHILD_ENV,
+        &path,
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     use std::os::unix::process::ExitStatusExt as _;
@@ -272,4 +262,14 @@ fn killed_then_truncated(path: &Path) {
     let last = std::hint::black_box(&opened.log.text)[len - 1];
     println!("survived the signal and the truncation: {last}");
     std::process::exit(0);
+}
+
+/// Runs this test binary again on `test` alone, with `env` set to `path`: the child side of a
+/// test whose outcome ends a process.
+fn run_self(test: &str, env: &str, path: &Path) -> std::process::Output {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .env(env, path)
+        .output()
+        .unwrap()
 }
