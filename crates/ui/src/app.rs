@@ -16,6 +16,7 @@ use super::findings_panel;
 use super::follow::FollowState;
 use super::inspector::{self, InspectorState};
 use super::loader::{DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source};
+use super::policy_tab::{self, PolicyTabState};
 use super::preview_pane::{self, PreviewState};
 use super::replay_bar::{self, ReplayState};
 use super::request_view::{self, RequestViewState};
@@ -58,6 +59,7 @@ pub struct ViewerApp {
     pub(super) preview: PreviewState,
     pub(super) inspector: InspectorState,
     pub(super) compactions: CompactionsState,
+    pub(super) policy: PolicyTabState,
     pub(super) arrows: ArrowState,
     pub(super) geometry: RowGeometry,
     pub(super) show_help: bool,
@@ -115,6 +117,7 @@ impl ViewerApp {
             preview: PreviewState::default(),
             inspector: InspectorState::default(),
             compactions: CompactionsState::default(),
+            policy: PolicyTabState::default(),
             arrows: ArrowState::default(),
             geometry: RowGeometry::default(),
             show_help: false,
@@ -421,6 +424,7 @@ impl ViewerApp {
                 self.preview.reset();
                 self.inspector.reset();
                 self.compactions.reset();
+                self.policy.reset();
                 self.arrows.reset();
                 self.view.selected = None;
                 self.view.range_start = None;
@@ -710,6 +714,7 @@ impl ViewerApp {
                 (SideTab::Compactions, "Compactions".to_string()),
                 (SideTab::Findings, findings),
                 (SideTab::Request, "Request".to_string()),
+                (SideTab::Policy, "Policy".to_string()),
             ] {
                 if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
                     self.commands.push(UiCommand::ShowTab(tab));
@@ -749,6 +754,13 @@ impl ViewerApp {
                 session,
                 &mut self.request_view,
                 self.view.threshold_ratio,
+                &mut self.commands,
+            ),
+            SideTab::Policy => policy_tab::policy_ui(
+                ui,
+                session,
+                &mut self.policy,
+                self.synchronous,
                 &mut self.commands,
             ),
         }

@@ -187,6 +187,17 @@ impl ViewerApp {
                     self.view.threshold_ratio = r;
                 }
             }
+            UiCommand::SetPolicySettings(settings) => self.policy.set_settings(settings),
+            UiCommand::SetPolicyMode(mode) => self.policy.mode = mode,
+            UiCommand::UseInferredSettings => {
+                if let Some(report) = self.policy.job.report() {
+                    let settings = super::policy_fields::inside_inferred(
+                        &report.inferred,
+                        &self.policy.settings,
+                    );
+                    self.policy.set_settings(settings);
+                }
+            }
             UiCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),
             UiCommand::AnalysisLanded(parcel) => {
                 self.land_analysis(&parcel);

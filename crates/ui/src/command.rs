@@ -21,6 +21,8 @@ pub enum SideTab {
     Findings,
     /// The model request at the cursor (header, messages, the meter's breakdown).
     Request,
+    /// The policy lab: the compaction policy replayed over the log (viewer-spec §10).
+    Policy,
 }
 
 /// One thing the user asked for.
@@ -136,6 +138,12 @@ pub enum UiCommand {
     ClearRecentFolders,
     /// Set the compaction threshold as a fraction of the context window.
     SetThresholdRatio(f64),
+    /// Replay the compaction policy with these settings (Policy tab).
+    SetPolicySettings(surface_engine::policy::PolicySettings),
+    /// Verify the log's decisions or replay a what-if (Policy tab).
+    SetPolicyMode(surface_engine::policy::ReplayMode),
+    /// Set the policy's settings inside the intervals inferred from the log (Policy tab).
+    UseInferredSettings,
     /// The loader finished the findings and the token meter of a load: apply them to its
     /// session (ignored when another log was opened since).
     AnalysisLanded(super::analysis::Parcel),

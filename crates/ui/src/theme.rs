@@ -156,6 +156,13 @@ pub fn panel_width(window_width: f32, (share, min, max): (f32, f32, f32)) -> f32
 pub const BROWSER_ROW_HEIGHT: f32 = 20.0;
 /// Indentation of a fork under its parent in the sessions browser.
 pub const BROWSER_INDENT: f32 = 14.0;
+/// Width of a Policy tab settings field.
+pub const POLICY_FIELD_WIDTH: f32 = 90.0;
+/// Height of a row of the Policy tab's verdict table.
+pub const POLICY_ROW_HEIGHT: f32 = 18.0;
+/// Widths of the Policy tab's verdict columns (seq, turn.step, total / threshold, outcome,
+/// agrees).
+pub const POLICY_COLUMNS: [f32; 5] = [52.0, 60.0, 120.0, 130.0, 48.0];
 /// Initial width of the project column.
 pub const BROWSER_PROJECT_WIDTH: f32 = 170.0;
 /// Initial width of the two time columns.
