@@ -1014,3 +1014,43 @@ fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
         "the same events, read again"
     );
 }
+
+#[test]
+fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
+    use egui::accesskit::Role;
+    let mut harness = harness_for(sample());
+    harness.run();
+    harness.get_by_label("Policy").click();
+    harness.run();
+    assert_eq!(harness.state().side_tab(), SideTab::Policy);
+    let report = harness.state().policy_report().expect("a verify report");
+    assert!(!report.checks.is_empty(), "the sample has checks");
+    let first = report.checks[0].step_start_seq;
+    harness.get_by_label(&format!("check seq {first}")).click();
+    harness.run();
+    assert_eq!(harness.state().cursor(), Some(report.checks[0].cursor));
+    let before = report.totals.clone();
+
+    let set_threshold = |harness: &mut Harness<'_, ViewerApp>, text: &str| {
+        harness
+            .get_by_role_and_label(Role::TextInput, "threshold ratio T")
+            .focus();
+        harness.run();
+        harness.key_press(Key::End);
+        for _ in 0..12 {
+            harness.key_press(Key::Backspace);
+        }
+        harness
+            .get_by_role_and_label(Role::TextInput, "threshold ratio T")
+            .type_text(text);
+        harness.run();
+    };
+    set_threshold(&mut harness, "0.3");
+    assert_eq!(harness.state().policy_settings().threshold_ratio, 0.3);
+    let after = harness.state().policy_report().unwrap();
+    assert_eq!(after.settings.threshold_ratio, 0.3);
+    assert_ne!(after.totals, before, "a lower threshold changes the replay");
+
+    set_threshold(&mut harness, "0.1");
+    harness.get_by_label_contains("--retain-ratio must be greater than 0 and below");
+}

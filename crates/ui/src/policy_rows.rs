@@ -24,8 +24,9 @@ pub fn verdict_cells(check: &CheckVerdict) -> [String; 5] {
         CheckKind::Command => format!("{} (/compact)", check.outcome.as_str()),
     };
     let agrees = match check.agrees {
-        Some(true) => "✓",
-        Some(false) => "✗",
+        // Words, not ✓ / ✗: egui's bundled fonts have no glyph for those.
+        Some(true) => "yes",
+        Some(false) => "no",
         None => "—",
     };
     [
@@ -86,7 +87,7 @@ mod tests {
     fn a_verdict_reads_as_its_cells() {
         assert_eq!(
             verdict_cells(&check()),
-            ["42", "3.2", "900 / 800", "summarized", "✗"].map(String::from)
+            ["42", "3.2", "900 / 800", "summarized", "no"].map(String::from)
         );
         let overflow = CheckVerdict {
             trigger: CheckKind::Overflow,
