@@ -1051,6 +1051,36 @@ fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     assert_eq!(after.settings.threshold_ratio, 0.3);
     assert_ne!(after.totals, before, "a lower threshold changes the replay");
 
+    harness.get_by_label("what-if").click();
+    harness.run();
+    let what_if = harness.state().policy_report().unwrap();
+    assert_eq!(what_if.mode, surface_engine::policy::ReplayMode::WhatIf);
+    assert_eq!(what_if.settings.threshold_ratio, 0.3);
+
+    harness.get_by_label("Use inferred settings").click();
+    harness.run();
+    let inferred = what_if.inferred.clone();
+    let settings = harness.state().policy_settings();
+    if let Some([lo, hi]) = inferred.threshold_ratio {
+        // Inside the interval, or 1 (the nearest valid ratio) when it lies above 1.
+        let t = settings.threshold_ratio;
+        assert!(
+            (t >= lo && t < hi) || (lo >= 1.0 && t == 1.0),
+            "{t} in [{lo}, {hi})"
+        );
+    }
+    assert_eq!(
+        harness
+            .state()
+            .policy_report()
+            .unwrap()
+            .settings
+            .threshold_ratio,
+        settings.threshold_ratio
+    );
+
+    harness.get_by_label("verify").click();
+    harness.run();
     set_threshold(&mut harness, "0.1");
     harness.get_by_label_contains("--retain-ratio must be greater than 0 and below");
 }

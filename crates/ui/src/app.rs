@@ -615,6 +615,8 @@ impl ViewerApp {
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
         self.strip.set_audit(self.compactions.cache.audit());
+        self.strip
+            .set_what_if(self.policy.what_if_shown(self.prefs.tab == SideTab::Policy));
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             replay_bar::replay_bar_ui(

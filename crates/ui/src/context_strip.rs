@@ -35,6 +35,9 @@ pub struct StripState {
     columns: Option<Columns>,
     audit: Option<Arc<Audit>>,
     layer: Option<AuditLayer>,
+    /// The Policy tab's what-if drawn over the curve, and its per-column cache.
+    what_if: Option<Arc<surface_engine::policy::PolicyReport>>,
+    what_if_layer: Option<super::policy_strip::WhatIfLayer>,
 }
 
 impl StripState {
@@ -55,6 +58,11 @@ impl StripState {
             self.audit = audit.cloned();
             self.layer = None;
         }
+    }
+
+    /// The what-if report whose curve is drawn over the strip (`None`: none).
+    pub fn set_what_if(&mut self, report: Option<Arc<surface_engine::policy::PolicyReport>>) {
+        self.what_if = report;
     }
 }
 
@@ -223,6 +231,20 @@ pub fn context_strip_ui(
     {
         state.layer = Some(AuditLayer::compute(audit, len, width));
     }
+    match &state.what_if {
+        Some(report)
+            if state
+                .what_if_layer
+                .as_ref()
+                .is_none_or(|l| !l.is_for(report, width, len)) =>
+        {
+            state.what_if_layer = Some(super::policy_strip::WhatIfLayer::compute(
+                report, meter, width,
+            ));
+        }
+        Some(_) => {}
+        None => state.what_if_layer = None,
+    }
     let Some(columns) = &state.columns else {
         return;
     };
@@ -235,6 +257,9 @@ pub fn context_strip_ui(
         ratio,
         &pal,
     );
+    if let Some(layer) = &state.what_if_layer {
+        layer.paint(ui, rect, columns.y_max, &pal);
+    }
     seek_on_click_or_drag(&response, rect, len, commands);
     response.context_menu(|ui| {
         ui.label("Compaction threshold (share of the window)");

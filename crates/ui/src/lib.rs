@@ -29,6 +29,7 @@ mod page_release;
 mod policy_fields;
 mod policy_job;
 mod policy_rows;
+mod policy_strip;
 mod policy_tab;
 mod preview_pane;
 mod ready_report;

@@ -126,9 +126,14 @@ pub fn inside_inferred(inferred: &Inferred, base: &PolicySettings) -> PolicySett
     if let Some([lo, hi]) = inferred.threshold_ratio
         && lo.is_finite()
     {
-        // [lo, hi): the middle, or just above lo when the interval is open or past 1.
+        // [lo, hi) cut to the valid (0, 1]: its middle; when it lies wholly above 1 (the log
+        // never came near its threshold), 1, the nearest valid ratio.
         let hi = if hi.is_finite() { hi.min(1.0) } else { 1.0 };
-        settings.threshold_ratio = if hi > lo { (lo + hi) / 2.0 } else { lo };
+        settings.threshold_ratio = if hi > lo {
+            (lo + hi) / 2.0
+        } else {
+            lo.min(1.0)
+        };
     }
     if let Some([lo, hi]) = inferred.retain_tokens
         && lo <= hi
@@ -215,6 +220,14 @@ mod tests {
         let s = inside_inferred(&off, &PolicySettings::default());
         assert_eq!(s.pruner, None);
         assert!((s.threshold_ratio - 0.75).abs() < 1e-9);
+        let above = Inferred {
+            threshold_ratio: Some([1.01, f64::INFINITY]),
+            ..Inferred::default()
+        };
+        assert_eq!(
+            inside_inferred(&above, &PolicySettings::default()).threshold_ratio,
+            1.0
+        );
         let nothing = inside_inferred(&Inferred::default(), &PolicySettings::default());
         assert_eq!(nothing, PolicySettings::default());
     }

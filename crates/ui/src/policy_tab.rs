@@ -45,6 +45,15 @@ impl PolicyTabState {
         self.job.reset();
     }
 
+    /// The what-if report to draw over the context strip: the latest report when it is a
+    /// what-if and the tab is `shown`.
+    pub fn what_if_shown(&self, shown: bool) -> Option<std::sync::Arc<PolicyReport>> {
+        self.job
+            .report()
+            .filter(|r| shown && r.mode == ReplayMode::WhatIf)
+            .cloned()
+    }
+
     /// Puts `settings` in force and shows them in the fields.
     pub fn set_settings(&mut self, settings: PolicySettings) {
         self.settings = settings;
