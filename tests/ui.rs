@@ -1045,8 +1045,16 @@ fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
             .type_text(text);
         harness.run();
     };
-    set_threshold(&mut harness, "0.3");
+    set_threshold(&mut harness, "0.30");
     assert_eq!(harness.state().policy_settings().threshold_ratio, 0.3);
+    // The field keeps the text as typed (it is not rewritten from the parsed settings).
+    assert_eq!(
+        harness
+            .get_by_role_and_label(Role::TextInput, "threshold ratio T")
+            .value()
+            .as_deref(),
+        Some("0.30")
+    );
     let after = harness.state().policy_report().unwrap();
     assert_eq!(after.settings.threshold_ratio, 0.3);
     assert_ne!(after.totals, before, "a lower threshold changes the replay");

@@ -187,7 +187,8 @@ impl ViewerApp {
                     self.view.threshold_ratio = r;
                 }
             }
-            UiCommand::SetPolicySettings(settings) => self.policy.set_settings(settings),
+            // The fields keep the text being typed; only the settings change.
+            UiCommand::SetPolicySettings(settings) => self.policy.settings = settings,
             UiCommand::SetPolicyMode(mode) => self.policy.mode = mode,
             UiCommand::UseInferredSettings => {
                 if let Some(report) = self.policy.job.report() {

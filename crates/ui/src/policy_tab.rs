@@ -54,7 +54,7 @@ impl PolicyTabState {
             .cloned()
     }
 
-    /// Puts `settings` in force and shows them in the fields.
+    /// Puts `settings` in force and rewrites the fields to show them (Use inferred settings).
     pub fn set_settings(&mut self, settings: PolicySettings) {
         self.settings = settings;
         self.fields = PolicyFields::of(&settings);
