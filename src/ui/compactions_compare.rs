@@ -216,10 +216,7 @@ pub fn compare_ui(
                 .link(text)
                 .on_hover_text("Select the new call: its provenance arrows are drawn");
             if r.clicked() {
-                commands.push(UiCommand::Select {
-                    idx: f.call,
-                    reveal: true,
-                });
+                commands.push(UiCommand::FollowLink(f.call));
             }
         }
     }
@@ -230,7 +227,7 @@ fn heading_ui(ui: &mut Ui, a: &ReplaceAudit, pal: &Palette) {
         let (chip, _) = ui.allocate_exact_size(Vec2::splat(theme::TRIGGER_CHIP), Sense::hover());
         ui.painter()
             .rect_filled(chip, theme::CORNER_RADIUS / 2.0, pal.trigger(a.trigger));
-        let trigger = a.trigger.map_or("no trigger", |t| t.as_str());
+        let trigger = a.trigger.map_or("without a trigger", |t| t.as_str());
         let invalid = if a.valid {
             ""
         } else {
@@ -417,7 +414,7 @@ fn node_row(
         text_color,
     );
     if response.clicked() {
-        commands.push(UiCommand::Select { idx, reveal: true });
+        commands.push(UiCommand::FollowLink(idx));
     }
 }
 
