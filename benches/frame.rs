@@ -75,7 +75,7 @@ fn frame(c: &mut Criterion) {
         b.iter(|| {
             // Alternate between two ranges, so that every frame shows a new one.
             k += 1;
-            let span = if k % 2 == 0 { 0.3 } else { 0.002 };
+            let span = if k.is_multiple_of(2) { 0.3 } else { 0.002 };
             let z = Zoom {
                 start: len * 0.2,
                 end: len * (0.2 + span),

@@ -110,13 +110,16 @@ pub fn compare_ui(
     heading_ui(ui, audit, &pal);
     ui.add_space(theme::SPACE_SMALL);
     ui.columns(2, |cols| {
+        let nodes = |n: u64| super::wording::count(n as usize, "node");
         let before = format!(
-            "Before · {} nodes · {} tokens",
-            audit.nodes_before, audit.tokens_before
+            "Before · {} · {} tokens",
+            nodes(audit.nodes_before),
+            audit.tokens_before
         );
         let after = format!(
-            "After · {} nodes · {} tokens",
-            audit.nodes_after, audit.tokens_after
+            "After · {} · {} tokens",
+            nodes(audit.nodes_after),
+            audit.tokens_after
         );
         list_ui(
             &mut cols[0],
@@ -170,8 +173,8 @@ pub fn compare_ui(
         cols[1].with_layout(Layout::top_down(Align::Min), |ui| {
             ui.label(
                 RichText::new(format!(
-                    "Shadowed · {} nodes · {} tokens · {} lost terms",
-                    audit.shadowed.len(),
+                    "Shadowed · {} · {} tokens · {} lost terms",
+                    super::wording::count(audit.shadowed.len(), "node"),
                     audit.shadowed_tokens,
                     audit.lost_terms.len()
                 ))

@@ -207,7 +207,21 @@ pub fn legend(job: &mut LayoutJob, font: FontId, pal: &Palette) {
     );
     job.append("model request over the threshold", 2.0, text.clone());
     job.append(" ", 0.0, text.clone());
-    job.append("(bottom)", 0.0, text);
+    job.append("(bottom) · ", 0.0, text.clone());
+    job.append(
+        "■",
+        0.0,
+        TextFormat::simple(font.clone(), pal.strip_reported),
+    );
+    job.append(
+        "prompt tokens the provider reported for a model call · ",
+        2.0,
+        text.clone(),
+    );
+    job.append("—", 0.0, TextFormat::simple(font.clone(), pal.strip_window));
+    job.append("context window · ", 2.0, text.clone());
+    job.append("- -", 0.0, TextFormat::simple(font, pal.warning));
+    job.append("compaction threshold", 2.0, text);
 }
 
 #[cfg(test)]

@@ -517,6 +517,7 @@ fn paint(
         );
         painter.galley(at, galley, pal.weak_text);
     }
+    axis_labels(&painter, rect, session, zoom, columns.y_max, pal);
     let f = zoom.fraction(session.cursor() as f64);
     if (0.0..=1.0).contains(&f) {
         let cx = rect.left() + f as f32 * rect.width();
@@ -526,6 +527,53 @@ fn paint(
             Stroke::new(theme::STROKE_MEDIUM, pal.text),
         );
     }
+}
+
+/// The strip's axes: the seqs at its left and right edges (the range shown) along the
+/// bottom, and the top of the token scale.
+fn axis_labels(
+    painter: &egui::Painter,
+    rect: Rect,
+    session: &Session,
+    zoom: &Zoom,
+    y_max: u64,
+    pal: &Palette,
+) {
+    let font = egui::FontId::proportional(theme::STRIP_LABEL_SIZE);
+    let seq_at = |cursor: f64| {
+        let k = cursor.round() as usize;
+        k.checked_sub(1)
+            .filter(|&i| i < session.len())
+            .map_or("start".to_string(), |i| {
+                format!("seq {}", session.log.event(EventIdx(i as u32)).seq)
+            })
+    };
+    let label = |at: Pos2, align: egui::Align2, text: String| {
+        let galley = painter.layout_no_wrap(text, font.clone(), pal.weak_text);
+        let r = align.anchor_size(at, galley.size());
+        painter.rect_filled(
+            r.expand(1.0),
+            theme::CORNER_RADIUS,
+            pal.strip_bg.gamma_multiply(0.8),
+        );
+        painter.galley(r.min, galley, pal.weak_text);
+    };
+    let pad = Vec2::new(theme::SPACE_SMALL, theme::STRIP_PADDING);
+    label(
+        rect.left_bottom() + Vec2::new(pad.x, -pad.y),
+        egui::Align2::LEFT_BOTTOM,
+        seq_at(zoom.start),
+    );
+    label(
+        rect.right_bottom() - pad,
+        egui::Align2::RIGHT_BOTTOM,
+        seq_at(zoom.end),
+    );
+    label(
+        rect.left_top() + Vec2::new(pad.x, theme::STRIP_OP_MARK),
+        egui::Align2::LEFT_TOP,
+        format!("{y_max} tokens"),
+    );
 }
 
 /// The figures at cursor `cursor`, for the hover text.
