@@ -301,3 +301,23 @@ fn axes(svg: &mut String, plot: &Plot, report: &Report<'_>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_are_grouped_by_pixel_column() {
+        let xs = [10.2, 10.9, 11.0, 30.5, 30.6];
+        let groups = by_column(&xs, |&x| x);
+        let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![2, 1, 2]);
+        assert!(by_column(&[] as &[f64], |&x| x).is_empty());
+    }
+
+    #[test]
+    fn the_most_urgent_trigger_colours_a_shared_column() {
+        assert!(urgency(Some(Trigger::Overflow)) > urgency(Some(Trigger::Pressure)));
+        assert!(urgency(Some(Trigger::BelowThreshold)) > urgency(None));
+    }
+}
