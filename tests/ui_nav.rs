@@ -342,3 +342,26 @@ fn save_as_refuses_an_op_that_is_invalid_at_the_end_of_the_log() {
     command(&mut harness, UiCommand::SaveAsReplacing(target.clone()));
     assert!(std::fs::read_to_string(&target).unwrap().starts_with(LOG));
 }
+
+#[test]
+fn the_help_overlay_lists_the_navigation_shortcuts() {
+    let mut harness = harness(sample());
+    harness.key_press(Key::F1);
+    harness.run();
+    for keys in [
+        "Alt+← / mouse back",
+        "Ctrl+←",
+        ",",
+        ".",
+        "↑",
+        "PgDn",
+        "Ctrl+Home",
+        "W",
+        "A",
+        "F6",
+        "F7",
+        "Ctrl+Q",
+    ] {
+        harness.get_by_label(keys);
+    }
+}

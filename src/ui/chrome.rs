@@ -365,25 +365,31 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
 /// The keyboard shortcut overlay.
 pub fn help_ui(ctx: &egui::Context, commands: &mut Vec<UiCommand>) {
     let modal = egui::Modal::new(egui::Id::unique("help")).show(ctx, |ui| {
-        ui.set_width(460.0);
+        ui.set_width(theme::HELP_WIDTH);
         ui.heading("Keyboard and mouse");
-        egui::Grid::new("shortcut-grid")
-            .num_columns(2)
-            .striped(true)
+        // Every shortcut and gesture: taller than a laptop screen, so it scrolls.
+        let room = ctx.content_rect().height() * theme::HELP_HEIGHT_SHARE;
+        egui::ScrollArea::vertical()
+            .max_height(room)
             .show(ui, |ui| {
-                let mut seen = std::collections::HashSet::new();
-                for s in SHORTCUTS {
-                    if seen.insert(s.what) {
-                        ui.label(RichText::new(s.keys).monospace());
-                        ui.label(s.what);
-                        ui.end_row();
-                    }
-                }
-                for (gesture, what) in GESTURES {
-                    ui.label(RichText::new(*gesture).italics());
-                    ui.label(*what);
-                    ui.end_row();
-                }
+                egui::Grid::new("shortcut-grid")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        let mut seen = std::collections::HashSet::new();
+                        for s in SHORTCUTS {
+                            if seen.insert(s.what) {
+                                ui.label(RichText::new(s.keys).monospace());
+                                ui.label(s.what);
+                                ui.end_row();
+                            }
+                        }
+                        for (gesture, what) in GESTURES {
+                            ui.label(RichText::new(*gesture).italics());
+                            ui.label(*what);
+                            ui.end_row();
+                        }
+                    });
             });
         ui.add_space(theme::SPACE);
         ui.label("Timeline colours by type family:");

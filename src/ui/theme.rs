@@ -51,6 +51,10 @@ pub const TOKENS_WIDTH: f32 = 52.0;
 pub const SCRUBBER_HEIGHT: f32 = 22.0;
 /// Height of a search-hit mark along the scrubber's bottom edge.
 pub const SCRUBBER_HIT_MARK: f32 = 5.0;
+/// Width of the shortcut overlay.
+pub const HELP_WIDTH: f32 = 560.0;
+/// Share of the window height the shortcut overlay's list may take before it scrolls.
+pub const HELP_HEIGHT_SHARE: f32 = 0.65;
 /// Opacity of the brushed range and of the zoomed range on the scrubber.
 pub const RANGE_BAND_ALPHA: f32 = 0.4;
 /// Stroke width of a one-hop provenance arrow.
