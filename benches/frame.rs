@@ -1,7 +1,10 @@
 //! One frame of the full window (egui_kittest harness, no GPU) with 1k and with 1M events
 //! loaded, the cursor in the middle and provenance arrows on (an event with sources is
 //! selected). Baseline: the 1k-event frame, measured in the same run; the 1M frame must stay
-//! within 1.5× of it, because no panel does work proportional to the log.
+//! within 1.5× of it, because no panel does work proportional to the log. Then the 1M log with
+//! the context strip zoomed to a thousandth of it (steady), and zooming or panning on every
+//! frame (a new range each frame: the strip's columns are recomputed from the min/max
+//! pyramid, O(pixels · log events)): both must cost no more than the unzoomed 1M frame.
 
 use std::path::PathBuf;
 
@@ -9,6 +12,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
 use surface_engine::EventIdx;
 use surface_synth::{SynthConfig, generate};
+use surface_ui::zoom::Zoom;
 use surface_ui::{UiCommand, ViewerApp};
 
 /// Writes a generated log of about `events` events and returns its path.
@@ -49,10 +53,37 @@ fn frame(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut group = c.benchmark_group("frame");
     group.sample_size(30);
-    for (name, events) in [("1k events (baseline)", 1_000), ("1M events", 1_000_000)] {
-        let mut h = harness(log_file(&dir, events));
+    let big = log_file(&dir, 1_000_000);
+    for (name, path) in [
+        ("1k events (baseline)", log_file(&dir, 1_000)),
+        ("1M events", big.clone()),
+    ] {
+        let mut h = harness(path);
         group.bench_function(name, |b| b.iter(|| h.step()));
     }
+    let mut h = harness(big);
+    let len = h.state().event_count() as f64;
+    let zoomed = Zoom {
+        start: len * 0.5,
+        end: len * 0.501,
+    };
+    h.state_mut().push_command(UiCommand::SetZoom(Some(zoomed)));
+    h.run();
+    group.bench_function("1M events, strip zoomed", |b| b.iter(|| h.step()));
+    let mut k = 0u32;
+    group.bench_function("1M events, strip zooming every frame", |b| {
+        b.iter(|| {
+            // Alternate between two ranges, so that every frame shows a new one.
+            k += 1;
+            let span = if k.is_multiple_of(2) { 0.3 } else { 0.002 };
+            let z = Zoom {
+                start: len * 0.2,
+                end: len * (0.2 + span),
+            };
+            h.state_mut().push_command(UiCommand::SetZoom(Some(z)));
+            h.step();
+        })
+    });
     group.finish();
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use surface_engine::EventIdx;
 
 use super::analysis::Parcel;
-use super::arrows::{self, ArrowState};
+use super::arrows::ArrowState;
 use super::browser::BrowserState;
 use super::chrome::{self, Banner};
 use super::command::{SideTab, UiCommand};
@@ -23,9 +23,9 @@ use super::request_view::{self, RequestViewState};
 use super::search::SearchState;
 use super::session::Session;
 use super::shortcuts;
-use super::surface_panel::{self, SurfacePanelState};
+use super::surface_panel::SurfacePanelState;
 use super::theme;
-use super::timeline::{self, TimelineState};
+use super::timeline::TimelineState;
 use super::view::{Prefs, RowGeometry, ViewState};
 
 /// Key of the persisted preferences.
@@ -86,6 +86,12 @@ pub struct ViewerApp {
     pub(super) recent_folders: Vec<PathBuf>,
     /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
     pub(super) ready: super::ready_report::ReadyReport,
+    /// Back/forward history of jumps.
+    pub(super) history: super::history::History,
+    /// The list ↑/↓/PgUp/PgDn move the selection of (the one clicked last).
+    pub(super) list_focus: super::navigate::ListKind,
+    /// The findings list's selected row (display order).
+    pub(super) findings_row: Option<usize>,
 }
 
 impl ViewerApp {
@@ -134,6 +140,9 @@ impl ViewerApp {
             browsing: false,
             recent_folders: Vec::new(),
             ready: super::ready_report::ReadyReport::from_env(),
+            history: Default::default(),
+            list_focus: Default::default(),
+            findings_row: None,
         }
     }
 
@@ -429,6 +438,11 @@ impl ViewerApp {
                 self.view.selected = None;
                 self.view.range_start = None;
                 self.view.range_end = None;
+                self.history.reset();
+                self.findings_row = None;
+                self.view.zoom = None;
+                // Open where the cursor is (the end), not at the last file's scroll offset.
+                self.pending_reveal = self.session.as_ref().and_then(Session::cursor_event);
             }
             Err(message) => {
                 self.reopen_notice = None;
@@ -486,12 +500,13 @@ impl ViewerApp {
                 (Some(super::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(UiCommand::Open(path))
                 }
+                // The native dialog asks before it names an existing file.
                 (Some(super::loader::DialogPurpose::Save), Some(path)) => {
-                    self.commands.push(UiCommand::SaveAs(path))
+                    self.commands.push(UiCommand::SaveAsReplacing(path))
                 }
                 (_, None) => {
                     self.banner = Some(Banner::info(
-                        "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, use a recent file, or type a path).",
+                        "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line).",
                     ))
                 }
                 _ => {}
@@ -559,7 +574,9 @@ impl ViewerApp {
         let steps = self.replay.tick(dt, self.prefs.speed);
         if let Some(s) = self.session.as_mut() {
             let target = (s.cursor() + steps).min(s.len());
+            let started = std::time::Instant::now();
             s.seek(target);
+            self.replay.adapt(steps, started.elapsed().as_secs_f32());
             if steps > 0 {
                 self.pending_reveal = s.cursor_event();
             }
@@ -572,8 +589,12 @@ impl ViewerApp {
 
     fn apply_commands(&mut self, ctx: &egui::Context) {
         let commands = std::mem::take(&mut self.commands);
+        if !commands.is_empty() {
+            // Commands are applied after the panels were drawn: draw their result now.
+            ctx.request_repaint();
+        }
         for command in commands {
-            self.apply(ctx, command);
+            self.apply_recorded(ctx, command);
         }
         self.commands.clear();
     }
@@ -586,6 +607,7 @@ impl ViewerApp {
             return;
         }
         self.back_key(ui.ctx());
+        self.history_buttons(ui.ctx());
         let text_focus = ui.ctx().egui_wants_keyboard_input();
         self.commands
             .extend(shortcuts::consume(ui.ctx(), text_focus));
@@ -626,103 +648,36 @@ impl ViewerApp {
                 &mut self.strip,
                 self.prefs.speed,
                 self.view.threshold_ratio,
+                replay_bar::Overview {
+                    zoom: self.view.zoom,
+                    hits: &self.search.hits,
+                },
                 &mut self.commands,
             );
             ui.add_space(2.0);
         });
-        // Sizes follow the window; the right panel stays narrow while it only holds a hint.
-        let window = ui.ctx().content_rect().width();
-        let max = window * theme::PANEL_MAX_SHARE;
-        // The Compactions tab shows two surfaces side by side: it opens wider (its own id, so
-        // each keeps the width the user gave it).
-        let (side_id, share) = if self.prefs.tab == SideTab::Compactions {
-            ("side-compactions", theme::COMPACTIONS_PANEL_SHARE)
-        } else {
-            ("side", theme::SIDE_PANEL_SHARE)
-        };
-        let side = theme::panel_width(window, share);
-        let mut side_has_content = self.side_has_content();
-        egui::Panel::show_switched(
-            ui,
-            &mut side_has_content,
-            egui::Panel::right("side-hint")
-                .resizable(false)
-                .exact_size(theme::panel_width(window, theme::SIDE_PANEL_HINT_SHARE)),
-            egui::Panel::right(side_id)
-                .resizable(true)
-                .default_size(side)
-                .min_size(share.1.min(max))
-                .max_size(max),
-            |ui, _| self.side_ui(ui),
-        );
-        let session = match self.session.as_ref() {
-            Some(s) => s,
-            None => return,
-        };
-        self.geometry.clear();
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::Panel::right("surface")
-                .resizable(true)
-                .default_size(theme::panel_width(window, theme::SURFACE_PANEL_SHARE))
-                .max_size(max)
-                .show(ui, |ui| {
-                    ui.add_space(theme::BRIDGE_WIDTH * 0.0);
-                    surface_panel::surface_panel_ui(
-                        ui,
-                        session,
-                        &self.view,
-                        &mut self.surface_panel,
-                        &mut self.geometry,
-                        &mut self.commands,
-                    );
-                });
-            egui::CentralPanel::default().show(ui, |ui| {
-                timeline::timeline_ui(
-                    ui,
-                    session,
-                    &self.view,
-                    &mut self.timeline,
-                    &mut self.search,
-                    &mut self.geometry,
-                    &mut self.commands,
-                );
-            });
-        });
-        arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
+        self.session_panels_ui(ui);
     }
 
-    /// Whether the right-hand panel has more than a one-line hint to show.
-    fn side_has_content(&self) -> bool {
-        match self.prefs.tab {
-            SideTab::Inspector => self.view.selected.is_some(),
-            SideTab::Preview => self.view.range_start.is_some(),
-            _ => true,
-        }
-    }
-
-    fn side_ui(&mut self, ui: &mut egui::Ui) {
+    pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        // Wrapped: the panel is narrow while it only holds a hint.
-        ui.horizontal_wrapped(|ui| {
-            let findings = match session.finding_counts() {
-                Some((errors, warnings)) => format!("Findings ({errors} E, {warnings} W)"),
-                None => format!("Findings ({})", super::session::PENDING),
-            };
-            for (tab, label) in [
-                (SideTab::Inspector, "Inspector".to_string()),
-                (SideTab::Preview, "Replace preview".to_string()),
-                (SideTab::Compactions, "Compactions".to_string()),
-                (SideTab::Findings, findings),
-                (SideTab::Request, "Request".to_string()),
-                (SideTab::Policy, "Policy".to_string()),
-            ] {
-                if ui.selectable_label(self.prefs.tab == tab, label).clicked() {
-                    self.commands.push(UiCommand::ShowTab(tab));
-                }
-            }
-        });
+        // One row that never wraps: the tabs that do not fit go to a "⋯" menu.
+        let findings = match session.finding_counts() {
+            Some((errors, warnings)) => format!("Findings ({errors} E, {warnings} W)"),
+            None => format!("Findings ({})", super::session::PENDING),
+        };
+        // Most used first: the replace preview opens by itself when a range is picked.
+        let tabs = [
+            (SideTab::Inspector, "Inspector".to_string()),
+            (SideTab::Compactions, "Compactions".to_string()),
+            (SideTab::Findings, findings),
+            (SideTab::Request, "Request".to_string()),
+            (SideTab::Preview, "Preview".to_string()),
+            (SideTab::Policy, "Policy".to_string()),
+        ];
+        super::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
         ui.separator();
         match self.prefs.tab {
             SideTab::Inspector => inspector::inspector_ui(

@@ -12,7 +12,7 @@ use super::view::ALL_FAMILIES;
 impl ViewerApp {
     /// Applies one command.
     pub(super) fn apply(&mut self, ctx: &egui::Context, command: UiCommand) {
-        if self.apply_browser(ctx, &command) {
+        if self.apply_browser(ctx, &command) || self.apply_nav(ctx, &command) {
             return;
         }
         match command {
@@ -85,8 +85,19 @@ impl ViewerApp {
                     } else {
                         s.prev_finding_event(from)
                     };
+                    let whole_log = s
+                        .findings
+                        .as_ref()
+                        .map_or(0, |f| f.events.iter().filter(|e| e.is_none()).count());
                     match target {
                         Some(idx) => self.jump_to(idx),
+                        None if whole_log > 0 => {
+                            self.banner = Some(Banner::info(format!(
+                                "No more findings about an event in that direction; {} about the whole log (no seq): see the Findings tab.",
+                                super::wording::count(whole_log, "finding")
+                            )));
+                            self.prefs.tab = SideTab::Findings;
+                        }
                         None => {
                             self.banner = Some(Banner::info("No more findings in that direction."))
                         }
@@ -128,6 +139,10 @@ impl ViewerApp {
                 }
             }
             UiCommand::JumpToFinding(n) => {
+                self.findings_row = self
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.findings.as_ref()?.order.iter().position(|&k| k == n));
                 if let Some(idx) = self
                     .session
                     .as_ref()
@@ -156,13 +171,19 @@ impl ViewerApp {
             }
             UiCommand::Copy(text) => ctx.copy_text(text),
             UiCommand::SaveDialog => self.open_dialog(ctx, DialogPurpose::Save),
-            UiCommand::SaveAs(path) => self.save_preview(&path),
+            UiCommand::SaveAs(path) => self.save_preview(&path, false),
+            UiCommand::SaveAsReplacing(path) => self.save_preview(&path, true),
             UiCommand::SetTheme(choice) => {
                 self.prefs.theme = choice;
                 choice.apply(ctx);
             }
             UiCommand::ToggleHelp => self.show_help = !self.show_help,
-            UiCommand::ShowTab(tab) => self.prefs.tab = tab,
+            UiCommand::ShowTab(tab) => {
+                self.prefs.tab = tab;
+                if !self.prefs.layout.side_open {
+                    self.prefs.layout.side_open = true;
+                }
+            }
             UiCommand::FocusSearch => self.search.focus_request = true,
             UiCommand::NextHit | UiCommand::PrevHit => {
                 let from = self.view.selected;
@@ -216,6 +237,24 @@ impl ViewerApp {
             | UiCommand::MoveSessionSelection(_)
             | UiCommand::OpenSelectedSession
             | UiCommand::ClearRecentFolders => {}
+            // Applied by `apply_nav`.
+            UiCommand::ToggleSidePanel
+            | UiCommand::ToggleSurfacePanel
+            | UiCommand::NextTurn
+            | UiCommand::PrevTurn
+            | UiCommand::NextModelCall
+            | UiCommand::PrevModelCall
+            | UiCommand::MoveSelection(_)
+            | UiCommand::MoveSelectionPage(_)
+            | UiCommand::SelectListEnd(_)
+            | UiCommand::FocusList(_)
+            | UiCommand::FollowLink(_)
+            | UiCommand::HistoryBack
+            | UiCommand::HistoryForward
+            | UiCommand::Quit
+            | UiCommand::SetZoom(_)
+            | UiCommand::ZoomStrip(_)
+            | UiCommand::PanStrip(_) => {}
         }
     }
 
@@ -263,11 +302,11 @@ impl ViewerApp {
         self.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
     }
 
-    fn save_preview(&mut self, path: &std::path::Path) {
+    fn save_preview(&mut self, path: &std::path::Path, replace: bool) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        let result = super::preview_pane::save_as_new_log(session, &self.preview, path);
+        let result = super::preview_pane::save_as_new_log(session, &self.preview, path, replace);
         self.banner = Some(match result {
             Ok(()) => Banner::info(format!(
                 "Saved a copy with the proposed event appended to {}.",

@@ -58,6 +58,8 @@ pub struct BrowserState {
     visible_key: Option<(Sort, String, u64)>,
     /// Distinct projects among the rows.
     projects: usize,
+    /// Sessions and distinct projects among the rows the filter lets through.
+    shown: (usize, usize),
     /// Bumped whenever rows, figures or expansion change.
     generation: u64,
     job: Option<DiscoveryJob>,
@@ -86,6 +88,7 @@ impl BrowserState {
             visible: Vec::new(),
             visible_key: None,
             projects: 0,
+            shown: (0, 0),
             generation: 0,
             job,
         }
@@ -147,6 +150,14 @@ impl BrowserState {
                 .map(|r| r.entry.project.as_str())
                 .collect::<HashSet<_>>()
                 .len();
+            let shown: HashSet<usize> = self.visible.iter().map(|v| v.row).collect();
+            let shown_projects = shown
+                .iter()
+                .filter_map(|&r| self.rows.get(r))
+                .map(|r| r.entry.project.as_str())
+                .collect::<HashSet<_>>()
+                .len();
+            self.shown = (shown.len(), shown_projects);
             self.visible_key = Some((self.sort, self.filter.clone(), self.generation));
         }
         &self.visible
@@ -195,11 +206,21 @@ impl BrowserState {
     pub fn status(&self) -> String {
         let sessions = self.rows.len();
         let projects = self.projects;
-        let mut s = format!(
-            "{sessions} session{} in {projects} project{}",
-            if sessions == 1 { "" } else { "s" },
-            if projects == 1 { "" } else { "s" }
-        );
+        let mut s = if self.filter.trim().is_empty() {
+            format!(
+                "{} in {}",
+                super::wording::count(sessions, "session"),
+                super::wording::count(projects, "project")
+            )
+        } else {
+            format!(
+                "{} of {} in {} of {} match the filter",
+                self.shown.0,
+                super::wording::count(sessions, "session"),
+                self.shown.1,
+                super::wording::count(projects, "project")
+            )
+        };
         if let Some(why) = &self.failed {
             return format!("{s} — {why}");
         }
@@ -407,7 +428,8 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
         } else {
             "No session matches the filter."
         };
-        ui.label(RichText::new(text).color(pal.weak_text));
+        // Centred under the table, not in its first column.
+        ui.vertical_centered(|ui| ui.label(RichText::new(text).color(pal.weak_text)));
     }
 }
 

@@ -199,6 +199,7 @@ impl ViewerApp {
     pub(super) fn back_key(&mut self, ctx: &egui::Context) {
         if self.browser.is_some()
             && !self.browsing
+            && self.history.back_len() == 0
             && ctx.input_mut(|i| i.consume_key(egui::Modifiers::ALT, egui::Key::ArrowLeft))
         {
             self.commands.push(UiCommand::BackToSessions);

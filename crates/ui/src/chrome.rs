@@ -140,7 +140,10 @@ pub fn menu_bar_ui(
                 commands.push(UiCommand::SaveDialog);
             }
             ui.separator();
-            if ui.button("Quit").clicked() {
+            if ui
+                .add(egui::Button::new("Quit").shortcut_text("Ctrl+Q"))
+                .clicked()
+            {
                 ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
             }
         });
@@ -149,15 +152,22 @@ pub fn menu_bar_ui(
         {
             ui.menu_button("Session", |ui| {
                 for info in &s.sessions {
+                    let short = |id: &str| id.chars().take(8).collect::<String>();
                     let label = format!(
-                        "{} ({} events{})",
-                        info.id,
+                        "{} · {} events · {}…{}",
+                        info.created
+                            .map_or("no date".to_string(), super::session::format_absolute),
                         info.events,
+                        short(&info.id),
                         info.parent
                             .as_ref()
-                            .map_or(String::new(), |p| format!(", fork of {p}"))
+                            .map_or(String::new(), |p| format!(" (fork of {}…)", short(p)))
                     );
-                    if ui.selectable_label(info.id == s.info.id, label).clicked() {
+                    if ui
+                        .selectable_label(info.id == s.info.id, label)
+                        .on_hover_text(format!("session {}", info.id))
+                        .clicked()
+                    {
                         commands.push(UiCommand::PickSession(info.id.clone()));
                     }
                 }
@@ -191,15 +201,7 @@ pub fn menu_bar_ui(
                 commands.push(UiCommand::ToggleFollow);
             }
             ui.separator();
-            for (tab, label) in [
-                (SideTab::Inspector, "Inspector"),
-                (SideTab::Preview, "Replace preview"),
-                (SideTab::Findings, "Findings"),
-            ] {
-                if ui.button(label).clicked() {
-                    commands.push(UiCommand::ShowTab(tab));
-                }
-            }
+            super::view_menu::panels_and_steps_ui(ui, prefs, commands);
         });
         ui.menu_button("Help", |ui| {
             if ui.button("Keyboard shortcuts  (F1)").clicked() {
@@ -363,25 +365,31 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
 /// The keyboard shortcut overlay.
 pub fn help_ui(ctx: &egui::Context, commands: &mut Vec<UiCommand>) {
     let modal = egui::Modal::new(egui::Id::unique("help")).show(ctx, |ui| {
-        ui.set_width(460.0);
+        ui.set_width(theme::HELP_WIDTH);
         ui.heading("Keyboard and mouse");
-        egui::Grid::new("shortcut-grid")
-            .num_columns(2)
-            .striped(true)
+        // Every shortcut and gesture: taller than a laptop screen, so it scrolls.
+        let room = ctx.content_rect().height() * theme::HELP_HEIGHT_SHARE;
+        egui::ScrollArea::vertical()
+            .max_height(room)
             .show(ui, |ui| {
-                let mut seen = std::collections::HashSet::new();
-                for s in SHORTCUTS {
-                    if seen.insert(s.what) {
-                        ui.label(RichText::new(s.keys).monospace());
-                        ui.label(s.what);
-                        ui.end_row();
-                    }
-                }
-                for (gesture, what) in GESTURES {
-                    ui.label(RichText::new(*gesture).italics());
-                    ui.label(*what);
-                    ui.end_row();
-                }
+                egui::Grid::new("shortcut-grid")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        let mut seen = std::collections::HashSet::new();
+                        for s in SHORTCUTS {
+                            if seen.insert(s.what) {
+                                ui.label(RichText::new(s.keys).monospace());
+                                ui.label(s.what);
+                                ui.end_row();
+                            }
+                        }
+                        for (gesture, what) in GESTURES {
+                            ui.label(RichText::new(*gesture).italics());
+                            ui.label(*what);
+                            ui.end_row();
+                        }
+                    });
             });
         ui.add_space(theme::SPACE);
         ui.label("Timeline colours by type family:");

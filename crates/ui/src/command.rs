@@ -144,6 +144,45 @@ pub enum UiCommand {
     SetPolicyMode(surface_engine::policy::ReplayMode),
     /// Set the policy's settings inside the intervals inferred from the log (Policy tab).
     UseInferredSettings,
+    /// Show or hide the side panel (tabs).
+    ToggleSidePanel,
+    /// Show or hide the surface panel.
+    ToggleSurfacePanel,
+    /// Move the cursor just past the next `turn/start`.
+    NextTurn,
+    /// Move the cursor just past the previous `turn/start`.
+    PrevTurn,
+    /// Move the cursor just past the next model call (`step/start`).
+    NextModelCall,
+    /// Move the cursor just past the previous model call.
+    PrevModelCall,
+    /// Move the selection of the list that has the keyboard by this many rows.
+    MoveSelection(isize),
+    /// Move the selection of the list that has the keyboard a page up (-1) or down (1).
+    MoveSelectionPage(isize),
+    /// Select the first (`false`) or last (`true`) row of the list that has the keyboard.
+    SelectListEnd(bool),
+    /// Give a list the keyboard (↑/↓ move its selection).
+    FocusList(super::navigate::ListKind),
+    /// Follow a link to an event (a source chip, a refetch, a cited-by link): select it,
+    /// scroll to it, and remember where we came from.
+    FollowLink(EventIdx),
+    /// Back to the place before the last jump.
+    HistoryBack,
+    /// Forward again after [`UiCommand::HistoryBack`].
+    HistoryForward,
+    /// Save the preview as a new log at this path, replacing the file there (confirmed).
+    SaveAsReplacing(PathBuf),
+    /// Close the window.
+    Quit,
+    /// Show this range of the log on the context strip (`None`: the whole log); the
+    /// timeline scrolls to its middle.
+    SetZoom(Option<super::zoom::Zoom>),
+    /// Zoom the strip by this factor (below 1: in) around the cursor, or its middle when the
+    /// cursor is off the range shown.
+    ZoomStrip(f64),
+    /// Pan the strip by this many widths (negative: towards the start).
+    PanStrip(f64),
     /// The loader finished the findings and the token meter of a load: apply them to its
     /// session (ignored when another log was opened since).
     AnalysisLanded(super::analysis::Parcel),

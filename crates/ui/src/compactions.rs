@@ -213,18 +213,31 @@ pub fn compactions_ui(
     } else {
         ui.available_height() * 0.6
     };
-    header_ui(ui, state, &pal);
     let order = state.order.clone();
-    ScrollArea::vertical()
-        .id_salt("compactions-table")
-        .max_height(table_height)
+    // The table scrolls sideways, header and rows together, when the panel is narrower.
+    ScrollArea::horizontal()
+        .id_salt("compactions-wide")
         .auto_shrink([false, true])
-        .show_rows(ui, theme::COMPACTION_ROW_HEIGHT, order.len(), |ui, rows| {
-            for row in rows {
-                if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
-                    row_ui(ui, r, focus == Some(r.event), &pal, commands);
-                }
-            }
+        .show(ui, |ui| {
+            // As wide as the columns need, so that the sideways scroll reaches them all.
+            let wide = Rect::from_min_size(
+                ui.cursor().min,
+                Vec2::new(row_width(ui), ui.available_height()),
+            );
+            ui.scope_builder(egui::UiBuilder::new().max_rect(wide), |ui| {
+                header_ui(ui, state, &pal);
+                ScrollArea::vertical()
+                    .id_salt("compactions-table")
+                    .max_height(table_height)
+                    .auto_shrink([false, true])
+                    .show_rows(ui, theme::COMPACTION_ROW_HEIGHT, order.len(), |ui, rows| {
+                        for row in rows {
+                            if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
+                                row_ui(ui, r, focus == Some(r.event), &pal, commands);
+                            }
+                        }
+                    });
+            });
         });
     ui.separator();
     ScrollArea::vertical()
@@ -287,9 +300,15 @@ fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
     });
 }
 
+/// Width of a table row: the panel's, or all the columns' when they need more (it scrolls).
+fn row_width(ui: &Ui) -> f32 {
+    let columns: f32 = theme::COMPACTION_COLUMNS.iter().sum();
+    ui.available_width().max(columns + theme::SPACE)
+}
+
 fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
     let (rect, _) = ui.allocate_exact_size(
-        Vec2::new(ui.available_width(), theme::COMPACTION_ROW_HEIGHT),
+        Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
         Sense::hover(),
     );
     let font = FontId::proportional(theme::COMPACTION_FONT_SIZE);
@@ -339,7 +358,7 @@ fn row_ui(
     commands: &mut Vec<UiCommand>,
 ) {
     let (rect, response) = ui.allocate_exact_size(
-        Vec2::new(ui.available_width(), theme::COMPACTION_ROW_HEIGHT),
+        Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
         Sense::click(),
     );
     response.widget_info(|| {
@@ -412,6 +431,7 @@ fn row_ui(
         x += width;
     }
     if response.clicked() {
+        commands.push(UiCommand::FocusList(super::navigate::ListKind::Compactions));
         commands.push(UiCommand::JumpTo(r.event));
     }
     response.on_hover_text_at_pointer(format!(

@@ -110,13 +110,16 @@ pub fn compare_ui(
     heading_ui(ui, audit, &pal);
     ui.add_space(theme::SPACE_SMALL);
     ui.columns(2, |cols| {
+        let nodes = |n: u64| super::wording::count(n as usize, "node");
         let before = format!(
-            "Before · {} nodes · {} tokens",
-            audit.nodes_before, audit.tokens_before
+            "Before · {} · {} tokens",
+            nodes(audit.nodes_before),
+            audit.tokens_before
         );
         let after = format!(
-            "After · {} nodes · {} tokens",
-            audit.nodes_after, audit.tokens_after
+            "After · {} · {} tokens",
+            nodes(audit.nodes_after),
+            audit.tokens_after
         );
         list_ui(
             &mut cols[0],
@@ -170,8 +173,8 @@ pub fn compare_ui(
         cols[1].with_layout(Layout::top_down(Align::Min), |ui| {
             ui.label(
                 RichText::new(format!(
-                    "Shadowed · {} nodes · {} tokens · {} lost terms",
-                    audit.shadowed.len(),
+                    "Shadowed · {} · {} tokens · {} lost terms",
+                    super::wording::count(audit.shadowed.len(), "node"),
                     audit.shadowed_tokens,
                     audit.lost_terms.len()
                 ))
@@ -216,10 +219,7 @@ pub fn compare_ui(
                 .link(text)
                 .on_hover_text("Select the new call: its provenance arrows are drawn");
             if r.clicked() {
-                commands.push(UiCommand::Select {
-                    idx: f.call,
-                    reveal: true,
-                });
+                commands.push(UiCommand::FollowLink(f.call));
             }
         }
     }
@@ -230,7 +230,7 @@ fn heading_ui(ui: &mut Ui, a: &ReplaceAudit, pal: &Palette) {
         let (chip, _) = ui.allocate_exact_size(Vec2::splat(theme::TRIGGER_CHIP), Sense::hover());
         ui.painter()
             .rect_filled(chip, theme::CORNER_RADIUS / 2.0, pal.trigger(a.trigger));
-        let trigger = a.trigger.map_or("no trigger", |t| t.as_str());
+        let trigger = a.trigger.map_or("without a trigger", |t| t.as_str());
         let invalid = if a.valid {
             ""
         } else {
@@ -417,7 +417,7 @@ fn node_row(
         text_color,
     );
     if response.clicked() {
-        commands.push(UiCommand::Select { idx, reveal: true });
+        commands.push(UiCommand::FollowLink(idx));
     }
 }
 

@@ -1,7 +1,7 @@
 //! The compaction audit's layer on the context strip: each replace op's mark in its trigger's
 //! colour, and a mark along the bottom wherever a model request was made over the threshold.
-//! Columns are computed once per audit and width (O(replaces + requests)), so a frame costs
-//! O(pixels); the hover finds the marks under the pointer by binary search.
+//! Columns are computed once per audit, width and range shown (O(replaces + requests)), so a
+//! frame costs O(pixels); the hover finds the marks under the pointer by binary search.
 
 use std::sync::Arc;
 
@@ -10,13 +10,13 @@ use egui::{Color32, FontId, Mesh, Pos2, Rect, TextFormat};
 
 use surface_engine::audit::{Audit, Trigger};
 
-use super::replay_bar::fraction_from_cursor;
 use super::theme::{self, Palette};
+use super::zoom::Zoom;
 
-/// The audit's marks for one `(width, events, audit)` triple.
+/// The audit's marks for one `(width, range, audit)`.
 #[derive(Debug)]
 pub struct AuditLayer {
-    key: (u32, usize, usize),
+    key: (u32, u64, u64, usize),
     /// Column of each replace op with the trigger it shows (the most urgent of the ops that
     /// share the column), in column order.
     pub ops: Vec<(f32, Option<Trigger>)>,
@@ -35,21 +35,35 @@ fn urgency(trigger: Option<Trigger>) -> u8 {
     }
 }
 
-/// The column of cursor `cursor` on a `width`-column strip over `len` events.
-fn column(cursor: usize, len: usize, width: f32) -> f32 {
-    (fraction_from_cursor(cursor, len) * width)
-        .round()
-        .clamp(0.0, (width - 1.0).max(0.0))
+/// The column of cursor `cursor` on a `width`-column strip showing `zoom`, when inside it.
+fn column(cursor: usize, zoom: &Zoom, width: f32) -> Option<f32> {
+    let f = zoom.fraction(cursor as f64);
+    (0.0..=1.0).contains(&f).then(|| {
+        (f as f32 * width)
+            .round()
+            .clamp(0.0, (width - 1.0).max(0.0))
+    })
+}
+
+fn key(audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> (u32, u64, u64, usize) {
+    (
+        width as u32,
+        zoom.start.to_bits(),
+        zoom.end.to_bits(),
+        Arc::as_ptr(audit) as usize,
+    )
 }
 
 impl AuditLayer {
-    /// The marks of `audit` on a `width`-column strip over `len` events.
-    pub fn compute(audit: &Arc<Audit>, len: usize, width: usize) -> AuditLayer {
+    /// The marks of `audit` on a `width`-column strip showing `zoom`.
+    pub fn compute(audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> AuditLayer {
         let w = width as f32;
         let mut ops: Vec<(f32, Option<Trigger>)> = Vec::new();
         for r in &audit.replaces {
             // A replace op sits where the cursor stands just after it.
-            let c = column(r.event.get() + 1, len, w);
+            let Some(c) = column(r.event.get() + 1, zoom, w) else {
+                continue;
+            };
             match ops.last_mut() {
                 Some((last, t)) if *last == c => {
                     if urgency(r.trigger) > urgency(*t) {
@@ -62,19 +76,19 @@ impl AuditLayer {
         let mut over: Vec<f32> = audit
             .over_threshold_requests
             .iter()
-            .map(|q| column(q.cursor, len, w))
+            .filter_map(|q| column(q.cursor, zoom, w))
             .collect();
         over.dedup();
         AuditLayer {
-            key: (width as u32, len, Arc::as_ptr(audit) as usize),
+            key: key(audit, zoom, width),
             ops,
             over,
         }
     }
 
     /// True when this layer was computed for these figures.
-    pub fn is_for(&self, audit: &Arc<Audit>, len: usize, width: usize) -> bool {
-        self.key == (width as u32, len, Arc::as_ptr(audit) as usize)
+    pub fn is_for(&self, audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> bool {
+        self.key == key(audit, zoom, width)
     }
 
     /// Adds the marks to `mesh`: ops as ticks from the top, over-threshold requests as small
@@ -128,10 +142,12 @@ pub fn hover_lines(audit: &Audit, from: usize, to: usize) -> Option<String> {
         .take_while(|r| r.event.get() <= to)
         .collect();
     for r in here.iter().take(HOVER_MAX) {
-        let trigger = r.trigger.map_or("no trigger", Trigger::as_str);
+        let trigger = r.trigger.map_or("without a trigger".to_string(), |t| {
+            format!("trigger {}", t.as_str())
+        });
         let saved = r.tokens_saved();
         lines.push(format!(
-            "replace seq {}: {}, trigger {trigger}, {saved} tokens freed",
+            "replace seq {}: {}, {trigger}, {saved} tokens freed",
             r.seq,
             r.kind.as_str()
         ));
@@ -191,7 +207,21 @@ pub fn legend(job: &mut LayoutJob, font: FontId, pal: &Palette) {
     );
     job.append("model request over the threshold", 2.0, text.clone());
     job.append(" ", 0.0, text.clone());
-    job.append("(bottom)", 0.0, text);
+    job.append("(bottom) · ", 0.0, text.clone());
+    job.append(
+        "■",
+        0.0,
+        TextFormat::simple(font.clone(), pal.strip_reported),
+    );
+    job.append(
+        "prompt tokens the provider reported for a model call · ",
+        2.0,
+        text.clone(),
+    );
+    job.append("—", 0.0, TextFormat::simple(font.clone(), pal.strip_window));
+    job.append("context window · ", 2.0, text.clone());
+    job.append("- -", 0.0, TextFormat::simple(font, pal.warning));
+    job.append("compaction threshold", 2.0, text);
 }
 
 #[cfg(test)]
@@ -213,15 +243,25 @@ mod tests {
     fn one_mark_per_column_in_the_most_urgent_colour() {
         let audit = sample_audit();
         assert_eq!(audit.replaces.len(), 2);
-        let len = 1000;
+        let whole = Zoom::whole(1000);
         // Wide: each op its own column.
-        let wide = AuditLayer::compute(&audit, len, 1000);
+        let wide = AuditLayer::compute(&audit, &whole, 1000);
         assert_eq!(wide.ops.len(), 2);
         assert!(wide.ops.windows(2).all(|p| p[0].0 < p[1].0));
-        assert!(wide.is_for(&audit, len, 1000));
-        assert!(!wide.is_for(&audit, len, 999));
+        assert!(wide.is_for(&audit, &whole, 1000));
+        assert!(!wide.is_for(&audit, &whole, 999));
+        // Zoomed to a range around the first op only (the cursor just after it): the second
+        // is off the strip.
+        let first = audit.replaces[0].event.get() as f64 + 1.0;
+        let around = Zoom {
+            start: first - 0.5,
+            end: first + 0.5,
+        };
+        let zoomed = AuditLayer::compute(&audit, &around, 1000);
+        assert_eq!(zoomed.ops.len(), 1);
+        assert!(!zoomed.is_for(&audit, &whole, 1000));
         // One column: both ops share it and the most urgent trigger wins.
-        let narrow = AuditLayer::compute(&audit, len, 1);
+        let narrow = AuditLayer::compute(&audit, &whole, 1);
         assert_eq!(narrow.ops.len(), 1);
         let best = audit.replaces.iter().map(|r| urgency(r.trigger)).max();
         assert_eq!(Some(urgency(narrow.ops[0].1)), best);
@@ -245,7 +285,7 @@ mod tests {
             text.starts_with(&format!("replace seq {}: {}", r.seq, r.kind.as_str())),
             "{text}"
         );
-        assert!(text.contains("trigger "), "{text}");
+        assert!(text.contains("trigger"), "{text}");
         let last = audit.replaces.last().unwrap().event.get();
         assert!(hover_lines(&audit, last + 1, last + 1).is_none());
     }

@@ -5,9 +5,14 @@
 //! Once the compaction audit is known, the ops' marks take their trigger's colour and the
 //! requests made over the threshold are marked along the bottom ([`AuditLayer`]).
 //!
-//! The curve is drawn from a min/max per pixel column computed once per log, width and
-//! append (O(events) then), so a frame costs O(pixels) however long the log is. While the
-//! meter is still being computed the strip says so, and click or drag still seek.
+//! The strip zooms and pans ([`Zoom`]): Ctrl+wheel (or W/S) zooms at the pointer, the wheel,
+//! Shift+drag, middle-drag (or A/D) pan, a drag brushes a range and zooms to it, a
+//! double-click shows the whole log again. The curve is drawn from a min/max per pixel column
+//! read from a pyramid built once per log length ([`MinMax`]), and the columns are kept while
+//! the width, length and range do not change, so a frame costs O(pixels), zoomed or not, and
+//! a new range O(pixels · log events + marks). Marks that share a pixel column are drawn once;
+//! the hover counts them. While the meter is still being computed the strip says so, and
+//! click or drag still seek.
 
 use std::sync::Arc;
 
@@ -20,11 +25,11 @@ use surface_engine::{EventIdx, Meter};
 
 use super::command::UiCommand;
 use super::compactions_strip::{AuditLayer, hover_lines, legend};
-use super::replay_bar::{
-    cursor_from_x, fraction_from_cursor, marker_columns, seek_on_click_or_drag,
-};
+use super::minmax::MinMax;
+use super::replay_bar::{fraction_from_cursor, seek_on_click_or_drag};
 use super::session::{PENDING_METER_HOVER, Session};
 use super::theme::{self, Palette};
+use super::zoom::Zoom;
 
 /// Threshold ratios offered in the strip's menu.
 pub const RATIOS: [f64; 8] = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
@@ -38,6 +43,10 @@ pub struct StripState {
     /// The Policy tab's what-if drawn over the curve, and its per-column cache.
     what_if: Option<Arc<surface_engine::policy::PolicyReport>>,
     what_if_layer: Option<super::policy_strip::WhatIfLayer>,
+    /// The meter's totals per cursor, for the min/max of any range.
+    pyramid: Option<MinMax>,
+    /// Where a range brush started (x), while one is dragged.
+    brush_from: Option<f32>,
 }
 
 impl StripState {
@@ -66,10 +75,10 @@ impl StripState {
     }
 }
 
-/// What the strip draws, per pixel column, for one `(width, events)` pair.
+/// What the strip draws, per pixel column, for one `(width, events, range)`.
 #[derive(Debug, PartialEq)]
 pub struct Columns {
-    key: (u32, usize),
+    key: ColumnsKey,
     /// Lowest and highest total in each column, joined to the previous column's last value so
     /// that a jump between columns draws as a line.
     pub low: Vec<u32>,
@@ -79,8 +88,8 @@ pub struct Columns {
     pub reported: Vec<Option<u64>>,
     /// `(from column, to column, window)` segments.
     pub windows: Vec<(f32, f32, u64)>,
-    /// Columns of replace ops.
-    pub ops: Vec<f32>,
+    /// Columns of replace ops, with how many share each.
+    pub ops: Vec<(f32, usize)>,
     /// The largest value drawn (the y scale).
     pub y_max: u64,
     /// The largest window, when it is left off the scale (the log stays far below it).
@@ -91,7 +100,9 @@ pub struct Columns {
 /// each joined to the previous column's last value. The value at cursor `k` is 0 for `k = 0`,
 /// else `total_after(k - 1)` (the figure after the first `k` events), and sits at `x = k / n · width`,
 /// where the scrubber puts cursor `k`: column `c` covers the cursors `c·n/width ..
-/// (c+1)·n/width` (at least one; the last column also the end, cursor `n`).
+/// (c+1)·n/width` (at least one; the last column also the end, cursor `n`). The reference
+/// [`zoomed_extents`] is tested against.
+#[cfg(test)]
 pub fn column_extents(
     n: usize,
     total_after: impl Fn(usize) -> u32,
@@ -136,23 +147,91 @@ pub fn y_scale(data_max: u64, window: Option<u64>) -> (u64, Option<u64>) {
     ((top + top / 12).max(1), off)
 }
 
-/// The column of the event at index `event` on a `width`-column strip over `len` events (the
-/// scrubber's position of the cursor just after it).
-fn column_of(event: usize, len: usize, width: f32) -> f32 {
-    (fraction_from_cursor(event + 1, len) * width)
+/// `(width, events, range start bits, range end bits)`.
+type ColumnsKey = (u32, usize, u64, u64);
+
+fn key_of(width: usize, len: usize, zoom: &Zoom) -> ColumnsKey {
+    (width as u32, len, zoom.start.to_bits(), zoom.end.to_bits())
+}
+
+/// The column of the event at index `event` on a `width`-column strip showing `zoom` (the
+/// position of the cursor just after it), clamped to the strip.
+fn column_of(event: usize, zoom: &Zoom, width: f32) -> f32 {
+    (zoom.fraction((event + 1) as f64) as f32 * width)
         .min(width - 1.0)
         .max(0.0)
 }
 
+/// The column of the event at index `event` when it is inside the range shown.
+fn column_in(event: usize, zoom: &Zoom, width: f32) -> Option<f32> {
+    let f = zoom.fraction((event + 1) as f64);
+    (0.0..=1.0)
+        .contains(&f)
+        .then(|| (f as f32 * width).floor().min(width - 1.0).max(0.0))
+}
+
+/// The min/max of the meter's total per column of a `width`-column strip showing `zoom`
+/// (see [`column_extents`]; the same values for the whole log), read from `pyramid`.
+pub fn zoomed_extents(
+    len: usize,
+    total_after: impl Fn(usize) -> u32,
+    pyramid: &MinMax,
+    zoom: &Zoom,
+    width: usize,
+) -> (Vec<u32>, Vec<u32>) {
+    let value = |k: usize| k.checked_sub(1).map_or(0, &total_after);
+    let mut low = Vec::with_capacity(width);
+    let mut high = Vec::with_capacity(width);
+    let mut last: Option<u32> = None;
+    for c in 0..width {
+        let (from, to) = zoom.column_bounds(c, width, len);
+        let to = to.min(len + 1);
+        let (mut lo, mut hi) = pyramid.range(from, to, value);
+        if let Some(prev) = last {
+            lo = lo.min(prev);
+            hi = hi.max(prev);
+        }
+        last = Some(value(to.saturating_sub(1)));
+        low.push(lo.min(hi));
+        high.push(hi);
+    }
+    (low, high)
+}
+
+/// Distinct columns of the events at `positions` (sorted) inside the range shown, with how
+/// many events share each.
+pub fn counted_columns(
+    positions: impl Iterator<Item = usize>,
+    zoom: &Zoom,
+    width: f32,
+) -> Vec<(f32, usize)> {
+    let mut out: Vec<(f32, usize)> = Vec::new();
+    for c in positions.filter_map(|p| column_in(p, zoom, width)) {
+        match out.last_mut() {
+            Some((x, n)) if *x == c => *n += 1,
+            _ => out.push((c, 1)),
+        }
+    }
+    out
+}
+
 impl Columns {
-    fn compute(session: &Session, meter: &Meter, width: usize) -> Columns {
+    fn compute(
+        session: &Session,
+        meter: &Meter,
+        pyramid: &MinMax,
+        zoom: &Zoom,
+        width: usize,
+    ) -> Columns {
         let len = meter.len();
         let w = width as f32;
-        let (low, high) = column_extents(len, |i| meter.total_after(i), width);
+        let (low, high) = zoomed_extents(len, |i| meter.total_after(i), pyramid, zoom, width);
         let mut reported: Vec<Option<u64>> = vec![None; width];
         for a in meter.anchors() {
-            if let Some(u) = a.usage {
-                let c = column_of(a.message.get(), len, w) as usize;
+            if let Some(u) = a.usage
+                && let Some(c) = column_in(a.message.get(), zoom, w)
+            {
+                let c = c as usize;
                 if let Some(slot) = reported.get_mut(c) {
                     *slot = Some(slot.map_or(u.prompt(), |r| r.max(u.prompt())));
                 }
@@ -163,14 +242,15 @@ impl Columns {
             .iter()
             .enumerate()
             .map(|(k, &(e, window))| {
-                let from = column_of(e as usize, len, w);
+                let from = column_of(e as usize, zoom, w);
                 let to = changes
                     .get(k + 1)
-                    .map_or(w, |&(next, _)| column_of(next as usize, len, w));
+                    .map_or(w, |&(next, _)| column_of(next as usize, zoom, w));
                 (from, to, window)
             })
+            .filter(|(from, to, _)| to > from || *to >= w - 1.0)
             .collect();
-        let ops = marker_columns(session.replace_ops.iter().map(|e| e.get()), len, w);
+        let ops = counted_columns(session.replace_ops.iter().map(|e| e.get()), zoom, w);
         let data_max = high
             .iter()
             .copied()
@@ -179,7 +259,7 @@ impl Columns {
             .max(reported.iter().flatten().copied().max().unwrap_or(0));
         let (y_max, off_scale) = y_scale(data_max, windows.iter().map(|w| w.2).max());
         Columns {
-            key: (width as u32, len),
+            key: key_of(width, len, zoom),
             low,
             high,
             reported,
@@ -191,12 +271,13 @@ impl Columns {
     }
 }
 
-/// Shows the strip.
+/// Shows the strip over the range `zoom` (the whole log for `None`).
 pub fn context_strip_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut StripState,
     ratio: f64,
+    zoom: Option<Zoom>,
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -216,20 +297,27 @@ pub fn context_strip_ui(
         return;
     };
     let len = meter.len();
+    let zoom = Zoom::or_whole(zoom, len);
+    if state.pyramid.as_ref().is_none_or(|p| p.len() != len + 1) {
+        let value = |k: usize| k.checked_sub(1).map_or(0, |i| meter.total_after(i));
+        state.pyramid = Some(MinMax::build(len + 1, value));
+        state.columns = None;
+    }
     if state
         .columns
         .as_ref()
-        .is_none_or(|c| c.key != (width as u32, len))
+        .is_none_or(|c| c.key != key_of(width, len, &zoom))
+        && let Some(pyramid) = &state.pyramid
     {
-        state.columns = Some(Columns::compute(session, meter, width));
+        state.columns = Some(Columns::compute(session, meter, pyramid, &zoom, width));
     }
     if let Some(audit) = &state.audit
         && state
             .layer
             .as_ref()
-            .is_none_or(|l| !l.is_for(audit, len, width))
+            .is_none_or(|l| !l.is_for(audit, &zoom, width))
     {
-        state.layer = Some(AuditLayer::compute(audit, len, width));
+        state.layer = Some(AuditLayer::compute(audit, &zoom, width));
     }
     match &state.what_if {
         Some(report)
@@ -254,13 +342,26 @@ pub fn context_strip_ui(
         session,
         columns,
         state.layer.as_ref(),
-        ratio,
+        (ratio, &zoom),
         &pal,
     );
-    if let Some(layer) = &state.what_if_layer {
+    // The what-if layer is laid out over the whole log: drawn only while the strip shows all
+    // of it (zoomed in, the columns would not line up).
+    if let Some(layer) = &state.what_if_layer
+        && zoom.is_whole(len)
+    {
         layer.paint(ui, rect, columns.y_max, &pal);
     }
-    seek_on_click_or_drag(&response, rect, len, commands);
+    super::strip_input::strip_input(
+        ui,
+        &response,
+        rect,
+        &zoom,
+        len,
+        &mut state.brush_from,
+        &pal,
+        commands,
+    );
     response.context_menu(|ui| {
         ui.label("Compaction threshold (share of the window)");
         for r in RATIOS {
@@ -276,15 +377,22 @@ pub fn context_strip_ui(
     if let Some(pos) = response.hover_pos()
         && !response.context_menu_opened()
     {
-        let c = cursor_from_x(pos.x, rect.left(), rect.width(), len);
+        let at = |x: f32| zoom.cursor_at(f64::from((x - rect.left()) / rect.width()), len);
+        let c = at(pos.x);
         let mut text = hover_text(session, c, ratio);
+        if !zoom.is_whole(len) {
+            text.push_str(&format!(
+                "\nshowing cursors {:.0}..{:.0} of {len} (double-click: the whole log)",
+                zoom.start, zoom.end
+            ));
+        }
         let font = TextStyle::Body.resolve(ui.style());
         let mut job = LayoutJob::default();
         if let Some(audit) = &state.audit {
             // The marks within a few pixels of the pointer: cursors k are events k - 1.
             let reach = theme::SCRUBBER_MARKER_SPACING / 2.0;
-            let from = cursor_from_x(pos.x - reach, rect.left(), rect.width(), len);
-            let to = cursor_from_x(pos.x + reach, rect.left(), rect.width(), len);
+            let from = at(pos.x - reach);
+            let to = at(pos.x + reach);
             if let Some(lines) = hover_lines(audit, from.saturating_sub(1), to.saturating_sub(1)) {
                 text.push('\n');
                 text.push_str(&lines);
@@ -340,7 +448,7 @@ fn paint(
     session: &Session,
     columns: &Columns,
     layer: Option<&AuditLayer>,
-    ratio: f64,
+    (ratio, zoom): (f64, &Zoom),
     pal: &Palette,
 ) {
     let painter = ui.painter_at(rect);
@@ -408,7 +516,7 @@ fn paint(
     } else {
         let crowded = columns.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
         let op = pal.marker_stroke(true, crowded);
-        for &x in &columns.ops {
+        for &(x, _) in &columns.ops {
             let x = rect.left() + x - op.width / 2.0;
             marks.add_colored_rect(
                 Rect::from_x_y_ranges(
@@ -438,11 +546,62 @@ fn paint(
         );
         painter.galley(at, galley, pal.weak_text);
     }
-    let cx = rect.left() + fraction_from_cursor(session.cursor(), columns.key.1) * rect.width();
-    painter.vline(
-        cx,
-        rect.y_range(),
-        Stroke::new(theme::STROKE_MEDIUM, pal.text),
+    axis_labels(&painter, rect, session, zoom, columns.y_max, pal);
+    let f = zoom.fraction(session.cursor() as f64);
+    if (0.0..=1.0).contains(&f) {
+        let cx = rect.left() + f as f32 * rect.width();
+        painter.vline(
+            cx,
+            rect.y_range(),
+            Stroke::new(theme::STROKE_MEDIUM, pal.text),
+        );
+    }
+}
+
+/// The strip's axes: the seqs at its left and right edges (the range shown) along the
+/// bottom, and the top of the token scale.
+fn axis_labels(
+    painter: &egui::Painter,
+    rect: Rect,
+    session: &Session,
+    zoom: &Zoom,
+    y_max: u64,
+    pal: &Palette,
+) {
+    let font = egui::FontId::proportional(theme::STRIP_LABEL_SIZE);
+    let seq_at = |cursor: f64| {
+        let k = cursor.round() as usize;
+        k.checked_sub(1)
+            .filter(|&i| i < session.len())
+            .map_or("start".to_string(), |i| {
+                format!("seq {}", session.log.event(EventIdx(i as u32)).seq)
+            })
+    };
+    let label = |at: Pos2, align: egui::Align2, text: String| {
+        let galley = painter.layout_no_wrap(text, font.clone(), pal.weak_text);
+        let r = align.anchor_size(at, galley.size());
+        painter.rect_filled(
+            r.expand(1.0),
+            theme::CORNER_RADIUS,
+            pal.strip_bg.gamma_multiply(0.8),
+        );
+        painter.galley(r.min, galley, pal.weak_text);
+    };
+    let pad = Vec2::new(theme::SPACE_SMALL, theme::STRIP_PADDING);
+    label(
+        rect.left_bottom() + Vec2::new(pad.x, -pad.y),
+        egui::Align2::LEFT_BOTTOM,
+        seq_at(zoom.start),
+    );
+    label(
+        rect.right_bottom() - pad,
+        egui::Align2::RIGHT_BOTTOM,
+        seq_at(zoom.end),
+    );
+    label(
+        rect.left_top() + Vec2::new(pad.x, theme::STRIP_OP_MARK),
+        egui::Align2::LEFT_TOP,
+        format!("{y_max} tokens"),
     );
 }
 
@@ -487,7 +646,9 @@ pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
             u.output
         ));
     }
-    text.push_str("\nclick or drag to move the cursor · right-click: threshold");
+    text.push_str(
+        "\nclick: move the cursor · drag: zoom to a range · Ctrl+wheel, W/S: zoom · wheel, Shift+drag, A/D: pan · double-click: whole log · right-click: threshold",
+    );
     text
 }
 
@@ -506,6 +667,31 @@ mod tests {
         let (low, high) = column_extents(2, |i| [3, 9][i], 4);
         assert_eq!((low, high), (vec![0, 0, 0, 3], vec![0, 0, 3, 9]));
         assert_eq!(column_extents(0, |_| 9, 2), (vec![0, 0], vec![0, 0]));
+    }
+
+    #[test]
+    fn zoomed_extents_match_the_plain_scan() {
+        let totals: Vec<u32> = (0..5000u32).map(|i| (i * 37) % 1001 + i / 7).collect();
+        let value = |k: usize| k.checked_sub(1).map_or(0, |i| totals[i]);
+        let pyramid = MinMax::build(totals.len() + 1, value);
+        for width in [1, 7, 300, 6000] {
+            let whole = Zoom::whole(totals.len());
+            assert_eq!(
+                zoomed_extents(totals.len(), |i| totals[i], &pyramid, &whole, width),
+                column_extents(totals.len(), |i| totals[i], width),
+                "width {width}"
+            );
+        }
+        // Zoomed to cursors 1000..1100 over 100 columns: one cursor per column, joined.
+        let z = Zoom {
+            start: 1000.0,
+            end: 1100.0,
+        };
+        let (low, high) = zoomed_extents(totals.len(), |i| totals[i], &pyramid, &z, 100);
+        for c in 1..99 {
+            let (a, b) = (value(1000 + c - 1), value(1000 + c));
+            assert_eq!((low[c], high[c]), (a.min(b), a.max(b)), "column {c}");
+        }
     }
 
     #[test]

@@ -100,6 +100,7 @@ pub fn findings_ui(
                     .add_enabled(target.is_some(), button)
                     .on_hover_text(f.message.as_str());
                 if r.clicked() {
+                    commands.push(UiCommand::FocusList(super::navigate::ListKind::Findings));
                     commands.push(UiCommand::JumpToFinding(n));
                 }
             }

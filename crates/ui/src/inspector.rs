@@ -324,7 +324,7 @@ fn seq_button(
         .on_hover_text(summarize(&session.log, idx))
         .clicked()
     {
-        commands.push(UiCommand::Select { idx, reveal: true });
+        commands.push(UiCommand::FollowLink(idx));
     }
 }
 
@@ -380,8 +380,8 @@ fn replace_ui(
     );
     ui.label(
         RichText::new(format!(
-            "Replace: seq {a}..{b} ({} nodes) → seq {}",
-            rep.count,
+            "Replace: seq {a}..{b} ({}) → seq {}",
+            super::wording::count(rep.count as usize, "node"),
             session.log.event(idx).seq
         ))
         .strong(),
@@ -411,10 +411,7 @@ fn replace_ui(
                         .color(color);
                 let r = ui.add(egui::Button::new(text).wrap().frame(false));
                 if r.on_hover_text("Select this shadowed event").clicked() {
-                    commands.push(UiCommand::Select {
-                        idx: n,
-                        reveal: true,
-                    });
+                    commands.push(UiCommand::FollowLink(n));
                 }
             }
         });

@@ -26,6 +26,12 @@ pub struct PreviewState {
     pub save_path: String,
     /// `(cursor, first event, last event, summary)` and the preview computed for them.
     cached: Option<((usize, u64, u64, String), Preview)>,
+    /// The surface at the end of the log, where a saved op lands.
+    end: super::preview_end::EndSurface,
+    /// Why the cached preview's op would be rejected at the end of the log.
+    end_problem: Option<String>,
+    /// A path that exists and that "Write" would replace: asked about first.
+    pub confirm_replace: Option<PathBuf>,
 }
 
 impl Default for PreviewState {
@@ -34,6 +40,9 @@ impl Default for PreviewState {
             summary: DEFAULT_SUMMARY.to_string(),
             save_path: String::new(),
             cached: None,
+            end: Default::default(),
+            end_problem: None,
+            confirm_replace: None,
         }
     }
 }
@@ -43,6 +52,20 @@ impl PreviewState {
     pub fn reset(&mut self) {
         self.cached = None;
         self.save_path.clear();
+        self.end.reset();
+        self.end_problem = None;
+        self.confirm_replace = None;
+    }
+
+    /// Why the current op would be rejected at the end of the log, where saving appends it
+    /// (`None`: it holds there).
+    pub fn end_problem(&self) -> Option<&str> {
+        self.end_problem.as_deref()
+    }
+
+    /// True when the current op can be saved: valid at the cursor and at the end of the log.
+    pub fn savable(&self) -> bool {
+        self.current().is_some_and(|p| p.valid) && self.end_problem.is_none()
     }
 
     /// The preview computed last.
@@ -77,6 +100,7 @@ impl PreviewState {
             // The preview's figures are the meter's: none before it landed.
             let meter = session.meter()?;
             let preview = preview_replace(&session.log, &session.surface, meter, &req);
+            self.end_problem = self.end.problem(session, req.start, req.end);
             self.cached = Some((key, preview));
         }
         self.current()
@@ -143,6 +167,11 @@ pub fn preview_ui(
         for e in &preview.errors {
             ui.label(RichText::new(format!("• {e}")).color(pal.error));
         }
+        let (text, color) = match state.end_problem() {
+            None => ("● valid at the end of the log, where a saved copy appends it".to_string(), pal.on_surface),
+            Some(problem) => (format!("× invalid at the end of the log, where a saved copy appends it: {problem} — saving is refused"), pal.error),
+        };
+        ui.label(RichText::new(text).color(color));
         for w in &preview.warnings {
             ui.label(RichText::new(format!("• {w}")).color(pal.warning));
         }
@@ -180,11 +209,11 @@ pub fn preview_ui(
             if ui.button("Copy event line").clicked() {
                 commands.push(UiCommand::Copy(line.clone()));
             }
-            let can_save = preview.valid && session.format != Format::Sqlite;
+            let can_save = state.savable() && session.format != Format::Sqlite;
             if ui
                 .add_enabled(can_save, egui::Button::new("Save as new log…"))
                 .on_hover_text("Write a copy of the log with this line appended to a new file (the open log is never written)")
-                .on_disabled_hover_text("Only a valid op on a JSONL or Zstandard log can be saved")
+                .on_disabled_hover_text("Only an op valid at the cursor and at the end of the log, on a JSONL or Zstandard log, can be saved")
                 .clicked()
             {
                 commands.push(UiCommand::SaveDialog);
@@ -194,10 +223,33 @@ pub fn preview_ui(
             let label = ui.label("or to path:");
             ui.add(egui::TextEdit::singleline(&mut state.save_path).desired_width(ui.available_width() - 70.0))
                 .labelled_by(label.id);
-            if ui.add_enabled(preview.valid, egui::Button::new("Write")).clicked() {
-                commands.push(UiCommand::SaveAs(PathBuf::from(state.save_path.trim())));
+            let can_write = state.savable() && session.format != Format::Sqlite;
+            if ui.add_enabled(can_write, egui::Button::new("Write")).clicked() {
+                let target = PathBuf::from(state.save_path.trim());
+                if target.exists() {
+                    state.confirm_replace = Some(target);
+                } else {
+                    state.confirm_replace = None;
+                    commands.push(UiCommand::SaveAs(target));
+                }
             }
         });
+        if let Some(target) = state.confirm_replace.clone() {
+            if target.as_os_str() != state.save_path.trim() {
+                state.confirm_replace = None;
+            } else {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(format!("{} exists. Replace it?", target.display())).color(pal.warning));
+                    if ui.button("Replace").clicked() {
+                        commands.push(UiCommand::SaveAsReplacing(target.clone()));
+                        state.confirm_replace = None;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        state.confirm_replace = None;
+                    }
+                });
+            }
+        }
     });
     if state.summary != summary_before {
         ui.ctx().request_repaint();
@@ -205,11 +257,13 @@ pub fn preview_ui(
 }
 
 /// Writes a copy of the open log with the preview's event line appended to `target`,
-/// atomically. Refuses invalid ops, SQLite logs and the open log itself.
+/// atomically. Refuses invalid ops (at the cursor or at the end of the log, where the line
+/// lands), SQLite logs, the open log itself, and an existing file unless `replace`.
 pub fn save_as_new_log(
     session: &Session,
     state: &PreviewState,
     target: &Path,
+    replace: bool,
 ) -> anyhow::Result<()> {
     let Some(preview) = state.current() else {
         anyhow::bail!("there is no replace preview (select a surface range first)");
@@ -220,8 +274,23 @@ pub fn save_as_new_log(
             preview.errors.join("; ")
         );
     }
+    if let Some(problem) = state.end_problem() {
+        anyhow::bail!(
+            "the op would be appended at the end of the log, where it is invalid: {problem} (move the cursor to the end and pick the range there)"
+        );
+    }
     if target.as_os_str().is_empty() {
         anyhow::bail!("no target path given");
+    }
+    let is_the_log = session
+        .path()
+        .is_some_and(|log| std::fs::canonicalize(log).ok() == std::fs::canonicalize(target).ok());
+    // The open log itself is refused below, with its own reason.
+    if !replace && !is_the_log && target.exists() {
+        anyhow::bail!(
+            "{} already exists (confirm to replace it)",
+            target.display()
+        );
     }
     let line = preview.event_line();
     let mut bytes = match &session.source {

@@ -8,8 +8,32 @@ use super::context_strip::{StripState, context_strip_ui};
 use super::session::Session;
 use super::theme::{self, Palette};
 
-/// Playback speeds offered, events per second.
-pub const SPEEDS: [f32; 7] = [1.0, 2.0, 5.0, 10.0, 25.0, 100.0, 1000.0];
+/// Playback speeds offered, events per second; infinity plays as fast as frames allow.
+pub const SPEEDS: [f32; 9] = [
+    1.0,
+    2.0,
+    5.0,
+    10.0,
+    25.0,
+    100.0,
+    1000.0,
+    10_000.0,
+    f32::INFINITY,
+];
+
+/// Events a frame applies at first when playing as fast as frames allow.
+const FIRST_BURST: usize = 256;
+/// The share of a frame the replay may take when playing as fast as frames allow, seconds.
+const BURST_BUDGET: f32 = 0.008;
+
+/// How a speed is named in the menu.
+pub fn speed_label(speed: f32) -> String {
+    if speed.is_finite() {
+        format!("{speed}")
+    } else {
+        "max (as fast as frames allow)".to_string()
+    }
+}
 
 /// UI-only state of the replay bar.
 #[derive(Debug, Default)]
@@ -22,6 +46,10 @@ pub struct ReplayState {
     pub goto_text: String,
     /// Scrubber markers, cached per track width.
     markers: Option<Markers>,
+    /// Events per frame at the "max" speed, adapted to how long a frame's replay took.
+    burst: usize,
+    /// Search hits, the zoomed range and per-column counts over the scrubber.
+    marks: super::scrubber_marks::ScrubberMarks,
 }
 
 /// Pixel columns of the scrubber markers for one `(width, events, findings)` triple (the
@@ -39,12 +67,31 @@ impl ReplayState {
         self.playing = false;
         self.owed = 0.0;
         self.markers = None;
+        self.burst = FIRST_BURST;
+    }
+
+    /// At the "max" speed: the replay of `steps` events took `seconds`; the next frame's
+    /// burst grows while it stays within the budget and shrinks when it went over.
+    pub fn adapt(&mut self, steps: usize, seconds: f32) {
+        if steps == 0 {
+            return;
+        }
+        self.burst = if seconds < BURST_BUDGET / 2.0 {
+            steps.saturating_mul(2)
+        } else if seconds > BURST_BUDGET {
+            (steps / 2).max(1)
+        } else {
+            steps
+        };
     }
 
     /// Advances playback by `dt` seconds at `speed` events/s; returns how many steps to take.
     pub fn tick(&mut self, dt: f32, speed: f32) -> usize {
         if !self.playing {
             return 0;
+        }
+        if !speed.is_finite() {
+            return self.burst.max(1);
         }
         self.owed += dt * speed;
         let steps = self.owed.floor();
@@ -100,7 +147,17 @@ pub fn marker_columns(positions: impl Iterator<Item = usize>, len: usize, width:
     cols
 }
 
+/// What the strip and the scrubber show besides the session: the zoomed range and the
+/// search hits.
+pub struct Overview<'a> {
+    /// The range the strip shows (`None`: the whole log).
+    pub zoom: Option<super::zoom::Zoom>,
+    /// The search hits.
+    pub hits: &'a [surface_engine::EventIdx],
+}
+
 /// Shows the replay bar.
+#[allow(clippy::too_many_arguments)]
 pub fn replay_bar_ui(
     ui: &mut Ui,
     session: &Session,
@@ -108,6 +165,7 @@ pub fn replay_bar_ui(
     strip: &mut StripState,
     speed: f32,
     ratio: f64,
+    overview: Overview<'_>,
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -148,10 +206,14 @@ pub fn replay_bar_ui(
         }
         ui.separator();
         egui::ComboBox::from_label("events/s")
-            .selected_text(format!("{speed}"))
+            .selected_text(if speed.is_finite() {
+                format!("{speed}")
+            } else {
+                "max".to_string()
+            })
             .show_ui(ui, |ui| {
                 for s in SPEEDS {
-                    if ui.selectable_label(speed == s, format!("{s}")).clicked() {
+                    if ui.selectable_label(speed == s, speed_label(s)).clicked() {
                         commands.push(UiCommand::SetSpeed(s));
                     }
                 }
@@ -180,14 +242,15 @@ pub fn replay_bar_ui(
             session.len()
         ));
     });
-    context_strip_ui(ui, session, strip, ratio, commands);
-    scrubber_ui(ui, session, state, &pal, commands);
+    context_strip_ui(ui, session, strip, ratio, overview.zoom, commands);
+    scrubber_ui(ui, session, state, &overview, &pal, commands);
 }
 
 fn scrubber_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut ReplayState,
+    overview: &Overview<'_>,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
@@ -246,6 +309,14 @@ fn scrubber_ui(
             );
         }
     }
+    state.marks.refresh(
+        rect.width(),
+        len,
+        &session.replace_ops,
+        session.finding_marks(),
+        overview.hits,
+    );
+    state.marks.paint(&painter, rect, overview.zoom, len, pal);
     painter.circle_filled(
         Pos2::new(fx, rect.center().y),
         theme::SCRUBBER_HANDLE_RADIUS,
@@ -264,7 +335,13 @@ fn scrubber_ui(
                     session.log.type_name(idx)
                 )
             });
-        response.on_hover_text_at_pointer(format!("{tip}\nmagenta: replace ops · red: findings"));
+        let here = state
+            .marks
+            .hover_counts(pos.x - rect.left(), theme::SCRUBBER_MARKER_SPACING / 2.0)
+            .map_or(String::new(), |h| format!("\n{h}"));
+        response.on_hover_text_at_pointer(format!(
+            "{tip}{here}\nmagenta: replace ops · red: findings · yellow, bottom edge: search hits · band: the range the context strip shows"
+        ));
     }
 }
 

@@ -357,7 +357,7 @@ fn messages_ui(
             if r.clicked()
                 && let Some(idx) = session.log.find_seq(m.seq)
             {
-                commands.push(UiCommand::Select { idx, reveal: true });
+                commands.push(UiCommand::FollowLink(idx));
             }
             ui.label(
                 RichText::new(format!("{:<9}", m.role))

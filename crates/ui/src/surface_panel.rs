@@ -21,14 +21,22 @@ pub struct SurfacePanelState {
     summaries: HashMap<u32, String>,
     offset: f32,
     viewport_height: f32,
+    /// The last reveal, checked once more next frame (see the timeline's).
+    retry_reveal: Option<EventIdx>,
     /// `(cursor, event)` → node position, for the range and reveal lookups.
     positions: HashMap<(usize, u32), Option<usize>>,
 }
 
 impl SurfacePanelState {
-    /// Drops every cache (a new log was loaded).
+    /// Drops every cache (a new log was loaded); the scroll offset becomes unknown, so the
+    /// next reveal always scrolls.
     pub fn reset(&mut self) {
-        *self = SurfacePanelState::default();
+        let viewport_height = self.viewport_height;
+        *self = SurfacePanelState {
+            offset: f32::NAN,
+            viewport_height,
+            ..SurfacePanelState::default()
+        };
     }
 
     fn position(&mut self, session: &Session, idx: EventIdx) -> Option<usize> {
@@ -86,7 +94,8 @@ pub fn surface_panel_ui(
     let mut scroll = ScrollArea::vertical()
         .id_salt("surface-rows")
         .auto_shrink([false, false]);
-    if let Some(target) = view.reveal
+    let retry = state.retry_reveal.take();
+    if let Some(target) = view.reveal.or(retry)
         && let Some(pos) = state.position(session, target)
         && let Some(offset) = offset_to_reveal(
             pos,
@@ -115,9 +124,15 @@ pub fn surface_panel_ui(
             geometry.surface = rects;
         },
     );
+    let resized = state.viewport_height != output.inner_rect.height();
     state.offset = output.state.clamped_offset().y;
     state.viewport_height = output.inner_rect.height();
     geometry.surface_clip = output.inner_rect;
+    // Checked again next frame, and for as long as the viewport keeps changing size.
+    if let Some(target) = view.reveal.or(retry.filter(|_| resized)) {
+        state.retry_reveal = Some(target);
+        ui.ctx().request_repaint();
+    }
     if session.nodes.is_empty() {
         ui.label(egui::RichText::new("The surface is empty at this cursor.").color(pal.weak_text));
     }
@@ -159,7 +174,10 @@ fn header_ui(
             .collect();
         let text = match (seqs.first(), seqs.last()) {
             (Some(a), Some(b)) if seqs.len() > 1 => {
-                format!("− seq {a}..{b} ({} nodes) left the surface", seqs.len())
+                format!(
+                    "− seq {a}..{b} ({}) left the surface",
+                    super::wording::count(seqs.len(), "node")
+                )
             }
             (Some(a), _) => format!("− seq {a} left the surface"),
             _ => String::new(),
@@ -169,10 +187,7 @@ fn header_ui(
         if r.on_hover_text("Select the first node that left").clicked()
             && let Some(&first) = change.left.first()
         {
-            commands.push(UiCommand::Select {
-                idx: first,
-                reveal: true,
-            });
+            commands.push(UiCommand::FollowLink(first));
         }
     }
     ui.separator();
@@ -348,6 +363,7 @@ fn node_row_ui(
             commands.push(UiCommand::RangeEnd(idx));
             commands.push(UiCommand::ShowTab(SideTab::Preview));
         } else {
+            commands.push(UiCommand::FocusList(super::navigate::ListKind::Surface));
             commands.push(UiCommand::Select { idx, reveal: true });
             commands.push(UiCommand::RangeStart(idx));
         }

@@ -33,8 +33,8 @@ pub const GUTTER_WIDTH: f32 = 44.0;
 pub const LANE_WIDTH: f32 = 7.0;
 /// Number of bracket lanes in the gutter.
 pub const LANES: usize = 4;
-/// Width of the seq column.
-pub const SEQ_WIDTH: f32 = 52.0;
+/// Width of the seq column (seven digits and a margin).
+pub const SEQ_WIDTH: f32 = 60.0;
 /// Width of the relative-time column.
 pub const TIME_WIDTH: f32 = 68.0;
 /// Width of the type column.
@@ -49,6 +49,14 @@ pub const ROLE_WIDTH: f32 = 76.0;
 pub const TOKENS_WIDTH: f32 = 52.0;
 /// Height of the replay scrubber.
 pub const SCRUBBER_HEIGHT: f32 = 22.0;
+/// Height of a search-hit mark along the scrubber's bottom edge.
+pub const SCRUBBER_HIT_MARK: f32 = 5.0;
+/// Width of the shortcut overlay.
+pub const HELP_WIDTH: f32 = 560.0;
+/// Share of the window height the shortcut overlay's list may take before it scrolls.
+pub const HELP_HEIGHT_SHARE: f32 = 0.65;
+/// Opacity of the brushed range and of the zoomed range on the scrubber.
+pub const RANGE_BAND_ALPHA: f32 = 0.4;
 /// Stroke width of a one-hop provenance arrow.
 pub const ARROW_WIDTH: f32 = 1.8;
 /// Stroke width of a transitive (chain) provenance arrow.
@@ -57,13 +65,15 @@ pub const CHAIN_ARROW_WIDTH: f32 = 1.0;
 pub const ARROW_HOVER_DISTANCE: f32 = 5.0;
 /// Default width of the right-hand panel (inspector, preview, findings) as a share of the
 /// window width, and its bounds.
-pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.25, 280.0, 440.0);
-/// The right-hand panel on the Compactions tab (before | after side by side): wider.
-pub const COMPACTIONS_PANEL_SHARE: (f32, f32, f32) = (0.42, 440.0, 900.0);
-/// The right-hand panel while it only holds a one-line hint (nothing selected): narrower.
-pub const SIDE_PANEL_HINT_SHARE: (f32, f32, f32) = (0.15, 170.0, 260.0);
+pub const SIDE_PANEL_SHARE: (f32, f32, f32) = (0.26, 260.0, 460.0);
 /// Default width of the surface panel as a share of the window width, and its bounds.
-pub const SURFACE_PANEL_SHARE: (f32, f32, f32) = (0.30, 300.0, 500.0);
+pub const SURFACE_PANEL_SHARE: (f32, f32, f32) = (0.29, 280.0, 500.0);
+/// The narrowest payload column the timeline keeps whatever the side panels' widths.
+pub const PAYLOAD_MIN_WIDTH: f32 = 160.0;
+/// The timeline's scroll bar and margins beside its columns.
+pub const TIMELINE_CHROME_WIDTH: f32 = 34.0;
+/// Width of a collapsed side panel (one button that opens it again).
+pub const COLLAPSED_PANEL_WIDTH: f32 = 26.0;
 /// The most of the window width a side panel may take when resized by hand.
 pub const PANEL_MAX_SHARE: f32 = 0.45;
 /// Small gap between widgets.
@@ -311,6 +321,8 @@ pub struct Palette {
     pub shadowed_bg: Color32,
     /// Background of search hits.
     pub hit_bg: Color32,
+    /// Search-hit marks on the scrubber.
+    pub search_hit: Color32,
     /// Background of a lost term in the shadowed text of a compaction.
     pub lost_term_bg: Color32,
     /// Compactions triggered by a context-window overflow.
@@ -382,6 +394,7 @@ const DARK: Palette = Palette {
     entered_bg: Color32::from_rgb(30, 80, 50),
     shadowed_bg: Color32::from_rgb(34, 34, 38),
     hit_bg: Color32::from_rgb(90, 80, 30),
+    search_hit: Color32::from_rgb(240, 200, 60),
     lost_term_bg: Color32::from_rgb(120, 72, 20),
     trigger_overflow: Color32::from_rgb(240, 90, 90),
     trigger_command: Color32::from_rgb(190, 130, 240),
@@ -421,6 +434,7 @@ const LIGHT: Palette = Palette {
     entered_bg: Color32::from_rgb(200, 240, 205),
     shadowed_bg: Color32::from_rgb(238, 238, 240),
     hit_bg: Color32::from_rgb(255, 235, 150),
+    search_hit: Color32::from_rgb(180, 130, 0),
     lost_term_bg: Color32::from_rgb(255, 200, 140),
     trigger_overflow: Color32::from_rgb(210, 40, 40),
     trigger_command: Color32::from_rgb(140, 70, 180),
@@ -464,8 +478,8 @@ impl Palette {
             Family::TurnStep => ((150, 150, 160), (110, 110, 120)),
             Family::User => ((110, 190, 255), (20, 100, 200)),
             Family::Assistant => ((120, 220, 150), (20, 130, 60)),
-            Family::Tool => ((230, 190, 90), (160, 110, 0)),
-            Family::Compaction => ((230, 120, 230), (160, 40, 160)),
+            Family::Tool => ((230, 190, 90), (125, 80, 0)),
+            Family::Compaction => ((230, 120, 230), (130, 20, 130)),
             Family::RequestContext => ((120, 210, 210), (0, 125, 130)),
             Family::Other => ((175, 165, 150), (120, 105, 90)),
         };

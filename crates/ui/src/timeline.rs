@@ -31,12 +31,37 @@ pub struct TimelineState {
     /// Scroll offset and viewport height of the last frame.
     offset: f32,
     viewport_height: f32,
+    /// The last reveal, checked once more next frame: the scroll area clamps to the last
+    /// frame's content height (0 on a log's first frame), and the panels around may still
+    /// change size (a banner, the strip) and hide the row again.
+    retry_reveal: Option<EventIdx>,
 }
 
 impl TimelineState {
-    /// Drops every cache (a new log was loaded).
+    /// Drops every cache (a new log was loaded). The scroll offset becomes unknown (the
+    /// scroll area still holds the last log's), so the next reveal always scrolls.
     pub fn reset(&mut self) {
-        *self = TimelineState::default();
+        let viewport_height = self.viewport_height;
+        *self = TimelineState {
+            offset: f32::NAN,
+            viewport_height,
+            ..TimelineState::default()
+        };
+    }
+
+    /// Height of the rows' viewport the last frame.
+    pub(super) fn viewport(&self) -> f32 {
+        self.viewport_height
+    }
+
+    /// Rows shown (after the family filter).
+    pub(super) fn row_count_of(&self, session: &Session) -> usize {
+        self.row_count(session)
+    }
+
+    /// The event of row `row`.
+    pub(super) fn event_at_row(&self, row: usize) -> EventIdx {
+        self.event_at(row)
     }
 
     fn ensure_rows(&mut self, session: &Session, mask: u8) {
@@ -94,6 +119,7 @@ impl TimelineState {
 // --- Pure layout math -----------------------------------------------------------------
 
 /// The scroll offset that shows `row` (centred), or `None` when it is already fully visible.
+/// An unknown (NaN) `offset` always scrolls.
 pub fn offset_to_reveal(
     row: usize,
     row_height: f32,
@@ -148,9 +174,11 @@ pub fn timeline_ui(
     let mut scroll = ScrollArea::vertical()
         .id_salt("timeline-rows")
         .auto_shrink([false, false])
-        // While following a live log, a view scrolled to the bottom stays there as rows arrive.
-        .stick_to_bottom(view.following);
-    if let Some(target) = view.reveal
+        // While following a live log with the cursor at the end, a view scrolled to the
+        // bottom stays there as rows arrive; a cursor stepped back keeps its row in view.
+        .stick_to_bottom(view.following && session.cursor() == session.len());
+    let retry = state.retry_reveal.take();
+    if let Some(target) = view.reveal.or(retry)
         && let Ok(row) = state.row_of(target)
         && let Some(offset) =
             offset_to_reveal(row, theme::ROW_HEIGHT, state.offset, state.viewport_height)
@@ -169,8 +197,14 @@ pub fn timeline_ui(
         timeline_rows::brackets_ui(ui, session, state, &range, &row_rects, &pal, commands);
         geometry.timeline = row_rects;
     });
+    let resized = state.viewport_height != output.inner_rect.height();
     state.offset = output.state.clamped_offset().y;
     state.viewport_height = output.inner_rect.height();
+    // Checked again next frame, and for as long as the viewport keeps changing size.
+    if let Some(target) = view.reveal.or(retry.filter(|_| resized)) {
+        state.retry_reveal = Some(target);
+        ui.ctx().request_repaint();
+    }
     geometry.timeline_clip = output.inner_rect;
     geometry.gutter_right = output.inner_rect.left() + theme::GUTTER_WIDTH;
 }
@@ -269,6 +303,7 @@ mod tests {
         assert_eq!(offset_to_reveal(9, 18.0, 0.0, 180.0), None);
         assert_eq!(offset_to_reveal(10, 18.0, 0.0, 180.0), Some(180.0 - 81.0));
         assert_eq!(offset_to_reveal(1, 18.0, 100.0, 180.0), Some(0.0));
+        assert_eq!(offset_to_reveal(0, 18.0, f32::NAN, 180.0), Some(0.0));
     }
 
     #[test]

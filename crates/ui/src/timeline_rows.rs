@@ -239,14 +239,12 @@ pub(super) fn row_ui(
         }
     }
     if response.clicked() {
+        commands.push(UiCommand::FocusList(super::navigate::ListKind::Timeline));
         let in_gutter = response
             .interact_pointer_pos()
             .is_some_and(|p| p.x < cols.seq);
         match ev_state {
-            EventState::Shadowed { by } if in_gutter => commands.push(UiCommand::Select {
-                idx: by,
-                reveal: true,
-            }),
+            EventState::Shadowed { by } if in_gutter => commands.push(UiCommand::FollowLink(by)),
             // Reveal: the row is visible here, so only the surface panel scrolls.
             _ => commands.push(UiCommand::Select { idx, reveal: true }),
         }
@@ -283,7 +281,10 @@ pub fn describe_state_full(session: &Session, idx: EventIdx, state: EventState) 
                     session.log.event(r.first).seq,
                     session.log.event(r.last).seq,
                 );
-                format!(" — replace of seq {a}..{b} ({} nodes)", r.count)
+                format!(
+                    " — replace of seq {a}..{b} ({})",
+                    super::wording::count(r.count as usize, "node")
+                )
             });
             format!(
                 "shadowed by seq {} ({}){}; click the gutter to select it",
@@ -366,16 +367,13 @@ pub(super) fn brackets_ui(
             )
             .show(|ui| {
                 ui.label(format!(
-                    "seq {a}..{b} ({} nodes) shadowed by seq {} — click to select it",
-                    rep.count,
+                    "seq {a}..{b} ({}) shadowed by seq {} — click to select it",
+                    super::wording::count(rep.count as usize, "node"),
                     session.log.event(by).seq
                 ));
             });
             if ui.input(|i| i.pointer.primary_clicked()) {
-                commands.push(UiCommand::Select {
-                    idx: by,
-                    reveal: true,
-                });
+                commands.push(UiCommand::FollowLink(by));
             }
         }
     }

@@ -30,6 +30,8 @@ pub struct ViewState {
     pub following: bool,
     /// The compaction threshold as a fraction of the context window.
     pub threshold_ratio: f64,
+    /// The range of the log the context strip shows (`None`: all of it).
+    pub zoom: Option<super::zoom::Zoom>,
 }
 
 impl Default for ViewState {
@@ -43,6 +45,7 @@ impl Default for ViewState {
             whole_chain: false,
             following: false,
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+            zoom: None,
         }
     }
 }
@@ -74,6 +77,8 @@ pub struct Prefs {
     pub tab: super::command::SideTab,
     /// The compaction threshold as a fraction of the context window.
     pub threshold_ratio: f64,
+    /// Which panels are open, and their widths.
+    pub layout: super::layout::PanelLayout,
 }
 
 impl Default for Prefs {
@@ -87,6 +92,7 @@ impl Default for Prefs {
             whole_chain: false,
             tab: Default::default(),
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+            layout: Default::default(),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The context curve of the HTML report as an inline SVG: the meter's total over the whole log
 //! (the highest figure of each pixel column, so a million events cost one pass), the context
 //! window and the threshold, every replace op marked in its trigger's colour and every
-//! request made over the threshold as a dot. Hover titles name each mark; no script.
+//! request made over the threshold as a dot. Marks that share a pixel column are drawn once
+//! (the most urgent trigger's colour; short ticks when they crowd), so a thousand compactions
+//! leave the curve readable; hover titles name or count each mark; no script.
 
 use std::fmt::Write as _;
 
@@ -71,18 +73,38 @@ pub fn context_svg(report: &Report<'_>) -> String {
     );
     area(&mut svg, &plot, &totals);
     limits(&mut svg, &plot, report);
-    for r in &report.audit.replaces {
-        replace_mark(&mut svg, &plot, r);
+    let groups = by_column(&report.audit.replaces, |r| plot.x(r.event.get()));
+    let crowded = groups.len() as f64 > (WIDTH - LEFT - RIGHT) / CROWDED_SPACING;
+    for group in &groups {
+        match group.as_slice() {
+            [r] if !crowded => replace_mark(&mut svg, &plot, r),
+            _ => replace_group_mark(&mut svg, &plot, group),
+        }
     }
-    for o in &report.audit.over_threshold_requests {
+    let requests = &report.audit.over_threshold_requests;
+    for group in by_column(requests, |o| plot.x(o.cursor.saturating_sub(1))) {
+        let Some(top) = group.iter().max_by_key(|o| o.tokens) else {
+            continue;
+        };
+        let title = match group.len() {
+            1 => format!(
+                "request at seq {}: {} tokens ≥ threshold {}",
+                top.seq, top.tokens, top.threshold
+            ),
+            n => format!(
+                "{n} requests over the threshold here (seq {} … {}); the largest {} tokens at seq {}",
+                group[0].seq,
+                group[n - 1].seq,
+                top.tokens,
+                top.seq
+            ),
+        };
         let _ = write!(
             svg,
-            r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#c0392b"><title>request at seq {}: {} tokens ≥ threshold {}</title></circle>"##,
-            plot.x(o.cursor.saturating_sub(1)),
-            plot.y(o.tokens),
-            o.seq,
-            o.tokens,
-            o.threshold
+            r##"<circle cx="{:.1}" cy="{:.1}" r="{}" fill="#c0392b"><title>{title}</title></circle>"##,
+            plot.x(top.cursor.saturating_sub(1)),
+            plot.y(top.tokens),
+            if crowded { 2.0 } else { 3.5 },
         );
     }
     axes(&mut svg, &plot, report);
@@ -148,6 +170,76 @@ fn limits(svg: &mut String, plot: &Plot, report: &Report<'_>) {
     }
 }
 
+/// Fewer pixels per replace-op column than this and the marks are drawn as short ticks.
+const CROWDED_SPACING: f64 = 6.0;
+/// Length of a replace-op tick when the marks crowd.
+const TICK: f64 = 14.0;
+
+/// `items` (in log order) grouped by the whole pixel column `x` puts them in.
+fn by_column<T>(items: &[T], x: impl Fn(&T) -> f64) -> Vec<Vec<&T>> {
+    let mut groups: Vec<(i64, Vec<&T>)> = Vec::new();
+    for item in items {
+        let c = x(item).floor() as i64;
+        match groups.last_mut() {
+            Some((last, group)) if *last == c => group.push(item),
+            _ => groups.push((c, vec![item])),
+        }
+    }
+    groups.into_iter().map(|(_, g)| g).collect()
+}
+
+/// How urgent a trigger is, to colour a column several replace ops share.
+fn urgency(trigger: Option<Trigger>) -> u8 {
+    match trigger {
+        Some(Trigger::Overflow) => 4,
+        Some(Trigger::Command) => 3,
+        Some(Trigger::Pressure) => 2,
+        Some(Trigger::BelowThreshold) => 1,
+        None => 0,
+    }
+}
+
+/// One short tick for the replace ops of a pixel column, titled with their count.
+fn replace_group_mark(svg: &mut String, plot: &Plot, group: &[&ReplaceAudit]) {
+    let (Some(first), Some(last)) = (group.first(), group.last()) else {
+        return;
+    };
+    let x = plot.x(first.event.get());
+    let trigger = group
+        .iter()
+        .map(|r| r.trigger)
+        .max_by_key(|&t| urgency(t))
+        .flatten();
+    let freed: i64 = group
+        .iter()
+        .map(|r| r.tokens_before as i64 - r.tokens_after as i64)
+        .sum();
+    let title = if group.len() == 1 {
+        format!(
+            "seq {} {}, {}: {} → {} tokens",
+            first.seq,
+            first.kind.as_str(),
+            first.trigger.map_or("without a trigger", |t| t.as_str()),
+            first.tokens_before,
+            first.tokens_after
+        )
+    } else {
+        format!(
+            "{} replace ops here (seq {} … {}), {freed} tokens freed in all",
+            group.len(),
+            first.seq,
+            last.seq
+        )
+    };
+    let _ = write!(
+        svg,
+        r##"<a href="#r-{seq}"><line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="{}" stroke-width="1"><title>{title}</title></line></a>"##,
+        TOP + TICK,
+        trigger_colour(trigger),
+        seq = first.seq,
+    );
+}
+
 fn replace_mark(svg: &mut String, plot: &Plot, r: &ReplaceAudit) {
     let EventIdx(i) = r.event;
     let x = plot.x(i as usize);
@@ -164,7 +256,7 @@ fn replace_mark(svg: &mut String, plot: &Plot, r: &ReplaceAudit) {
         x,
         seq = r.seq,
         kind = r.kind.as_str(),
-        trigger = r.trigger.map_or("no trigger", |t| t.as_str()),
+        trigger = r.trigger.map_or("without a trigger", |t| t.as_str()),
         b = r.tokens_before,
         a = r.tokens_after,
     );
@@ -207,5 +299,25 @@ fn axes(svg: &mut String, plot: &Plot, report: &Report<'_>) {
             bottom + 18.0,
             report.log.event(EventIdx(event as u32)).seq
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_are_grouped_by_pixel_column() {
+        let xs = [10.2, 10.9, 11.0, 30.5, 30.6];
+        let groups = by_column(&xs, |&x| x);
+        let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![2, 1, 2]);
+        assert!(by_column(&[] as &[f64], |&x| x).is_empty());
+    }
+
+    #[test]
+    fn the_most_urgent_trigger_colours_a_shared_column() {
+        assert!(urgency(Some(Trigger::Overflow)) > urgency(Some(Trigger::Pressure)));
+        assert!(urgency(Some(Trigger::BelowThreshold)) > urgency(None));
     }
 }
