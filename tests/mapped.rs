@@ -138,21 +138,13 @@ fn small_logs_are_copied_and_a_mapped_log_grows_into_a_copy() {
 
 #[test]
 fn a_file_truncated_while_mapped_is_named_and_the_process_exits_2() {
-    if let Some(path) = std::env::var_os(CHILD_ENV) {
-        truncate_while_mapped(Path::new(&path));
-        return;
-    }
-    if !cfg!(target_os = "linux") {
-        return; // other platforms read files, they never map them
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("shrinking.jsonl");
-    common::write_large_log(&path, 9 << 20);
-    let out = run_self(
+    let Some((out, _dir, path)) = in_a_child(
         "a_file_truncated_while_mapped_is_named_and_the_process_exits_2",
         CHILD_ENV,
-        &path,
-    );
+        truncate_while_mapped,
+    ) else {
+        return;
+    };
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -206,21 +198,13 @@ const KILL_CHILD_ENV: &str = "SURFACE_VIEWER_TEST_KILL_BUS";
 /// process living on with mappings that believe they are guarded.
 #[test]
 fn kill_bus_ends_the_process_as_without_the_guard() {
-    if let Some(path) = std::env::var_os(KILL_CHILD_ENV) {
-        killed_then_truncated(Path::new(&path));
-        return;
-    }
-    if !cfg!(target_os = "linux") {
-        return; // other platforms read files, they never map them
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("signalled.jsonl");
-    common::write_large_log(&path, 9 << 20);
-    let out = run_self(
+    let Some((out, _dir, _path)) = in_a_child(
         "kill_bus_ends_the_process_as_without_the_guard",
         KILL_CHILD_ENV,
-        &path,
-    );
+        killed_then_truncated,
+    ) else {
+        return;
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     use std::os::unix::process::ExitStatusExt as _;
@@ -264,12 +248,29 @@ fn killed_then_truncated(path: &Path) {
     std::process::exit(0);
 }
 
-/// Runs this test binary again on `test` alone, with `env` set to `path`: the child side of a
-/// test whose outcome ends a process.
-fn run_self(test: &str, env: &str, path: &Path) -> std::process::Output {
-    Command::new(std::env::current_exe().unwrap())
+/// The two sides of a test whose outcome ends a process. In the child (`env` set) runs
+/// `child` on the log `env` names and returns `None`; in the parent writes a 9 MiB log, runs
+/// this test binary again on `test` alone as the child, and returns its output, the folder
+/// holding the log and the log's path. `None` off Linux too, where files are never mapped.
+fn in_a_child(
+    test: &str,
+    env: &str,
+    child: fn(&Path),
+) -> Option<(std::process::Output, tempfile::TempDir, std::path::PathBuf)> {
+    if let Some(path) = std::env::var_os(env) {
+        child(Path::new(&path));
+        return None;
+    }
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mapped.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let out = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", test, "--nocapture", "--test-threads=1"])
-        .env(env, path)
+        .env(env, &path)
         .output()
-        .unwrap()
+        .unwrap();
+    Some((out, dir, path))
 }
