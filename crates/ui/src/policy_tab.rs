@@ -284,6 +284,16 @@ fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
         });
 }
 
+/// The verdict table's column widths: the theme's, narrowed in proportion when the panel is
+/// narrower than they are together, so that the last column (agrees) is never cut off.
+fn column_widths(available: f32, spacing: f32) -> [f32; 5] {
+    let columns = theme::POLICY_COLUMNS;
+    let gaps = spacing * (columns.len() - 1) as f32;
+    let wanted: f32 = columns.iter().sum();
+    let scale = ((available - gaps) / wanted).clamp(0.5, 1.0);
+    columns.map(|w| w * scale)
+}
+
 /// One row per check; a click moves the cursor to the check, hovering shows what differs.
 fn verdicts_ui(
     ui: &mut Ui,
@@ -291,8 +301,9 @@ fn verdicts_ui(
     palette: &theme::Palette,
     commands: &mut Vec<UiCommand>,
 ) {
+    let widths = column_widths(ui.available_width(), ui.spacing().item_spacing.x);
     ui.horizontal(|ui| {
-        for (title, width) in VERDICT_COLUMNS.iter().zip(theme::POLICY_COLUMNS) {
+        for (title, width) in VERDICT_COLUMNS.iter().zip(widths) {
             ui.add_sized(
                 [width, theme::POLICY_ROW_HEIGHT],
                 egui::Label::new(RichText::new(*title).strong()),
@@ -315,9 +326,7 @@ fn verdicts_ui(
                     let cells = verdict_cells(check);
                     let row = ui.horizontal(|ui| {
                         let mut clicked = false;
-                        for (k, (text, width)) in
-                            cells.iter().zip(theme::POLICY_COLUMNS).enumerate()
-                        {
+                        for (k, (text, width)) in cells.iter().zip(widths).enumerate() {
                             let mut rich = RichText::new(text);
                             if k == 4 && check.agrees == Some(false) {
                                 rich = rich.color(palette.error);
@@ -360,5 +369,24 @@ impl super::app::ViewerApp {
     /// The Policy tab's latest report, if one was computed.
     pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
         self.policy.job.report().cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_columns_fit_a_narrow_panel() {
+        let wide = column_widths(1000.0, 8.0);
+        assert_eq!(
+            wide,
+            theme::POLICY_COLUMNS,
+            "room enough: the theme's widths"
+        );
+        let narrow = column_widths(360.0, 8.0);
+        let total: f32 = narrow.iter().sum::<f32>() + 4.0 * 8.0;
+        assert!(total <= 360.0 + 0.01, "{total}");
+        assert!(narrow[4] > 0.0);
     }
 }
