@@ -12,7 +12,6 @@ mod data_diff;
 mod effect;
 mod effect_slot;
 mod era;
-mod era_upper;
 mod event;
 mod finding;
 mod header;
@@ -33,7 +32,6 @@ mod summary;
 mod surface;
 mod text_arena;
 mod turn_fields;
-mod turn_fields_scan;
 mod turns;
 mod types;
 

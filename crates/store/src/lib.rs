@@ -9,17 +9,13 @@
 
 mod batch_merge;
 mod discover;
-mod discover_figures;
-mod discover_pool;
-mod discover_probe;
-mod discover_sqlite;
-mod discover_walk;
 mod envelope;
 mod envelope_scan;
 mod error;
 mod follow;
 mod identity;
 mod jsonl;
+mod map_for;
 #[cfg(target_os = "linux")]
 mod map_guard;
 #[cfg(target_os = "linux")]
@@ -40,12 +36,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use discover::{Candidate, Walk, for_each_parallel, walk};
 pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
     find_sessions, project_of, read_figures,
 };
-pub use discover_pool::for_each_parallel;
-pub use discover_walk::{Candidate, Walk, walk};
 pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
 pub use error::StoreError;
@@ -58,7 +53,7 @@ pub use varint::{decode_seq_list, encode_seq_list};
 pub use write_new::{WriteError, refuse_the_log, write_new_file};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
-use read_file::MapFor;
+use map_for::MapFor;
 use surface_engine::{EventLog, TextArena};
 
 /// The on-disk format of a session file, detected from its first bytes.

@@ -24,8 +24,8 @@ use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::ptr::NonNull;
 
+use super::map_for::MapFor;
 use super::map_guard::{Guard, OnShrink};
-use super::read_file::MapFor;
 
 /// A read-only, private mapping of a whole file, guarded against truncation; unmapped on drop.
 #[derive(Debug)]

@@ -21,6 +21,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
+use super::map_for::MapFor;
 use surface_engine::TextArena;
 
 /// Files at least this large are read in two halves with huge pages requested, or mapped by
@@ -132,16 +133,6 @@ fn advise_huge_pages(buf: &mut [u8]) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &mut [u8]) {}
-
-/// Who a mapping is for (`mapped_file.rs`; elsewhere than on Linux files are always read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MapFor {
-    /// A short process (the CLI): every page populated at once; a truncation ends the process.
-    CommandLine,
-    /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the
-    /// mapping into zeros and marks it lost.
-    Viewer,
-}
 
 #[cfg(test)]
 mod tests {

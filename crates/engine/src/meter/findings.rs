@@ -3,29 +3,8 @@
 //! `assistant/message` usage that is not token counts, a `contextWindow` that is not a positive
 //! integer. The figure is computed without that part; these findings say why.
 
-use serde_json::Value;
-
 use super::header::{HeaderProblem, RequestHeader};
 use crate::{EventIdx, EventLog, Finding, Rule};
-
-/// A `contextWindow` that is present but not a positive integer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("contextWindow is not a positive integer")]
-pub struct BadWindow;
-
-/// A `contextWindow` value: `Ok(None)` when absent, `Err` when it is not a positive integer.
-pub fn context_window(window: Option<&Value>) -> Result<Option<u64>, BadWindow> {
-    match window {
-        None | Some(Value::Null) => Ok(None),
-        Some(w) => match w.as_u64().or_else(|| {
-            let f = w.as_f64()?;
-            (f.fract() == 0.0 && f < 9.0e15).then_some(f as u64)
-        }) {
-            Some(w) if w > 0 => Ok(Some(w)),
-            _ => Err(BadWindow),
-        },
-    }
-}
 
 /// Every meter warning of `log`, in log order.
 pub fn meter_findings(log: &EventLog) -> Vec<Finding> {

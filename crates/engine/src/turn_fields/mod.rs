@@ -8,54 +8,12 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::turn_fields_scan::scanned_parts;
+mod parts;
+mod scan;
 
-/// The JSON type of a field, told from its first byte (the text is already valid JSON).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum JsonKind {
-    /// The key is absent.
-    #[default]
-    Missing,
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool,
-    /// A number.
-    Number,
-    /// A string.
-    String,
-    /// An array.
-    Array,
-    /// An object.
-    Object,
-}
-
-impl JsonKind {
-    fn of(raw: Option<&str>) -> JsonKind {
-        match raw.map(|r| r.as_bytes().first().copied()) {
-            None => JsonKind::Missing,
-            Some(Some(b'n')) => JsonKind::Null,
-            Some(Some(b't' | b'f')) => JsonKind::Bool,
-            Some(Some(b'"')) => JsonKind::String,
-            Some(Some(b'[')) => JsonKind::Array,
-            Some(Some(b'{')) => JsonKind::Object,
-            _ => JsonKind::Number,
-        }
-    }
-
-    /// A short noun for messages (`a string`, `missing`, …).
-    pub fn describe(self) -> &'static str {
-        match self {
-            JsonKind::Missing => "missing",
-            JsonKind::Null => "null",
-            JsonKind::Bool => "a boolean",
-            JsonKind::Number => "a number",
-            JsonKind::String => "a string",
-            JsonKind::Array => "an array",
-            JsonKind::Object => "an object",
-        }
-    }
-}
+pub use parts::JsonKind;
+use parts::{Ids, Parts, Source, UsualData, UsualMessage};
+use scan::scanned_parts;
 
 /// What the message-shape check reads from a surface event. "The message" is `data.message`
 /// when that is an object (identified messages, from 2026-07-28), else `data` itself.
@@ -163,28 +121,6 @@ struct Message<'a> {
     content: Option<&'a RawValue>,
 }
 
-/// The string fields read from a content block or from `data.error`.
-#[derive(Deserialize, Default)]
-pub(super) struct Ids<'a> {
-    #[serde(rename = "type", borrow, default)]
-    pub(super) kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pub(super) id: Option<Cow<'a, str>>,
-    #[serde(rename = "toolCallId", borrow, default)]
-    pub(super) tool_call_id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pub(super) code: Option<Cow<'a, str>>,
-}
-
-/// The string fields read from a message's `source`.
-#[derive(Deserialize, Default)]
-pub(super) struct Source<'a> {
-    #[serde(borrow, default)]
-    pub(super) kind: Option<Cow<'a, str>>,
-    #[serde(rename = "callId", borrow, default)]
-    pub(super) call_id: Option<Cow<'a, str>>,
-}
-
 /// Keeps a field that is present, `null` included (plain `Option` reads `null` as absent).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(d).map(Some)
@@ -269,26 +205,6 @@ fn strict<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     T::deserialize(d).map(Some)
 }
 
-/// Everything [`TurnFields`] is built from, whichever path read it. Raw fields are JSON text.
-pub(super) struct Parts<'a> {
-    pub(super) data: JsonKind,
-    pub(super) turn: Option<&'a str>,
-    pub(super) step: Option<&'a str>,
-    pub(super) call_id: Option<&'a str>,
-    pub(super) trigger: Option<&'a str>,
-    pub(super) provenance: Option<&'a str>,
-    /// Kind of `data.message`.
-    pub(super) message: JsonKind,
-    /// `role`, `id` of the message (`data.message` when an object, else `data`).
-    pub(super) role: Option<&'a str>,
-    pub(super) id: Option<&'a str>,
-    pub(super) source: JsonKind,
-    pub(super) src: Source<'a>,
-    pub(super) content: JsonKind,
-    pub(super) blocks: Vec<Ids<'a>>,
-    pub(super) error: Ids<'a>,
-}
-
 /// One serde pass for well-formed events: `data`, `data.message`, the content blocks, `source`
 /// and `error` all have their usual shapes. `None` sends the event to the lenient path, which
 /// gives the same result for these shapes and a defined one for every other.
@@ -314,64 +230,6 @@ fn fast_parts(event_json: &str) -> Option<Parts<'_>> {
         provenance: data.provenance.map(RawValue::get),
     };
     Some(usual.into_parts())
-}
-
-/// `data` of the usual shape (an object whose message, source, error and content have their
-/// own shapes), as either quick reader found it: raw fields are JSON text.
-#[derive(Default)]
-pub(super) struct UsualData<'a> {
-    pub(super) turn: Option<&'a str>,
-    pub(super) step: Option<&'a str>,
-    pub(super) call_id: Option<&'a str>,
-    pub(super) content: Option<Vec<Ids<'a>>>,
-    pub(super) message: Option<UsualMessage<'a>>,
-    pub(super) error: Option<Ids<'a>>,
-    pub(super) trigger: Option<&'a str>,
-    pub(super) role: Option<&'a str>,
-    pub(super) id: Option<&'a str>,
-    pub(super) source: Option<Source<'a>>,
-    pub(super) provenance: Option<&'a str>,
-}
-
-/// `data.message` of the usual shape.
-#[derive(Default)]
-pub(super) struct UsualMessage<'a> {
-    pub(super) role: Option<&'a str>,
-    pub(super) id: Option<&'a str>,
-    pub(super) source: Option<Source<'a>>,
-    pub(super) content: Option<Vec<Ids<'a>>>,
-}
-
-impl<'a> UsualData<'a> {
-    /// The parts: "the message" is `data.message` when there is one, else `data` itself;
-    /// its content falls back to `data.content`.
-    pub(super) fn into_parts(self) -> Parts<'a> {
-        let has_message = self.message.is_some();
-        let (role, id, source, message_content) = match self.message {
-            Some(m) => (m.role, m.id, m.source, m.content),
-            None => (self.role, self.id, self.source, None),
-        };
-        let content = message_content.or(self.content);
-        let kind = |present: bool, kind: JsonKind| {
-            if present { kind } else { JsonKind::Missing }
-        };
-        Parts {
-            data: JsonKind::Object,
-            turn: self.turn,
-            step: self.step,
-            call_id: self.call_id,
-            trigger: self.trigger,
-            provenance: self.provenance,
-            message: kind(has_message, JsonKind::Object),
-            role,
-            id,
-            source: kind(source.is_some(), JsonKind::Object),
-            src: source.unwrap_or_default(),
-            content: kind(content.is_some(), JsonKind::Array),
-            blocks: content.unwrap_or_default(),
-            error: self.error.unwrap_or_default(),
-        }
-    }
 }
 
 /// Field by field, tolerating any shape (a field with another shape reads as absent).

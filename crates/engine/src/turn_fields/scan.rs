@@ -2,7 +2,7 @@
 //! meter's byte scanner, which skips strings in blocks and does not validate again (the store
 //! validated every line when it read the log).
 //!
-//! It reads only the usual shapes, exactly as the serde fast path in [`super::turn_fields`]
+//! It reads only the usual shapes, exactly as the serde fast path in [`super`]
 //! does: `data` an object; `data.message`, `source` and `error` objects; `content` an array of
 //! objects; every string field read a string or `null`. Anything else — another shape, a key
 //! or a string with an escape, a key given twice — answers `None`, and the serde paths read
@@ -11,8 +11,8 @@
 
 use std::borrow::Cow;
 
-use super::meter::scan::{Scanner, once};
-use super::turn_fields::{Ids, Parts, Source, UsualData, UsualMessage};
+use super::parts::{Ids, Parts, Source, UsualData, UsualMessage};
+use crate::meter::scan::{Scanner, once};
 
 /// The fields of a well-formed event, or `None` to let the serde paths read it.
 pub(super) fn scanned_parts(event_json: &[u8]) -> Option<Parts<'_>> {

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{StoreError, special_file_kind};
+use crate::{StoreError, special_file_kind};
 
 /// A regular file found by the walk.
 #[derive(Clone, Debug, PartialEq, Eq)]

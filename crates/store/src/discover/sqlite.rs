@@ -4,12 +4,12 @@
 
 use rusqlite::{Connection, OptionalExtension as _};
 
-use super::discover::{Probe, SessionEntry, project_of};
-use super::discover_walk::Candidate;
-use super::sqlite_rows::data_text;
-use super::sqlite_schema::{Schema, open_read_only, read_schema};
-use super::sqlite_sessions::{event_counts, session_rows};
-use super::{Format, StoreError};
+use super::entry::{Probe, SessionEntry, project_of};
+use super::walk::Candidate;
+use crate::sqlite_rows::data_text;
+use crate::sqlite_schema::{Schema, open_read_only, read_schema};
+use crate::sqlite_sessions::{event_counts, session_rows};
+use crate::{Format, StoreError};
 
 /// Probes a file whose first bytes are the SQLite magic.
 pub fn probe(c: &Candidate) -> Probe {
@@ -23,7 +23,7 @@ pub fn probe(c: &Candidate) -> Probe {
 fn read(c: &Candidate) -> Result<Option<Vec<SessionEntry>>, StoreError> {
     let path = c.path.as_path();
     let conn = open_read_only(path)?;
-    let err = |e: rusqlite::Error| super::sqlite_schema::sqlite_error(path, e);
+    let err = |e: rusqlite::Error| crate::sqlite_schema::sqlite_error(path, e);
     let has_sessions: bool = conn
         .query_row(
             "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sessions' COLLATE NOCASE)",

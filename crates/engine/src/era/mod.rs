@@ -4,7 +4,7 @@
 //! Evidence comes in two kinds. Most of it is a lower bound: a field or shape harnesses wrote
 //! from some date on (`delegationDepth` from 2026-07-20, `compaction/*` from 08-06). The rest is
 //! an upper bound: something the HEAD harness could neither write nor load (header version 1,
-//! a June-shape `assistant/message`, a retired event type; `era_upper.rs`). A log is judged
+//! a June-shape `assistant/message`, a retired event type; `era/upper.rs`). A log is judged
 //! by the **newest** era that could have written it: HEAD, unless an upper bound rules HEAD
 //! out — HEAD is the harness users run, and it validates a whole log when it resumes it. The
 //! lower bound is still named, so that `check` can say "mid-July or later (judged as HEAD)".
@@ -15,78 +15,17 @@
 //! the last message event, the first and last `assistant/message`, found from the ends of the
 //! log); only a log without other HEAD evidence has its records scanned for a prune.
 
-use std::fmt;
-
 use serde::Serialize;
 
-use super::era_upper::upper_bound;
+mod kind;
+mod upper;
+
+pub use kind::Era;
+use upper::upper_bound;
+
 use super::event::{EventIdx, OpSlot, SurfaceOp};
-use super::finding::Severity;
 use super::log::EventLog;
 use super::turn_fields::turn_fields;
-
-/// A harness era, oldest first (the order is used to ask "at least this era").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Era {
-    /// E1, the ADR and the master before the surface merge (header `version` 1).
-    Adr,
-    /// E2, surface merged (2026-06-26): markers required, flat payloads.
-    SurfaceMerge,
-    /// E3, mid-July (2026-07-20): `delegationDepth`, packed rows, identified messages.
-    MidJuly,
-    /// E4, HEAD (2026-08-20): every rule of upstream-format §3.4 at load.
-    Head,
-}
-
-impl Era {
-    /// Stable id for JSON output (`adr`, `surface-merge`, `mid-july`, `head`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Era::Adr => "adr",
-            Era::SurfaceMerge => "surface-merge",
-            Era::MidJuly => "mid-july",
-            Era::Head => "head",
-        }
-    }
-
-    /// Short name, e.g. `mid-July`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Era::Adr => "ADR",
-            Era::SurfaceMerge => "surface merge",
-            Era::MidJuly => "mid-July",
-            Era::Head => "HEAD",
-        }
-    }
-
-    /// Human label with the era's month, e.g. `HEAD (2026-08)`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Era::Adr => "ADR (2026-06)",
-            Era::SurfaceMerge => "surface merge (2026-06)",
-            Era::MidJuly => "mid-July (2026-07)",
-            Era::Head => "HEAD (2026-08)",
-        }
-    }
-
-    /// The severity of a rule whose harnesses refuse a log from `first` on: an error in that
-    /// era and later ones, a warning in older eras whose harness was more lenient
-    /// (viewer-spec §6.17).
-    pub fn severity_from(self, first: Era) -> Severity {
-        if self >= first {
-            Severity::Error
-        } else {
-            Severity::Warning
-        }
-    }
-}
-
-impl fmt::Display for Era {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
 
 /// The era a log is judged by, the oldest era its evidence allows, and the evidence.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -273,6 +212,7 @@ fn last_of(log: &EventLog, pred: impl Fn(&str) -> bool) -> Option<EventIdx> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::Severity;
     use crate::{EventBatch, EventText, NewEvent, SessionHeader, SurfaceOp};
 
     fn log_with(header: Option<SessionHeader>, events: &[(&str, &str)]) -> EventLog {

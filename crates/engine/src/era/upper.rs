@@ -8,10 +8,10 @@
 //! of it by HEAD's rules. Nor does a missing header field (`delegationDepth`): SQLite schemas
 //! before 5 have no column for it, and a session gets the same findings in every format.
 
-use super::era::Era;
-use super::event::EventIdx;
-use super::log::EventLog;
-use super::turn_fields::{JsonKind, turn_fields};
+use super::kind::Era;
+use crate::event::EventIdx;
+use crate::log::EventLog;
+use crate::turn_fields::{JsonKind, turn_fields};
 
 /// Event types HEAD refuses as unknown, with the newest era that wrote each and why.
 const RETIRED_TYPES: [(&str, Era, &str); 6] = [

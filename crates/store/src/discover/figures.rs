@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{StoreError, open};
+use crate::{StoreError, open};
 use surface_engine::{EventLog, Finding, OpSlot, Surface, check};
 
 /// What reading a whole session tells about it.

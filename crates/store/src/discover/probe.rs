@@ -3,17 +3,17 @@
 //! file), the latest title and the last event time.
 //! A JSONL file is a session when its first line is a session header; a Zstandard file when
 //! its first decoded line is one (or when it does not decode: a damaged session file is
-//! reported, not hidden); SQLite files go to [`super::discover_sqlite`].
+//! reported, not hidden); SQLite files go to [`super::sqlite`].
 
 use std::io::{Read, Seek, SeekFrom};
 
 use memchr::memmem;
 use serde_json::Value;
 
-use super::discover::{Probe, SessionEntry, project_of};
-use super::discover_walk::Candidate;
-use super::jsonl::parse_header;
-use super::{Format, refuse_non_regular};
+use super::entry::{Probe, SessionEntry, project_of};
+use super::walk::Candidate;
+use crate::jsonl::parse_header;
+use crate::{Format, refuse_non_regular};
 use surface_engine::SessionHeader;
 
 /// Bytes read from each end of a file (decoded bytes for Zstandard).
@@ -40,7 +40,7 @@ pub fn probe(c: &Candidate) -> Probe {
         Err(e) => return Probe::Skipped(format!("cannot read {}: {e}; skipped", path.display())),
     };
     match Format::detect(&head) {
-        Format::Sqlite => super::discover_sqlite::probe(c),
+        Format::Sqlite => super::sqlite::probe(c),
         Format::Zstd => probe_zstd(c, head, file),
         Format::Jsonl => probe_jsonl(c, &mut file, head),
     }
@@ -110,7 +110,7 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
             entry.title = last_title(&text[first_end..]);
             if let Some(tail) = whole
                 .as_deref()
-                .and_then(super::zstd_jsonl::last_frame_text)
+                .and_then(crate::zstd_jsonl::last_frame_text)
             {
                 if let Some(t) = last_title(&tail) {
                     entry.title = Some(t);

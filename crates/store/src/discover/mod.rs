@@ -13,72 +13,19 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use super::discover_pool::for_each_parallel;
-use super::discover_walk::{Candidate, walk};
-use super::{Format, StoreError};
+mod entry;
+mod figures;
+mod pool;
+mod probe;
+mod sqlite;
+mod walk;
 
-pub use super::discover_figures::{SessionFigures, figures_of, read_figures};
-pub use super::discover_pool::default_threads;
+use super::StoreError;
 
-/// One session found under a folder, with what could be read cheaply.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SessionEntry {
-    /// The file holding it.
-    pub file: PathBuf,
-    /// The file's format.
-    pub format: Format,
-    /// Size of the file in bytes (a SQLite file counts once per session it holds).
-    pub size: u64,
-    /// The file's last modification, epoch milliseconds.
-    pub modified: Option<i64>,
-    /// Session id (empty when the header could not be read).
-    pub id: String,
-    /// True when the file holds several sessions and `id` picks this one (SQLite).
-    pub in_database: bool,
-    /// The session's working directory.
-    pub cwd: Option<String>,
-    /// The project: the working directory, else the store folder it sits in.
-    pub project: String,
-    /// Title: the last `session/title` event seen so far.
-    pub title: Option<String>,
-    /// Creation time, epoch milliseconds.
-    pub created: Option<i64>,
-    /// Time of the last event, epoch milliseconds, when known.
-    pub last_event: Option<i64>,
-    /// Parent session of a fork.
-    pub parent: Option<String>,
-    /// Number of leading events a fork inherited from its parent.
-    pub seed_length: Option<u64>,
-    /// `origin` (`"subagent"`).
-    pub origin: Option<String>,
-    /// Number of events, when known without reading the whole log (SQLite).
-    pub events: Option<u64>,
-}
-
-impl SessionEntry {
-    /// The `--session` argument that opens exactly this session.
-    pub fn session_arg(&self) -> Option<&str> {
-        self.in_database.then_some(self.id.as_str())
-    }
-
-    /// Last activity: the last event's time, else the file's modification time.
-    pub fn last_activity(&self) -> Option<i64> {
-        self.last_event.or(self.modified)
-    }
-}
-
-/// What the cheap pass made of one file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Probe {
-    /// Not a session file (skipped silently).
-    NotASession,
-    /// The sessions the file holds.
-    Sessions(Vec<SessionEntry>),
-    /// A session file (by its content) that cannot be read: why.
-    Unreadable(String),
-    /// A file that could not even be opened: a note, not a session.
-    Skipped(String),
-}
+pub use entry::{Probe, SessionEntry, project_of};
+pub use figures::{SessionFigures, figures_of, read_figures};
+pub use pool::{default_threads, for_each_parallel};
+pub use walk::{Candidate, Walk, walk};
 
 /// A session file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -123,7 +70,7 @@ pub fn find_sessions(
         threads,
         cancel,
         |c: Candidate| {
-            let probe = super::discover_probe::probe(&c);
+            let probe = probe::probe(&c);
             (c.path, probe)
         },
         |(path, probe)| {
@@ -141,29 +88,6 @@ pub fn find_sessions(
         }
     }
     Ok(found)
-}
-
-/// The project of a session: its working directory, else the store folder it sits in
-/// (`--<projectKey>--`, `cwd-<h>`, `_no-cwd`).
-pub fn project_of(cwd: Option<&str>, file: &Path) -> String {
-    if let Some(cwd) = cwd.filter(|c| !c.is_empty()) {
-        return cwd.to_string();
-    }
-    for dir in file.ancestors().skip(1).take(3) {
-        let Some(name) = dir.file_name().map(|n| n.to_string_lossy()) else {
-            break;
-        };
-        if name.len() > 4 && name.starts_with("--") && name.ends_with("--") {
-            return name[2..name.len() - 2].to_string();
-        }
-        if name.starts_with("cwd-") {
-            return name.into_owned();
-        }
-        if name == "_no-cwd" {
-            break;
-        }
-    }
-    "(no working directory)".to_string()
 }
 
 #[cfg(test)]
