@@ -9,6 +9,7 @@ mod markdown;
 
 use std::io::Write as _;
 use std::path::Path;
+use surface_engine::EventType;
 
 use serde::Serialize;
 
@@ -291,7 +292,7 @@ fn compaction_facts(a: &ReplaceAudit, code: impl Fn(&str) -> String) -> Option<S
         parts.push(format!("error {}", code(&compact_json(e))));
     }
     let label = match a.kind {
-        ReplaceKind::Prune => "compaction/prune",
+        ReplaceKind::Prune => EventType::CompactionPrune.spelled(),
         _ => "compaction",
     };
     Some(format!("{label} {}", parts.join(", ")))

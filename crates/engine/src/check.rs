@@ -13,6 +13,7 @@ use super::data_diff::{DataDiff, diff_pruned, prunable_content};
 use super::effect::{AppliedReplace, Effect, RejectReason};
 use super::era::{Era, EraGuess, detect_era};
 use super::event::{EventIdx, MalformedOp, SurfaceOp};
+use super::event_type::EventType;
 use super::finding::{Finding, Rule, Severity};
 use super::log::EventLog;
 use super::problem::ProblemKind;
@@ -216,7 +217,7 @@ fn check_joined<'a>(
 
 /// The last `turn/end` read from the file: everything at or before it is the committed region.
 fn last_turn_end(log: &EventLog) -> Option<EventIdx> {
-    let turn_end = log.types.get("turn/end")?;
+    let turn_end = log.types.id_of(EventType::TurnEnd)?;
     log.indices().rev().find(|&i| {
         let e = log.event(i);
         e.kind == turn_end && !e.is_synthesized()
@@ -396,7 +397,7 @@ fn provenance_findings(log: &EventLog, era: Era, out: &mut Vec<Finding>) {
                 .with_severity(era.severity_from(Era::SurfaceMerge)),
             );
         }
-        if sources.is_empty() && log.type_name(idx) != "assistant/message" {
+        if sources.is_empty() && log.event_type(idx) != EventType::AssistantMessage {
             out.push(Finding::new(
                 Rule::ProvenanceEmpty,
                 Some(e.seq),
@@ -677,7 +678,7 @@ fn rewrite_of(
     idx: EventIdx,
     rep: &AppliedReplace,
 ) -> Option<Rewrite> {
-    if log.type_name(idx) != "tool/result" {
+    if log.event_type(idx) != EventType::ToolResult {
         return None;
     }
     let shadowed = surface.shadowed_nodes(rep);
@@ -686,7 +687,7 @@ fn rewrite_of(
             shadowed: shadowed.iter().map(|&n| log.event(n).seq).collect(),
         });
     };
-    if log.type_name(*node) != "tool/result" {
+    if log.event_type(*node) != EventType::ToolResult {
         return Some(Rewrite::NotAToolResult { node: *node });
     }
     let data = |i: EventIdx| -> Option<Value> {

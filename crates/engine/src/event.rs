@@ -346,20 +346,6 @@ impl EventRecord {
     }
 }
 
-/// The surface-eligible types: the union over every format era (spec §1).
-pub const SURFACE_ELIGIBLE_TYPES: [&str; 5] = [
-    "user/message",
-    "assistant/message",
-    "tool/result",
-    "context/message",
-    "steering/message",
-];
-
-/// True when events of this type may be surface nodes.
-pub fn is_surface_eligible(type_name: &str) -> bool {
-    SURFACE_ELIGIBLE_TYPES.contains(&type_name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,7 +397,7 @@ mod tests {
 
     #[test]
     fn eligible_types() {
-        assert!(is_surface_eligible("tool/result"));
-        assert!(!is_surface_eligible("tool/call"));
+        assert!(crate::EventType::of("tool/result").is_surface_eligible());
+        assert!(!crate::EventType::of("tool/call").is_surface_eligible());
     }
 }

@@ -13,6 +13,7 @@ mod effect;
 mod effect_slot;
 mod era;
 mod event;
+mod event_type;
 mod finding;
 mod header;
 mod links;
@@ -47,8 +48,9 @@ pub use effect::{AppliedReplace, Effect, EventState, RejectReason};
 pub use era::{Era, EraGuess, detect_era};
 pub use event::{
     EventExtra, EventIdx, EventRecord, EventText, MalformedOp, NO_EXTRA, NO_SOURCES, NO_TIME,
-    OpSlot, SURFACE_ELIGIBLE_TYPES, SurfaceOp, TypeId, is_surface_eligible,
+    OpSlot, SurfaceOp, TypeId,
 };
+pub use event_type::EventType;
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
 pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};

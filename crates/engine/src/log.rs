@@ -310,6 +310,11 @@ impl EventLog {
         self.types.name(self.events[idx.get()].kind)
     }
 
+    /// The known type of the event at `idx` ([`crate::EventType::Other`] for any other name).
+    pub fn event_type(&self, idx: EventIdx) -> crate::EventType {
+        self.types.kind(self.events[idx.get()].kind)
+    }
+
     /// True when the event at `idx` has a surface-eligible type.
     pub fn is_eligible(&self, idx: EventIdx) -> bool {
         self.types.is_eligible(self.events[idx.get()].kind)

@@ -11,6 +11,7 @@
 //! and plugins to be refused.
 
 use super::era::Era;
+use super::event_type::EventType;
 use super::turn_fields::{JsonKind, MessageShape};
 
 /// The first shape problem of an event of `type_name`, as a sentence, or `None`.
@@ -29,9 +30,9 @@ pub fn shape_problem(type_name: &str, s: &MessageShape, era: Era) -> Option<Stri
     }
     let identified = s.message == JsonKind::Object;
     let at = if identified { "data.message" } else { "data" };
-    match type_name {
-        "user/message" => common(s, at, "user", false),
-        "assistant/message" => {
+    match EventType::of(type_name) {
+        EventType::UserMessage => common(s, at, "user", false),
+        EventType::AssistantMessage => {
             if identified {
                 common(s, at, "assistant", true)
             } else if era == Era::Head && !s.provenance {
@@ -44,7 +45,7 @@ pub fn shape_problem(type_name: &str, s: &MessageShape, era: Era) -> Option<Stri
                 content_array(s, at)
             }
         }
-        "tool/result" => {
+        EventType::ToolResult => {
             if identified {
                 common(s, at, "user", true).or_else(|| tool_result_message(s))
             } else if s.flat_call_id != JsonKind::String {

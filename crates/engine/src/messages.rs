@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::event::EventIdx;
+use super::event_type::EventType;
 use super::log::EventLog;
 use super::readable::read_value;
 use super::surface::Surface;
@@ -30,7 +31,7 @@ pub struct Message {
 }
 
 /// The message an event of `type_name` with payload `data` contributes, if any.
-pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> {
+pub fn message_from(seq: u64, kind: EventType, data: &Value) -> Option<Message> {
     let inner = data.get("message").filter(|m| m.is_object());
     let id = inner
         .and_then(|m| m.get("id"))
@@ -45,15 +46,15 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
     let blocks = |v: Option<&Value>| -> Vec<Value> {
         v.and_then(Value::as_array).cloned().unwrap_or_default()
     };
-    let (role, content) = match type_name {
-        "user/message" => (
+    let (role, content) = match kind {
+        EventType::UserMessage => (
             declared_role.unwrap_or("user"),
             blocks(
                 data.get("content")
                     .or_else(|| inner.and_then(|m| m.get("content"))),
             ),
         ),
-        "assistant/message" => {
+        EventType::AssistantMessage => {
             let content = blocks(
                 inner
                     .and_then(|m| m.get("content"))
@@ -64,7 +65,7 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
             }
             ("assistant", content)
         }
-        "tool/result" => match inner {
+        EventType::ToolResult => match inner {
             Some(m) => ("user", blocks(m.get("content"))),
             None => {
                 let mut block = json!({
@@ -78,10 +79,10 @@ pub fn message_from(seq: u64, type_name: &str, data: &Value) -> Option<Message> 
                 ("user", vec![block])
             }
         },
-        "context/message" | "steering/message" => match inner {
+        EventType::ContextMessage | EventType::SteeringMessage => match inner {
             Some(m) => (declared_role.unwrap_or("user"), blocks(m.get("content"))),
             None => {
-                let tag = if type_name == "context/message" {
+                let tag = if kind == EventType::ContextMessage {
                     "context"
                 } else {
                     "steering"
@@ -114,16 +115,16 @@ pub fn read_message(log: &EventLog, idx: EventIdx) -> Result<Option<Message>, St
         Value::Object(mut map) => map.remove("data").unwrap_or(Value::Null),
         _ => Value::Null,
     };
-    Ok(message_from(log.event(idx).seq, log.type_name(idx), &data))
+    Ok(message_from(log.event(idx).seq, log.event_type(idx), &data))
 }
 
 /// The message of one event of the log, if it yields one. An eligible event whose JSON cannot
 /// be read yields a message with no content and [`Message::unreadable`] set.
 pub fn message_of(log: &EventLog, idx: EventIdx) -> Option<Message> {
     read_message(log, idx).unwrap_or_else(|reason| {
-        let role = match log.type_name(idx) {
-            "assistant/message" => "assistant",
-            t if super::event::is_surface_eligible(t) => "user",
+        let role = match log.event_type(idx) {
+            EventType::AssistantMessage => "assistant",
+            t if t.is_surface_eligible() => "user",
             _ => return None,
         };
         Some(Message {
@@ -154,29 +155,31 @@ mod tests {
     fn every_era_shape() {
         let e1 = json!({"content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}});
         assert_eq!(
-            message_from(1, "user/message", &e1).unwrap().content,
+            message_from(1, EventType::of("user/message"), &e1)
+                .unwrap()
+                .content,
             vec![json!({"type":"text","text":"hi"})]
         );
 
         let head_asst = json!({"turn":1,"step":1,"message":{"role":"assistant","content":[{"type":"text","text":"x"}],"id":"a-1"}});
-        let m = message_from(2, "assistant/message", &head_asst).unwrap();
+        let m = message_from(2, EventType::of("assistant/message"), &head_asst).unwrap();
         assert_eq!(
             (m.role.as_str(), m.id.as_deref()),
             ("assistant", Some("a-1"))
         );
 
         let empty = json!({"turn":1,"step":1,"content":[]});
-        assert!(message_from(3, "assistant/message", &empty).is_none());
+        assert!(message_from(3, EventType::of("assistant/message"), &empty).is_none());
 
         let flat = json!({"callId":"c1","content":[{"type":"text","text":"ok"}],"isError":false});
-        let m = message_from(4, "tool/result", &flat).unwrap();
+        let m = message_from(4, EventType::of("tool/result"), &flat).unwrap();
         assert_eq!(m.content[0]["type"], "tool-result");
         assert_eq!(m.content[0]["toolCallId"], "c1");
 
         let ctx = json!({"content":[{"type":"text","text":"AGENTS"}],"source":{"kind":"plugin"}});
-        let m = message_from(5, "context/message", &ctx).unwrap();
+        let m = message_from(5, EventType::of("context/message"), &ctx).unwrap();
         assert_eq!(m.content[0]["text"], "<context source=\"plugin\">");
         assert_eq!(m.content[2]["text"], "</context>");
-        assert!(message_from(6, "tool/call", &json!({})).is_none());
+        assert!(message_from(6, EventType::of("tool/call"), &json!({})).is_none());
     }
 }

@@ -1,6 +1,7 @@
 //! Packed chunk rows (`text-chunks`, `reasoning-chunks`, `tool-call-chunks`): strict decoding
 //! and on-demand rebuilding of their member `assistant/chunk` events (upstream-format §1.5).
 
+use super::event_type::EventType;
 use std::borrow::Cow;
 
 use serde::Deserialize;
@@ -214,7 +215,7 @@ pub fn member_json(row: &PackedRow, text: &[u8], member: u32, seq: u64, time: i6
         .and_then(|s| PackedData::parse(row.kind, s).ok())
         .map(|d| d.member_data(member as usize))
         .unwrap_or(serde_json::Value::Null);
-    let mut event = json!({"type": "assistant/chunk", "seq": seq});
+    let mut event = json!({"type": EventType::AssistantChunk.spelled(), "seq": seq});
     if time != super::event::NO_TIME {
         event["time"] = json!(time);
     }

@@ -2,6 +2,7 @@
 //! is valid at the cursor, what it shadows, and the node/token totals before and after — in
 //! the harness's token meter (viewer-spec §7).
 
+use super::event_type::EventType;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -156,7 +157,7 @@ fn proposed_event(log: &EventLog, seq: u64, req: &PreviewRequest, shadowed: &[u6
         data["role"] = json!("user");
         data["id"] = json!(format!("surface-viewer-replace-{seq}"));
     }
-    let mut event = json!({"type": "user/message", "seq": seq});
+    let mut event = json!({"type": EventType::UserMessage.spelled(), "seq": seq});
     if let Some(t) = req.time.or_else(|| log.last_time()) {
         event["time"] = json!(t);
     }
@@ -168,7 +169,7 @@ fn proposed_event(log: &EventLog, seq: u64, req: &PreviewRequest, shadowed: &[u6
 
 /// True when the log's user messages carry an `id` (HEAD era), so the proposal should too.
 fn uses_identified_messages(log: &EventLog) -> bool {
-    let Some(user) = log.types.get("user/message") else {
+    let Some(user) = log.types.id_of(EventType::UserMessage) else {
         return false;
     };
     log.indices()

@@ -6,6 +6,7 @@
 //! HEAD shape with `TOOL_OUTCOME_UNKNOWN` (a `tool/call` was seen) or `TOOL_NOT_STARTED`;
 //! otherwise the E1/E2 flat shape with `InterruptedError`.
 
+use super::event_type::EventType;
 use serde_json::{Value, json};
 
 use super::event::{EventText, SurfaceOp};
@@ -20,7 +21,7 @@ pub struct Closer {
     /// Time it would get (the last real event's time).
     pub time: Option<i64>,
     /// Event type.
-    pub type_name: &'static str,
+    pub kind: EventType,
     /// Payload.
     pub data: Value,
     /// Provenance (the orphaned `tool/call`), when known.
@@ -33,7 +34,7 @@ impl Closer {
     /// The event as one JSON line, in the harness's key order, with `"synthesized": true`
     /// so that it can never be mistaken for a logged event.
     pub fn to_json(&self) -> String {
-        let mut v = json!({"type": self.type_name, "seq": self.seq});
+        let mut v = json!({"type": self.kind.spelled(), "seq": self.seq});
         if let Some(t) = self.time {
             v["time"] = json!(t);
         }
@@ -63,12 +64,12 @@ pub fn closers_from_scan(log: &EventLog, scan: &TurnScan) -> Vec<Closer> {
     let time = log.last_time();
     let turn = open.turn.map_or(Value::Null, |t| json!(t));
     let mut out: Vec<Closer> = Vec::new();
-    let mut next = |type_name, data, sources, op| {
+    let mut next = |kind, data, sources, op| {
         let seq = base + out.len() as u64;
         out.push(Closer {
             seq,
             time,
-            type_name,
+            kind,
             data,
             sources,
             op,
@@ -110,19 +111,19 @@ pub fn closers_from_scan(log: &EventLog, scan: &TurnScan) -> Vec<Closer> {
                 "error": {"name": "InterruptedError", "code": "interrupted"},
             })
         };
-        next("tool/result", data, sources, SurfaceOp::Append);
+        next(EventType::ToolResult, data, sources, SurfaceOp::Append);
     }
     if open.step_open {
         let step = open.step.map_or(Value::Null, |s| json!(s));
         next(
-            "step/end",
+            EventType::StepEnd,
             json!({"turn": turn, "step": step}),
             None,
             SurfaceOp::None,
         );
     }
     next(
-        "turn/end",
+        EventType::TurnEnd,
         json!({"turn": turn, "reason": {"kind": "interrupted"}}),
         None,
         SurfaceOp::None,
@@ -136,7 +137,7 @@ pub fn apply_closers(log: &mut EventLog, closers: &[Closer]) {
         let event = NewEvent {
             seq: c.seq,
             time: c.time,
-            type_name: c.type_name,
+            type_name: c.kind.spelled(),
             op: c.op,
             sources: c.sources.as_deref(),
             line: 0,

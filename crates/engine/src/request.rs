@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::event::EventIdx;
+use super::event_type::EventType;
 use super::log::EventLog;
 use super::messages::{Message, message_of};
 use super::meter::{Figure, Meter, ModelStep, RequestHeader, Usage, usage_of};
@@ -216,7 +217,7 @@ fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usa
 }
 
 fn usage_chunk(log: &EventLog, idx: EventIdx) -> Option<Usage> {
-    if log.type_name(idx) != "assistant/chunk" {
+    if log.event_type(idx) != EventType::AssistantChunk {
         return None;
     }
     let data = log.data_value(idx);

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::event::{EventIdx, SurfaceOp};
+use super::event_type::EventType;
 use super::log::EventLog;
 use super::messages::message_of;
 
@@ -64,13 +65,13 @@ pub fn text_of_blocks(blocks: &[Value]) -> String {
 
 fn summarize_data(type_name: &str, data: &Value) -> String {
     let get = |k: &str| data.get(k);
-    match type_name {
-        "tool/call" => {
+    match EventType::of(type_name) {
+        EventType::ToolCall => {
             let name = get("name").and_then(Value::as_str).unwrap_or("?");
             let args = get("arguments").map(compact).unwrap_or_default();
             format!("{name}({args})")
         }
-        "assistant/chunk" => {
+        EventType::AssistantChunk => {
             let chunk = get("chunk").unwrap_or(&Value::Null);
             let kind = chunk.get("type").and_then(Value::as_str).unwrap_or("chunk");
             let detail = ["text", "argumentsDelta", "delta"]
@@ -82,7 +83,7 @@ fn summarize_data(type_name: &str, data: &Value) -> String {
                 .unwrap_or_default();
             format!("{kind} {detail}")
         }
-        "compaction/summary" => get("summary")
+        EventType::CompactionSummary => get("summary")
             .and_then(Value::as_array)
             .map(|a| text_of_blocks(a))
             .unwrap_or_else(|| compact(data)),

@@ -9,6 +9,7 @@
 
 use super::era::Era;
 use super::event::{EventIdx, SurfaceOp};
+use super::event_type::EventType;
 use super::finding::{Finding, Rule, Severity};
 use super::log::EventLog;
 use super::message_shape::shape_problem;
@@ -74,16 +75,17 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
     for idx in log.indices() {
         let e = log.event(idx);
         last_seq = Some(e.seq);
+        let kind = log.event_type(idx);
         let name = log.type_name(idx);
         let relevant = matches!(
-            name,
-            "turn/start"
-                | "turn/end"
-                | "step/start"
-                | "step/end"
-                | "assistant/message"
-                | "tool/call"
-                | "tool/result"
+            kind,
+            EventType::TurnStart
+                | EventType::TurnEnd
+                | EventType::StepStart
+                | EventType::StepEnd
+                | EventType::AssistantMessage
+                | EventType::ToolCall
+                | EventType::ToolResult
         );
         let check_shape = shapes.is_some() && log.is_eligible(idx);
         if !relevant && !check_shape {
@@ -110,8 +112,8 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                 msg,
             ));
         };
-        match name {
-            "turn/start" => {
+        match kind {
+            EventType::TurnStart => {
                 if let Some(t) = &open {
                     fail(format!("turn/start while turn {} is open", show(t.turn)));
                 }
@@ -123,7 +125,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                 });
                 calls_in_turn.clear();
             }
-            "turn/end" => {
+            EventType::TurnEnd => {
                 match &open {
                     None => fail("turn/end with no open turn".into()),
                     Some(t) => {
@@ -142,7 +144,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                 open = None;
                 calls_in_turn.clear();
             }
-            "step/start" => match &mut open {
+            EventType::StepStart => match &mut open {
                 None => fail("step/start outside any open turn".into()),
                 Some(t) => {
                     if t.step_open {
@@ -159,7 +161,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                     t.step_open = true;
                 }
             },
-            "step/end" => match &mut open {
+            EventType::StepEnd => match &mut open {
                 None => fail("step/end outside any open turn".into()),
                 Some(t) => {
                     if !t.step_open {
@@ -203,8 +205,8 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                         ));
                     }
                 }
-                match name {
-                    "assistant/message" => {
+                match kind {
+                    EventType::AssistantMessage => {
                         t.pending
                             .extend(data.tool_call_ids.into_iter().map(|call_id| PendingCall {
                                 call_id,
@@ -212,7 +214,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                                 call_seq: None,
                             }))
                     }
-                    "tool/call" => {
+                    EventType::ToolCall => {
                         if let Some(id) = data.call_id {
                             if let Some(p) = t.pending.iter_mut().find(|p| p.call_id == id) {
                                 p.call_seq = Some(e.seq);

@@ -2,13 +2,15 @@
 
 use std::collections::HashMap;
 
-use super::event::{TypeId, is_surface_eligible};
+use super::event::TypeId;
+use super::event_type::EventType;
 
 /// The distinct event type names of one log.
 #[derive(Clone, Debug, Default)]
 pub struct TypeTable {
     names: Vec<Box<str>>,
-    eligible: Vec<bool>,
+    /// The known type behind each name ([`EventType::Other`] for the rest).
+    kinds: Vec<EventType>,
     lookup: HashMap<Box<str>, TypeId>,
     /// The id `intern` returned last: runs of one type (stream chunks) skip the hash.
     last: Option<TypeId>,
@@ -40,7 +42,7 @@ impl TypeTable {
         }
         let id = TypeId(self.names.len() as u32);
         self.names.push(name.into());
-        self.eligible.push(is_surface_eligible(name));
+        self.kinds.push(EventType::of(name));
         self.lookup.insert(name.into(), id);
         self.last = Some(id);
         id
@@ -58,7 +60,20 @@ impl TypeTable {
 
     /// True when events of this type may be surface nodes.
     pub fn is_eligible(&self, id: TypeId) -> bool {
-        self.eligible.get(id.0 as usize).copied().unwrap_or(false)
+        self.kind(id).is_surface_eligible()
+    }
+
+    /// The known type behind `id` ([`EventType::Other`] for any other name).
+    pub fn kind(&self, id: TypeId) -> EventType {
+        self.kinds
+            .get(id.0 as usize)
+            .copied()
+            .unwrap_or(EventType::Other)
+    }
+
+    /// The id of the known type `kind`, if the log has such events (`None` for `Other`).
+    pub fn id_of(&self, kind: EventType) -> Option<TypeId> {
+        self.get(kind.name()?)
     }
 
     /// Every interned name with its id, in first-seen order.

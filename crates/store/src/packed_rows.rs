@@ -1,6 +1,7 @@
 //! Expanding one packed chunk row (JSONL line or SQLite row) into its member
 //! `assistant/chunk` events, shared by the JSONL and SQLite readers.
 
+use surface_engine::EventType;
 use surface_engine::{
     ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp, quick_row,
 };
@@ -72,7 +73,7 @@ fn push_members(
         batch.push(NewEvent {
             seq: input.seq0 + k as u64,
             time: Some(time),
-            type_name: "assistant/chunk",
+            type_name: EventType::AssistantChunk.spelled(),
             op: SurfaceOp::None,
             sources: None,
             line: input.line,

@@ -55,10 +55,10 @@ mod tests {
             )
         );
         let data = json!({"message":{"role":"user","content":[{"type":"tool-result","toolCallId":"c","content":[{"type":"text","text":"out\n"}],"isError":false}]}});
-        let m = message_from(1, "tool/result", &data).unwrap();
+        let m = message_from(1, surface_engine::EventType::ToolResult, &data).unwrap();
         assert_eq!(tool_result("out\n"), message_price(&m));
         let data = json!({"content":[{"type":"text","text":text}]});
-        let m = message_from(1, "user/message", &data).unwrap();
+        let m = message_from(1, surface_engine::EventType::UserMessage, &data).unwrap();
         assert_eq!(user_message(text), message_price(&m));
     }
 }

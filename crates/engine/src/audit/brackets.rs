@@ -4,6 +4,7 @@
 //! trigger — whether the step a compaction ran in had failed with `CONTEXT_WINDOW_EXCEEDED`.
 //! Whatever is missing or out of place becomes a `compaction.*` warning naming the event.
 
+use crate::EventType;
 use std::collections::HashMap;
 
 use memchr::memmem;
@@ -125,13 +126,13 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
     let roles: Vec<Role> = log
         .types
         .iter()
-        .map(|(_, name)| match name {
-            "step/start" => Role::StepStart,
-            "step/end" | "turn/end" => Role::StepEnd,
-            "turn/start" => Role::TurnStart,
-            "assistant/chunk" => Role::Chunk,
-            "assistant/message" => Role::Assistant,
-            _ => CompactionEvent::of(name).map_or(Role::Other, |(k, h)| Role::Compaction(k, h)),
+        .map(|(id, _)| match log.types.kind(id) {
+            EventType::StepStart => Role::StepStart,
+            EventType::StepEnd | EventType::TurnEnd => Role::StepEnd,
+            EventType::TurnStart => Role::TurnStart,
+            EventType::AssistantChunk => Role::Chunk,
+            EventType::AssistantMessage => Role::Assistant,
+            kind => CompactionEvent::of(kind).map_or(Role::Other, |(k, h)| Role::Compaction(k, h)),
         })
         .collect();
     let records_compactions = roles.iter().any(|r| matches!(r, Role::Compaction(..)));

@@ -11,6 +11,7 @@ use super::model::{
 };
 use super::refetch::{CallIndex, read_message_calls, read_tool_call};
 use super::text::node_text;
+use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
 };
@@ -77,9 +78,9 @@ impl Pass<'_> {
         let n = self.surface.processed().min(log.len());
         // Nodes that enter after the last replace op cannot be lost by one.
         let terms_until = self.scan.links.last().map_or(0, |(i, _)| i.get() + 1);
-        let tool_call = log.types.get("tool/call");
-        let tool_result = log.types.get("tool/result");
-        let assistant = log.types.get("assistant/message");
+        let tool_call = log.types.id_of(EventType::ToolCall);
+        let tool_result = log.types.id_of(EventType::ToolResult);
+        let assistant = log.types.id_of(EventType::AssistantMessage);
         let mut links = self.scan.links.iter().peekable();
         for i in 0..n {
             let idx = EventIdx(i as u32);

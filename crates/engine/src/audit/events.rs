@@ -2,6 +2,7 @@
 //! `end` and `prune` (and June's `compact/*`), each field kept when it has its JSON type and
 //! reported as a problem when it is missing or mistyped — the audit then shows `null` for it.
 
+use crate::EventType;
 use serde_json::Value;
 
 /// Which compaction event an event is.
@@ -20,20 +21,18 @@ pub enum CompactionEvent {
 impl CompactionEvent {
     /// The compaction event an event type names, and whether it is the HEAD spelling
     /// (`compaction/*`, whose events carry a `compactionId`) rather than June's `compact/*`.
-    pub fn of(type_name: &str) -> Option<(CompactionEvent, bool)> {
-        let (head, rest) = match type_name.split_once('/')? {
-            ("compaction", rest) => (true, rest),
-            ("compact", rest) => (false, rest),
+    pub fn of(kind: EventType) -> Option<(CompactionEvent, bool)> {
+        Some(match kind {
+            EventType::CompactionStart => (CompactionEvent::Start, true),
+            EventType::CompactionSummary => (CompactionEvent::Summary, true),
+            EventType::CompactionEnd => (CompactionEvent::End, true),
+            EventType::CompactionPrune => (CompactionEvent::Prune, true),
+            EventType::CompactStart => (CompactionEvent::Start, false),
+            EventType::CompactSummary => (CompactionEvent::Summary, false),
+            EventType::CompactEnd => (CompactionEvent::End, false),
+            EventType::CompactPrune => (CompactionEvent::Prune, false),
             _ => return None,
-        };
-        let kind = match rest {
-            "start" => CompactionEvent::Start,
-            "summary" => CompactionEvent::Summary,
-            "end" => CompactionEvent::End,
-            "prune" => CompactionEvent::Prune,
-            _ => return None,
-        };
-        Some((kind, head))
+        })
     }
 }
 
@@ -258,15 +257,18 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(
-            CompactionEvent::of("compaction/summary"),
+            CompactionEvent::of(EventType::of("compaction/summary")),
             Some((CompactionEvent::Summary, true))
         );
         assert_eq!(
-            CompactionEvent::of("compact/prune"),
+            CompactionEvent::of(EventType::of("compact/prune")),
             Some((CompactionEvent::Prune, false))
         );
-        assert_eq!(CompactionEvent::of("compaction/marker"), None);
-        assert_eq!(CompactionEvent::of("user/message"), None);
+        assert_eq!(
+            CompactionEvent::of(EventType::of("compaction/marker")),
+            None
+        );
+        assert_eq!(CompactionEvent::of(EventType::of("user/message")), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::EventType;
 use crate::{EventIdx, EventLog, message_of};
 
 /// What the audit reads from one surface node.
@@ -70,23 +71,23 @@ struct Block<'a> {
 /// The text and answered call of the surface node at `idx`.
 pub fn node_text(log: &EventLog, idx: EventIdx) -> NodeText {
     let json = log.event_json(idx);
-    let type_name = log.type_name(idx);
+    let kind = log.event_type(idx);
     // The eras that wrap context in tags are read through the derived message.
-    let wrapped = matches!(type_name, "context/message" | "steering/message");
+    let wrapped = kind.is_wrapper_message();
     match serde_json::from_str::<Event<'_>>(&json) {
-        Ok(Event { data: Some(data) }) if !wrapped => fast(type_name, data),
+        Ok(Event { data: Some(data) }) if !wrapped => fast(kind, data),
         Ok(Event { data: None }) => NodeText::default(),
         _ => slow(log, idx),
     }
 }
 
-fn fast(type_name: &str, data: Data<'_>) -> NodeText {
+fn fast(kind: EventType, data: Data<'_>) -> NodeText {
     let (inner_content, source_call) = match data.message {
         Some(m) => (m.content, m.source.and_then(|s| s.call_id)),
         None => (None, None),
     };
-    let content = match (type_name, data.content, inner_content) {
-        ("user/message", Some(c), _) | (_, None, Some(c)) | (_, Some(c), None) => c,
+    let content = match (kind, data.content, inner_content) {
+        (EventType::UserMessage, Some(c), _) | (_, None, Some(c)) | (_, Some(c), None) => c,
         (_, Some(_), Some(c)) => c,
         (_, None, None) => Vec::new(),
     };
@@ -94,7 +95,7 @@ fn fast(type_name: &str, data: Data<'_>) -> NodeText {
     for b in &content {
         block_text(b, &mut text);
     }
-    let call_id = if type_name == "tool/result" {
+    let call_id = if kind == EventType::ToolResult {
         source_call
             .or(data.call_id)
             .or_else(|| content.first().and_then(|b| b.tool_call_id.clone()))
@@ -158,7 +159,7 @@ fn slow(log: &EventLog, idx: EventIdx) -> NodeText {
     for b in &message.content {
         value_block_text(b, &mut text);
     }
-    let call_id = (log.type_name(idx) == "tool/result")
+    let call_id = (log.event_type(idx) == EventType::ToolResult)
         .then(|| {
             let data = log.data_value(idx);
             data.pointer("/message/source/callId")

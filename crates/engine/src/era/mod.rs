@@ -24,6 +24,7 @@ pub use kind::Era;
 use upper::upper_bound;
 
 use super::event::{EventIdx, OpSlot, SurfaceOp};
+use super::event_type::EventType;
 use super::log::EventLog;
 use super::turn_fields::turn_fields;
 
@@ -107,15 +108,12 @@ fn head_evidence(log: &EventLog) -> Option<(Era, String)> {
             return Some(bound(Era::Head, "header has origin (from 2026-08-02)"));
         }
     }
-    if let Some(name) = log
-        .types
-        .iter()
-        .map(|(_, n)| n)
-        .find(|n| n.starts_with("compaction/") || *n == "compact/prune")
-    {
+    if let Some((_, name)) = log.types.iter().find(|(id, n)| {
+        n.starts_with("compaction/") || log.types.kind(*id) == EventType::CompactPrune
+    }) {
         return Some(bound(Era::Head, format!("{name} events (from 2026-08-06)")));
     }
-    let trigger_less = last_of(log, |t| t == "turn/start").filter(|&idx| {
+    let trigger_less = last_of(log, |t| t == EventType::TurnStart).filter(|&idx| {
         let f = turn_fields(&log.event_json(idx));
         f.is_object && !f.has_trigger
     });
@@ -140,7 +138,7 @@ fn head_evidence(log: &EventLog) -> Option<(Era, String)> {
 /// §2.3; prunes arrived 2026-08-06). As `(seq, start)`. Walks the records from the end, so it
 /// costs a scan of the log when there is none.
 fn last_prune(log: &EventLog) -> Option<(u64, u64)> {
-    let tool_result = log.types.get("tool/result")?;
+    let tool_result = log.types.id_of(EventType::ToolResult)?;
     log.events
         .iter()
         .enumerate()
@@ -169,7 +167,10 @@ fn mid_july_evidence(log: &EventLog) -> Option<(Era, String)> {
         ));
     }
     let last_message = last_of(log, |t| {
-        matches!(t, "user/message" | "assistant/message" | "tool/result")
+        matches!(
+            t,
+            EventType::UserMessage | EventType::AssistantMessage | EventType::ToolResult
+        )
     });
     if let Some(idx) = last_message
         && turn_fields(&log.event_json(idx)).identified
@@ -187,18 +188,22 @@ fn mid_july_evidence(log: &EventLog) -> Option<(Era, String)> {
     }
     log.types
         .iter()
-        .map(|(_, n)| n)
-        .find(|n| matches!(*n, "session/end-seed" | "request/context"))
-        .map(|name| bound(Era::MidJuly, format!("{name} events (from 2026-07-30)")))
+        .find(|(id, _)| {
+            matches!(
+                log.types.kind(*id),
+                EventType::SessionEndSeed | EventType::RequestContext
+            )
+        })
+        .map(|(_, name)| bound(Era::MidJuly, format!("{name} events (from 2026-07-30)")))
 }
 
 /// The last event (in log order) whose type satisfies `pred`, searched from the end. Only the
 /// record array is walked; the usual log ends within a turn of such an event.
-fn last_of(log: &EventLog, pred: impl Fn(&str) -> bool) -> Option<EventIdx> {
+fn last_of(log: &EventLog, pred: impl Fn(EventType) -> bool) -> Option<EventIdx> {
     let wanted: Vec<_> = log
         .types
         .iter()
-        .filter(|(_, n)| pred(n))
+        .filter(|(id, _)| pred(log.types.kind(*id)))
         .map(|(id, _)| id)
         .collect();
     if wanted.is_empty() {

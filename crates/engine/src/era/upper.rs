@@ -9,46 +9,47 @@
 //! before 5 have no column for it, and a session gets the same findings in every format.
 
 use super::kind::Era;
+use crate::EventType;
 use crate::event::EventIdx;
 use crate::log::EventLog;
 use crate::turn_fields::{JsonKind, turn_fields};
 
 /// Event types HEAD refuses as unknown, with the newest era that wrote each and why.
-const RETIRED_TYPES: [(&str, Era, &str); 6] = [
+const RETIRED_TYPES: [(EventType, Era, &str); 6] = [
     (
-        "usage",
+        EventType::Usage,
         Era::Adr,
         "removed 2026-06-21, with header version 1; HEAD refuses it",
     ),
     (
-        "error",
+        EventType::Error,
         Era::Adr,
         "removed 2026-06-21, with header version 1; HEAD refuses it",
     ),
     (
-        "request/header-delta",
+        EventType::RequestHeaderDelta,
         Era::SurfaceMerge,
         "2026-07-06 to 07-17; HEAD refuses it",
     ),
     (
-        "context/message",
+        EventType::ContextMessage,
         Era::MidJuly,
         "until 2026-07-24, wrapped in <context source=…> until 07-20; HEAD refuses it",
     ),
     (
-        "prompt/blocked",
+        EventType::PromptBlocked,
         Era::MidJuly,
         "2026-07-04 to 07-27; HEAD refuses it",
     ),
     (
-        "bash/sandbox-mode",
+        EventType::BashSandboxMode,
         Era::MidJuly,
         "a name HEAD never had (it has sandbox/mode) and refuses",
     ),
 ];
 
 /// Types HEAD refuses whose dates are unknown: written before HEAD, so at most mid-July.
-const NEVER_AT_HEAD: [&str; 1] = ["mode/set"];
+const NEVER_AT_HEAD: [EventType; 1] = [EventType::ModeSet];
 
 /// The newest era that could have written `log` when something in it rules HEAD out, with the
 /// evidence: the oldest such bound found. `None` when nothing does (see the module
@@ -67,10 +68,11 @@ pub fn upper_bound(log: &EventLog) -> Option<(Era, String)> {
             oldest = Some((era, why));
         }
     };
-    for (_, name) in log.types.iter() {
-        if let Some((_, era, why)) = RETIRED_TYPES.iter().find(|(t, _, _)| *t == name) {
+    for (id, name) in log.types.iter() {
+        let kind = log.types.kind(id);
+        if let Some((_, era, why)) = RETIRED_TYPES.iter().find(|(t, _, _)| *t == kind) {
             consider(*era, format!("{name} events ({why})"));
-        } else if NEVER_AT_HEAD.contains(&name) {
+        } else if NEVER_AT_HEAD.contains(&kind) {
             consider(
                 Era::MidJuly,
                 format!("{name} events (a type HEAD never had and refuses)"),
@@ -89,7 +91,7 @@ pub fn upper_bound(log: &EventLog) -> Option<(Era, String)> {
 /// writer to the surface merge; the first one, when the last is newer, to mid-July at most (a
 /// later harness resumed a June log). Only these two are read, to keep detection cheap.
 fn june_assistant_message(log: &EventLog) -> Option<(Era, String)> {
-    let kind = log.types.get("assistant/message")?;
+    let kind = log.types.id_of(EventType::AssistantMessage)?;
     let is_june = |idx: EventIdx| {
         let shape = turn_fields(&log.event_json(idx)).shape;
         shape.data == JsonKind::Object

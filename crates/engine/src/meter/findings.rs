@@ -4,13 +4,14 @@
 //! integer. The figure is computed without that part; these findings say why.
 
 use super::header::{HeaderProblem, RequestHeader};
+use crate::EventType;
 use crate::{EventIdx, EventLog, Finding, Rule};
 
 /// Every meter warning of `log`, in log order.
 pub fn meter_findings(log: &EventLog) -> Vec<Finding> {
-    let header = log.types.get("request/header");
-    let context = log.types.get("request/context");
-    let assistant = log.types.get("assistant/message");
+    let header = log.types.id_of(EventType::RequestHeader);
+    let context = log.types.id_of(EventType::RequestContext);
+    let assistant = log.types.id_of(EventType::AssistantMessage);
     let mut out = Vec::new();
     for idx in log.indices() {
         let kind = Some(log.event(idx).kind);

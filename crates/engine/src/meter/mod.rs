@@ -39,6 +39,7 @@ use super::effect::Effect;
 use super::event::{EventIdx, TypeId};
 use super::log::EventLog;
 use super::surface::{Mode, Surface};
+use crate::EventType;
 use surface_scan::prefetch::prefetch;
 
 /// The harness's default threshold ratio: compaction pressure starts at 80 % of the window.
@@ -209,15 +210,15 @@ impl Kinds {
     }
 
     fn of(log: &EventLog) -> Self {
-        let t = |name| log.types.get(name);
+        let t = |kind| log.types.id_of(kind);
         let mut kinds = Kinds {
-            header: t("request/header"),
-            context: t("request/context"),
-            step_start: t("step/start"),
-            step_end: t("step/end"),
-            turn_end: t("turn/end"),
-            chunk: t("assistant/chunk"),
-            assistant: t("assistant/message"),
+            header: t(EventType::RequestHeader),
+            context: t(EventType::RequestContext),
+            step_start: t(EventType::StepStart),
+            step_end: t(EventType::StepEnd),
+            turn_end: t(EventType::TurnEnd),
+            chunk: t(EventType::AssistantChunk),
+            assistant: t(EventType::AssistantMessage),
             inert: Vec::new(),
         };
         let active = [

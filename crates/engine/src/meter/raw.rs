@@ -14,6 +14,7 @@ use super::blocks::{ENVELOPE_HEAD, Known, blocks};
 use super::price::{OVERHEAD, message_price};
 use super::scan::{Scanner, once};
 use super::window::{BadWindow, context_window};
+use crate::EventType;
 use crate::{EventIdx, EventLog, message_of};
 use surface_scan::byte_masks::skip_digits;
 
@@ -97,21 +98,21 @@ fn scan_message(bytes: &[u8]) -> Option<Facts<'_>> {
 }
 
 /// The node price from the facts, where the message rules give it without a tree.
-fn price_of(type_name: &str, f: &Facts<'_>) -> Option<u64> {
+fn price_of(kind: EventType, f: &Facts<'_>) -> Option<u64> {
     let priced = |c: Option<Content>| match c? {
         Content::Blocks(_, sum) => Some(OVERHEAD + sum),
         Content::Other => None,
     };
-    match (type_name, f.message, f.content) {
-        ("user/message", _, Some(c)) => priced(Some(c)),
-        ("assistant/message", Some(Inner::Object(Some(c))), _)
-        | ("assistant/message", None, Some(c)) => match c {
+    match (kind, f.message, f.content) {
+        (EventType::UserMessage, _, Some(c)) => priced(Some(c)),
+        (EventType::AssistantMessage, Some(Inner::Object(Some(c))), _)
+        | (EventType::AssistantMessage, None, Some(c)) => match c {
             Content::Blocks(0, _) => Some(0),
             c => priced(Some(c)),
         },
-        ("tool/result", Some(Inner::Object(Some(c))), _) => priced(Some(c)),
+        (EventType::ToolResult, Some(Inner::Object(Some(c))), _) => priced(Some(c)),
         // The era without identified messages: one tool-result block around the content.
-        ("tool/result", None, Some(c)) => priced(Some(c)).map(|p| p + OVERHEAD),
+        (EventType::ToolResult, None, Some(c)) => priced(Some(c)).map(|p| p + OVERHEAD),
         _ => None,
     }
 }
@@ -138,7 +139,7 @@ pub fn node_price(log: &EventLog, idx: EventIdx) -> u64 {
 /// streamed price reads the cited chunks too). Independent of every other event's state.
 pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
     let bytes = log.event_bytes(idx);
-    let assistant = log.type_name(idx) == "assistant/message";
+    let assistant = log.event_type(idx) == EventType::AssistantMessage;
     let streamed = |usage: Option<Usage>, known: &[Known<'_>]| {
         let sources = log.sources(idx).filter(|_| assistant && usage.is_some())?;
         Some(super::stream::streamed_price_with(log, sources, known))
@@ -158,7 +159,7 @@ pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
         })
     });
     NodeFacts {
-        price: price_of(log.type_name(idx), &facts)
+        price: price_of(log.event_type(idx), &facts)
             .unwrap_or_else(|| node_price_reference(log, idx)),
         usage,
         streamed: streamed(usage, &facts.blocks),
@@ -273,7 +274,7 @@ mod tests {
     use super::*;
 
     fn price(type_name: &str, json: &str) -> Option<u64> {
-        price_of(type_name, &scan_message(json.as_bytes())?)
+        price_of(EventType::of(type_name), &scan_message(json.as_bytes())?)
     }
 
     #[test]
@@ -281,7 +282,7 @@ mod tests {
         let head_assistant = r#"{"type":"assistant/message","seq":9,"data":{"turn":1,"step":1,"message":{"role":"assistant","content":[{"type":"reasoning","text":"abcd"},{"type":"tool-call","id":"c","name":"bash","arguments":"{\"a\":1}"}],"id":"a"},"usage":{"inputTokens":20,"outputTokens":4}},"sourceEventSeqs":[3],"surfaceOp":"append"}"#;
         let f = scan_message(head_assistant.as_bytes()).unwrap();
         assert_eq!(
-            price_of("assistant/message", &f),
+            price_of(EventType::AssistantMessage, &f),
             Some(4 + (1 + 4) + (1 + 2 + 4))
         );
         let usage = Usage {

@@ -6,6 +6,7 @@ use super::blocks::Known;
 use super::chunks::{RowDeltas, chunk_piece_with};
 use super::price::OVERHEAD;
 use super::utf16::ceil4;
+use crate::EventType;
 use crate::{EventIdx, EventLog, EventText};
 
 /// One block being assembled.
@@ -150,7 +151,7 @@ pub fn streamed_price(log: &EventLog, sources: &[u64]) -> u64 {
 /// of them byte for byte is priced without a scan. A packed row's deltas are read only for a
 /// block index that has no `block-end` (the end wins over deltas), once per row.
 pub fn streamed_price_with(log: &EventLog, sources: &[u64], known: &[Known<'_>]) -> u64 {
-    let chunk_type = log.types.get("assistant/chunk");
+    let chunk_type = log.types.id_of(EventType::AssistantChunk);
     let mut assembler = Assembler::default();
     // Packed members wait until every block-end is known, as runs of consecutive members of
     // one row cited one after the other (what a streamed row is).

@@ -2,6 +2,7 @@
 //! ops), errors and warnings of `check`, the latest title and the last event time.
 
 use std::path::Path;
+use surface_engine::EventType;
 
 use serde::Serialize;
 
@@ -39,8 +40,8 @@ pub fn read_figures(file: &Path, session: Option<&str>) -> Result<SessionFigures
 
 /// The figures of a log already read and checked.
 pub fn figures_of(log: &EventLog, surface: &Surface, findings: &[Finding]) -> SessionFigures {
-    let turn_start = log.types.get("turn/start");
-    let title_type = log.types.get("session/title");
+    let turn_start = log.types.id_of(EventType::TurnStart);
+    let title_type = log.types.id_of(EventType::SessionTitle);
     let mut turns = 0;
     let mut compactions = 0;
     for e in &log.events {

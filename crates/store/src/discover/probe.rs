@@ -6,6 +6,7 @@
 //! reported, not hidden); SQLite files go to [`super::sqlite`].
 
 use std::io::{Read, Seek, SeekFrom};
+use surface_engine::EventType;
 
 use memchr::memmem;
 use serde_json::Value;
@@ -163,7 +164,7 @@ pub fn last_title(text: &[u8]) -> Option<String> {
         };
         let line = &text[start..at + len];
         if let Ok(v) = serde_json::from_slice::<Value>(line)
-            && v.get("type").and_then(Value::as_str) == Some("session/title")
+            && v.get("type").and_then(Value::as_str) == EventType::SessionTitle.name()
             && let Some(t) = v.pointer("/data/title").and_then(Value::as_str)
         {
             title = Some(t.to_string());
