@@ -21,6 +21,7 @@ mod json;
 mod policy_run;
 mod price;
 mod sample;
+mod sample_fixtures;
 mod store;
 mod text;
 mod writer;
