@@ -48,7 +48,7 @@ pub struct PolicySynthConfig {
 impl Default for PolicySynthConfig {
     fn default() -> Self {
         PolicySynthConfig {
-            seed: 0x9011_C7,
+            seed: 0x0090_11C7,
             turns: 8,
             max_tool_calls: 4,
             context_window: 16_000,
@@ -84,7 +84,7 @@ pub fn generate_with_policy<W: Write>(
         w: LogWriter::new(Vec::new(), config.seed, START_TIME, true),
         run: PolicyRun::new(config.settings),
         content: Gen::new(&content, per_block),
-        rng: SplitMix64::new(config.seed ^ 0x0070_6F6C_6963_79),
+        rng: SplitMix64::new(config.seed ^ 0x706F_6C69_6379),
     };
     s.w.set_context_window(config.context_window.max(1));
     s.w.set_streaming(Streaming::Count(per_block));
