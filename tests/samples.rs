@@ -1,6 +1,7 @@
-//! The bundled samples in `assets/`: the sample session has no finding and shows every
-//! surface feature; the problems session has exactly its four deliberate findings. Both
-//! files are what `cargo run --example make-samples` writes.
+//! The bundled samples in `assets/`: the sample session has no finding, shows every
+//! surface feature and holds exactly the compactions the harness's default policy makes; the
+//! problems session has exactly its four deliberate findings and one compaction the policy
+//! would not have made. Both files are what `cargo run --example make-samples` writes.
 
 use std::path::PathBuf;
 
@@ -33,7 +34,7 @@ fn sample_has_no_findings() {
         (header.version, header.delegation_depth),
         (Some(0), Some(0))
     );
-    assert!((100..=450).contains(&log.len()), "{} events", log.len());
+    assert!((100..=500).contains(&log.len()), "{} events", log.len());
 }
 
 #[test]
@@ -41,14 +42,16 @@ fn sample_shows_compactions_nesting_and_a_prune() {
     let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
     let surface = Surface::at_end(&log);
     let replaces = surface.applied_replaces();
-    assert_eq!(replaces.len(), 3);
+    assert_eq!(replaces.len(), 7);
     let summaries: Vec<_> = replaces
         .iter()
         .filter(|r| log.type_name(r.by) == "user/message")
         .collect();
-    assert_eq!(summaries.len(), 2);
-    // The second summary starts at the first one: a nested replace.
-    assert_eq!(summaries[1].first, summaries[0].by);
+    assert_eq!(summaries.len(), 5);
+    // Every summary after the first starts at the one before: nested, head-anchored replaces.
+    for pair in summaries.windows(2) {
+        assert_eq!(pair[1].first, pair[0].by);
+    }
     // Each summary is bracketed: start, summary, the replace, end.
     for r in &summaries {
         let i = r.by.get();
@@ -83,6 +86,12 @@ fn sample_shows_compactions_nesting_and_a_prune() {
         }
     );
     assert_eq!(log.sources(prune.by), Some(&[original][..]));
+    // The harness's pruner kept the head and the tail of the text around its marker.
+    let pruned = log.data_value(prune.by).to_string();
+    assert!(
+        pruned.contains("[... tool result middle pruned ...]"),
+        "{pruned}"
+    );
     // The first summary shadows the pruned replacement node.
     assert!(matches!(
         surface.effect(prune.by),
@@ -172,12 +181,16 @@ fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
         got,
         [
             (ReplaceKind::Prune, Some(Trigger::Pressure)),
+            (ReplaceKind::Summary, Some(Trigger::Pressure)),
             (ReplaceKind::Summary, Some(Trigger::Overflow)),
+            (ReplaceKind::Prune, Some(Trigger::Pressure)),
+            (ReplaceKind::Summary, Some(Trigger::Pressure)),
+            (ReplaceKind::Summary, Some(Trigger::Pressure)),
             (ReplaceKind::Summary, Some(Trigger::Command)),
         ]
     );
     // The overflow compaction ran with the meter over the window.
-    let overflow = &a.replaces[1];
+    let overflow = &a.replaces[2];
     assert!(overflow.tokens_before > overflow.window.unwrap());
     assert!(a.replaces.iter().map(|r| r.refetches.len()).sum::<usize>() >= 1);
     assert!(!a.over_threshold_requests.is_empty());
@@ -200,4 +213,50 @@ fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
         let usage = anchor.kind == surface_engine::BaselineKind::Usage;
         assert_eq!(usage, !replaced_in_step, "{anchor:?}");
     }
+}
+
+/// `policy` on the sample agrees at every check with the default settings (every compaction
+/// is the one the harness's policy makes there, and the policy fires at pressure, overflow and
+/// command checks); on the problems sample exactly one check disagrees: the stale compaction
+/// the policy would not have made. Another threshold tells the sample apart.
+#[test]
+fn the_default_policy_agrees_with_the_sample_and_once_not_with_the_problems() {
+    use surface_engine::Meter;
+    use surface_engine::policy::{CheckKind, PolicyInput, PolicySettings, ReplayMode, replay};
+    let verify = |name: &str, settings: &PolicySettings| {
+        let log = read_jsonl(asset(name), None).unwrap();
+        let surface = Surface::at_end(&log);
+        let meter = Meter::build(&log, &surface);
+        let input = PolicyInput::build(&log, &surface, &meter);
+        replay(&log, &meter, &input, settings, ReplayMode::Verify)
+    };
+    let defaults = PolicySettings::default();
+    let sample = verify("sample.session.jsonl", &defaults);
+    assert_eq!(sample.disagreements(), 0, "{:?}", sample.first_divergence);
+    assert_eq!(sample.first_divergence, None);
+    for kind in [CheckKind::Pressure, CheckKind::Overflow, CheckKind::Command] {
+        assert!(
+            sample
+                .checks
+                .iter()
+                .any(|c| c.trigger == kind && c.agrees == Some(true) && !c.summaries.is_empty()),
+            "{kind:?}"
+        );
+    }
+    assert!(sample.totals.prunes > 0);
+    let lower = PolicySettings {
+        threshold_ratio: 0.7,
+        ..defaults
+    };
+    assert!(verify("sample.session.jsonl", &lower).disagreements() > 0);
+    let problems = verify("problems.session.jsonl", &defaults);
+    assert_eq!(problems.disagreements(), 1);
+    let agreeing_fires = problems
+        .checks
+        .iter()
+        .filter(|c| c.agrees == Some(true) && !c.summaries.is_empty())
+        .count();
+    assert!(agreeing_fires > 0, "both verdicts on first run");
+    let why = problems.first_divergence.as_ref().unwrap().why.clone();
+    assert!(why.contains("not applied"), "{why}");
 }

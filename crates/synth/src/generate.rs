@@ -105,14 +105,7 @@ pub fn generate<W: Write>(config: &SynthConfig, out: W) -> io::Result<SynthStats
     let per_block = (config.chunks_per_message as usize).div_ceil(2).max(1);
     w.set_streaming(Streaming::Count(per_block));
     w.header("/home/dev/src/tidewater")?;
-    let mut g = Gen {
-        config,
-        rng: SplitMix64::new(config.seed ^ 0x0063_6F6E_7465_6E74),
-        words: per_block * 2,
-        scheduled: 0,
-        recent: VecDeque::new(),
-        dropped: Vec::new(),
-    };
+    let mut g = Gen::new(config, per_block);
     loop {
         g.turn(&mut w)?;
         if config.done(&w.stats()) {
@@ -147,7 +140,9 @@ const RECENT_CALLS: usize = 64;
 /// Dropped calls kept as refetch candidates.
 const DROPPED_CALLS: usize = 16;
 
-struct Gen<'c> {
+/// The generator's content and memory of tool calls (shared with the policy-driven
+/// generator).
+pub(super) struct Gen<'c> {
     config: &'c SynthConfig,
     rng: SplitMix64,
     /// Words of prose per block, enough to fill every delta.
@@ -160,7 +155,19 @@ struct Gen<'c> {
     dropped: Vec<Call>,
 }
 
-impl Gen<'_> {
+impl<'c> Gen<'c> {
+    /// Content for `config`, `per_block` deltas per content block.
+    pub(super) fn new(config: &'c SynthConfig, per_block: usize) -> Self {
+        Gen {
+            config,
+            rng: SplitMix64::new(config.seed ^ 0x0063_6F6E_7465_6E74),
+            words: per_block * 2,
+            scheduled: 0,
+            recent: VecDeque::new(),
+            dropped: Vec::new(),
+        }
+    }
+
     fn turn<W: Write>(&mut self, w: &mut LogWriter<W>) -> io::Result<()> {
         let style = self.scheduled_style(w.turn() + 1);
         if style == Some(Style::Command) {
@@ -284,7 +291,7 @@ impl Gen<'_> {
     }
 
     /// Remembers the calls numbered `nos` as dropped (refetch candidates).
-    fn drop_calls(&mut self, nos: &[u64]) {
+    pub(super) fn drop_calls(&mut self, nos: &[u64]) {
         for &no in nos {
             if let Some(k) = self.recent.iter().position(|c| c.no == no)
                 && let Some(call) = self.recent.remove(k)
@@ -297,7 +304,7 @@ impl Gen<'_> {
         }
     }
 
-    fn tool_step<W: Write>(&mut self, w: &mut LogWriter<W>) -> io::Result<()> {
+    pub(super) fn tool_step<W: Write>(&mut self, w: &mut LogWriter<W>) -> io::Result<()> {
         let reasoning = self.prose(REASONING);
         let refetch =
             !self.dropped.is_empty() && self.rng.chance(u64::from(self.config.refetch_percent));
@@ -312,11 +319,34 @@ impl Gen<'_> {
                 _ => self.edit(),
             }
         };
+        self.call(w, &reasoning, name, args, output)
+    }
+
+    /// One tool step reading `lines` lines of a file (a large result, for the pruner).
+    pub(super) fn read_step<W: Write>(
+        &mut self,
+        w: &mut LogWriter<W>,
+        lines: u32,
+    ) -> io::Result<()> {
+        let reasoning = self.prose(REASONING);
+        let (name, args, output) = self.read_lines(lines);
+        self.call(w, &reasoning, name, args, output)
+    }
+
+    /// The model calls `name` with `args`; the tool answers `output`.
+    fn call<W: Write>(
+        &mut self,
+        w: &mut LogWriter<W>,
+        reasoning: &str,
+        name: &'static str,
+        args: String,
+        output: String,
+    ) -> io::Result<()> {
         let reply = Reply::Tool {
             name,
             arguments: &args,
         };
-        if let Some(call) = w.assistant(&reasoning, reply)? {
+        if let Some(call) = w.assistant(reasoning, reply)? {
             let failed = name == "bash" && output.ends_with("[exit code: 101]");
             w.tool_result(&call, &output, failed)?;
             if self.recent.len() == RECENT_CALLS {
@@ -333,7 +363,7 @@ impl Gen<'_> {
     }
 
     /// Sentences from `table` until the text has enough words to fill every delta.
-    fn prose(&mut self, table: &[&str]) -> String {
+    pub(super) fn prose(&mut self, table: &[&str]) -> String {
         let mut text = String::new();
         let mut words = 0;
         while words < self.words {
@@ -347,7 +377,7 @@ impl Gen<'_> {
         text
     }
 
-    fn request(&mut self) -> String {
+    pub(super) fn request(&mut self) -> String {
         let verb = self.rng.pick(REQUESTS);
         let krate = self.rng.pick(CRATES);
         let module = self.rng.pick(MODULES);
@@ -471,8 +501,12 @@ impl Gen<'_> {
     }
 
     fn read(&mut self) -> (&'static str, String, String) {
+        self.read_lines(self.config.tool_output_lines)
+    }
+
+    fn read_lines(&mut self, lines: u32) -> (&'static str, String, String) {
         let path = self.path();
-        let n = u64::from(self.config.tool_output_lines.max(1));
+        let n = u64::from(lines.max(1));
         let offset = self.rng.range(1, 400);
         let args = format!(
             "{{\"file_path\":{},\"offset\":{offset},\"limit\":{n}}}",
@@ -501,7 +535,7 @@ impl Gen<'_> {
 }
 
 /// A session title from the first words of the first request.
-fn title_of(request: &str) -> String {
+pub(super) fn title_of(request: &str) -> String {
     request
         .split_whitespace()
         .take(5)
@@ -509,9 +543,9 @@ fn title_of(request: &str) -> String {
         .join(" ")
 }
 
-const SYSTEM_PROMPT: &str = "You are an AI agent powered by DeepSeek Harness.\n\nYou are a coding assistant powered by the deepseek-v4-flash model.\n\nVerify your work by running the code or tests. Keep answers brief and factual.\n\nUse the read tool — not shell commands like cat — to inspect text files. Results include line numbers.\n\nUse the edit tool for targeted changes to existing UTF-8 text files.\n\nCheck the [exit code: N] marker on every bash result; investigate failures before moving on.";
+pub(super) const SYSTEM_PROMPT: &str = "You are an AI agent powered by DeepSeek Harness.\n\nYou are a coding assistant powered by the deepseek-v4-flash model.\n\nVerify your work by running the code or tests. Keep answers brief and factual.\n\nUse the read tool — not shell commands like cat — to inspect text files. Results include line numbers.\n\nUse the edit tool for targeted changes to existing UTF-8 text files.\n\nCheck the [exit code: N] marker on every bash result; investigate failures before moving on.";
 
-const TOOLS: &[(&str, &str)] = &[
+pub(super) const TOOLS: &[(&str, &str)] = &[
     (
         "bash",
         "Execute a bash command (`bash -c`) and return its stdout/stderr. Non-zero exits are reported as `[exit code: N]`.",
@@ -564,7 +598,7 @@ const REQUESTS: &[&str] = &[
     "Investigate the flaky test in {crate}::{module} — it fails about one run in twenty on CI.",
 ];
 
-const REASONING: &[&str] = &[
+pub(super) const REASONING: &[&str] = &[
     "Let me start by reproducing the failure locally.",
     "The assertion compares the decoded value with the fixture, so the bug is probably in the decoder.",
     "I should look at how the offsets are computed before changing anything.",
@@ -579,7 +613,7 @@ const REASONING: &[&str] = &[
     "The grep shows one more caller in the CLI crate that I need to update too.",
 ];
 
-const ANSWERS: &[&str] = &[
+pub(super) const ANSWERS: &[&str] = &[
     "The failure came from an off-by-one in the range computation, which is fixed now.",
     "All tests pass again, and clippy is clean.",
     "I kept the public API unchanged; only the internal helper moved.",
@@ -590,7 +624,7 @@ const ANSWERS: &[&str] = &[
     "There is one remaining warning in generated code, which I left alone.",
 ];
 
-const SUMMARY: &[&str] = &[
+pub(super) const SUMMARY: &[&str] = &[
     "The user asked for fixes in the tidewater workspace.",
     "The agent reproduced the failing tests, traced them to the range computation and fixed it.",
     "Clippy warnings were cleaned up without behaviour changes.",

@@ -16,14 +16,19 @@
 #![forbid(unsafe_code)]
 
 mod generate;
+mod generate_policy;
 mod json;
+mod policy_run;
 mod price;
 mod sample;
+mod sample_fixtures;
 mod store;
 mod text;
 mod writer;
 
 pub use generate::{SynthConfig, generate};
+pub use generate_policy::{PolicySynthConfig, generate_with_policy};
+pub use policy_run::{CheckRun, MemoryWriter, PolicyRun, SummaryText};
 pub use sample::{write_problems_sample, write_sample};
 pub use store::{StoreConfig, StoredSession, project_key, write_store};
 pub use writer::{

@@ -1,10 +1,17 @@
 //! The scripted sessions behind `assets/`: a developer asks the agent to fix a failing test
-//! in a Rust crate (valid: two compactions, one nested, and a tool-result prune), and a
-//! shorter session with deliberate defects for `check` to find.
+//! in a Rust crate (valid: a tool-result prune, summaries after pressure, an overflow and a
+//! `/compact`, nested), and a shorter session with deliberate defects for `check` to find.
+//! Every compaction but the problems sample's deliberate one is the one the harness's default
+//! policy makes there ([`PolicyRun`]): `policy` agrees with the sample at every check.
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 
+use surface_engine::policy::PolicySettings;
+
 use super::json::Js;
+use super::policy_run::{MemoryWriter, PolicyRun};
+use super::sample_fixtures::{fuzz_request, statement_test};
 use super::writer::{Fault, LogWriter, Reply, Streaming, SynthStats, ToolCall};
 
 /// Start of the sample sessions (2026-08-18 09:14 UTC, epoch milliseconds).
@@ -13,15 +20,33 @@ const SAMPLE_TIME: i64 = 1_787_044_440_000;
 const SAMPLE_SEED: u64 = 0x1ED9_E125;
 /// The context window of the sample's model: small, so that a short session fills it.
 const SAMPLE_WINDOW: u64 = 3_072;
+/// Tokens by which the fourth turn's request overflows the window.
+const FUZZ_OVERSHOOT: u64 = 64;
+/// The context window of the problems sample's model.
+const PROBLEMS_WINDOW: u64 = 1_100;
 /// Seed of the problems sample.
 const PROBLEMS_SEED: u64 = 0xBAD_10C5;
+
+/// The summaries of the sample's compactions, in order.
+const SAMPLE_SUMMARIES: &[&str] = &[
+    SUMMARY_DIAGNOSIS,
+    SUMMARY_FIX,
+    SUMMARY_REQUEST,
+    SUMMARY_WHOLE_PART,
+    SUMMARY_COMMAND,
+];
+/// The summaries of the problems sample's compactions, in order.
+const PROBLEMS_SUMMARIES: &[&str] = &[PROBLEMS_SUMMARY_1, PROBLEMS_SUMMARY_3];
+/// A summary once the script has run out of them.
+const SUMMARY_MORE: &str =
+    "The agent continued the task as the user asked; the details are in the messages that follow.";
 
 /// Writes `assets/sample.session.jsonl`: six turns of an agent fixing a failing test in a
 /// Rust crate, with reasoning, text and `bash`/`read`/`edit` tool calls, a tool-result
 /// prune, and two summarizing compactions, the second nested over the first's summary.
 /// `check` finds nothing in it.
 pub fn write_sample<W: Write>(out: W) -> io::Result<SynthStats> {
-    let mut s = Script::new(out, SAMPLE_SEED)?;
+    let mut s = Script::new(SAMPLE_SEED, SAMPLE_SUMMARIES)?;
     s.w.set_context_window(SAMPLE_WINDOW);
     s.sample_turn_1()?;
     s.sample_turn_2()?;
@@ -29,7 +54,7 @@ pub fn write_sample<W: Write>(out: W) -> io::Result<SynthStats> {
     s.sample_turn_4()?;
     s.sample_turn_5()?;
     s.sample_turn_6()?;
-    s.finish()
+    s.finish(out)
 }
 
 /// Writes `assets/problems.session.jsonl`: a short session whose `check` findings are
@@ -37,7 +62,14 @@ pub fn write_sample<W: Write>(out: W) -> io::Result<SynthStats> {
 /// `surface.op-malformed` and `line.torn-tail` (the last line is cut mid-JSON after the
 /// last `turn/end` and has no newline).
 pub fn write_problems_sample<W: Write>(out: W) -> io::Result<SynthStats> {
-    let mut s = Script::new_at(out, PROBLEMS_SEED, "/home/dev/src/weatherbot")?;
+    let mut s = Script::new_at(
+        PROBLEMS_SEED,
+        "/home/dev/src/weatherbot",
+        PROBLEMS_SUMMARIES,
+    )?;
+    s.w.set_context_window(PROBLEMS_WINDOW);
+    // Defect 1: the first summary the policy makes forgets to cite a tool result it shadows.
+    s.run.omit_next_result_source();
     s.problems_turn_1()?;
     s.problems_turn_2()?;
     s.problems_turn_3()?;
@@ -48,29 +80,80 @@ pub fn write_problems_sample<W: Write>(out: W) -> io::Result<SynthStats> {
         s.w.time() + 41_250
     );
     s.w.raw_line(&torn)?;
-    s.finish()
+    s.finish(out)
 }
 
-struct Script<W: Write> {
-    w: LogWriter<W>,
+struct Script {
+    w: MemoryWriter,
+    /// The harness's default policy, deciding every compaction as the session goes.
+    run: PolicyRun,
+    /// The summaries the policy's compactions get, in order.
+    summaries: VecDeque<&'static str>,
     /// Seq of the session's first user message.
     first_user: u64,
 }
 
-impl<W: Write> Script<W> {
-    fn new(out: W, seed: u64) -> io::Result<Self> {
-        Script::new_at(out, seed, "/home/dev/src/ledger")
+impl Script {
+    fn new(seed: u64, summaries: &[&'static str]) -> io::Result<Self> {
+        Script::new_at(seed, "/home/dev/src/ledger", summaries)
     }
 
-    fn new_at(out: W, seed: u64, cwd: &str) -> io::Result<Self> {
-        let mut w = LogWriter::new(out, seed, SAMPLE_TIME, true);
+    fn new_at(seed: u64, cwd: &str, summaries: &[&'static str]) -> io::Result<Self> {
+        let mut w = LogWriter::new(Vec::new(), seed, SAMPLE_TIME, true);
         w.set_streaming(Streaming::Words(6));
         w.header(cwd)?;
-        Ok(Script { w, first_user: 0 })
+        Ok(Script {
+            w,
+            run: PolicyRun::new(PolicySettings::default()),
+            summaries: summaries.iter().copied().collect(),
+            first_user: 0,
+        })
     }
 
-    fn finish(self) -> io::Result<SynthStats> {
-        Ok(self.w.finish()?.1)
+    fn finish<W: Write>(self, mut out: W) -> io::Result<SynthStats> {
+        let (bytes, stats) = self.w.finish()?;
+        out.write_all(&bytes)?;
+        out.flush()?;
+        Ok(stats)
+    }
+
+    /// The next scripted summary (a generic one when the script has run out).
+    fn next_summary(summaries: &mut VecDeque<&'static str>) -> String {
+        summaries.pop_front().unwrap_or(SUMMARY_MORE).to_string()
+    }
+
+    /// The policy's pressure check, then the next `step/start`.
+    fn step(&mut self) -> io::Result<()> {
+        let texts = &mut self.summaries;
+        self.run
+            .before_step(&mut self.w, &mut |_| Script::next_summary(texts))?;
+        self.w.step_start()
+    }
+
+    /// The `request/context` of a model call. A request over the window is refused by the
+    /// provider; the policy recovers (prune, then a summary keeping the newest node) and the
+    /// call is made again.
+    fn request(&mut self) -> io::Result<()> {
+        self.w.request_context()?;
+        if self.w.estimated_total() > self.w.context_window() {
+            self.w.overflow()?;
+            let texts = &mut self.summaries;
+            let recovered = self
+                .run
+                .after_overflow(&mut self.w, &mut |_| Script::next_summary(texts))?;
+            if recovered.changed() {
+                self.w.request_context()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The user's `/compact` between turns: the policy's summary for the command.
+    fn command(&mut self, id: &str) -> io::Result<()> {
+        let texts = &mut self.summaries;
+        self.run
+            .command(&mut self.w, id, &mut |_| Script::next_summary(texts))?;
+        Ok(())
     }
 
     /// Opens a turn with the user's message (the first turn also gets a title and the
@@ -78,7 +161,7 @@ impl<W: Write> Script<W> {
     fn open(&mut self, pause_ms: i64, text: &str) -> io::Result<()> {
         self.w.pause(pause_ms);
         let turn = self.w.turn_start()?;
-        self.w.step_start()?;
+        self.step()?;
         let seq = self.w.user_message(text)?;
         if turn == 1 {
             self.first_user = seq;
@@ -93,7 +176,7 @@ impl<W: Write> Script<W> {
 
     /// One tool step (the step is already open): the model calls `name`, the tool answers.
     fn tool(&mut self, reasoning: &str, name: &str, args: &str, output: &str) -> io::Result<()> {
-        self.w.request_context()?;
+        self.request()?;
         let call: Option<ToolCall> = self.w.assistant(
             reasoning,
             Reply::Tool {
@@ -106,12 +189,12 @@ impl<W: Write> Script<W> {
             self.w.tool_result(&call, output, failed)?;
         }
         self.w.step_end()?;
-        self.w.step_start()
+        self.step()
     }
 
     /// The final answer step, then the end of the turn.
     fn answer(&mut self, reasoning: &str, text: &str) -> io::Result<()> {
-        self.w.request_context()?;
+        self.request()?;
         self.w.assistant(reasoning, Reply::Text(text))?;
         self.w.step_end()?;
         self.w.turn_end()
@@ -120,15 +203,6 @@ impl<W: Write> Script<W> {
     /// Surface position of the last node written before the current turn's user message.
     fn before_current_turn(&self) -> usize {
         self.w.surface().len().saturating_sub(2)
-    }
-
-    /// Surface position of the last node of turn `turn`.
-    fn end_of_turn(&self, turn: u32) -> usize {
-        self.w
-            .surface()
-            .iter()
-            .rposition(|n| n.turn == turn)
-            .unwrap_or(0)
     }
 
     // --- The sample ----------------------------------------------------------------------
@@ -145,7 +219,7 @@ impl<W: Write> Script<W> {
             "parse_amount returns InvalidAmount for \"-12.50\", so the input is rejected outright rather than parsed to a wrong value. Let me read the parser.",
             "read",
             "{\"file_path\":\"src/parse.rs\"}",
-            &numbered(PARSE_RS_V1, 1),
+            &numbered(&parse_rs_v1(), 1),
         )?;
         self.answer(
             "The whole part goes through whole.parse() into a u64. \"-12\" is not a valid u64, so the minus sign makes the parse fail and the error is mapped to InvalidAmount. The fraction is parsed separately, so the sign has to be applied to the total: for \"-0.75\" the whole part is \"-0\", which is just zero.",
@@ -154,10 +228,7 @@ impl<W: Write> Script<W> {
     }
 
     fn sample_turn_2(&mut self) -> io::Result<()> {
-        self.open(
-            48_000,
-            "Yes, go ahead. Keep the signature of `parse_amount` as it is.",
-        )?;
+        self.open(48_000, YES_WITH_AMOUNT)?;
         self.tool(
             "I'll strip the sign before splitting on the dot and apply it to the total at the end.",
             "edit",
@@ -200,14 +271,6 @@ impl<W: Write> Script<W> {
             95_000,
             "Nice. Run clippy with `-D warnings` too, CI does that.",
         )?;
-        // The context is over the threshold: the long file listing from turn 1 is pruned
-        // before the next request.
-        let read_result = self.w.surface().iter().position(|n| {
-            n.turn == 1 && n.step == 2 && n.kind == super::writer::NodeKind::ToolResult
-        });
-        if let Some(pos) = read_result {
-            self.w.prune(pos, "[pruned to free context: 64 lines of src/parse.rs (2.1 kB); read the file again if you need it]")?;
-        }
         self.tool(
             "Clippy with warnings as errors, on all targets like CI.",
             "bash",
@@ -224,10 +287,25 @@ impl<W: Write> Script<W> {
     }
 
     fn sample_turn_4(&mut self) -> io::Result<()> {
-        self.open(210_000, "While you're in there: `.5` and `-.5` should parse too (50 and -50 cents), and `--5` must stay an error. Add tests for those.")?;
-        // The earlier read was pruned: the agent reads the same file the same way again.
+        // The user pastes the fuzzer's report: the request no longer fits the window, the
+        // provider refuses it, the policy summarises everything before it inside this step
+        // and the call is made again.
+        self.w.pause(210_000);
+        self.w.turn_start()?;
+        self.step()?;
+        let over = self.w.context_window() + FUZZ_OVERSHOOT;
+        let text = fuzz_request(over.saturating_sub(self.w.estimated_total()));
+        self.w.user_message(&text)?;
+        // What the summary dropped, the agent fetches again: the first test run, then the
+        // whole file (its first read was pruned, then summarised).
         self.tool(
-            "My first read of src/parse.rs was pruned from the context, so let me read the current parser again before editing.",
+            "The earlier context was condensed. Before touching the parser again, let me make sure the negative-amount fix is still in place.",
+            "bash",
+            &bash_args("cargo test parses_negative_amounts", "Run the failing test"),
+            TEST_PASS_ONE,
+        )?;
+        self.tool(
+            "It passes. My first read of src/parse.rs is no longer in the context, so let me read the current parser again before editing.",
             "read",
             "{\"file_path\":\"src/parse.rs\"}",
             &numbered(&parse_rs_v2(), 1),
@@ -238,12 +316,6 @@ impl<W: Write> Script<W> {
             &edit_args("src/parse.rs", WHOLE_V1, WHOLE_V2),
             "Edited src/parse.rs: 1 replacement.",
         )?;
-        // The next request no longer fits the window: the provider refuses it, the harness
-        // summarizes turns 1 and 2 inside this step, and the call is made again.
-        self.w.request_context()?;
-        self.w.overflow()?;
-        let last = self.end_of_turn(2);
-        self.w.compact(0, last, SUMMARY_1)?;
         self.tool(
             "Now the tests, next to the negative-amount test.",
             "edit",
@@ -256,9 +328,18 @@ impl<W: Write> Script<W> {
             &bash_args("cargo test", "Run all tests"),
             TEST_PASS_14,
         )?;
+        self.tool(
+            "All 14 unit tests and the doc tests pass. Clippy as well, since CI runs it.",
+            "bash",
+            &bash_args(
+                "cargo clippy --all-targets -- -D warnings",
+                "Lint with warnings as errors",
+            ),
+            CLIPPY_CLEAN,
+        )?;
         self.answer(
-            "All 14 unit tests and the doc tests pass.",
-            "Done. An empty whole part now counts as zero when a fraction follows, so `.5` is 50 cents and `-.5` is -50 cents; `--5`, `.` and `-` are still rejected. Two new tests cover this (`parses_amounts_without_whole_part`, `rejects_double_sign_and_bare_dot`), and all 14 unit tests pass.",
+            "Tests and clippy are clean.",
+            "Done. An empty whole part now counts as zero when a fraction follows, so `.5` is 50 cents and `-.5` is -50 cents; `--5`, `.` and `-` are still rejected, which covers every input in the fuzzer's report. Two new tests cover this (`parses_amounts_without_whole_part`, `rejects_double_sign_and_bare_dot`), all 14 unit tests pass and clippy is clean.",
         )
     }
 
@@ -266,9 +347,8 @@ impl<W: Write> Script<W> {
         // Between turns the user runs `/compact`: everything so far, starting at the first
         // summary (a nested replace), is summarized again.
         self.w.pause(20_000);
-        let last = self.w.surface().len().saturating_sub(1);
         let command = super::text::uuid(SAMPLE_SEED, 0xC0_33A7D);
-        self.w.compact_on_command(0, last, SUMMARY_2, &command)?;
+        self.command(&command)?;
         self.open(
             44_000,
             "Great. Add an entry to CHANGELOG.md under Unreleased.",
@@ -341,21 +421,6 @@ impl<W: Write> Script<W> {
 
     fn problems_turn_3(&mut self) -> io::Result<()> {
         self.open(22_000, "Run clippy as well.")?;
-        // Defect 1: the summary replaces turn 1 but forgets to cite the bash result it shadows.
-        let last = self.end_of_turn(1);
-        let forgotten = self
-            .w
-            .surface()
-            .iter()
-            .find(|n| n.kind == super::writer::NodeKind::ToolResult)
-            .map_or(0, |n| n.seq);
-        self.w.compact_with(
-            0,
-            last,
-            PROBLEMS_SUMMARY_1,
-            Fault::OmitSource(forgotten),
-            None,
-        )?;
         self.tool(
             "Clippy on all targets.",
             "bash",
@@ -371,7 +436,8 @@ impl<W: Write> Script<W> {
             "Thanks. Does anything else in config.rs still use the old key names?",
         )?;
         // Defect 2: a compaction computed from a stale surface names a start that an earlier
-        // compaction already shadowed (the first user message).
+        // compaction already shadowed (the first user message). The policy would not have
+        // compacted here: its one disagreement with the log.
         let stale = self.first_user;
         let last = self.before_current_turn();
         self.w
@@ -426,9 +492,16 @@ fn edit_args(path: &str, old: &str, new: &str) -> String {
     )
 }
 
+/// src/parse.rs as the session finds it: the parser and its tests, with a year of
+/// statement lines.
+fn parse_rs_v1() -> String {
+    let body = PARSE_RS_V1.strip_suffix('}').unwrap_or(PARSE_RS_V1);
+    format!("{body}\n{}}}", statement_test())
+}
+
 /// src/parse.rs after turn 2: the sign is stripped and the total converted to `i64`.
 fn parse_rs_v2() -> String {
-    PARSE_RS_V1.replace(PARSE_BODY_V1, PARSE_BODY_V2).replace(
+    parse_rs_v1().replace(PARSE_BODY_V1, PARSE_BODY_V2).replace(
         "    let cents = whole * 100 + frac;",
         "    let cents = (whole * 100 + frac) as i64;",
     )
@@ -565,6 +638,60 @@ const PARSE_BODY_V2: &str = "    let s = input.trim();
     let cents = whole * 100 + frac;
     Ok(Amount::from_cents(if negative { -cents } else { cents }))";
 
+const TEST_PASS_ONE: &str =
+    "    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.64s
+     Running unittests src/lib.rs (target/debug/deps/ledger-8c1f0e6b2d93a4f7)
+
+running 1 test
+test parse::tests::parses_negative_amounts ... ok
+
+test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 11 filtered out; finished in 0.00s
+[exit code: 0]";
+
+/// The user's go-ahead, with the definition of `Amount` pasted for reference: the request it
+/// starts is over the policy's threshold (the check ran before the message).
+const YES_WITH_AMOUNT: &str = "Yes, go ahead. Keep the signature of `parse_amount` as it is. For reference, this is how `Amount` is defined in src/amount.rs, so you don't have to open it:
+
+```rust
+/// An amount of money in cents. Negative amounts are debits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Amount {
+    cents: i64,
+}
+
+impl Amount {
+    /// The amount of `cents` cents.
+    ///
+    /// ```
+    /// # use ledger::Amount;
+    /// assert_eq!(Amount::from_cents(-1250).to_string(), \"-12.50\");
+    /// ```
+    pub const fn from_cents(cents: i64) -> Self {
+        Amount { cents }
+    }
+
+    /// The amount in cents.
+    pub const fn cents(self) -> i64 {
+        self.cents
+    }
+}
+
+impl std::ops::Add for Amount {
+    type Output = Amount;
+    fn add(self, other: Amount) -> Amount {
+        Amount::from_cents(self.cents + other.cents)
+    }
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.cents < 0 { \"-\" } else { \"\" };
+        let abs = self.cents.unsigned_abs();
+        write!(f, \"{sign}{}.{:02}\", abs / 100, abs % 100)
+    }
+}
+```";
+
 const COMPILE_ERROR: &str = "   Compiling ledger v0.3.1 (/home/dev/src/ledger)
 error[E0600]: cannot apply unary operator `-` to type `u64`
   --> src/parse.rs:22:41
@@ -611,9 +738,15 @@ const CLIPPY_CLEAN: &str = "    Checking ledger v0.3.1 (/home/dev/src/ledger)
     Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.94s
 [exit code: 0]";
 
-const SUMMARY_1: &str = "The user reported that CI fails in `parse::tests::parses_negative_amounts` in the `ledger` crate (/home/dev/src/ledger). Cause: `parse_amount` in src/parse.rs parsed the whole part as `u64`, so a leading `-` made it return `InvalidAmount`. As asked (keep the `parse_amount` signature), the agent now strips an optional leading `-` before splitting on the dot, parses the digits as before and negates the total in cents; a first attempt did not compile (unary `-` on `u64`) and was fixed by converting the total to `i64`. `cargo test` then passed: 12 unit tests and 2 doc tests.";
+const SUMMARY_DIAGNOSIS: &str = "The user reported that CI fails in the test `parses_negative_amounts` (in `parse::tests`) of the `ledger` crate (/home/dev/src/ledger) and asked for a diagnosis only, no changes yet. Running the test showed `parse_amount` rejecting the negative amount of the test with `InvalidAmount`. Reading src/parse.rs: `parse_amount` splits on the dot and parses the whole part as a `u64`, so the leading `-` makes the parse fail; the fraction is parsed separately by `parse_fraction`. The agent reported this and proposed to strip an optional leading `-`, parse the digits as before and negate the total in cents (an `i64` whole part alone would get a negative amount with cents wrong, and lose the sign of one below a unit).";
 
-const SUMMARY_2: &str = "The user asked for a fix in the `ledger` crate (/home/dev/src/ledger): `parse_amount` in src/parse.rs rejected negative amounts because it parsed the whole part as `u64`. The agent now strips a leading `-`, parses the digits and negates the total in cents (converted to `i64`); the `parse_amount` signature is unchanged, as the user asked, and `cargo clippy --all-targets -- -D warnings` was clean. The user then asked for `.5` and `-.5` to parse (50 and -50 cents) while `--5` stays an error: an empty whole part now counts as zero when a fraction follows, covered by two new tests (`parses_amounts_without_whole_part`, `rejects_double_sign_and_bare_dot`). All 14 unit tests and 2 doc tests pass.";
+const SUMMARY_FIX: &str = "The user reported that CI fails in `parse::tests::parses_negative_amounts` in the `ledger` crate (/home/dev/src/ledger). Cause: `parse_amount` in src/parse.rs parsed the whole part as `u64`, so a leading `-` made it return `InvalidAmount`. As asked (keep the `parse_amount` signature; the user pasted `Amount` from src/amount.rs, cents as `i64`), the agent now strips an optional leading `-` before splitting on the dot, parses the digits as before and negates the total in cents; a first attempt did not compile (unary `-` on `u64`) and was fixed by converting the total to `i64`. `cargo test` then passed (12 unit tests, 2 doc tests) and `cargo clippy --all-targets -- -D warnings` was clean.";
+
+const SUMMARY_REQUEST: &str = "Earlier: negative amounts in the `ledger` crate (/home/dev/src/ledger) are fixed. `parse_amount` in src/parse.rs strips an optional leading `-`, parses the digits and negates the total in cents (as `i64`); its signature is unchanged, 12 unit tests and 2 doc tests pass and clippy is clean. Now the user wants `.5` and `-.5` to parse (50 and -50 cents) while `--5` stays an error, with tests for those, and pasted last night's fuzzer report: its crashes are `.5`, `-.5`, `.05`, `-.75` and ` .5` rejected with `InvalidAmount`, and `--5`, `-.`, `.`, `-` and `+.5`, which must stay errors. The agent re-ran `parses_negative_amounts` first: it still passes.";
+
+const SUMMARY_WHOLE_PART: &str = "Negative amounts in the `ledger` crate (/home/dev/src/ledger) are fixed: `parse_amount` in src/parse.rs strips a leading `-` and negates the total in cents, signature unchanged, clippy clean. The user then asked for `.5` and `-.5` to parse (50 and -50 cents) while `--5` stays an error (the fuzzer had reported the same inputs). The agent checked that the negative-amount test still passes, re-read src/parse.rs and edited `parse_amount` so that an empty whole part counts as zero when a fraction follows (`--5` stays invalid: after one sign is stripped the second minus is not a digit). Tests for the new inputs are next.";
+
+const SUMMARY_COMMAND: &str = "The user asked for a fix in the `ledger` crate (/home/dev/src/ledger): `parse_amount` in src/parse.rs rejected negative amounts because it parsed the whole part as `u64`. The agent now strips a leading `-`, parses the digits and negates the total in cents (converted to `i64`); the `parse_amount` signature is unchanged, as the user asked, and `cargo clippy --all-targets -- -D warnings` was clean. The user then asked for `.5` and `-.5` to parse (50 and -50 cents) while `--5` stays an error: an empty whole part now counts as zero when a fraction follows, covered by two new tests (`parses_amounts_without_whole_part`, `rejects_double_sign_and_bare_dot`). All 14 unit tests and 2 doc tests pass.";
 
 const WHOLE_V1: &str = "    let whole: u64 = whole.parse().map_err(|_| invalid())?;";
 
@@ -731,3 +864,5 @@ error: test failed, to rerun pass `--bin weatherbot`
 const PROBLEMS_SUMMARY_1: &str = "The user reported that `config::tests::loads_defaults` fails. Cause: `config/default.toml` renamed `poll_interval_secs` to `poll_interval`, but `Config::load` still read the old key.";
 
 const PROBLEMS_SUMMARY_2: &str = "The agent switched `Config::load` to the renamed `poll_interval` key; all 8 tests pass and clippy is clean.";
+
+const PROBLEMS_SUMMARY_3: &str = "`Config::load` reads the renamed `poll_interval` key now (the default config had renamed `poll_interval_secs`); all 8 tests pass and clippy is clean. The user asked whether anything else in config.rs still uses the old key names.";

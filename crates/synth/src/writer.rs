@@ -257,6 +257,25 @@ impl<W: Write> LogWriter<W> {
         self.turn
     }
 
+    /// The current step number of the open turn (0 before its first step).
+    pub fn step(&self) -> u32 {
+        self.step
+    }
+
+    /// True while a turn is open.
+    pub fn in_turn(&self) -> bool {
+        self.in_turn
+    }
+
+    /// The meter's price of the summary message a compaction with `summary` writes.
+    pub fn summary_price(summary: &str) -> u64 {
+        price::message(&[
+            price::text_block(SUMMARY_PREAMBLE),
+            price::text_block(summary),
+            price::text_block(SUMMARY_END),
+        ])
+    }
+
     /// Flushes and returns the output and the final counts.
     pub fn finish(mut self) -> io::Result<(W, SynthStats)> {
         self.out.flush()?;
@@ -799,11 +818,7 @@ impl<W: Write> LogWriter<W> {
             return Ok(());
         }
         let nested = chain[0].kind.is_replacement();
-        let tokens = price::message(&[
-            price::text_block(SUMMARY_PREAMBLE),
-            price::text_block(summary),
-            price::text_block(SUMMARY_END),
-        ]);
+        let tokens = Self::summary_price(summary);
         let node = SurfaceNode {
             seq,
             kind: NodeKind::Summary,
@@ -923,6 +938,13 @@ impl<W: Write> LogWriter<W> {
     /// Lets `ms` milliseconds pass (the user reading and typing between turns).
     pub fn pause(&mut self, ms: i64) {
         self.time += ms;
+    }
+}
+
+impl LogWriter<Vec<u8>> {
+    /// The bytes written so far (a writer into memory).
+    pub fn written(&self) -> &[u8] {
+        &self.out
     }
 }
 
