@@ -13,7 +13,7 @@ use super::command::{SideTab, UiCommand};
 use super::compactions::{self, CompactionsState};
 use super::context_strip::StripState;
 use super::findings_panel;
-use super::follow::FollowState;
+use super::follow_state::FollowState;
 use super::inspector::{self, InspectorState};
 use super::loader::{DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source};
 use super::policy_tab::{self, PolicyTabState};
@@ -30,6 +30,8 @@ use super::view::{Prefs, RowGeometry, ViewState};
 
 /// Key of the persisted preferences.
 const PREFS_KEY: &str = "surface-viewer/prefs";
+/// Key of the persisted recent-folders list.
+pub(super) const RECENT_FOLDERS_KEY: &str = "surface-viewer/recent-folders";
 
 /// The desktop viewer.
 pub struct ViewerApp {
@@ -180,7 +182,7 @@ impl ViewerApp {
         app.repaint = Some(cc.egui_ctx.clone());
         app.recent_folders = cc
             .storage
-            .and_then(|s| eframe::get_value(s, super::browser_app::RECENT_FOLDERS_KEY))
+            .and_then(|s| eframe::get_value(s, RECENT_FOLDERS_KEY))
             .unwrap_or_default();
         if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
             app.follow_requested = false;
@@ -800,11 +802,7 @@ impl eframe::App for ViewerApp {
             self.prefs.whole_chain = self.view.whole_chain;
             self.prefs.threshold_ratio = self.view.threshold_ratio;
             eframe::set_value(storage, PREFS_KEY, &self.prefs);
-            eframe::set_value(
-                storage,
-                super::browser_app::RECENT_FOLDERS_KEY,
-                &self.recent_folders,
-            );
+            eframe::set_value(storage, RECENT_FOLDERS_KEY, &self.recent_folders);
         }
     }
 }

@@ -11,8 +11,6 @@ use super::chrome::{self, BrowserMenu};
 use super::command::UiCommand;
 use super::loader::Source;
 
-/// Key of the persisted recent-folders list.
-pub(super) const RECENT_FOLDERS_KEY: &str = "surface-viewer/recent-folders";
 /// Most recent folders kept.
 const MAX_RECENT_FOLDERS: usize = 10;
 

@@ -23,6 +23,7 @@ mod compactions_strip;
 mod context_strip;
 mod findings_panel;
 mod follow;
+mod follow_state;
 mod history;
 mod icon;
 mod inspector;
