@@ -665,8 +665,18 @@ fn policy_exit_codes_json_and_csv() {
     let out = run_cli(&["policy", &p01, "--csv"]);
     assert_eq!(out.status.code(), Some(0));
     let csv = String::from_utf8(out.stdout).unwrap();
-    assert!(csv.starts_with("step_start_seq,turn,step,trigger,total,"));
+    let header = surface_cli::policy::CSV_COLUMNS.join(",");
+    assert_eq!(
+        csv.lines().next(),
+        Some(header.as_str()),
+        "the writer's own header"
+    );
     assert_eq!(csv.lines().count(), 1 + 40);
+    let columns = surface_cli::policy::CSV_COLUMNS.len();
+    for row in csv.lines().skip(1) {
+        // No cell of p01 holds a comma or a quote: every row has one cell per column.
+        assert_eq!(row.split(',').count(), columns, "{row}");
+    }
     let out = run_cli(&["policy", &path("nope.jsonl")]);
     assert_eq!(out.status.code(), Some(2));
 }
