@@ -36,6 +36,8 @@ pub struct LogPrune {
     pub event: u32,
     /// The replacing `tool/result`, when it was applied.
     pub replacement: Option<Node>,
+    /// The event carrying the prune's replace op, applied or not.
+    pub replace_event: Option<u32>,
     /// The seq the prune's replace op names (`start`), when it has one.
     pub target_seq: Option<u64>,
     /// Its replace op was not applied (an invalid compaction).
@@ -49,6 +51,8 @@ pub struct LogSummary {
     pub event: u32,
     /// The replacing summary message, when it was applied.
     pub replacement: Option<Node>,
+    /// The event carrying the summary's replace op, applied or not.
+    pub replace_event: Option<u32>,
     /// The replace op's `start` and `end` seqs, when one followed.
     pub range: Option<(u64, u64)>,
     /// A replace was applied (the attempt succeeded).
@@ -464,6 +468,7 @@ impl<'a> Builder<'a> {
         let summary = LogSummary {
             event: idx.0,
             replacement: replacement.map(|r| self.node(r)),
+            replace_event: b.replace.map(|r| r.0),
             range,
             ok: replacement.is_some(),
             invalid: b.replace.is_some() && replacement.is_none(),
@@ -488,6 +493,7 @@ impl<'a> Builder<'a> {
         let prune = LogPrune {
             event: idx.0,
             replacement: replacement.map(|r| self.node(r)),
+            replace_event: p.replace.map(|r| r.0),
             target_seq,
             invalid: p.replace.is_some() && replacement.is_none(),
         };
