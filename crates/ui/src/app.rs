@@ -699,6 +699,7 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.compactions,
+                &mut self.policy,
                 self.view.threshold_ratio,
                 self.synchronous,
                 &mut self.commands,
