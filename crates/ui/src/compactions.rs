@@ -425,7 +425,7 @@ fn row_ui(
     // which lies past them (the table scrolls sideways to it in a narrow panel).
     let columns: f32 = theme::SPACE_SMALL + theme::COMPACTION_COLUMNS.iter().sum::<f32>();
     let split = (rect.left() + columns).min(rect.right());
-    let id = ui.id().with(("compaction-row", r.event.0));
+    let id = ui.scope_id().with(("compaction-row", r.event.0));
     let response = ui.interact(
         Rect::from_x_y_ranges(rect.left()..=split, rect.y_range()),
         id,
