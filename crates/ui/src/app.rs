@@ -700,7 +700,6 @@ impl ViewerApp {
                 &self.view,
                 &mut self.compactions,
                 &mut self.policy,
-                self.view.threshold_ratio,
                 self.synchronous,
                 &mut self.commands,
             ),

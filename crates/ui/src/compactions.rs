@@ -180,11 +180,13 @@ pub fn compactions_ui(
     view: &ViewState,
     state: &mut CompactionsState,
     policy: &mut PolicyTabState,
-    ratio: f64,
     blocking: bool,
     commands: &mut Vec<UiCommand>,
 ) {
-    state.cache.ensure(session, ratio, Some(ui.ctx()), blocking);
+    // The audit's threshold ratio is the view's (the strip's dashed line, Use inferred settings).
+    state
+        .cache
+        .ensure(session, view.threshold_ratio, Some(ui.ctx()), blocking);
     let replaying = policy_verdicts(ui, session, state, policy, blocking);
     if state.cache.poll() || replaying {
         ui.ctx()
