@@ -497,6 +497,7 @@ fn node(event: u32, price: u32, calls: u16, result: bool) -> Node {
         calls,
         result,
         chars: 0,
+        chars_exact: true,
     }
 }
 
@@ -665,8 +666,18 @@ fn policy_exit_codes_json_and_csv() {
     let out = run_cli(&["policy", &p01, "--csv"]);
     assert_eq!(out.status.code(), Some(0));
     let csv = String::from_utf8(out.stdout).unwrap();
-    assert!(csv.starts_with("step_start_seq,turn,step,trigger,total,"));
+    let header = surface_cli::policy::CSV_COLUMNS.join(",");
+    assert_eq!(
+        csv.lines().next(),
+        Some(header.as_str()),
+        "the writer's own header"
+    );
     assert_eq!(csv.lines().count(), 1 + 40);
+    let columns = surface_cli::policy::CSV_COLUMNS.len();
+    for row in csv.lines().skip(1) {
+        // No cell of p01 holds a comma or a quote: every row has one cell per column.
+        assert_eq!(row.split(',').count(), columns, "{row}");
+    }
     let out = run_cli(&["policy", &path("nope.jsonl")]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -696,5 +707,36 @@ fn invalid_settings_are_one_line_naming_the_flag_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(flag), "{flags:?}: {err}");
         assert!(out.stdout.is_empty());
+    }
+}
+
+/// A small tool result's node holds an upper bound of its code points until a replay needs
+/// the exact count; a large one holds the exact count: either way the replay decides on the
+/// exact figure (the fixtures' expectations above), and the bound is never below it.
+#[test]
+fn small_results_hold_an_upper_bound_and_large_ones_the_exact_count() {
+    use surface_engine::EventIdx;
+    use surface_engine::policy::tool_result_chars;
+    for name in ["p01.jsonl", "p02.jsonl", "p11.jsonl"] {
+        let bytes = std::fs::read(fixture_path(name)).unwrap();
+        let log = read_jsonl(bytes, None).unwrap();
+        let surface = Surface::at_end(&log);
+        let meter = Meter::build(&log, &surface);
+        let input = PolicyInput::build(&log, &surface, &meter);
+        let (mut bounded, mut exact) = (0, 0);
+        for check in input.checks() {
+            let replacements = check.log.prunes.iter().filter_map(|p| p.replacement);
+            for node in replacements.filter(|n| n.result) {
+                let chars = tool_result_chars(&log, EventIdx(node.event));
+                if node.chars_exact {
+                    exact += 1;
+                    assert_eq!(u64::from(node.chars), chars, "{name} seq {}", node.seq);
+                } else {
+                    bounded += 1;
+                    assert!(u64::from(node.chars) >= chars, "{name} seq {}", node.seq);
+                }
+            }
+        }
+        assert!(bounded + exact > 0, "{name} prunes");
     }
 }

@@ -17,6 +17,7 @@ use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::Surface;
 use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, replay};
 
+pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
 
 /// The policy's settings and the report's form, as the command line gives them. Numbers are

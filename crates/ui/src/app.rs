@@ -701,7 +701,7 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.compactions,
-                self.view.threshold_ratio,
+                &mut self.policy,
                 self.synchronous,
                 &mut self.commands,
             ),

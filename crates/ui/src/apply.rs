@@ -218,6 +218,8 @@ impl ViewerApp {
                         &self.policy.settings,
                     );
                     self.policy.set_settings(settings);
+                    // The audit (Compactions tab, strip colours) judges pressure by the same T.
+                    self.view.threshold_ratio = settings.threshold_ratio;
                 }
             }
             UiCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),

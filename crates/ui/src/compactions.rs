@@ -1,7 +1,8 @@
 //! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after,
-//! tokens saved, summary tokens, lost terms, refetches — sortable by any column, a click jumps
-//! the cursor there; below, the selected replace before | after; then the failed compactions
-//! and the requests made over the threshold.
+//! tokens saved, summary tokens, lost terms, refetches — sortable by any column — and the
+//! policy replay's verdict on it (the Policy tab's settings, verify); a click jumps the cursor
+//! there; below, the selected replace before | after; then the failed compactions and the
+//! requests made over the threshold.
 
 use std::sync::Arc;
 
@@ -10,10 +11,13 @@ use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke
 
 use surface_engine::EventIdx;
 use surface_engine::audit::{Audit, ReplaceAudit};
+use surface_engine::policy::ReplayMode;
 
 use super::command::UiCommand;
 use super::compactions_compare::{CompareState, compare_ui};
 use super::compactions_job::AuditCache;
+use super::compactions_policy::{CompactionVerdicts, RowVerdict};
+use super::policy_tab::PolicyTabState;
 use super::session::Session;
 use super::theme::{self, Palette};
 use super::view::ViewState;
@@ -119,6 +123,8 @@ pub struct CompactionsState {
     order_for: Option<(usize, Column, bool)>,
     /// The replace shown before | after.
     pub compare: CompareState,
+    /// The policy's verdict on each compaction.
+    pub verdicts: CompactionVerdicts,
 }
 
 impl Default for CompactionsState {
@@ -129,6 +135,7 @@ impl Default for CompactionsState {
             order: Vec::new(),
             order_for: None,
             compare: CompareState::default(),
+            verdicts: CompactionVerdicts::default(),
         }
     }
 }
@@ -140,6 +147,7 @@ impl CompactionsState {
         self.order.clear();
         self.order_for = None;
         self.compare.reset();
+        self.verdicts = CompactionVerdicts::default();
     }
 
     /// Sorts the table by `column`; the same column again flips the direction.
@@ -171,12 +179,16 @@ pub fn compactions_ui(
     session: &Session,
     view: &ViewState,
     state: &mut CompactionsState,
-    ratio: f64,
+    policy: &mut PolicyTabState,
     blocking: bool,
     commands: &mut Vec<UiCommand>,
 ) {
-    state.cache.ensure(session, ratio, Some(ui.ctx()), blocking);
-    if state.cache.poll() {
+    // The audit's threshold ratio is the view's (the strip's dashed line, Use inferred settings).
+    state
+        .cache
+        .ensure(session, view.threshold_ratio, Some(ui.ctx()), blocking);
+    let replaying = policy_verdicts(ui, session, state, policy, blocking);
+    if state.cache.poll() || replaying {
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_millis(100));
     }
@@ -233,7 +245,9 @@ pub fn compactions_ui(
                     .show_rows(ui, theme::COMPACTION_ROW_HEIGHT, order.len(), |ui, rows| {
                         for row in rows {
                             if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
-                                row_ui(ui, r, focus == Some(r.event), &pal, commands);
+                                let verdict = state.verdicts.of(r.event.0);
+                                let shown = focus == Some(r.event);
+                                row_ui(ui, r, verdict, shown, &pal, commands);
                             }
                         }
                     });
@@ -300,9 +314,41 @@ fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
     });
 }
 
+/// Replays the policy with the Policy tab's settings (verify, reusing the tab's job and
+/// report) and takes in the verdicts when a new report landed. True while it runs.
+fn policy_verdicts(
+    ui: &Ui,
+    session: &Session,
+    state: &mut CompactionsState,
+    policy: &mut PolicyTabState,
+    blocking: bool,
+) -> bool {
+    let valid = session.meter().is_some_and(|meter| {
+        policy
+            .settings
+            .validate(meter.window_at(session.len()))
+            .is_ok()
+    });
+    if valid {
+        policy.job.ensure(
+            session,
+            &policy.settings,
+            ReplayMode::Verify,
+            Some(ui.ctx()),
+            blocking,
+        );
+    }
+    let running = policy.job.poll();
+    state
+        .verdicts
+        .refresh(policy.job.landed(ReplayMode::Verify).filter(|_| valid));
+    running
+}
+
 /// Width of a table row: the panel's, or all the columns' when they need more (it scrolls).
 fn row_width(ui: &Ui) -> f32 {
-    let columns: f32 = theme::COMPACTION_COLUMNS.iter().sum();
+    let columns: f32 =
+        theme::COMPACTION_COLUMNS.iter().sum::<f32>() + theme::COMPACTION_POLICY_WIDTH;
     ui.available_width().max(columns + theme::SPACE)
 }
 
@@ -348,26 +394,66 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
             state.sort_by(column);
         }
     }
+    let cell = Rect::from_x_y_ranges(
+        x..=(x + theme::COMPACTION_POLICY_WIDTH).min(rect.right()),
+        rect.y_range(),
+    );
+    ui.interact(cell, ui.scope_id().with("policy-title"), Sense::hover())
+        .on_hover_text(
+            "The policy replay's verdict on this compaction, with the Policy tab's settings (verify)",
+        );
+    ui.painter().with_clip_rect(cell).text(
+        Pos2::new(cell.left(), cell.center().y),
+        Align2::LEFT_CENTER,
+        "policy",
+        font,
+        pal.weak_text,
+    );
 }
 
 fn row_ui(
     ui: &mut Ui,
     r: &ReplaceAudit,
+    verdict: Option<&RowVerdict>,
     shown: bool,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
-    let (rect, response) = ui.allocate_exact_size(
+    let (rect, _) = ui.allocate_exact_size(
         Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
+        Sense::hover(),
+    );
+    // Two click targets: the audit's columns (the row, as before) and the policy's verdict,
+    // which lies past them (the table scrolls sideways to it in a narrow panel).
+    let columns: f32 = theme::SPACE_SMALL + theme::COMPACTION_COLUMNS.iter().sum::<f32>();
+    let split = (rect.left() + columns).min(rect.right());
+    let id = ui.scope_id().with(("compaction-row", r.event.0));
+    let response = ui.interact(
+        Rect::from_x_y_ranges(rect.left()..=split, rect.y_range()),
+        id,
         Sense::click(),
     );
+    let policy_response = ui.interact(
+        Rect::from_x_y_ranges(split..=rect.right(), rect.y_range()),
+        id.with("policy"),
+        Sense::click(),
+    );
+    let policy_cell = verdict.map_or("–", |v| v.cell.as_str());
+    policy_response.widget_info(|| {
+        let mut info =
+            WidgetInfo::labeled(Role::Button, true, format!("policy verdict seq {}", r.seq));
+        info.current_text_value = Some(policy_cell.to_string());
+        info
+    });
     response.widget_info(|| {
-        WidgetInfo::selected(
+        let mut info = WidgetInfo::selected(
             Role::Button,
             true,
             shown,
             format!("compaction seq {}", r.seq),
-        )
+        );
+        info.current_text_value = Some(policy_cell.to_string());
+        info
     });
     if !ui.is_rect_visible(rect) {
         return;
@@ -376,7 +462,7 @@ fn row_ui(
     if shown {
         painter.rect_filled(rect, 0.0, pal.selection_bg);
     }
-    if response.hovered() {
+    if response.hovered() || policy_response.hovered() {
         painter.rect_stroke(
             rect,
             0.0,
@@ -430,14 +516,39 @@ fn row_ui(
         );
         x += width;
     }
-    if response.clicked() {
+    let policy_color = match verdict.and_then(|v| v.agrees) {
+        Some(false) => pal.error,
+        Some(true) => text,
+        None => pal.weak_text,
+    };
+    let clip = Rect::from_x_y_ranges(
+        x..=(x + theme::COMPACTION_POLICY_WIDTH).min(rect.right()),
+        rect.y_range(),
+    );
+    painter.with_clip_rect(clip).text(
+        Pos2::new(x, y),
+        Align2::LEFT_CENTER,
+        policy_cell,
+        font,
+        policy_color,
+    );
+    if response.clicked() || policy_response.clicked() {
         commands.push(UiCommand::FocusList(super::navigate::ListKind::Compactions));
         commands.push(UiCommand::JumpTo(r.event));
     }
-    response.on_hover_text_at_pointer(format!(
-        "seq {}: {} → {} tokens · click to move the cursor just after it",
+    let policy = verdict.map_or_else(
+        || {
+            "policy: no verdict (the Policy tab's settings are invalid or the replay runs)"
+                .to_string()
+        },
+        |v| format!("policy: {}", v.detail),
+    );
+    let hover = format!(
+        "seq {}: {} → {} tokens · click to move the cursor just after it\n{policy}",
         r.seq, r.tokens_before, r.tokens_after
-    ));
+    );
+    policy_response.on_hover_text_at_pointer(hover.clone());
+    response.on_hover_text_at_pointer(hover);
 }
 
 /// The trigger in a table cell: `below` stands for below-threshold.

@@ -19,6 +19,7 @@ pub mod command;
 mod compactions;
 mod compactions_compare;
 mod compactions_job;
+mod compactions_policy;
 mod compactions_strip;
 mod context_strip;
 mod findings_panel;

@@ -1,6 +1,9 @@
 //! The policy lab's background work for the open log: its [`PolicyInput`] built once per
-//! length on a worker (it reads the whole log), then a replay per settings and mode, on a
-//! worker too for long logs. The last report stays on screen while the next is computed.
+//! length (it reads the whole log), then a replay per settings and mode, each on a worker for
+//! long logs. One report is kept per mode (the Policy tab may show a what-if while the
+//! Compactions tab shows verify verdicts). The last report stays on screen while the next is
+//! computed; a followed log that grew keeps its replays on the previous input while the new
+//! one is built in the background.
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -10,7 +13,7 @@ use surface_engine::policy::{PolicyInput, PolicyReport, PolicySettings, ReplayMo
 
 use super::session::Session;
 
-/// What a report was computed for.
+/// What a report was computed for: the input's length, the settings and the mode.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Key {
     events: usize,
@@ -18,13 +21,50 @@ struct Key {
     mode: ReplayMode,
 }
 
-/// The input and the latest report of the open log, and the jobs computing them.
+/// A landed report with the input it was replayed on.
+#[derive(Clone, Debug)]
+struct Landed {
+    key: Key,
+    report: Arc<PolicyReport>,
+    input: Arc<PolicyInput>,
+}
+
+/// The latest report of one mode and the job computing the next.
+#[derive(Debug, Default)]
+struct Slot {
+    landed: Option<Landed>,
+    job: Option<(Key, Arc<PolicyInput>, Receiver<PolicyReport>)>,
+}
+
+impl Slot {
+    fn poll(&mut self) {
+        if let Some((key, input, rx)) = &self.job {
+            match rx.try_recv() {
+                Ok(report) => {
+                    self.landed = Some(Landed {
+                        key: *key,
+                        report: Arc::new(report),
+                        input: Arc::clone(input),
+                    });
+                    self.job = None;
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => self.job = None,
+            }
+        }
+    }
+}
+
+/// The input and the latest reports of the open log, and the jobs computing them.
 #[derive(Debug, Default)]
 pub struct PolicyJob {
+    /// The latest input and the log length it was built at.
     input: Option<(usize, Arc<PolicyInput>)>,
     input_job: Option<(usize, Receiver<PolicyInput>)>,
-    report: Option<(Key, Arc<PolicyReport>)>,
-    report_job: Option<(Key, Receiver<PolicyReport>)>,
+    verify: Slot,
+    what_if: Slot,
+    /// The mode of the report that landed last.
+    latest: Option<ReplayMode>,
 }
 
 impl PolicyJob {
@@ -33,12 +73,46 @@ impl PolicyJob {
         *self = PolicyJob::default();
     }
 
-    /// The latest report, if any was computed.
-    pub fn report(&self) -> Option<&Arc<PolicyReport>> {
-        self.report.as_ref().map(|(_, r)| r)
+    fn slot(&self, mode: ReplayMode) -> &Slot {
+        match mode {
+            ReplayMode::Verify => &self.verify,
+            ReplayMode::WhatIf => &self.what_if,
+        }
     }
 
-    /// The latest report if it was made with `settings` and `mode` on the whole log.
+    fn slot_mut(&mut self, mode: ReplayMode) -> &mut Slot {
+        match mode {
+            ReplayMode::Verify => &mut self.verify,
+            ReplayMode::WhatIf => &mut self.what_if,
+        }
+    }
+
+    /// The report that landed last, of either mode.
+    pub fn report(&self) -> Option<&Arc<PolicyReport>> {
+        let mode = self.latest?;
+        self.slot(mode).landed.as_ref().map(|l| &l.report)
+    }
+
+    /// The latest report of `mode`, else the one that landed last (shown while `mode`'s is
+    /// computed).
+    pub fn report_or_latest(&self, mode: ReplayMode) -> Option<&Arc<PolicyReport>> {
+        self.slot(mode)
+            .landed
+            .as_ref()
+            .map(|l| &l.report)
+            .or_else(|| self.report())
+    }
+
+    /// The latest report of `mode` with the input it was replayed on (its checks are the
+    /// input's, one for one).
+    pub fn landed(&self, mode: ReplayMode) -> Option<(&Arc<PolicyInput>, &Arc<PolicyReport>)> {
+        self.slot(mode)
+            .landed
+            .as_ref()
+            .map(|l| (&l.input, &l.report))
+    }
+
+    /// The latest report if it was made with `settings` and `mode` on a log of `events`.
     pub fn report_for(
         &self,
         events: usize,
@@ -50,20 +124,23 @@ impl PolicyJob {
             settings: *settings,
             mode,
         };
-        self.report
+        self.slot(mode)
+            .landed
             .as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, r)| r)
+            .filter(|l| l.key == key)
+            .map(|l| &l.report)
     }
 
     /// True while the input or a report is being computed.
     pub fn running(&self) -> bool {
-        self.input_job.is_some() || self.report_job.is_some()
+        self.input_job.is_some() || self.verify.job.is_some() || self.what_if.job.is_some()
     }
 
     /// Builds the input of `session` when the latest one is for another length, then replays
-    /// `settings` (already validated) in `mode` when the latest report is for something else.
-    /// `blocking` computes on this thread (tests); short logs are always computed here.
+    /// `settings` (already validated) in `mode` on the latest input when its report is for
+    /// something else. `blocking` computes on this thread (tests); short logs are computed
+    /// here on their first build, but a log that grew (a followed session) is rebuilt in the
+    /// background, its replays running on the previous input meanwhile.
     pub fn ensure(
         &mut self,
         session: &Session,
@@ -76,52 +153,46 @@ impl PolicyJob {
             return;
         };
         let events = session.len();
-        let here = blocking || events < BLOCKING_BELOW;
-        let input = match &self.input {
-            Some((n, input)) if *n == events => Arc::clone(input),
-            _ => {
-                if self.input_job.as_ref().is_some_and(|(n, _)| *n == events) {
-                    return;
-                }
-                if here {
-                    let surface = Surface::at_end(&session.log);
-                    let input = Arc::new(PolicyInput::build(&session.log, &surface, meter));
-                    self.input = Some((events, Arc::clone(&input)));
-                    self.input_job = None;
-                    input
-                } else {
-                    let log = Arc::clone(&session.log);
-                    let shared_meter = Arc::clone(meter);
-                    let rx = spawn("surface-viewer-policy-input", ctx, move || {
-                        let surface = Surface::at_end(&log);
-                        PolicyInput::build(&log, &surface, &shared_meter)
-                    });
-                    match rx {
-                        Some(rx) => self.input_job = Some((events, rx)),
-                        None => {
-                            let surface = Surface::at_end(&session.log);
-                            let input = PolicyInput::build(&session.log, &surface, meter);
-                            self.input = Some((events, Arc::new(input)));
-                        }
+        let stale = self.input.as_ref().is_none_or(|(n, _)| *n != events);
+        if stale && self.input_job.is_none() {
+            let grew = self.input.is_some();
+            let here = blocking || (events < BLOCKING_BELOW && !grew);
+            let log = Arc::clone(&session.log);
+            let shared_meter = Arc::clone(meter);
+            let build = move || {
+                let surface = Surface::at_end(&log);
+                PolicyInput::build(&log, &surface, &shared_meter)
+            };
+            if here {
+                self.input = Some((events, Arc::new(build())));
+            } else {
+                match spawn("surface-viewer-policy-input", ctx, build) {
+                    Some(rx) => self.input_job = Some((events, rx)),
+                    None => {
+                        let surface = Surface::at_end(&session.log);
+                        let input = PolicyInput::build(&session.log, &surface, meter);
+                        self.input = Some((events, Arc::new(input)));
                     }
-                    return;
                 }
             }
+        }
+        let Some((built_at, input)) = self.input.clone() else {
+            return;
         };
         let key = Key {
-            events,
+            events: built_at,
             settings: *settings,
             mode,
         };
-        if self.report.as_ref().is_some_and(|(k, _)| *k == key)
-            || self.report_job.as_ref().is_some_and(|(k, _)| *k == key)
+        let slot = self.slot(mode);
+        if slot.landed.as_ref().is_some_and(|l| l.key == key)
+            || slot.job.as_ref().is_some_and(|(k, _, _)| *k == key)
         {
             return;
         }
-        if here {
+        if blocking || built_at < BLOCKING_BELOW {
             let report = replay(&session.log, meter, &input, settings, mode);
-            self.report = Some((key, Arc::new(report)));
-            self.report_job = None;
+            self.land(mode, key, report, input);
             return;
         }
         let log = Arc::clone(&session.log);
@@ -133,12 +204,23 @@ impl PolicyJob {
         });
         match rx {
             // A newer request replaces the one running: its result is dropped when it lands.
-            Some(rx) => self.report_job = Some((key, rx)),
+            Some(rx) => self.slot_mut(mode).job = Some((key, input, rx)),
             None => {
                 let report = replay(&session.log, meter, &input, &settings, mode);
-                self.report = Some((key, Arc::new(report)));
+                self.land(mode, key, report, input);
             }
         }
+    }
+
+    fn land(&mut self, mode: ReplayMode, key: Key, report: PolicyReport, input: Arc<PolicyInput>) {
+        let slot = self.slot_mut(mode);
+        slot.landed = Some(Landed {
+            key,
+            report: Arc::new(report),
+            input,
+        });
+        slot.job = None;
+        self.latest = Some(mode);
     }
 
     /// Takes finished work. Returns true while some is still running.
@@ -153,14 +235,12 @@ impl PolicyJob {
                 Err(TryRecvError::Disconnected) => self.input_job = None,
             }
         }
-        if let Some((key, rx)) = &self.report_job {
-            match rx.try_recv() {
-                Ok(report) => {
-                    self.report = Some((*key, Arc::new(report)));
-                    self.report_job = None;
-                }
-                Err(TryRecvError::Empty) => {}
-                Err(TryRecvError::Disconnected) => self.report_job = None,
+        for mode in [ReplayMode::Verify, ReplayMode::WhatIf] {
+            let slot = self.slot_mut(mode);
+            let before = slot.job.is_some();
+            slot.poll();
+            if before && slot.job.is_none() && slot.landed.is_some() {
+                self.latest = Some(mode);
             }
         }
         self.running()
@@ -211,12 +291,57 @@ mod tests {
         job.ensure(&session, &settings, ReplayMode::WhatIf, None, true);
         assert!(!Arc::ptr_eq(&first, job.report().unwrap()));
         assert_eq!(job.report().unwrap().mode, ReplayMode::WhatIf);
+        // The verify report stays beside the what-if one, with its input.
+        assert!(
+            job.report_for(session.len(), &settings, ReplayMode::Verify)
+                .is_some_and(|r| Arc::ptr_eq(r, &first))
+        );
+        let (input, report) = job.landed(ReplayMode::Verify).unwrap();
+        assert_eq!(input.checks().len(), report.checks.len());
+        let other = PolicySettings {
+            threshold_ratio: 0.5,
+            ..settings
+        };
+        job.ensure(&session, &other, ReplayMode::Verify, None, true);
         assert!(
             job.report_for(session.len(), &settings, ReplayMode::Verify)
                 .is_none()
         );
+        assert_eq!(
+            job.report_or_latest(ReplayMode::Verify)
+                .unwrap()
+                .settings
+                .threshold_ratio,
+            0.5
+        );
         assert!(!job.poll() && !job.running());
         job.reset();
         assert!(job.report().is_none());
+    }
+
+    #[test]
+    fn a_grown_log_is_rebuilt_in_the_background_and_replays_meanwhile_on_the_old_input() {
+        let session = super::super::session::test_session();
+        let mut job = PolicyJob::default();
+        let settings = PolicySettings::default();
+        job.ensure(&session, &settings, ReplayMode::Verify, None, false);
+        let first = Arc::clone(job.report().expect("a short log: built here"));
+        // Pretend the log grew: an input for fewer events than the session has.
+        let shorter = PolicyInput::default();
+        job.input = Some((0, Arc::new(shorter)));
+        job.ensure(&session, &settings, ReplayMode::Verify, None, false);
+        assert!(job.input_job.is_some(), "the rebuild runs on a worker");
+        // Meanwhile a replay runs on the input there is (here: the empty one).
+        assert!(job.report_for(0, &settings, ReplayMode::Verify).is_some());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while job.input_job.is_some() && std::time::Instant::now() < deadline {
+            job.poll();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        job.ensure(&session, &settings, ReplayMode::Verify, None, false);
+        let report = job
+            .report_for(session.len(), &settings, ReplayMode::Verify)
+            .expect("replayed on the rebuilt input");
+        assert_eq!(report.checks, first.checks);
     }
 }

@@ -45,13 +45,15 @@ impl PolicyTabState {
         self.job.reset();
     }
 
-    /// The what-if report to draw over the context strip: the latest report when it is a
-    /// what-if and the tab is `shown`.
+    /// The what-if report to draw over the context strip: the latest what-if report when the
+    /// tab is `shown` in what-if mode.
     pub fn what_if_shown(&self, shown: bool) -> Option<std::sync::Arc<PolicyReport>> {
+        if !shown || self.mode != ReplayMode::WhatIf {
+            return None;
+        }
         self.job
-            .report()
-            .filter(|r| shown && r.mode == ReplayMode::WhatIf)
-            .cloned()
+            .landed(ReplayMode::WhatIf)
+            .map(|(_, report)| std::sync::Arc::clone(report))
     }
 
     /// Puts `settings` in force and rewrites the fields to show them (Use inferred settings).
@@ -130,7 +132,7 @@ pub fn policy_ui(
         .job
         .report_for(session.len(), &state.settings, state.mode)
         .is_some();
-    let Some(report) = state.job.report().cloned() else {
+    let Some(report) = state.job.report_or_latest(state.mode).cloned() else {
         ui.label(format!("Replaying the policy {}", super::session::PENDING));
         return;
     };
@@ -368,7 +370,7 @@ impl super::app::ViewerApp {
 
     /// The Policy tab's latest report, if one was computed.
     pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
-        self.policy.job.report().cloned()
+        self.policy.job.report_or_latest(self.policy.mode).cloned()
     }
 }
 

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::facts::pruned;
+use super::facts::{ExactChars, pruned};
 use super::input::{CheckKind, LogCompactions};
 use super::node::{Node, Nodes};
 use super::range::keep_index;
@@ -105,6 +105,8 @@ pub struct Context<'a> {
     pub summary_price: u64,
     /// The next made-up node's event number.
     pub next_hypothetical: u32,
+    /// Exact code points of the tool results read so far.
+    pub exact: ExactChars,
 }
 
 impl Context<'_> {
@@ -168,7 +170,11 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
     if prune && let Some(pruner) = ctx.settings.pruner {
         for p in 0..nodes.list.len() {
             let node = nodes.list[p];
-            if !node.result || u64::from(node.chars) <= pruner.threshold_chars {
+            // The bound first: most results are far below the threshold, their text unread.
+            if !node.result
+                || u64::from(node.chars) <= pruner.threshold_chars
+                || ctx.exact.of(ctx.log, &node) <= pruner.threshold_chars
+            {
                 continue;
             }
             let from_log = check.log.and_then(|l| {
@@ -191,6 +197,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
                         calls: 0,
                         result: true,
                         chars: cut.chars.min(u64::from(u32::MAX)) as u32,
+                        chars_exact: true,
                     }
                 }
             };
@@ -233,6 +240,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
                     calls: 0,
                     result: false,
                     chars: 0,
+                    chars_exact: true,
                 })
             }
         };

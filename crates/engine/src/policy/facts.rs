@@ -3,11 +3,13 @@
 //! the price a prune would leave (built on the parsed tree, only for a node the replay prunes).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::node::Node;
 use super::settings::{PRUNE_MARKER, PrunerSettings};
 use crate::meter::blocks_price;
 use crate::{EventIdx, EventLog};
@@ -40,6 +42,24 @@ struct Block<'a> {
     text: Option<&'a RawValue>,
     #[serde(borrow, default)]
     content: Option<Vec<Block<'a>>>,
+}
+
+/// Exact code points of tool results, read from the log once per replay for the nodes that
+/// hold only an upper bound (see [`Node::chars`]).
+#[derive(Clone, Debug, Default)]
+pub struct ExactChars(HashMap<u32, u64>);
+
+impl ExactChars {
+    /// The exact code points of `node`'s text blocks.
+    pub fn of(&mut self, log: &EventLog, node: &Node) -> u64 {
+        if node.chars_exact {
+            return u64::from(node.chars);
+        }
+        *self
+            .0
+            .entry(node.event)
+            .or_insert_with(|| tool_result_chars(log, EventIdx(node.event)))
+    }
 }
 
 /// Code points of the text blocks inside a `tool/result` event's `tool-result` content (the

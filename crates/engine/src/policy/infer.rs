@@ -3,18 +3,21 @@
 //! budget from each pressure summary's range, and the pruner's size test from the tool
 //! results it pruned and the ones it left.
 
+use super::facts::ExactChars;
 use super::input::{CheckKind, Item, PolicyInput};
-use super::node::Nodes;
+use super::node::{Node, Nodes};
 use super::range::budgets_for;
 use super::report::Inferred;
-use crate::Meter;
+use crate::{EventLog, Meter};
 
-/// Infers the settings from the log's own decisions (independent of any setting).
-pub fn infer(meter: &Meter, input: &PolicyInput) -> Inferred {
+/// Infers the settings from the log's own decisions (independent of any setting); `log` is the
+/// one `input` was built from (the exact size of a tool result is read from it when needed).
+pub fn infer(log: &EventLog, meter: &Meter, input: &PolicyInput) -> Inferred {
     let mut nodes = Nodes::default();
+    // Tool results the log left and pruned at its compactions: sized once, at the end.
+    let (mut kept, mut pruned_results) = (Vec::new(), Vec::new());
     let mut ratio: Option<(f64, f64)> = None;
     let mut retain: Option<(u64, u64)> = None;
-    let mut chars = (0u64, u64::MAX);
     let mut pruned_any = false;
     let mut in_pressure = false;
     let mut out = Inferred::default();
@@ -63,11 +66,10 @@ pub fn infer(meter: &Meter, input: &PolicyInput) -> Inferred {
                         .collect();
                     pruned_any |= !pruned.is_empty();
                     for n in nodes.list.iter().filter(|n| n.result) {
-                        let c = u64::from(n.chars);
                         if pruned.contains(&n.seq) {
-                            chars.1 = chars.1.min(c.saturating_sub(1));
+                            pruned_results.push(*n);
                         } else {
-                            chars.0 = chars.0.max(c);
+                            kept.push(*n);
                         }
                     }
                 }
@@ -92,6 +94,15 @@ pub fn infer(meter: &Meter, input: &PolicyInput) -> Inferred {
         out.retain_tokens = Some([lo, hi]);
     }
     if pruned_any {
+        let mut exact = ExactChars::default();
+        let chars = (
+            largest_chars(log, &mut exact, kept),
+            pruned_results
+                .iter()
+                .map(|n| exact.of(log, n).saturating_sub(1))
+                .min()
+                .unwrap_or(u64::MAX),
+        );
         out.pruner = Some(true);
         if chars.0 > chars.1 {
             out.conflicts.push(format!(
@@ -103,4 +114,19 @@ pub fn infer(meter: &Meter, input: &PolicyInput) -> Inferred {
         out.threshold_chars = Some([chars.0, chars.1]);
     }
     out
+}
+
+/// The largest exact size among `results`, reading as few as it can: in decreasing order of
+/// their bounds, until no bound left can top the largest read.
+fn largest_chars(log: &EventLog, exact: &mut ExactChars, mut results: Vec<Node>) -> u64 {
+    results.sort_unstable_by_key(|n| (std::cmp::Reverse(n.chars), n.event));
+    results.dedup_by_key(|n| n.event);
+    let mut largest = 0;
+    for n in &results {
+        if u64::from(n.chars) <= largest {
+            break;
+        }
+        largest = largest.max(exact.of(log, n));
+    }
+    largest
 }

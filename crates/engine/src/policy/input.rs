@@ -5,11 +5,13 @@
 //! tool result it would prune).
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use memchr::memmem;
 
 use super::facts::tool_result_chars;
 use super::node::Node;
+use super::report::Inferred;
 use crate::audit::{self, OVERFLOW_CODE};
 use crate::meter::BaselineKind;
 use crate::{
@@ -36,6 +38,8 @@ pub struct LogPrune {
     pub event: u32,
     /// The replacing `tool/result`, when it was applied.
     pub replacement: Option<Node>,
+    /// The event carrying the prune's replace op, applied or not.
+    pub replace_event: Option<u32>,
     /// The seq the prune's replace op names (`start`), when it has one.
     pub target_seq: Option<u64>,
     /// Its replace op was not applied (an invalid compaction).
@@ -49,6 +53,8 @@ pub struct LogSummary {
     pub event: u32,
     /// The replacing summary message, when it was applied.
     pub replacement: Option<Node>,
+    /// The event carrying the summary's replace op, applied or not.
+    pub replace_event: Option<u32>,
     /// The replace op's `start` and `end` seqs, when one followed.
     pub range: Option<(u64, u64)>,
     /// A replace was applied (the attempt succeeded).
@@ -139,6 +145,9 @@ pub struct PolicyInput {
     pub(super) older_era: Option<String>,
     /// Events read.
     pub(super) events: usize,
+    /// The settings the log's decisions bracket: independent of any setting, so inferred once,
+    /// by the first replay.
+    pub(super) inferred: OnceLock<Inferred>,
 }
 
 impl PolicyInput {
@@ -155,6 +164,12 @@ impl PolicyInput {
     /// Events the input covers.
     pub fn events(&self) -> usize {
         self.events
+    }
+
+    /// The settings the log's decisions bracket ([`infer`](super::infer)), computed on the
+    /// first call; `log` and `meter` are the ones the input was built from.
+    pub fn inferred(&self, log: &EventLog, meter: &Meter) -> &Inferred {
+        self.inferred.get_or_init(|| super::infer(log, meter, self))
     }
 
     /// The mean price of the log's own summary messages, if it has any.
@@ -201,6 +216,7 @@ struct Builder<'a> {
     prunes: HashMap<u32, usize>,
     scan: audit::Scan,
     finder: memmem::Finder<'static>,
+    text_key: memmem::Finder<'static>,
     header_seen: bool,
     step_open: bool,
     message_seen: bool,
@@ -274,6 +290,7 @@ impl<'a> Builder<'a> {
             prunes,
             scan,
             finder: memmem::Finder::new(OVERFLOW_CODE),
+            text_key: memmem::Finder::new(br#""text":"#),
             header_seen: false,
             step_open: false,
             message_seen: false,
@@ -464,6 +481,7 @@ impl<'a> Builder<'a> {
         let summary = LogSummary {
             event: idx.0,
             replacement: replacement.map(|r| self.node(r)),
+            replace_event: b.replace.map(|r| r.0),
             range,
             ok: replacement.is_some(),
             invalid: b.replace.is_some() && replacement.is_none(),
@@ -488,6 +506,7 @@ impl<'a> Builder<'a> {
         let prune = LogPrune {
             event: idx.0,
             replacement: replacement.map(|r| self.node(r)),
+            replace_event: p.replace.map(|r| r.0),
             target_seq,
             invalid: p.replace.is_some() && replacement.is_none(),
         };
@@ -575,6 +594,16 @@ impl<'a> Builder<'a> {
         )
     }
 
+    /// An upper bound of a tool result's code points: the bytes of its line from the first
+    /// `"text":` key on (every code point of a text block takes at least one byte there; a
+    /// raw `"text":` cannot occur inside a string, where the quotes are escaped), else the
+    /// whole line's.
+    fn chars_bound(&self, idx: EventIdx, len: u32) -> u32 {
+        let line = self.log.line_text(idx);
+        let from = self.text_key.find(line).unwrap_or(0);
+        len.saturating_sub(from as u32)
+    }
+
     fn node(&self, idx: EventIdx) -> Node {
         let log = self.log;
         let name = log.type_name(idx);
@@ -584,10 +613,18 @@ impl<'a> Builder<'a> {
         } else {
             0
         };
-        let chars = if result {
-            tool_result_chars(log, idx).min(u64::from(u32::MAX)) as u32
-        } else {
-            0
+        // A small result keeps a bound (the exact count is read only when a replay's threshold
+        // is below it); a large one, whose count decides prunes at the usual thresholds, is
+        // read once here.
+        let (chars, chars_exact) = match log.event(idx).text() {
+            _ if !result => (0, true),
+            EventText::Line { len, .. } if u64::from(len) <= EXACT_ABOVE => {
+                (self.chars_bound(idx, len), false)
+            }
+            _ => (
+                tool_result_chars(log, idx).min(u64::from(u32::MAX)) as u32,
+                true,
+            ),
         };
         Node {
             event: idx.0,
@@ -596,9 +633,14 @@ impl<'a> Builder<'a> {
             calls,
             result,
             chars,
+            chars_exact,
         }
     }
 }
+
+/// Tool results whose JSON line is longer than this many bytes have their code points counted
+/// when the input is built; shorter ones keep the length as an upper bound.
+const EXACT_ABOVE: u64 = 4096;
 
 /// `tool-call` blocks of an `assistant/message`'s text: none without the word at all (most
 /// messages, no parse), else the compact `"type":"tool-call"` the harness writes counted

@@ -16,8 +16,13 @@ pub struct Node {
     pub calls: u16,
     /// A `tool/result` node.
     pub result: bool,
-    /// Code points of a tool result's text blocks together (0 for other nodes).
+    /// Code points of a tool result's text blocks together (0 for other nodes) — or, when
+    /// `chars_exact` is false, an upper bound: the length of the event's JSON line, which a
+    /// small tool result keeps until a replay needs the exact count
+    /// ([`exact_chars`](super::facts::ExactChars)).
     pub chars: u32,
+    /// `chars` is the exact count.
+    pub chars_exact: bool,
 }
 
 impl Node {
@@ -91,6 +96,7 @@ mod tests {
             calls: 0,
             result: false,
             chars: 0,
+            chars_exact: true,
         }
     }
 

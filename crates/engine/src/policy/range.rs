@@ -66,6 +66,7 @@ mod tests {
             calls,
             result,
             chars: 0,
+            chars_exact: true,
         }
     }
 

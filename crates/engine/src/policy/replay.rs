@@ -4,7 +4,7 @@
 //! re-anchors the meter's figures on the hypothetical surface (viewer-spec §10.4).
 
 use super::decide::{Check, Context, Decision, Outcome, decide};
-use super::infer::infer;
+use super::facts::ExactChars;
 use super::input::{CheckKind, CheckPoint, Item, PolicyInput};
 use super::node::{Node, Nodes};
 use super::report::{
@@ -40,6 +40,7 @@ pub fn replay(
             settings,
             summary_price: summary_tokens,
             next_hypothetical: Node::HYPOTHETICAL,
+            exact: ExactChars::default(),
         },
         actual: Nodes::default(),
         hyp: Nodes::default(),
@@ -72,7 +73,7 @@ pub fn replay(
         mode,
         window,
         settings: SettingsShown::of(settings, summary_tokens),
-        inferred: infer(meter, input),
+        inferred: input.inferred(log, meter).clone(),
         checks: walk.checks,
         first_divergence: walk.first_divergence,
         totals: walk.totals,
