@@ -250,8 +250,7 @@ fn mismatch(expected: &[String], actual: &[String]) -> Option<String> {
                         .unwrap_or(at)
                 };
                 let mut diff = String::new();
-                for k in 0..segment.len() {
-                    let want = &segment[k];
+                for (k, want) in segment.iter().enumerate() {
                     match actual.get(best + k) {
                         Some(got) if got == want => diff.push_str(&format!("    {want}\n")),
                         Some(got) => diff.push_str(&format!("  - {want}\n  + {got}\n")),
@@ -354,6 +353,8 @@ fn the_synopsis_names_every_subcommand() {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A command's name is indented by two spaces; wrapped descriptions by more.
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|w| *w != "help")
         .map(str::to_string)
