@@ -27,12 +27,21 @@ pub use load::{Loaded, load};
 pub use surface_passes::{check_report_of, meter_of};
 pub use surface_store::write_new_file;
 
-/// Exit code: success (and, for `check`, no error-level finding).
+/// Exit code: clean — the command did its work and judged nothing wrong.
 pub const EXIT_OK: u8 = 0;
-/// Exit code: `check` found errors, or `preview` proposes an invalid op.
+/// Exit code: findings — `check` found errors, `preview` proposes an invalid op, `policy`
+/// disagrees with a decision of the log.
 pub const EXIT_FINDINGS: u8 = 1;
-/// Exit code: the input could not be read at all.
+/// Exit code: trouble — unreadable input, a usage error, a refused write, nothing to show.
 pub const EXIT_UNREADABLE: u8 = 2;
+
+/// The exit-code rule, at the end of `--help` (README.md § Exit status says the same).
+const EXIT_STATUS_HELP: &str = "\
+Exit status (as grep's): 0 clean; 1 findings — check found an error-level finding, preview
+proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
+error, a refused write, nothing to show. surface, messages, tokens, request, audit and
+sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
+read, check and sessions exit 2 only when none can be read.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -41,6 +50,7 @@ pub const EXIT_UNREADABLE: u8 = 2;
     name = "surface-viewer",
     version,
     about,
+    after_help = EXIT_STATUS_HELP,
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {

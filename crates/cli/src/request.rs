@@ -6,7 +6,7 @@ use std::io::Write as _;
 use serde_json::Value;
 
 use super::load::{describe_cursor, load, write_context};
-use super::{EXIT_FINDINGS, EXIT_OK, Input, MeterOptions, print_json};
+use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_engine::{Request, Surface, one_line, request_at, text_of_blocks};
 
 /// Runs `request`.
@@ -21,17 +21,16 @@ pub fn run(
     let meter = super::meter_of(log, &Surface::at_end(log));
     let cursor = at.map_or(log.len(), |seq| log.cursor_for_seq(seq));
     let mut scratch = Surface::new(log);
+    // Nothing to show is trouble (exit 2), not a finding: exit 1 means a judgement of the log.
     let Some(request) = request_at(log, &meter, cursor, &mut scratch) else {
-        eprintln!(
-            "surface-viewer: {}: no model request (step/start) {}",
+        anyhow::bail!(
+            "{}: no model request (step/start) {}",
             input.file.display(),
-            if at.is_some() {
-                format!("at or before seq {}", at.unwrap_or(0))
-            } else {
-                "in the log".to_string()
+            match at {
+                Some(seq) => format!("at or before seq {seq}"),
+                None => "in the log".to_string(),
             }
         );
-        return Ok(EXIT_FINDINGS);
     };
     let threshold = request
         .context_window
