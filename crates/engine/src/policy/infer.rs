@@ -4,10 +4,10 @@
 //! results it pruned and the ones it left.
 
 use super::facts::ExactChars;
+use super::inferred::Inferred;
 use super::input::{CheckKind, Item, PolicyInput};
 use super::node::{Node, Nodes};
 use super::range::budgets_for;
-use super::report::Inferred;
 use crate::{EventLog, Meter};
 
 /// Infers the settings from the log's own decisions (independent of any setting); `log` is the
@@ -129,4 +129,12 @@ fn largest_chars(log: &EventLog, exact: &mut ExactChars, mut results: Vec<Node>)
         largest = largest.max(exact.of(log, n));
     }
     largest
+}
+
+impl PolicyInput {
+    /// The settings the log's decisions bracket ([`infer`]), computed on the
+    /// first call; `log` and `meter` are the ones the input was built from.
+    pub fn inferred(&self, log: &EventLog, meter: &Meter) -> &Inferred {
+        self.inferred.get_or_init(|| infer(log, meter, self))
+    }
 }

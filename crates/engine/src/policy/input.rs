@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 use memchr::memmem;
 
 use super::facts::tool_result_chars;
+use super::inferred::Inferred;
 use super::node::Node;
-use super::report::Inferred;
 use crate::audit::{self, OVERFLOW_CODE};
 use crate::meter::BaselineKind;
 use crate::{
@@ -164,12 +164,6 @@ impl PolicyInput {
     /// Events the input covers.
     pub fn events(&self) -> usize {
         self.events
-    }
-
-    /// The settings the log's decisions bracket ([`infer`](super::infer)), computed on the
-    /// first call; `log` and `meter` are the ones the input was built from.
-    pub fn inferred(&self, log: &EventLog, meter: &Meter) -> &Inferred {
-        self.inferred.get_or_init(|| super::infer(log, meter, self))
     }
 
     /// The mean price of the log's own summary messages, if it has any.

@@ -28,6 +28,7 @@
 mod decide;
 mod facts;
 mod infer;
+mod inferred;
 mod input;
 mod node;
 mod range;
@@ -39,12 +40,13 @@ mod verdict;
 pub use decide::{Outcome, PlannedSummary};
 pub use facts::{json_string_chars, tool_result_chars};
 pub use infer::infer;
+pub use inferred::Inferred;
 pub use input::{CheckKind, CheckPoint, LogCompactions, LogPrune, LogSummary, PolicyInput};
 pub use node::{Node, Nodes};
 pub use range::{budgets_for, keep_index};
 pub use replay::replay;
 pub use report::{
-    ActualShown, CheckVerdict, CurveMark, Divergence, Inferred, LogRange, PolicyReport, ReplayMode,
+    ActualShown, CheckVerdict, CurveMark, Divergence, LogRange, PolicyReport, ReplayMode,
     SettingsShown, Totals, WhatIfCurve,
 };
 pub use settings::{
