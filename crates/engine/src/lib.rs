@@ -32,6 +32,7 @@ mod request;
 mod summary;
 mod surface;
 mod text_arena;
+pub mod time_column;
 mod turn_fields;
 mod turn_fields_scan;
 mod turns;
