@@ -88,14 +88,13 @@ pub fn findings_ui(
                 let selected = target.is_some() && target == view.selected;
                 ui.set_min_height(row_height);
                 let width = ui.available_width() - 2.0 * ui.spacing().button_padding.x;
-                let job = super::finding_row::finding_row_job(
+                let font = egui::TextStyle::Button.resolve(ui.style());
+                let text = super::finding_row::finding_row_galley(
                     &format!("{icon} {} · {place}", f.rule),
                     &f.message,
-                    egui::TextStyle::Button.resolve(ui.style()),
-                    color,
-                    width,
+                    (&font, color, width),
+                    |job| ui.fonts_mut(|fonts| fonts.layout_job(job)),
                 );
-                let text = ui.fonts_mut(|fonts| fonts.layout_job(job));
                 let mut button = egui::Button::new(text)
                     .selected(selected)
                     .min_size(egui::vec2(ui.available_width(), row_height - 2.0));
