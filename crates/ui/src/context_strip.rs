@@ -78,6 +78,13 @@ impl StripState {
             .map(|c| c.idle.iter().filter(|&&i| i).count())
     }
 
+    /// The longest idle stretch of the last frame, in milliseconds (`None`: not on the time
+    /// axis).
+    pub fn longest_idle_ms(&self) -> Option<u64> {
+        let time = self.columns.as_ref()?.time.as_ref()?;
+        Some(time.idle.iter().map(|r| r.2).max().unwrap_or(0))
+    }
+
     /// True when the last frame's columns were laid out on the time axis.
     pub fn drawn_on_time(&self) -> bool {
         self.columns.as_ref().is_some_and(|c| c.time.is_some())

@@ -21,6 +21,12 @@ impl ViewerApp {
         self.strip.idle_columns()
     }
 
+    /// The longest idle stretch the strip's last frame shows, in milliseconds (`None`: not
+    /// drawn on the time axis).
+    pub fn strip_longest_idle_ms(&self) -> Option<u64> {
+        self.strip.longest_idle_ms()
+    }
+
     /// True when the strip's last frame was drawn on the time axis.
     pub fn strip_drawn_on_time(&self) -> bool {
         self.strip.drawn_on_time()
