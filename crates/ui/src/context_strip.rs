@@ -678,27 +678,6 @@ fn axis_labels(
             })
     };
     let pad = Vec2::new(theme::SPACE_SMALL, theme::STRIP_PADDING);
-    // Ticks first: the edge labels are drawn over them.
-    let tick_font = font.clone();
-    for tick in super::strip_ticks::ticks(axis, zoom, rect.width()) {
-        let x = rect.left() + tick.at as f32 * rect.width();
-        painter.vline(
-            x,
-            rect.bottom() - theme::STRIP_TICK..=rect.bottom(),
-            Stroke::new(theme::STROKE_THIN, pal.weak_text),
-        );
-        // Labels clear of the edge labels.
-        let edge = theme::STRIP_TICK_SPACING;
-        if x - rect.left() > edge && rect.right() - x > edge {
-            painter.text(
-                egui::pos2(x, rect.bottom() - pad.y - theme::STRIP_TICK),
-                egui::Align2::CENTER_BOTTOM,
-                tick.label,
-                tick_font.clone(),
-                pal.weak_text,
-            );
-        }
-    }
     let left = match (axis.is_time(), session.time.origin()) {
         (true, Some(origin)) => format!(
             "{} · {} UTC",
@@ -717,6 +696,24 @@ fn axis_labels(
         );
         painter.galley(r.min, galley, pal.weak_text);
     };
+    // Ticks first: the edge labels are drawn over them.
+    for tick in super::strip_ticks::ticks(axis, zoom, rect.width()) {
+        let x = rect.left() + tick.at as f32 * rect.width();
+        painter.vline(
+            x,
+            rect.bottom() - theme::STRIP_TICK..=rect.bottom(),
+            Stroke::new(theme::STROKE_THIN, pal.text),
+        );
+        // Labels clear of the edge labels.
+        let edge = theme::STRIP_TICK_SPACING;
+        if x - rect.left() > edge && rect.right() - x > edge {
+            label(
+                egui::pos2(x, rect.bottom() - theme::STRIP_TICK),
+                egui::Align2::CENTER_BOTTOM,
+                tick.label,
+            );
+        }
+    }
     label(
         rect.left_bottom() + Vec2::new(pad.x, -pad.y),
         egui::Align2::LEFT_BOTTOM,
