@@ -79,9 +79,9 @@ fn round_time_step(raw: f64) -> u64 {
 
 /// A count the way the axis names it: `250k`, `1.5M`, `740`.
 pub fn count_text(n: u64) -> String {
-    if n >= 1_000_000 && n % 100_000 == 0 {
+    if n >= 1_000_000 && n.is_multiple_of(100_000) {
         format!("{}M", n as f64 / 1e6)
-    } else if n >= 1_000 && n % 100 == 0 {
+    } else if n >= 1_000 && n.is_multiple_of(100) {
         format!("{}k", n as f64 / 1e3)
     } else {
         n.to_string()
@@ -94,7 +94,7 @@ pub fn duration_text(ms: u64) -> String {
         return format!("{ms}ms");
     }
     if ms < MINUTE {
-        return if ms % SECOND == 0 {
+        return if ms.is_multiple_of(SECOND) {
             format!("{}s", ms / SECOND)
         } else {
             format!("{}s", (ms as f64 / 1e3 * 10.0).round() / 10.0)
