@@ -31,6 +31,7 @@ fn log_file(dir: &tempfile::TempDir, events: u64) -> PathBuf {
 fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(64)
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
     let len = harness.state().event_count();
     let middle = len / 2;

@@ -32,6 +32,7 @@ mod request;
 mod summary;
 mod surface;
 mod text_arena;
+pub mod time_column;
 mod turn_fields;
 mod turns;
 mod types;

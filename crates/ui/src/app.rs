@@ -653,6 +653,7 @@ impl ViewerApp {
                 replay_bar::Overview {
                     zoom: self.view.zoom,
                     hits: &self.search.hits,
+                    time_axis: self.prefs.time_axis,
                 },
                 &mut self.commands,
             );

@@ -256,7 +256,8 @@ impl ViewerApp {
             | UiCommand::Quit
             | UiCommand::SetZoom(_)
             | UiCommand::ZoomStrip(_)
-            | UiCommand::PanStrip(_) => {}
+            | UiCommand::PanStrip(_)
+            | UiCommand::ToggleTimeAxis => {}
         }
     }
 

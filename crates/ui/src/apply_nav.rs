@@ -5,6 +5,7 @@
 use surface_engine::EventIdx;
 
 use super::app::ViewerApp;
+use super::axis::Axis;
 use super::command::{SideTab, UiCommand};
 use super::history::Place;
 use super::navigate::{self, ListKind};
@@ -98,33 +99,39 @@ impl ViewerApp {
             UiCommand::SetZoom(zoom) => self.set_zoom(*zoom),
             UiCommand::ZoomStrip(factor) => {
                 if let Some(s) = &self.session {
-                    let len = s.len();
-                    let z = Zoom::or_whole(self.view.zoom, len);
-                    let f = z.fraction(s.cursor() as f64);
+                    let axis = Axis::of(s, self.prefs.time_axis);
+                    let extent = axis.extent();
+                    let z = Zoom::or_whole(self.view.zoom, extent);
+                    let f = axis.fraction(&z, s.cursor());
                     let anchor = if (0.0..=1.0).contains(&f) { f } else { 0.5 };
-                    self.set_zoom(Some(z.zoomed(anchor, *factor, len)));
+                    self.set_zoom(Some(z.zoomed(anchor, *factor, extent)));
                 }
             }
             UiCommand::PanStrip(by) => {
                 if let Some(s) = &self.session {
-                    let len = s.len();
-                    let z = Zoom::or_whole(self.view.zoom, len);
-                    self.set_zoom(Some(z.panned(*by, len)));
+                    let extent = Axis::of(s, self.prefs.time_axis).extent();
+                    let z = Zoom::or_whole(self.view.zoom, extent);
+                    self.set_zoom(Some(z.panned(*by, extent)));
                 }
             }
+            UiCommand::ToggleTimeAxis => self.toggle_time_axis(),
             _ => return false,
         }
         true
     }
 
-    /// Shows `zoom` on the strip (the whole log when it covers it) and scrolls the timeline
-    /// to the middle of the range.
+    /// Shows `zoom` (in the units of the strip's axis) on the strip (the whole log when it
+    /// covers it) and scrolls the timeline to the middle of the range.
     fn set_zoom(&mut self, zoom: Option<Zoom>) {
         let Some(s) = &self.session else {
             return;
         };
         let len = s.len();
-        let zoom = zoom.map(|z| z.clamped(len)).filter(|z| !z.is_whole(len));
+        let axis = Axis::of(s, self.prefs.time_axis);
+        let extent = axis.extent();
+        let zoom = zoom
+            .map(|z| z.clamped(extent))
+            .filter(|z| !z.is_whole(extent));
         if zoom == self.view.zoom {
             return;
         }
@@ -132,8 +139,29 @@ impl ViewerApp {
         if let Some(z) = zoom
             && len > 0
         {
-            let middle = ((z.start + z.end) / 2.0).floor() as usize;
+            let middle = axis.cursor_at(((z.start + z.end) / 2.0).floor());
             self.pending_reveal = Some(EventIdx(middle.min(len - 1) as u32));
+        }
+    }
+
+    /// Switches the strip's x axis between event index and wall-clock time, keeping the range
+    /// shown on the same events (the cursor is an event, so it stays where it is).
+    fn toggle_time_axis(&mut self) {
+        let from_time = self.prefs.time_axis;
+        self.prefs.time_axis = !from_time;
+        let Some(s) = &self.session else {
+            return;
+        };
+        let from = Axis::of(s, from_time);
+        let to = Axis::of(s, !from_time);
+        if let Some(z) = self.view.zoom {
+            let converted = from.convert(z, &to);
+            self.view.zoom = (!converted.is_whole(to.extent())).then_some(converted);
+        }
+        if !to.is_time() && !from_time && !super::axis::has_time_axis(&s.time) {
+            self.banner = Some(super::chrome::Banner::info(
+                "This log has no timestamps to put on a time axis: the strip stays on the event index.".to_string(),
+            ));
         }
     }
 

@@ -183,6 +183,9 @@ pub enum UiCommand {
     ZoomStrip(f64),
     /// Pan the strip by this many widths (negative: towards the start).
     PanStrip(f64),
+    /// Switch the strip's and the scrubber's x axis between event index and wall-clock
+    /// time (the range shown and the cursor stay on the same events).
+    ToggleTimeAxis,
     /// The loader finished the findings and the token meter of a load: apply them to its
     /// session (ignored when another log was opened since).
     AnalysisLanded(super::analysis::Parcel),

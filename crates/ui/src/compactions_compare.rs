@@ -384,8 +384,9 @@ fn node_row(
     let font = FontId::monospace(theme::COMPACTION_FONT_SIZE);
     let y = rect.center().y;
     let mut x = rect.left() + theme::SPACE;
+    let seq_width = super::seq_width::seq_column_width(ui, session, &font);
     let cells = [
-        (seq.to_string(), theme::SEQ_WIDTH, pal.text),
+        (seq.to_string(), seq_width, pal.text),
         (
             type_name.split('/').next().unwrap_or(type_name).to_string(),
             theme::COMPARE_ROLE_WIDTH,

@@ -10,13 +10,14 @@ use egui::{Color32, FontId, Mesh, Pos2, Rect, TextFormat};
 
 use surface_engine::audit::{Audit, Trigger};
 
+use super::axis::Axis;
 use super::theme::{self, Palette};
 use super::zoom::Zoom;
 
 /// The audit's marks for one `(width, range, audit)`.
 #[derive(Debug)]
 pub struct AuditLayer {
-    key: (u32, u64, u64, usize),
+    key: (u32, u64, u64, usize, bool),
     /// Column of each replace op with the trigger it shows (the most urgent of the ops that
     /// share the column), in column order.
     pub ops: Vec<(f32, Option<Trigger>)>,
@@ -35,9 +36,10 @@ fn urgency(trigger: Option<Trigger>) -> u8 {
     }
 }
 
-/// The column of cursor `cursor` on a `width`-column strip showing `zoom`, when inside it.
-fn column(cursor: usize, zoom: &Zoom, width: f32) -> Option<f32> {
-    let f = zoom.fraction(cursor as f64);
+/// The column of cursor `cursor` on a `width`-column strip showing `zoom` on `axis`, when
+/// inside it.
+fn column(cursor: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> Option<f32> {
+    let f = axis.fraction(zoom, cursor);
     (0.0..=1.0).contains(&f).then(|| {
         (f as f32 * width)
             .round()
@@ -45,23 +47,29 @@ fn column(cursor: usize, zoom: &Zoom, width: f32) -> Option<f32> {
     })
 }
 
-fn key(audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> (u32, u64, u64, usize) {
+fn key(
+    audit: &Arc<Audit>,
+    axis: &Axis<'_>,
+    zoom: &Zoom,
+    width: usize,
+) -> (u32, u64, u64, usize, bool) {
     (
         width as u32,
         zoom.start.to_bits(),
         zoom.end.to_bits(),
         Arc::as_ptr(audit) as usize,
+        axis.is_time(),
     )
 }
 
 impl AuditLayer {
-    /// The marks of `audit` on a `width`-column strip showing `zoom`.
-    pub fn compute(audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> AuditLayer {
+    /// The marks of `audit` on a `width`-column strip showing `zoom` on `axis`.
+    pub fn compute(audit: &Arc<Audit>, axis: &Axis<'_>, zoom: &Zoom, width: usize) -> AuditLayer {
         let w = width as f32;
         let mut ops: Vec<(f32, Option<Trigger>)> = Vec::new();
         for r in &audit.replaces {
             // A replace op sits where the cursor stands just after it.
-            let Some(c) = column(r.event.get() + 1, zoom, w) else {
+            let Some(c) = column(r.event.get() + 1, axis, zoom, w) else {
                 continue;
             };
             match ops.last_mut() {
@@ -76,19 +84,19 @@ impl AuditLayer {
         let mut over: Vec<f32> = audit
             .over_threshold_requests
             .iter()
-            .filter_map(|q| column(q.cursor, zoom, w))
+            .filter_map(|q| column(q.cursor, axis, zoom, w))
             .collect();
         over.dedup();
         AuditLayer {
-            key: key(audit, zoom, width),
+            key: key(audit, axis, zoom, width),
             ops,
             over,
         }
     }
 
     /// True when this layer was computed for these figures.
-    pub fn is_for(&self, audit: &Arc<Audit>, zoom: &Zoom, width: usize) -> bool {
-        self.key == key(audit, zoom, width)
+    pub fn is_for(&self, audit: &Arc<Audit>, axis: &Axis<'_>, zoom: &Zoom, width: usize) -> bool {
+        self.key == key(audit, axis, zoom, width)
     }
 
     /// Adds the marks to `mesh`: ops as ticks from the top, over-threshold requests as small
@@ -244,12 +252,13 @@ mod tests {
         let audit = sample_audit();
         assert_eq!(audit.replaces.len(), 2);
         let whole = Zoom::whole(1000);
+        let axis = Axis::Index { len: 1000 };
         // Wide: each op its own column.
-        let wide = AuditLayer::compute(&audit, &whole, 1000);
+        let wide = AuditLayer::compute(&audit, &axis, &whole, 1000);
         assert_eq!(wide.ops.len(), 2);
         assert!(wide.ops.windows(2).all(|p| p[0].0 < p[1].0));
-        assert!(wide.is_for(&audit, &whole, 1000));
-        assert!(!wide.is_for(&audit, &whole, 999));
+        assert!(wide.is_for(&audit, &axis, &whole, 1000));
+        assert!(!wide.is_for(&audit, &axis, &whole, 999));
         // Zoomed to a range around the first op only (the cursor just after it): the second
         // is off the strip.
         let first = audit.replaces[0].event.get() as f64 + 1.0;
@@ -257,11 +266,11 @@ mod tests {
             start: first - 0.5,
             end: first + 0.5,
         };
-        let zoomed = AuditLayer::compute(&audit, &around, 1000);
+        let zoomed = AuditLayer::compute(&audit, &axis, &around, 1000);
         assert_eq!(zoomed.ops.len(), 1);
-        assert!(!zoomed.is_for(&audit, &whole, 1000));
+        assert!(!zoomed.is_for(&audit, &axis, &whole, 1000));
         // One column: both ops share it and the most urgent trigger wins.
-        let narrow = AuditLayer::compute(&audit, &whole, 1);
+        let narrow = AuditLayer::compute(&audit, &axis, &whole, 1);
         assert_eq!(narrow.ops.len(), 1);
         let best = audit.replaces.iter().map(|r| urgency(r.trigger)).max();
         assert_eq!(Some(urgency(narrow.ops[0].1)), best);

@@ -23,11 +23,13 @@ use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, 
 use surface_engine::audit::Audit;
 use surface_engine::{EventIdx, Meter};
 
+use super::axis::Axis;
 use super::command::UiCommand;
 use super::compactions_strip::{AuditLayer, hover_lines, legend};
 use super::minmax::MinMax;
 use super::replay_bar::{fraction_from_cursor, seek_on_click_or_drag};
 use super::session::{PENDING_METER_HOVER, Session};
+use super::strip_time::TimeLayer;
 use super::theme::{self, Palette};
 use super::zoom::Zoom;
 
@@ -69,6 +71,25 @@ impl StripState {
         }
     }
 
+    /// Idle columns of the last frame's columns (`None`: none drawn yet).
+    pub fn idle_columns(&self) -> Option<usize> {
+        self.columns
+            .as_ref()
+            .map(|c| c.idle.iter().filter(|&&i| i).count())
+    }
+
+    /// The longest idle stretch of the last frame, in milliseconds (`None`: not on the time
+    /// axis).
+    pub fn longest_idle_ms(&self) -> Option<u64> {
+        let time = self.columns.as_ref()?.time.as_ref()?;
+        Some(time.idle.iter().map(|r| r.2).max().unwrap_or(0))
+    }
+
+    /// True when the last frame's columns were laid out on the time axis.
+    pub fn drawn_on_time(&self) -> bool {
+        self.columns.as_ref().is_some_and(|c| c.time.is_some())
+    }
+
     /// The what-if report whose curve is drawn over the strip (`None`: none).
     pub fn set_what_if(&mut self, report: Option<Arc<surface_engine::policy::PolicyReport>>) {
         self.what_if = report;
@@ -94,6 +115,10 @@ pub struct Columns {
     pub y_max: u64,
     /// The largest window, when it is left off the scale (the log stays far below it).
     pub off_scale: Option<u64>,
+    /// Columns in which no event happened (time axis: idle time; never on the index axis).
+    pub idle: Vec<bool>,
+    /// Idle stretches, model calls and compactions (time axis only).
+    pub time: Option<TimeLayer>,
 }
 
 /// The min/max of the meter's total per column of a `width`-column strip over `n` events,
@@ -147,66 +172,95 @@ pub fn y_scale(data_max: u64, window: Option<u64>) -> (u64, Option<u64>) {
     ((top + top / 12).max(1), off)
 }
 
-/// `(width, events, range start bits, range end bits)`.
-type ColumnsKey = (u32, usize, u64, u64);
+/// `(width, events, range start bits, range end bits, time axis)`.
+type ColumnsKey = (u32, usize, u64, u64, bool);
 
-fn key_of(width: usize, len: usize, zoom: &Zoom) -> ColumnsKey {
-    (width as u32, len, zoom.start.to_bits(), zoom.end.to_bits())
+fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> ColumnsKey {
+    (
+        width as u32,
+        len,
+        zoom.start.to_bits(),
+        zoom.end.to_bits(),
+        axis.is_time(),
+    )
 }
 
 /// The column of the event at index `event` on a `width`-column strip showing `zoom` (the
 /// position of the cursor just after it), clamped to the strip.
-fn column_of(event: usize, zoom: &Zoom, width: f32) -> f32 {
-    (zoom.fraction((event + 1) as f64) as f32 * width)
+fn column_of(event: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> f32 {
+    (axis.fraction(zoom, event + 1) as f32 * width)
         .min(width - 1.0)
         .max(0.0)
 }
 
 /// The column of the event at index `event` when it is inside the range shown.
-fn column_in(event: usize, zoom: &Zoom, width: f32) -> Option<f32> {
-    let f = zoom.fraction((event + 1) as f64);
+fn column_in(event: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> Option<f32> {
+    let f = axis.fraction(zoom, event + 1);
     (0.0..=1.0)
         .contains(&f)
         .then(|| (f as f32 * width).floor().min(width - 1.0).max(0.0))
 }
 
-/// The min/max of the meter's total per column of a `width`-column strip showing `zoom`
-/// (see [`column_extents`]; the same values for the whole log), read from `pyramid`.
+/// The meter's total per pixel column: lowest and highest, and which columns hold no event.
+#[derive(Debug, PartialEq)]
+pub struct Extents {
+    /// Lowest total in each column (joined to the previous column's last value).
+    pub low: Vec<u32>,
+    /// Highest total in each column.
+    pub high: Vec<u32>,
+    /// Columns in which no event happened (time axis): the total stays what it was.
+    pub idle: Vec<bool>,
+}
+
+/// The min/max of the meter's total per column of a `width`-column strip showing `zoom` on
+/// `axis` (see [`column_extents`]; the same values for the whole log), read from `pyramid`.
+/// A column that holds no event (idle time) keeps the total of the cursor before it.
 pub fn zoomed_extents(
     len: usize,
     total_after: impl Fn(usize) -> u32,
     pyramid: &MinMax,
-    zoom: &Zoom,
+    (axis, zoom): (&Axis<'_>, &Zoom),
     width: usize,
-) -> (Vec<u32>, Vec<u32>) {
+) -> Extents {
     let value = |k: usize| k.checked_sub(1).map_or(0, &total_after);
     let mut low = Vec::with_capacity(width);
     let mut high = Vec::with_capacity(width);
+    let mut idle = Vec::with_capacity(width);
     let mut last: Option<u32> = None;
     for c in 0..width {
-        let (from, to) = zoom.column_bounds(c, width, len);
+        let (from, to) = axis.column_bounds(zoom, c, width);
         let to = to.min(len + 1);
-        let (mut lo, mut hi) = pyramid.range(from, to, value);
+        let empty = from >= to;
+        idle.push(empty);
+        let (mut lo, mut hi) = if empty {
+            let held = value(from.saturating_sub(1).min(len));
+            (held, held)
+        } else {
+            pyramid.range(from, to, value)
+        };
         if let Some(prev) = last {
             lo = lo.min(prev);
             hi = hi.max(prev);
         }
-        last = Some(value(to.saturating_sub(1)));
+        if !empty {
+            last = Some(value(to.saturating_sub(1)));
+        }
         low.push(lo.min(hi));
         high.push(hi);
     }
-    (low, high)
+    Extents { low, high, idle }
 }
 
 /// Distinct columns of the events at `positions` (sorted) inside the range shown, with how
 /// many events share each.
 pub fn counted_columns(
     positions: impl Iterator<Item = usize>,
+    axis: &Axis<'_>,
     zoom: &Zoom,
     width: f32,
 ) -> Vec<(f32, usize)> {
     let mut out: Vec<(f32, usize)> = Vec::new();
-    for c in positions.filter_map(|p| column_in(p, zoom, width)) {
+    for c in positions.filter_map(|p| column_in(p, axis, zoom, width)) {
         match out.last_mut() {
             Some((x, n)) if *x == c => *n += 1,
             _ => out.push((c, 1)),
@@ -220,16 +274,17 @@ impl Columns {
         session: &Session,
         meter: &Meter,
         pyramid: &MinMax,
-        zoom: &Zoom,
+        (axis, zoom): (&Axis<'_>, &Zoom),
         width: usize,
     ) -> Columns {
         let len = meter.len();
         let w = width as f32;
-        let (low, high) = zoomed_extents(len, |i| meter.total_after(i), pyramid, zoom, width);
+        let Extents { low, high, idle } =
+            zoomed_extents(len, |i| meter.total_after(i), pyramid, (axis, zoom), width);
         let mut reported: Vec<Option<u64>> = vec![None; width];
         for a in meter.anchors() {
             if let Some(u) = a.usage
-                && let Some(c) = column_in(a.message.get(), zoom, w)
+                && let Some(c) = column_in(a.message.get(), axis, zoom, w)
             {
                 let c = c as usize;
                 if let Some(slot) = reported.get_mut(c) {
@@ -242,15 +297,18 @@ impl Columns {
             .iter()
             .enumerate()
             .map(|(k, &(e, window))| {
-                let from = column_of(e as usize, zoom, w);
+                let from = column_of(e as usize, axis, zoom, w);
                 let to = changes
                     .get(k + 1)
-                    .map_or(w, |&(next, _)| column_of(next as usize, zoom, w));
+                    .map_or(w, |&(next, _)| column_of(next as usize, axis, zoom, w));
                 (from, to, window)
             })
             .filter(|(from, to, _)| to > from || *to >= w - 1.0)
             .collect();
-        let ops = counted_columns(session.replace_ops.iter().map(|e| e.get()), zoom, w);
+        let ops = counted_columns(session.replace_ops.iter().map(|e| e.get()), axis, zoom, w);
+        let time = axis
+            .is_time()
+            .then(|| TimeLayer::compute(&session.time, axis, zoom, width, &idle));
         let data_max = high
             .iter()
             .copied()
@@ -259,7 +317,7 @@ impl Columns {
             .max(reported.iter().flatten().copied().max().unwrap_or(0));
         let (y_max, off_scale) = y_scale(data_max, windows.iter().map(|w| w.2).max());
         Columns {
-            key: key_of(width, len, zoom),
+            key: key_of(width, len, axis, zoom),
             low,
             high,
             reported,
@@ -267,16 +325,19 @@ impl Columns {
             ops,
             y_max,
             off_scale,
+            idle,
+            time,
         }
     }
 }
 
-/// Shows the strip over the range `zoom` (the whole log for `None`).
+/// Shows the strip over the range `zoom` (the whole log for `None`), on the time axis when
+/// `time` is set and the log has times (a zoom is in the axis's units).
 pub fn context_strip_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut StripState,
-    ratio: f64,
+    (ratio, time): (f64, bool),
     zoom: Option<Zoom>,
     commands: &mut Vec<UiCommand>,
 ) {
@@ -297,7 +358,12 @@ pub fn context_strip_ui(
         return;
     };
     let len = meter.len();
-    let zoom = Zoom::or_whole(zoom, len);
+    let axis = if session.time.len() == len {
+        Axis::of(session, time)
+    } else {
+        Axis::Index { len }
+    };
+    let zoom = zoom.map_or(axis.whole(), |z| z.clamped(axis.extent()));
     if state.pyramid.as_ref().is_none_or(|p| p.len() != len + 1) {
         let value = |k: usize| k.checked_sub(1).map_or(0, |i| meter.total_after(i));
         state.pyramid = Some(MinMax::build(len + 1, value));
@@ -306,18 +372,24 @@ pub fn context_strip_ui(
     if state
         .columns
         .as_ref()
-        .is_none_or(|c| c.key != key_of(width, len, &zoom))
+        .is_none_or(|c| c.key != key_of(width, len, &axis, &zoom))
         && let Some(pyramid) = &state.pyramid
     {
-        state.columns = Some(Columns::compute(session, meter, pyramid, &zoom, width));
+        state.columns = Some(Columns::compute(
+            session,
+            meter,
+            pyramid,
+            (&axis, &zoom),
+            width,
+        ));
     }
     if let Some(audit) = &state.audit
         && state
             .layer
             .as_ref()
-            .is_none_or(|l| !l.is_for(audit, &zoom, width))
+            .is_none_or(|l| !l.is_for(audit, &axis, &zoom, width))
     {
-        state.layer = Some(AuditLayer::compute(audit, &zoom, width));
+        state.layer = Some(AuditLayer::compute(audit, &axis, &zoom, width));
     }
     match &state.what_if {
         Some(report)
@@ -342,13 +414,14 @@ pub fn context_strip_ui(
         session,
         columns,
         state.layer.as_ref(),
-        (ratio, &zoom),
+        (ratio, &axis, &zoom),
         &pal,
     );
-    // The what-if layer is laid out over the whole log: drawn only while the strip shows all
-    // of it (zoomed in, the columns would not line up).
+    // The what-if layer is laid out per event over the whole log: drawn only while the
+    // strip shows all of it on the index axis (else the columns would not line up).
     if let Some(layer) = &state.what_if_layer
         && zoom.is_whole(len)
+        && !axis.is_time()
     {
         layer.paint(ui, rect, columns.y_max, &pal);
     }
@@ -357,7 +430,7 @@ pub fn context_strip_ui(
         &response,
         rect,
         &zoom,
-        len,
+        &axis,
         &mut state.brush_from,
         &pal,
         commands,
@@ -377,13 +450,26 @@ pub fn context_strip_ui(
     if let Some(pos) = response.hover_pos()
         && !response.context_menu_opened()
     {
-        let at = |x: f32| zoom.cursor_at(f64::from((x - rect.left()) / rect.width()), len);
+        let at =
+            |x: f32| axis.cursor_at_fraction(&zoom, f64::from((x - rect.left()) / rect.width()));
         let c = at(pos.x);
         let mut text = hover_text(session, c, ratio);
-        if !zoom.is_whole(len) {
+        if let Some(layer) = &columns.time {
+            let ms = zoom.start + f64::from((pos.x - rect.left()) / rect.width()) * zoom.span();
             text.push_str(&format!(
-                "\nshowing cursors {:.0}..{:.0} of {len} (double-click: the whole log)",
-                zoom.start, zoom.end
+                "\ntime {}",
+                super::strip_ticks::elapsed_and_clock(ms, session.time.origin())
+            ));
+            if let Some(more) = layer.hover((pos.x - rect.left()).floor()) {
+                text.push('\n');
+                text.push_str(&more);
+            }
+        }
+        if !zoom.is_whole(axis.extent()) {
+            text.push_str(&format!(
+                "\nshowing cursors {}..{} of {len} (double-click: the whole log)",
+                axis.cursor_at(zoom.start),
+                axis.cursor_at(zoom.end)
             ));
         }
         let font = TextStyle::Body.resolve(ui.style());
@@ -400,7 +486,9 @@ pub fn context_strip_ui(
             job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
             legend(&mut job, font, &pal);
         } else {
-            job.append(&text, 0.0, TextFormat::simple(font, pal.text));
+            job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
+            job.append("\n", 0.0, TextFormat::simple(font.clone(), pal.text));
+            super::strip_legend::append_legend(&mut job, font, &pal, axis.is_time());
         }
         response.on_hover_text_at_pointer(job);
     }
@@ -448,11 +536,16 @@ fn paint(
     session: &Session,
     columns: &Columns,
     layer: Option<&AuditLayer>,
-    (ratio, zoom): (f64, &Zoom),
+    (ratio, axis, zoom): (f64, &Axis<'_>, &Zoom),
     pal: &Palette,
 ) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, theme::CORNER_RADIUS, pal.strip_bg);
+    if let Some(time) = &columns.time {
+        let mut behind = Mesh::default();
+        time.paint_behind(&mut behind, rect, pal);
+        painter.add(Shape::mesh(behind));
+    }
     let plot = rect.shrink2(Vec2::new(0.0, theme::STRIP_PADDING));
     let y_of = |tokens: u64| {
         plot.bottom() - (tokens as f32 / columns.y_max as f32).min(1.0) * plot.height()
@@ -463,10 +556,13 @@ fn paint(
     for (c, (&lo, &hi)) in columns.low.iter().zip(&columns.high).enumerate() {
         let x = rect.left() + c as f32;
         let top = y_of(u64::from(hi));
-        fill.add_colored_rect(
-            Rect::from_x_y_ranges(x..=x + 1.0, top..=plot.bottom()),
-            pal.strip_fill,
-        );
+        // Idle time: the total holds (the line goes on) but nothing happened (no fill).
+        if !columns.idle.get(c).copied().unwrap_or(false) {
+            fill.add_colored_rect(
+                Rect::from_x_y_ranges(x..=x + 1.0, top..=plot.bottom()),
+                pal.strip_fill,
+            );
+        }
         let bottom = y_of(u64::from(lo)).max(top + theme::STROKE_THIN);
         curve.add_colored_rect(
             Rect::from_x_y_ranges(x..=x + 1.0, top..=bottom),
@@ -527,6 +623,9 @@ fn paint(
             );
         }
     }
+    if let Some(time) = &columns.time {
+        time.paint_over(&mut marks, &painter, rect, pal);
+    }
     painter.add(Shape::mesh(marks));
     if let Some(window) = columns.off_scale {
         let galley = painter.layout_no_wrap(
@@ -546,8 +645,8 @@ fn paint(
         );
         painter.galley(at, galley, pal.weak_text);
     }
-    axis_labels(&painter, rect, session, zoom, columns.y_max, pal);
-    let f = zoom.fraction(session.cursor() as f64);
+    axis_labels(&painter, rect, session, (axis, zoom), columns.y_max, pal);
+    let f = axis.fraction(zoom, session.cursor());
     if (0.0..=1.0).contains(&f) {
         let cx = rect.left() + f as f32 * rect.width();
         painter.vline(
@@ -558,24 +657,34 @@ fn paint(
     }
 }
 
-/// The strip's axes: the seqs at its left and right edges (the range shown) along the
-/// bottom, and the top of the token scale.
+/// The strip's axes: the seqs at its left and right edges (the range shown; on the time axis
+/// with the wall clock at the left edge) and ticks between them along the bottom, and the
+/// top of the token scale.
 fn axis_labels(
     painter: &egui::Painter,
     rect: Rect,
     session: &Session,
-    zoom: &Zoom,
+    (axis, zoom): (&Axis<'_>, &Zoom),
     y_max: u64,
     pal: &Palette,
 ) {
     let font = egui::FontId::proportional(theme::STRIP_LABEL_SIZE);
-    let seq_at = |cursor: f64| {
-        let k = cursor.round() as usize;
+    let seq_at = |pos: f64| {
+        let k = axis.cursor_at(pos);
         k.checked_sub(1)
             .filter(|&i| i < session.len())
             .map_or("start".to_string(), |i| {
                 format!("seq {}", session.log.event(EventIdx(i as u32)).seq)
             })
+    };
+    let pad = Vec2::new(theme::SPACE_SMALL, theme::STRIP_PADDING);
+    let left = match (axis.is_time(), session.time.origin()) {
+        (true, Some(origin)) => format!(
+            "{} · {} UTC",
+            seq_at(zoom.start),
+            super::strip_ticks::clock_text(origin.saturating_add(zoom.start as i64))
+        ),
+        _ => seq_at(zoom.start),
     };
     let label = |at: Pos2, align: egui::Align2, text: String| {
         let galley = painter.layout_no_wrap(text, font.clone(), pal.weak_text);
@@ -587,11 +696,28 @@ fn axis_labels(
         );
         painter.galley(r.min, galley, pal.weak_text);
     };
-    let pad = Vec2::new(theme::SPACE_SMALL, theme::STRIP_PADDING);
+    // Ticks first: the edge labels are drawn over them.
+    for tick in super::strip_ticks::ticks(axis, zoom, rect.width()) {
+        let x = rect.left() + tick.at as f32 * rect.width();
+        painter.vline(
+            x,
+            rect.bottom() - theme::STRIP_TICK..=rect.bottom(),
+            Stroke::new(theme::STROKE_THIN, pal.text),
+        );
+        // Labels clear of the edge labels.
+        let edge = theme::STRIP_TICK_SPACING;
+        if x - rect.left() > edge && rect.right() - x > edge {
+            label(
+                egui::pos2(x, rect.bottom() - theme::STRIP_TICK),
+                egui::Align2::CENTER_BOTTOM,
+                tick.label,
+            );
+        }
+    }
     label(
         rect.left_bottom() + Vec2::new(pad.x, -pad.y),
         egui::Align2::LEFT_BOTTOM,
-        seq_at(zoom.start),
+        left,
     );
     label(
         rect.right_bottom() - pad,
@@ -676,22 +802,59 @@ mod tests {
         let pyramid = MinMax::build(totals.len() + 1, value);
         for width in [1, 7, 300, 6000] {
             let whole = Zoom::whole(totals.len());
+            let axis = Axis::Index { len: totals.len() };
+            let e = zoomed_extents(
+                totals.len(),
+                |i| totals[i],
+                &pyramid,
+                (&axis, &whole),
+                width,
+            );
             assert_eq!(
-                zoomed_extents(totals.len(), |i| totals[i], &pyramid, &whole, width),
+                (e.low, e.high),
                 column_extents(totals.len(), |i| totals[i], width),
                 "width {width}"
             );
+            assert!(e.idle.iter().all(|&i| !i));
         }
         // Zoomed to cursors 1000..1100 over 100 columns: one cursor per column, joined.
         let z = Zoom {
             start: 1000.0,
             end: 1100.0,
         };
-        let (low, high) = zoomed_extents(totals.len(), |i| totals[i], &pyramid, &z, 100);
+        let axis = Axis::Index { len: totals.len() };
+        let Extents { low, high, .. } =
+            zoomed_extents(totals.len(), |i| totals[i], &pyramid, (&axis, &z), 100);
         for c in 1..99 {
             let (a, b) = (value(1000 + c - 1), value(1000 + c));
             assert_eq!((low[c], high[c]), (a.min(b), a.max(b)), "column {c}");
         }
+    }
+
+    #[test]
+    fn idle_columns_hold_the_total_of_the_event_before_them() {
+        // Four events in the first 30 ms, then nothing until 1 s.
+        let mut time = surface_engine::time_column::TimeColumn::default();
+        let times = [0, 10, 20, 30, 1_000];
+        time.extend_with(times.iter().map(|&t| (Some(t), "x")));
+        let totals = [5, 9, 40, 7, 12];
+        let value = |k: usize| k.checked_sub(1).map_or(0, |i| totals[i]);
+        let pyramid = MinMax::build(totals.len() + 1, value);
+        let axis = Axis::Time(&time);
+        let e = zoomed_extents(
+            totals.len(),
+            |i| totals[i],
+            &pyramid,
+            (&axis, &axis.whole()),
+            100,
+        );
+        // 10 ms a column: columns 4..=98 hold no event.
+        let idle: Vec<usize> = (0..100).filter(|&c| e.idle[c]).collect();
+        assert_eq!(idle.first(), Some(&4));
+        assert_eq!(idle.len(), 95);
+        assert!(idle.iter().all(|&c| e.low[c] == 7 && e.high[c] == 7));
+        // The last column joins the held 7 to the last event's 12.
+        assert_eq!((e.low[99], e.high[99]), (7, 12));
     }
 
     #[test]

@@ -87,11 +87,16 @@ pub fn findings_ui(
                 };
                 let selected = target.is_some() && target == view.selected;
                 ui.set_min_height(row_height);
-                let text = RichText::new(format!("{icon} {} · {place}\n{}", f.rule, f.message))
-                    .color(color);
+                let width = ui.available_width() - 2.0 * ui.spacing().button_padding.x;
+                let font = egui::TextStyle::Button.resolve(ui.style());
+                let text = super::finding_row::finding_row_galley(
+                    &format!("{icon} {} · {place}", f.rule),
+                    &f.message,
+                    (&font, color, width),
+                    |job| ui.fonts_mut(|fonts| fonts.layout_job(job)),
+                );
                 let mut button = egui::Button::new(text)
                     .selected(selected)
-                    .truncate()
                     .min_size(egui::vec2(ui.available_width(), row_height - 2.0));
                 if first_of_group {
                     button = button.stroke(egui::Stroke::new(theme::STROKE_THIN, color));

@@ -9,74 +9,98 @@ use super::surface_panel;
 use super::theme;
 use super::timeline;
 
+/// A collapsible right-hand panel: its id, how the collapsed strip names it and its key,
+/// whether it is open, and its `(default, min, max)` widths.
+struct RightPanel<'a> {
+    id: &'a str,
+    name: &'a str,
+    key: &'a str,
+    open: bool,
+    bounds: (f32, f32, f32),
+}
+
+/// What showing a [`RightPanel`] asked for.
+struct Switched {
+    /// The user opened or closed it (its edge dragged shut, the strip's button).
+    toggle: bool,
+    /// Its width, while open.
+    width: Option<f32>,
+}
+
+/// Shows `panel` open (with `contents`, pinned to its rect) or as a collapsed strip.
+fn show_right_panel(
+    ui: &mut egui::Ui,
+    panel: RightPanel<'_>,
+    contents: impl FnOnce(&mut egui::Ui),
+) -> Switched {
+    let (default, min, max) = panel.bounds;
+    let mut open = panel.open;
+    let mut clicked = false;
+    let shown = egui::Panel::show_switched(
+        ui,
+        &mut open,
+        egui::Panel::right(format!("{}-collapsed", panel.id))
+            .resizable(false)
+            .exact_size(theme::COLLAPSED_PANEL_WIDTH),
+        egui::Panel::right(panel.id)
+            .resizable(true)
+            .default_size(default)
+            .min_size(min)
+            .max_size(max),
+        |ui, expanded| {
+            if expanded {
+                pinned(ui, contents);
+            } else if collapsed_strip_ui(ui, panel.name, panel.key) {
+                clicked = true;
+            }
+        },
+    );
+    Switched {
+        toggle: clicked || open != panel.open,
+        width: open.then(|| shown.response.rect.width()),
+    }
+}
+
 impl ViewerApp {
     /// Lays out the side panel, the surface panel and the timeline, then the arrows over them.
     pub(super) fn session_panels_ui(&mut self, ui: &mut egui::Ui) {
         let window = ui.ctx().content_rect().width();
-        let (default, min, max) = self.prefs.layout.side_bounds(window);
-        let mut side_open = self.prefs.layout.side_open;
-        let shown = egui::Panel::show_switched(
-            ui,
-            &mut side_open,
-            egui::Panel::right("side-collapsed")
-                .resizable(false)
-                .exact_size(theme::COLLAPSED_PANEL_WIDTH),
-            egui::Panel::right("side")
-                .resizable(true)
-                .default_size(default)
-                .min_size(min)
-                .max_size(max),
-            |ui, expanded| {
-                if expanded {
-                    pinned(ui, |ui| self.side_ui(ui));
-                } else if collapsed_strip_ui(ui, "side panel", "F7") {
-                    self.commands.push(UiCommand::ToggleSidePanel);
-                }
-            },
-        );
-        if side_open != self.prefs.layout.side_open {
+        let side = RightPanel {
+            id: "side",
+            name: "side panel",
+            key: "F7",
+            open: self.prefs.layout.side_open,
+            bounds: self.prefs.layout.side_bounds(window),
+        };
+        let side = show_right_panel(ui, side, |ui| self.side_ui(ui));
+        if side.toggle {
             self.commands.push(UiCommand::ToggleSidePanel);
-        } else if side_open {
-            self.prefs.layout.side_width = Some(shown.response.rect.width());
+        } else if side.width.is_some() {
+            self.prefs.layout.side_width = side.width;
         }
         let Some(session) = self.session.as_ref() else {
             return;
         };
         self.geometry.clear();
-        let (default, min, max) = self.prefs.layout.surface_bounds(window);
-        let mut surface_open = self.prefs.layout.surface_open;
-        let mut toggle_surface = false;
-        let mut surface_width = None;
+        let surface = RightPanel {
+            id: "surface",
+            name: "surface panel",
+            key: "F6",
+            open: self.prefs.layout.surface_open,
+            bounds: self.prefs.layout.surface_bounds(window),
+        };
+        let mut switched = None;
         egui::CentralPanel::default().show(ui, |ui| {
-            let shown = egui::Panel::show_switched(
-                ui,
-                &mut surface_open,
-                egui::Panel::right("surface-collapsed")
-                    .resizable(false)
-                    .exact_size(theme::COLLAPSED_PANEL_WIDTH),
-                egui::Panel::right("surface")
-                    .resizable(true)
-                    .default_size(default)
-                    .min_size(min)
-                    .max_size(max),
-                |ui, expanded| {
-                    if expanded {
-                        pinned(ui, |ui| {
-                            surface_panel::surface_panel_ui(
-                                ui,
-                                session,
-                                &self.view,
-                                &mut self.surface_panel,
-                                &mut self.geometry,
-                                &mut self.commands,
-                            )
-                        });
-                    } else if collapsed_strip_ui(ui, "surface panel", "F6") {
-                        toggle_surface = true;
-                    }
-                },
-            );
-            surface_width = Some(shown.response.rect.width());
+            switched = Some(show_right_panel(ui, surface, |ui| {
+                surface_panel::surface_panel_ui(
+                    ui,
+                    session,
+                    &self.view,
+                    &mut self.surface_panel,
+                    &mut self.geometry,
+                    &mut self.commands,
+                )
+            }));
             egui::CentralPanel::default().show(ui, |ui| {
                 timeline::timeline_ui(
                     ui,
@@ -89,10 +113,10 @@ impl ViewerApp {
                 );
             });
         });
-        if toggle_surface || surface_open != self.prefs.layout.surface_open {
-            self.commands.push(UiCommand::ToggleSurfacePanel);
-        } else if surface_open {
-            self.prefs.layout.surface_width = surface_width;
+        match switched {
+            Some(s) if s.toggle => self.commands.push(UiCommand::ToggleSurfacePanel),
+            Some(s) if s.width.is_some() => self.prefs.layout.surface_width = s.width,
+            _ => {}
         }
         super::arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
     }

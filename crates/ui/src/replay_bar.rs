@@ -3,6 +3,7 @@
 
 use egui::{Pos2, Rect, Role, Sense, Ui, Vec2, WidgetInfo};
 
+use super::axis::Axis;
 use super::command::UiCommand;
 use super::context_strip::{StripState, context_strip_ui};
 use super::session::Session;
@@ -56,7 +57,7 @@ pub struct ReplayState {
 /// findings' count is `None` while they are computed).
 #[derive(Debug)]
 struct Markers {
-    key: (u32, usize, Option<usize>),
+    key: (u32, usize, Option<usize>, bool),
     ops: Vec<f32>,
     findings: Vec<f32>,
 }
@@ -138,10 +139,21 @@ pub fn cursor_from_x(x: f32, left: f32, width: f32, len: usize) -> usize {
     (f * len as f32).round() as usize
 }
 
-/// Distinct pixel columns for events at `positions` on a track `width` pixels wide.
-pub fn marker_columns(positions: impl Iterator<Item = usize>, len: usize, width: f32) -> Vec<f32> {
+/// The cursor under `x` on a bar over the whole log along `axis` spanning `rect`.
+pub fn cursor_on_axis(x: f32, rect: Rect, axis: &Axis<'_>) -> usize {
+    let f = ((x - rect.left()) / rect.width().max(1.0)).clamp(0.0, 1.0);
+    axis.cursor_at(f64::from(f) * axis.extent() as f64)
+}
+
+/// Distinct pixel columns for events at `positions` on a track `width` pixels wide over the
+/// whole log along `axis`.
+pub fn marker_columns(
+    positions: impl Iterator<Item = usize>,
+    axis: &Axis<'_>,
+    width: f32,
+) -> Vec<f32> {
     let mut cols: Vec<f32> = positions
-        .map(|p| (fraction_from_cursor(p + 1, len) * width).round())
+        .map(|p| (axis.whole_fraction(p + 1) * width).round())
         .collect();
     cols.dedup();
     cols
@@ -154,6 +166,8 @@ pub struct Overview<'a> {
     pub zoom: Option<super::zoom::Zoom>,
     /// The search hits.
     pub hits: &'a [surface_engine::EventIdx],
+    /// The x axis is wall-clock time (when the log has times).
+    pub time_axis: bool,
 }
 
 /// Shows the replay bar.
@@ -242,7 +256,18 @@ pub fn replay_bar_ui(
             session.len()
         ));
     });
-    context_strip_ui(ui, session, strip, ratio, overview.zoom, commands);
+    context_strip_ui(
+        ui,
+        session,
+        strip,
+        (ratio, overview.time_axis),
+        overview.zoom,
+        commands,
+    );
+    super::strip_legend::strip_legend_ui(
+        ui,
+        overview.time_axis && super::axis::has_time_axis(&session.time),
+    );
     scrubber_ui(ui, session, state, &overview, &pal, commands);
 }
 
@@ -259,6 +284,7 @@ fn scrubber_ui(
         Sense::click_and_drag(),
     );
     let len = session.len();
+    let axis = Axis::of(session, overview.time_axis);
     response.widget_info(|| WidgetInfo {
         value: Some(session.cursor() as f64),
         ..WidgetInfo::labeled(Role::Slider, true, "Replay position")
@@ -267,16 +293,17 @@ fn scrubber_ui(
         rect.width() as u32,
         len,
         session.findings.as_ref().map(|f| f.marks.len()),
+        axis.is_time(),
     );
     if state.markers.as_ref().is_none_or(|m| m.key != key) {
         let ops = marker_columns(
             session.replace_ops.iter().map(|e| e.get()),
-            len,
+            &axis,
             rect.width(),
         );
         let findings = marker_columns(
             session.finding_marks().iter().map(|e| e.get()),
-            len,
+            &axis,
             rect.width(),
         );
         state.markers = Some(Markers { key, ops, findings });
@@ -287,7 +314,7 @@ fn scrubber_ui(
         rect.center().y - theme::SCRUBBER_TRACK_HALF..=rect.center().y + theme::SCRUBBER_TRACK_HALF,
     );
     painter.rect_filled(track, theme::SCRUBBER_TRACK_HALF, pal.track);
-    let fx = rect.left() + fraction_from_cursor(session.cursor(), len) * rect.width();
+    let fx = rect.left() + axis.whole_fraction(session.cursor()) * rect.width();
     painter.rect_filled(
         Rect::from_x_y_ranges(rect.left()..=fx, track.y_range()),
         theme::SCRUBBER_TRACK_HALF,
@@ -311,20 +338,26 @@ fn scrubber_ui(
     }
     state.marks.refresh(
         rect.width(),
-        len,
+        &axis,
         &session.replace_ops,
         session.finding_marks(),
         overview.hits,
     );
-    state.marks.paint(&painter, rect, overview.zoom, len, pal);
+    state
+        .marks
+        .paint(&painter, rect, overview.zoom, axis.extent(), pal);
     painter.circle_filled(
         Pos2::new(fx, rect.center().y),
         theme::SCRUBBER_HANDLE_RADIUS,
         pal.text,
     );
-    seek_on_click_or_drag(&response, rect, len, commands);
+    if let Some(pos) = response.interact_pointer_pos()
+        && (response.clicked() || response.dragged())
+    {
+        commands.push(UiCommand::Seek(cursor_on_axis(pos.x, rect, &axis)));
+    }
     if let Some(pos) = response.hover_pos() {
-        let c = cursor_from_x(pos.x, rect.left(), rect.width(), len);
+        let c = cursor_on_axis(pos.x, rect, &axis);
         let tip = c
             .checked_sub(1)
             .map_or("start (nothing applied)".to_string(), |i| {
@@ -356,7 +389,7 @@ mod tests {
         assert_eq!(cursor_from_x(500.0, 0.0, 100.0, 10), 10);
         assert_eq!(fraction_from_cursor(5, 10), 0.5);
         assert_eq!(
-            marker_columns([0usize, 0, 9].into_iter(), 10, 100.0),
+            marker_columns([0usize, 0, 9].into_iter(), &Axis::Index { len: 10 }, 100.0),
             vec![10.0, 100.0]
         );
     }

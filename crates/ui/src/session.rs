@@ -122,6 +122,9 @@ pub struct Session {
     pub meter: Option<Arc<Meter>>,
     /// Time of the first event that has one (relative times start here).
     pub t0: Option<i64>,
+    /// Every event's time, carried forward where missing or going back, and the spans of
+    /// model calls and compactions: the strip's time axis (built once, grown by follow).
+    pub time: surface_engine::time_column::TimeColumn,
     /// Surface nodes at the cursor, in order (recomputed when the cursor moves).
     pub nodes: Vec<EventIdx>,
     /// The meter's figure at the cursor (`None` while the meter is computed).
@@ -179,6 +182,7 @@ impl Session {
             .collect();
         let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
         let era = detect_era(&log);
+        let time = surface_engine::time_column::TimeColumn::build(&log);
         let watched = match &source {
             Source::Path(path) if log.text.may_change() => {
                 FileIdentity::of(path).map(|id| (id, Instant::now()))
@@ -197,6 +201,7 @@ impl Session {
             replace_ops,
             meter: None,
             t0,
+            time,
             nodes: Vec::new(),
             figure: None,
             last_change: None,
@@ -299,6 +304,7 @@ impl Session {
                 self.replace_ops.push(idx);
             }
         }
+        self.time.extend(&self.log);
         Arc::make_mut(&mut self.surface).catch_up(&self.log);
         if let Some(meter) = self.meter.as_mut() {
             // Copies the meter only while an audit worker still reads the old one.

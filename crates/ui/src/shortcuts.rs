@@ -234,6 +234,14 @@ pub const SHORTCUTS: &[Shortcut] = &[
     ),
     sc(
         NONE,
+        Key::T,
+        "T",
+        "context strip and scrubber: event index or wall-clock time",
+        false,
+        || UiCommand::ToggleTimeAxis,
+    ),
+    sc(
+        NONE,
         Key::F6,
         "F6",
         "show or hide the surface panel",

@@ -4,6 +4,7 @@
 
 use egui::{Rect, Response, Stroke, Ui};
 
+use super::axis::Axis;
 use super::command::UiCommand;
 use super::theme::{self, Palette};
 use super::zoom::Zoom;
@@ -21,12 +22,22 @@ pub fn strip_input(
     response: &Response,
     rect: Rect,
     zoom: &Zoom,
-    len: usize,
+    axis: &Axis<'_>,
     brush_from: &mut Option<f32>,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
     let fraction = |x: f32| f64::from((x - rect.left()) / rect.width().max(1.0));
+    let len = axis.extent();
+    // Where a brush's end lands: on a whole cursor on the index axis, at any time on the time
+    // axis (a range may start in an idle stretch).
+    let brushed = |x: f32| {
+        if axis.is_time() {
+            zoom.start + fraction(x).clamp(0.0, 1.0) * zoom.span()
+        } else {
+            zoom.cursor_at(fraction(x), len) as f64
+        }
+    };
     if response.double_clicked() {
         *brush_from = None;
         commands.push(UiCommand::SetZoom(None));
@@ -61,17 +72,20 @@ pub fn strip_input(
         if response.drag_stopped() {
             *brush_from = None;
             if b - a >= BRUSH_MIN {
-                let start = zoom.cursor_at(fraction(a), len) as f64;
-                let end = zoom.cursor_at(fraction(b), len) as f64;
+                let (start, end) = (brushed(a), brushed(b));
                 commands.push(UiCommand::SetZoom(Some(Zoom { start, end })));
             } else {
-                commands.push(UiCommand::Seek(zoom.cursor_at(fraction(pos.x), len)));
+                commands.push(UiCommand::Seek(
+                    axis.cursor_at_fraction(zoom, fraction(pos.x)),
+                ));
             }
         }
     } else if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        commands.push(UiCommand::Seek(zoom.cursor_at(fraction(pos.x), len)));
+        commands.push(UiCommand::Seek(
+            axis.cursor_at_fraction(zoom, fraction(pos.x)),
+        ));
     }
     if response.hovered() {
         let (zoom_delta, scroll) = ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta));

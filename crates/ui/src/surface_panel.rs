@@ -313,13 +313,8 @@ fn node_row_ui(
             .text(Pos2::new(*x, y), Align2::LEFT_CENTER, text, font, color);
         *x += width;
     };
-    col(
-        &mut x,
-        seq.to_string(),
-        theme::SEQ_WIDTH,
-        mono.clone(),
-        pal.text,
-    );
+    let seq_width = super::seq_width::seq_column_width(ui, session, &mono);
+    col(&mut x, seq.to_string(), seq_width, mono.clone(), pal.text);
     col(
         &mut x,
         role_of(type_name).to_string(),
@@ -333,13 +328,9 @@ fn node_row_ui(
     } else {
         pal.weak_text
     };
-    col(
-        &mut x,
-        op,
-        theme::OP_WIDTH,
-        FontId::proportional(12.0),
-        op_color,
-    );
+    let op_font = FontId::proportional(12.0);
+    let op_width = super::seq_width::op_column_width(ui, session, &op_font);
+    col(&mut x, op, op_width, op_font, op_color);
     col(
         &mut x,
         format!("{:>5}", session.tokens_text(idx)),

@@ -38,6 +38,8 @@ pub const LANE_WIDTH: f32 = 7.0;
 pub const LANES: usize = 4;
 /// Width of the seq column (seven digits and a margin).
 pub const SEQ_WIDTH: f32 = 60.0;
+/// Room after the text of a fixed-width column (seq, op) before the next one.
+pub const COLUMN_MARGIN: f32 = 8.0;
 /// Width of the relative-time column.
 pub const TIME_WIDTH: f32 = 68.0;
 /// Width of the type column.
@@ -133,6 +135,16 @@ pub const STRIP_OP_MARK_WIDTH: f32 = 3.0;
 pub const STRIP_DASH: f32 = 4.0;
 /// Font size of the context strip's label.
 pub const STRIP_LABEL_SIZE: f32 = 11.0;
+/// Least room between two ticks of the context strip's x axis.
+pub const STRIP_TICK_SPACING: f32 = 90.0;
+/// Length of a tick on the context strip's bottom edge.
+pub const STRIP_TICK: f32 = 4.0;
+/// Height of a model-call bar along the bottom of the context strip (time axis).
+pub const STRIP_CALL_BAR: f32 = 3.0;
+/// Narrowest idle stretch on the time axis that is named (`idle 12m`).
+pub const STRIP_IDLE_LABEL_MIN: f32 = 60.0;
+/// Height of the legend row under the context strip.
+pub const STRIP_LEGEND_SIZE: f32 = 10.5;
 /// Height of the request view's stacked bar.
 pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
 /// Size of a legend swatch.
@@ -562,6 +574,24 @@ impl Palette {
             (false, true) => Stroke::new(2.0, color),
             (false, false) => Stroke::new(1.5, color),
         }
+    }
+}
+
+/// The context strip's time-axis colours, derived from the palette.
+impl Palette {
+    /// Idle stretches (no event for a while) behind the curve.
+    pub fn strip_idle(&self) -> Color32 {
+        self.weak_text.gamma_multiply(0.12)
+    }
+
+    /// Compactions, from their start event to their end, behind the curve.
+    pub fn strip_compaction_span(&self) -> Color32 {
+        self.family(Family::Compaction).gamma_multiply(0.22)
+    }
+
+    /// Model calls, from the request to the response, along the bottom edge.
+    pub fn strip_call_span(&self) -> Color32 {
+        self.arrow_source.gamma_multiply(0.8)
     }
 }
 

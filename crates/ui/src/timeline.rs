@@ -170,7 +170,7 @@ pub fn timeline_ui(
     state.ensure_rows(session, view.filter_mask);
     let rows = state.row_count(session);
     toolbar_ui(ui, view, search, (rows, session.len()), commands);
-    timeline_rows::header_ui(ui, &pal);
+    timeline_rows::header_ui(ui, session, &pal);
     let mut scroll = ScrollArea::vertical()
         .id_salt("timeline-rows")
         .auto_shrink([false, false])

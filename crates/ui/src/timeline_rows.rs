@@ -14,12 +14,15 @@ use super::theme::{self, Family, Palette};
 use super::timeline::{TimelineState, bracket_span, lane_of};
 use super::view::ViewState;
 
-pub(super) fn header_ui(ui: &mut Ui, pal: &Palette) {
+/// The column headers, over columns as wide as the rows' (`session`'s seqs decide the seq
+/// column's width).
+pub(super) fn header_ui(ui: &mut Ui, session: &Session, pal: &Palette) {
+    let seq_width = super::seq_width::seq_column_width(ui, session, &FontId::monospace(12.0));
     let (rect, _) = ui.allocate_exact_size(
         Vec2::new(ui.available_width(), theme::ROW_HEIGHT),
         Sense::hover(),
     );
-    let cols = Columns::new(rect);
+    let cols = Columns::new(rect, seq_width);
     let font = FontId::proportional(12.0);
     let p = ui.painter();
     for (x, label) in [
@@ -56,9 +59,9 @@ struct Columns {
 }
 
 impl Columns {
-    fn new(row: Rect) -> Self {
+    fn new(row: Rect, seq_width: f32) -> Self {
         let seq = row.left() + theme::GUTTER_WIDTH;
-        let time = seq + theme::SEQ_WIDTH;
+        let time = seq + seq_width;
         let kind = time + theme::TIME_WIDTH;
         let state = kind + theme::TYPE_WIDTH;
         let summary = state + theme::STATE_WIDTH;
@@ -121,7 +124,10 @@ pub(super) fn row_ui(
     if !ui.is_rect_visible(rect) {
         return rect;
     }
-    let cols = Columns::new(rect);
+    let cols = Columns::new(
+        rect,
+        super::seq_width::seq_column_width(ui, session, &FontId::monospace(12.0)),
+    );
     let body = Rect::from_x_y_ranges(cols.seq - 2.0..=rect.right(), rect.y_range());
     let bg = if selected {
         Some(pal.selection_bg)

@@ -79,6 +79,8 @@ pub struct Prefs {
     pub threshold_ratio: f64,
     /// Which panels are open, and their widths.
     pub layout: super::layout::PanelLayout,
+    /// The context strip and the scrubber show wall-clock time instead of the event index.
+    pub time_axis: bool,
 }
 
 impl Default for Prefs {
@@ -93,6 +95,7 @@ impl Default for Prefs {
             tab: Default::default(),
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
             layout: Default::default(),
+            time_axis: false,
         }
     }
 }

@@ -48,6 +48,15 @@ pub fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiComm
     {
         commands.push(UiCommand::ToggleSidePanel);
     }
+    if ui
+        .add(
+            egui::Button::selectable(prefs.time_axis, "Time axis on the context strip")
+                .shortcut_text("T"),
+        )
+        .clicked()
+    {
+        commands.push(UiCommand::ToggleTimeAxis);
+    }
     ui.separator();
     for &(tab, label) in TABS {
         if ui.selectable_label(prefs.tab == tab, label).clicked() {
