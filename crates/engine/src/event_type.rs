@@ -59,6 +59,8 @@ pub enum EventType {
     ModeSet,
     /// `prompt/blocked` (retired).
     PromptBlocked,
+    /// `command/run`: a user command such as `/compact`.
+    CommandRun,
     /// `usage` (header version 1 only).
     Usage,
     /// `error` (header version 1 only).
@@ -72,7 +74,7 @@ pub enum EventType {
 }
 
 /// Every named type with its name, in declaration order.
-const NAMED: [(EventType, &str); 29] = [
+const NAMED: [(EventType, &str); 30] = [
     (EventType::UserMessage, "user/message"),
     (EventType::AssistantMessage, "assistant/message"),
     (EventType::ToolResult, "tool/result"),
@@ -98,6 +100,7 @@ const NAMED: [(EventType, &str); 29] = [
     (EventType::CompactEnd, "compact/end"),
     (EventType::ModeSet, "mode/set"),
     (EventType::PromptBlocked, "prompt/blocked"),
+    (EventType::CommandRun, "command/run"),
     (EventType::Usage, "usage"),
     (EventType::Error, "error"),
     (EventType::RequestHeaderDelta, "request/header-delta"),
@@ -146,6 +149,7 @@ impl EventType {
             EventType::CompactEnd => "compact/end",
             EventType::ModeSet => "mode/set",
             EventType::PromptBlocked => "prompt/blocked",
+            EventType::CommandRun => "command/run",
             EventType::Usage => "usage",
             EventType::Error => "error",
             EventType::RequestHeaderDelta => "request/header-delta",

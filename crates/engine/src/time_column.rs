@@ -11,6 +11,7 @@
 
 use super::event::EventIdx;
 use super::log::EventLog;
+use crate::EventType;
 
 /// Where a model call or a compaction starts and ends (event indices, `from <= to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,12 +56,12 @@ impl TimeColumn {
         let from = self.offsets.len().min(log.len());
         let events = log.events[from..]
             .iter()
-            .map(|e| (e.time(), log.types.name(e.kind)));
+            .map(|e| (e.time(), log.types.kind(e.kind)));
         self.extend_with(events);
     }
 
-    /// Takes in more events as `(time, type name)` pairs.
-    pub fn extend_with<'a>(&mut self, events: impl Iterator<Item = (Option<i64>, &'a str)>) {
+    /// Takes in more events as `(time, type)` pairs.
+    pub fn extend_with(&mut self, events: impl Iterator<Item = (Option<i64>, EventType)>) {
         for (time, kind) in events {
             let idx = EventIdx(self.offsets.len() as u32);
             let time = time.filter(|&t| t >= 0);
@@ -87,17 +88,19 @@ impl TimeColumn {
         }
     }
 
-    fn note_span(&mut self, idx: EventIdx, kind: &str) {
+    fn note_span(&mut self, idx: EventIdx, kind: EventType) {
         match kind {
-            "step/start" | "request/context" => self.open_call = Some(idx),
-            "assistant/message" => {
+            EventType::StepStart | EventType::RequestContext => self.open_call = Some(idx),
+            EventType::AssistantMessage => {
                 if let Some(from) = self.open_call.take() {
                     self.model_calls.push(Span { from, to: idx });
                 }
             }
-            "step/end" => self.open_call = None,
-            "compaction/start" | "compact/start" => self.open_compaction = Some(idx),
-            "compaction/end" | "compact/end" => {
+            EventType::StepEnd => self.open_call = None,
+            EventType::CompactionStart | EventType::CompactStart => {
+                self.open_compaction = Some(idx)
+            }
+            EventType::CompactionEnd | EventType::CompactEnd => {
                 if let Some(from) = self.open_compaction.take() {
                     self.compactions.push(Span { from, to: idx });
                 }
@@ -194,7 +197,7 @@ mod tests {
 
     fn column(events: &[(Option<i64>, &str)]) -> TimeColumn {
         let mut c = TimeColumn::default();
-        c.extend_with(events.iter().copied());
+        c.extend_with(events.iter().map(|&(t, k)| (t, EventType::of(k))));
         c
     }
 
@@ -281,7 +284,7 @@ mod tests {
     #[test]
     fn a_growing_log_extends_the_column() {
         let mut c = column(&[(Some(100), "compaction/start")]);
-        c.extend_with([(Some(400), "compaction/end")].into_iter());
+        c.extend_with([(Some(400), EventType::CompactionEnd)].into_iter());
         assert_eq!(c.offset(1), 300);
         assert_eq!(c.compactions().len(), 1);
     }

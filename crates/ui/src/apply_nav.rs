@@ -3,6 +3,7 @@
 //! history every jump feeds.
 
 use surface_engine::EventIdx;
+use surface_engine::EventType;
 
 use super::app::ViewerApp;
 use super::axis::Axis;
@@ -173,11 +174,11 @@ impl ViewerApp {
         }
     }
 
-    fn step_to(&mut self, type_name: &str, forward: bool, what: &str) {
+    fn step_to(&mut self, event_type: EventType, forward: bool, what: &str) {
         let Some(s) = self.session.as_ref() else {
             return;
         };
-        match navigate::step_to_type(&s.log, s.cursor(), type_name, forward) {
+        match navigate::step_to_type(&s.log, s.cursor(), event_type, forward) {
             Some(idx) => self.jump_to(idx),
             None => {
                 let way = if forward { "after" } else { "before" };

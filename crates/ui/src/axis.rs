@@ -145,7 +145,7 @@ mod tests {
         let times = (0..10)
             .map(|i| i * 100)
             .chain((0..10).map(|i| 61_000 + i * 100));
-        t.extend_with(times.map(|ms| (Some(1_000_000 + ms), "x")));
+        t.extend_with(times.map(|ms| (Some(1_000_000 + ms), surface_engine::EventType::Other)));
         t
     }
 

@@ -836,7 +836,11 @@ mod tests {
         // Four events in the first 30 ms, then nothing until 1 s.
         let mut time = surface_engine::time_column::TimeColumn::default();
         let times = [0, 10, 20, 30, 1_000];
-        time.extend_with(times.iter().map(|&t| (Some(t), "x")));
+        time.extend_with(
+            times
+                .iter()
+                .map(|&t| (Some(t), surface_engine::EventType::Other)),
+        );
         let totals = [5, 9, 40, 7, 12];
         let value = |k: usize| k.checked_sub(1).map_or(0, |i| totals[i]);
         let pyramid = MinMax::build(totals.len() + 1, value);

@@ -2,6 +2,7 @@
 //! selection of the list that has the keyboard (timeline, surface, Compactions table,
 //! findings) by a row, a page, or to either end.
 
+use surface_engine::EventType;
 use surface_engine::{EventIdx, EventLog};
 
 /// The lists ↑/↓/PgUp/PgDn/Ctrl+Home/Ctrl+End move the selection of.
@@ -19,9 +20,9 @@ pub enum ListKind {
 }
 
 /// Type of the event that starts a turn.
-pub const TURN_START: &str = "turn/start";
+pub const TURN_START: EventType = EventType::TurnStart;
 /// Type of the event that starts a model call (a step of a turn).
-pub const MODEL_CALL_START: &str = "step/start";
+pub const MODEL_CALL_START: EventType = EventType::StepStart;
 
 /// The next (`forward`) or previous event of type `type_name` relative to `cursor` events
 /// applied: forward, the first at or after the next event to apply; back, the last before the
@@ -29,10 +30,10 @@ pub const MODEL_CALL_START: &str = "step/start";
 pub fn step_to_type(
     log: &EventLog,
     cursor: usize,
-    type_name: &str,
+    event_type: EventType,
     forward: bool,
 ) -> Option<EventIdx> {
-    let kind = log.types.get(type_name)?;
+    let kind = log.types.id_of(event_type)?;
     let events = &log.events;
     let found = if forward {
         events
@@ -99,7 +100,7 @@ mod tests {
         );
         assert_eq!(step_to_type(&log, 6, TURN_START, false), Some(EventIdx(0)));
         assert_eq!(step_to_type(&log, 1, TURN_START, false), None);
-        assert_eq!(step_to_type(&log, 0, "no/such", true), None);
+        assert_eq!(step_to_type(&log, 0, EventType::CompactionPrune, true), None);
         assert_eq!(step_to_type(&log, 99, TURN_START, true), None);
     }
 

@@ -211,7 +211,13 @@ mod tests {
     #[test]
     fn time_ticks_are_elapsed_times() {
         let mut col = surface_engine::time_column::TimeColumn::default();
-        col.extend_with([(Some(0), "a"), (Some(10 * MINUTE as i64), "a")].into_iter());
+        col.extend_with(
+            [
+                (Some(0), surface_engine::EventType::Other),
+                (Some(10 * MINUTE as i64), surface_engine::EventType::Other),
+            ]
+            .into_iter(),
+        );
         let axis = Axis::Time(&col);
         let t = ticks(&axis, &axis.whole(), 1_000.0);
         assert_eq!(t[0].label, "0");

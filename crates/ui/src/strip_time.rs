@@ -157,7 +157,11 @@ mod tests {
             (9_000, "request/context"),
             (9_500, "assistant/message"),
         ];
-        t.extend_with(events.iter().map(|&(ms, k)| (Some(ms), k)));
+        t.extend_with(
+            events
+                .iter()
+                .map(|&(ms, k)| (Some(ms), surface_engine::EventType::of(k))),
+        );
         let axis = Axis::Time(&t);
         let z = axis.whole();
         // 95 ms a column: the first two calls touch and merge.

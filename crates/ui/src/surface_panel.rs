@@ -3,6 +3,7 @@
 //! shift-click to pick a replace range.
 
 use std::collections::HashMap;
+use surface_engine::EventType;
 
 use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, Vec2, WidgetInfo};
 
@@ -51,13 +52,13 @@ impl SurfacePanelState {
 }
 
 /// The role a node plays in the model's messages, from its type.
-pub fn role_of(type_name: &str) -> &'static str {
-    match type_name {
-        "user/message" => "user",
-        "assistant/message" => "assistant",
-        "tool/result" => "tool",
-        "context/message" => "context",
-        "steering/message" => "steering",
+pub fn role_of(kind: EventType) -> &'static str {
+    match kind {
+        EventType::UserMessage => "user",
+        EventType::AssistantMessage => "assistant",
+        EventType::ToolResult => "tool",
+        EventType::ContextMessage => "context",
+        EventType::SteeringMessage => "steering",
         _ => "?",
     }
 }
@@ -317,7 +318,7 @@ fn node_row_ui(
     col(&mut x, seq.to_string(), seq_width, mono.clone(), pal.text);
     col(
         &mut x,
-        role_of(type_name).to_string(),
+        role_of(session.log.event_type(idx)).to_string(),
         theme::ROLE_WIDTH,
         mono.clone(),
         pal.family(Family::of(type_name)),

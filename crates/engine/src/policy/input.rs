@@ -4,6 +4,7 @@
 //! any settings then walks this stream without touching the log's text again (apart from a
 //! tool result it would prune).
 
+use crate::EventType;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -227,18 +228,18 @@ impl<'a> Builder<'a> {
         let roles = log
             .types
             .iter()
-            .map(|(_, name)| match name {
-                "request/header" => Role::Header,
-                "step/start" => Role::StepStart,
-                "step/end" => Role::StepEnd,
-                "turn/start" => Role::TurnStart,
-                "turn/end" => Role::TurnEnd,
-                "assistant/chunk" => Role::Chunk,
-                "assistant/message" => Role::Assistant,
-                "compaction/start" | "compact/start" => Role::CompactionStart,
-                "compaction/summary" | "compact/summary" => Role::CompactionSummary,
-                "compaction/prune" | "compact/prune" => Role::CompactionPrune,
-                "command/run" => Role::CommandRun,
+            .map(|(id, _)| match log.types.kind(id) {
+                EventType::RequestHeader => Role::Header,
+                EventType::StepStart => Role::StepStart,
+                EventType::StepEnd => Role::StepEnd,
+                EventType::TurnStart => Role::TurnStart,
+                EventType::TurnEnd => Role::TurnEnd,
+                EventType::AssistantChunk => Role::Chunk,
+                EventType::AssistantMessage => Role::Assistant,
+                EventType::CompactionStart | EventType::CompactStart => Role::CompactionStart,
+                EventType::CompactionSummary | EventType::CompactSummary => Role::CompactionSummary,
+                EventType::CompactionPrune | EventType::CompactPrune => Role::CompactionPrune,
+                EventType::CommandRun => Role::CommandRun,
                 _ => Role::Other,
             })
             .collect();
@@ -564,7 +565,7 @@ impl<'a> Builder<'a> {
                 let (first, last) = (rep.first.0, rep.last.0);
                 let node = self.node(idx);
                 let compaction = self.written_by_compaction(idx);
-                if compaction && self.log.type_name(idx) != "tool/result" {
+                if compaction && self.log.event_type(idx) != EventType::ToolResult {
                     self.out.summary_prices.push(u64::from(node.price));
                 }
                 self.out.items.push(Item::Replace {
@@ -600,9 +601,9 @@ impl<'a> Builder<'a> {
 
     fn node(&self, idx: EventIdx) -> Node {
         let log = self.log;
-        let name = log.type_name(idx);
-        let result = name == "tool/result";
-        let calls = if name == "assistant/message" {
+        let kind = log.event_type(idx);
+        let result = kind == EventType::ToolResult;
+        let calls = if kind == EventType::AssistantMessage {
             tool_calls(&log.event_bytes(idx))
         } else {
             0
