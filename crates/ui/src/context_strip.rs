@@ -27,10 +27,10 @@ use super::axis::Axis;
 use super::command::UiCommand;
 use super::compactions_strip::{AuditLayer, hover_lines, legend};
 use super::minmax::MinMax;
-use super::replay_bar::{fraction_from_cursor, seek_on_click_or_drag};
 use super::session::{PENDING_METER_HOVER, Session};
 use super::strip_time::TimeLayer;
 use super::theme::{self, Palette};
+use super::track::{fraction_from_cursor, seek_on_click_or_drag};
 use super::zoom::Zoom;
 
 /// Threshold ratios offered in the strip's menu.

@@ -100,7 +100,10 @@ mod tests {
         );
         assert_eq!(step_to_type(&log, 6, TURN_START, false), Some(EventIdx(0)));
         assert_eq!(step_to_type(&log, 1, TURN_START, false), None);
-        assert_eq!(step_to_type(&log, 0, EventType::CompactionPrune, true), None);
+        assert_eq!(
+            step_to_type(&log, 0, EventType::CompactionPrune, true),
+            None
+        );
         assert_eq!(step_to_type(&log, 99, TURN_START, true), None);
     }
 

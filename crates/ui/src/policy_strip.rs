@@ -8,8 +8,8 @@ use egui::{Mesh, Rect, Shape, Ui, Vec2};
 use surface_engine::Meter;
 use surface_engine::policy::{PolicyReport, WhatIfCurve};
 
-use super::replay_bar::fraction_from_cursor;
 use super::theme::{self, Palette};
+use super::track::fraction_from_cursor;
 
 /// The what-if line per pixel column, for one report, width and length.
 #[derive(Debug)]

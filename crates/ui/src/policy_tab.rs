@@ -361,19 +361,6 @@ fn verdicts_ui(
         );
 }
 
-/// The Policy tab as tests see it.
-impl super::app::ViewerApp {
-    /// The settings the Policy tab replays.
-    pub fn policy_settings(&self) -> PolicySettings {
-        self.policy.settings
-    }
-
-    /// The Policy tab's latest report, if one was computed.
-    pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
-        self.policy.job.report_or_latest(self.policy.mode).cloned()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

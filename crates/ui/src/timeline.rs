@@ -1,120 +1,15 @@
 //! The timeline panel: every event as a virtualised row (seq, time, type, state at the cursor,
 //! payload summary), shadow brackets in the gutter, family filters and the search box.
 
-use std::collections::HashMap;
-use std::ops::Range;
-
 use egui::{Key, ScrollArea, Ui};
-
-use surface_engine::EventIdx;
 
 use super::command::UiCommand;
 use super::search::SearchState;
 use super::session::Session;
 use super::theme::{self, Family};
 use super::timeline_rows;
-use super::view::{ALL_FAMILIES, RowGeometry, ViewState};
-use surface_engine::summarize_with_op;
-
-/// Cached summaries kept before the cache is dropped and refilled.
-const SUMMARY_CACHE_LIMIT: usize = 20_000;
-
-/// UI-only state of the timeline.
-#[derive(Debug, Default)]
-pub struct TimelineState {
-    /// Filtered rows (event indices), or `None` when every family is shown.
-    rows: Option<Vec<u32>>,
-    /// `(mask, log length)` the rows were built for.
-    rows_for: (u8, usize),
-    /// Summaries of rows drawn so far.
-    summaries: HashMap<u32, String>,
-    /// Scroll offset and viewport height of the last frame.
-    offset: f32,
-    viewport_height: f32,
-    /// The last reveal, checked once more next frame: the scroll area clamps to the last
-    /// frame's content height (0 on a log's first frame), and the panels around may still
-    /// change size (a banner, the strip) and hide the row again.
-    retry_reveal: Option<EventIdx>,
-}
-
-impl TimelineState {
-    /// Drops every cache (a new log was loaded). The scroll offset becomes unknown (the
-    /// scroll area still holds the last log's), so the next reveal always scrolls.
-    pub fn reset(&mut self) {
-        let viewport_height = self.viewport_height;
-        *self = TimelineState {
-            offset: f32::NAN,
-            viewport_height,
-            ..TimelineState::default()
-        };
-    }
-
-    /// Height of the rows' viewport the last frame.
-    pub(super) fn viewport(&self) -> f32 {
-        self.viewport_height
-    }
-
-    /// Rows shown (after the family filter).
-    pub(super) fn row_count_of(&self, session: &Session) -> usize {
-        self.row_count(session)
-    }
-
-    /// The event of row `row`.
-    pub(super) fn event_at_row(&self, row: usize) -> EventIdx {
-        self.event_at(row)
-    }
-
-    fn ensure_rows(&mut self, session: &Session, mask: u8) {
-        if self.rows_for == (mask, session.len()) && (self.rows.is_some() || mask == ALL_FAMILIES) {
-            return;
-        }
-        self.rows_for = (mask, session.len());
-        self.rows = (mask != ALL_FAMILIES).then(|| {
-            let log = &session.log;
-            // Family per type id, so filtering costs one table lookup per event.
-            let by_type: Vec<bool> = log
-                .types
-                .iter()
-                .map(|(_, n)| mask & Family::of(n).bit() != 0)
-                .collect();
-            log.events
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| by_type.get(e.kind.0 as usize).copied().unwrap_or(true))
-                .map(|(i, _)| i as u32)
-                .collect()
-        });
-    }
-
-    fn row_count(&self, session: &Session) -> usize {
-        self.rows.as_ref().map_or(session.len(), Vec::len)
-    }
-
-    fn event_at(&self, row: usize) -> EventIdx {
-        EventIdx(
-            self.rows
-                .as_ref()
-                .map_or(row as u32, |r| r.get(row).copied().unwrap_or(0)),
-        )
-    }
-
-    /// The row of `idx`: `Ok(row)` when shown, `Err(insertion row)` when filtered out.
-    pub(super) fn row_of(&self, idx: EventIdx) -> Result<usize, usize> {
-        match &self.rows {
-            None => Ok(idx.get()),
-            Some(rows) => rows.binary_search(&idx.0),
-        }
-    }
-
-    pub(super) fn summary(&mut self, session: &Session, idx: EventIdx) -> &str {
-        if self.summaries.len() > SUMMARY_CACHE_LIMIT {
-            self.summaries.clear();
-        }
-        self.summaries
-            .entry(idx.0)
-            .or_insert_with(|| summarize_with_op(&session.log, idx))
-    }
-}
+pub use super::timeline_state::TimelineState;
+use super::view::{RowGeometry, ViewState};
 
 // --- Pure layout math -----------------------------------------------------------------
 
@@ -132,26 +27,6 @@ pub fn offset_to_reveal(
         return None;
     }
     Some((top - (viewport_height - row_height) / 2.0).max(0.0))
-}
-
-/// The visible part of a bracket over rows `first..=last`, given the visible rows: the clamped
-/// row range and whether it continues above or below the view.
-pub fn bracket_span(
-    first: usize,
-    last: usize,
-    visible: &Range<usize>,
-) -> Option<(usize, usize, bool, bool)> {
-    if visible.is_empty() || last < visible.start || first >= visible.end {
-        return None;
-    }
-    let top = first.max(visible.start);
-    let bottom = last.min(visible.end - 1);
-    Some((top, bottom, first < visible.start, last >= visible.end))
-}
-
-/// Lane of a replace in the gutter, from its position among the log's replace ops.
-pub fn lane_of(replace_position: usize) -> usize {
-    replace_position % theme::LANES
 }
 
 // --- Drawing --------------------------------------------------------------------------
@@ -304,14 +179,5 @@ mod tests {
         assert_eq!(offset_to_reveal(10, 18.0, 0.0, 180.0), Some(180.0 - 81.0));
         assert_eq!(offset_to_reveal(1, 18.0, 100.0, 180.0), Some(0.0));
         assert_eq!(offset_to_reveal(0, 18.0, f32::NAN, 180.0), Some(0.0));
-    }
-
-    #[test]
-    fn bracket_spans() {
-        assert_eq!(bracket_span(5, 9, &(0..20)), Some((5, 9, false, false)));
-        assert_eq!(bracket_span(5, 30, &(10..20)), Some((10, 19, true, true)));
-        assert_eq!(bracket_span(25, 30, &(10..20)), None);
-        assert_eq!(bracket_span(0, 3, &(10..20)), None);
-        assert_eq!(lane_of(5), 1);
     }
 }

@@ -11,7 +11,7 @@ use super::command::UiCommand;
 use super::search::SearchState;
 use super::session::{Session, format_absolute, format_relative};
 use super::theme::{self, Family, Palette};
-use super::timeline::{TimelineState, bracket_span, lane_of};
+use super::timeline_state::TimelineState;
 use super::view::ViewState;
 
 /// The column headers, over columns as wide as the rows' (`session`'s seqs decide the seq
@@ -382,5 +382,39 @@ pub(super) fn brackets_ui(
                 commands.push(UiCommand::FollowLink(by));
             }
         }
+    }
+}
+
+/// The visible part of a bracket over rows `first..=last`, given the visible rows: the clamped
+/// row range and whether it continues above or below the view.
+pub fn bracket_span(
+    first: usize,
+    last: usize,
+    visible: &Range<usize>,
+) -> Option<(usize, usize, bool, bool)> {
+    if visible.is_empty() || last < visible.start || first >= visible.end {
+        return None;
+    }
+    let top = first.max(visible.start);
+    let bottom = last.min(visible.end - 1);
+    Some((top, bottom, first < visible.start, last >= visible.end))
+}
+
+/// Lane of a replace in the gutter, from its position among the log's replace ops.
+pub fn lane_of(replace_position: usize) -> usize {
+    replace_position % theme::LANES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bracket_spans() {
+        assert_eq!(bracket_span(5, 9, &(0..20)), Some((5, 9, false, false)));
+        assert_eq!(bracket_span(5, 30, &(10..20)), Some((10, 19, true, true)));
+        assert_eq!(bracket_span(25, 30, &(10..20)), None);
+        assert_eq!(bracket_span(0, 3, &(10..20)), None);
+        assert_eq!(lane_of(5), 1);
     }
 }
