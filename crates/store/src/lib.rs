@@ -44,7 +44,7 @@ pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
     find_sessions, project_of, read_figures,
 };
-pub use discover_pool::for_each_parallel;
+pub use discover_pool::{for_each_parallel, for_each_parallel_in};
 pub use discover_walk::{Candidate, Walk, walk};
 pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
