@@ -23,8 +23,9 @@ pub use header::{CONFIG_KEYS, HeaderProblem, RequestHeader};
 pub use js_json::{stringified_len as js_stringified_len, stringify as js_stringify};
 pub use price::{OVERHEAD, block_price, blocks_price, message_price, text_message_price};
 pub use raw::{
-    Known, NodeFacts, RowDeltas, chunk_piece, chunk_piece_reference, chunk_piece_with,
-    context_window_of, node_facts, node_price, node_price_reference, usage_of,
+    Known, NodeFacts, RowDeltas, chunk_piece, chunk_piece_fast, chunk_piece_reference,
+    chunk_piece_with, context_window_of, node_facts, node_price, node_price_fast,
+    node_price_reference, usage_of,
 };
 pub use utf16::{ceil4, utf16_len};
 

@@ -265,6 +265,13 @@ pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
     }
 }
 
+/// [`node_price`] where one forward scan of the event's bytes gives it; `None` where the fast
+/// path gives up (and [`node_price`] asks the reference). Not on any hot path: the pricers
+/// call the scan themselves; this lets tests assert that the fast path ran.
+pub fn node_price_fast(log: &EventLog, idx: EventIdx) -> Option<u64> {
+    price_of(log.type_name(idx), &scan_message(&log.event_bytes(idx))?)
+}
+
 /// [`node_price`] through the derived [`crate::Message`] as a JSON tree: the
 /// reference the fast path is tested against.
 pub fn node_price_reference(log: &EventLog, idx: EventIdx) -> u64 {
@@ -495,6 +502,12 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 /// [`chunk_piece`], pricing a `block-end` block equal to one of `known` without scanning it.
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
     fast_piece(&log.event_bytes(idx), known).unwrap_or_else(|| chunk_piece_reference(log, idx))
+}
+
+/// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives
+/// up (and [`chunk_piece`] asks the reference). For tests, as [`node_price_fast`].
+pub fn chunk_piece_fast(log: &EventLog, idx: EventIdx) -> Option<Piece> {
+    fast_piece(&log.event_bytes(idx), &[])
 }
 
 /// [`chunk_piece`] through the event as a JSON tree: the reference.
