@@ -20,8 +20,6 @@ pub type KeyMap<K, V> = HashMap<K, V, ahash::RandomState>;
 
 #[cfg(test)]
 mod tests {
-    use std::hash::BuildHasher;
-
     use super::*;
 
     #[test]
