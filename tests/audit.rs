@@ -4,6 +4,7 @@
 //! compaction events, and the `audit` command's JSON, Markdown and HTML.
 
 mod common;
+mod invariants;
 
 use std::process::{Command, Output};
 
@@ -763,7 +764,12 @@ fn hostile_payloads_never_panic() {
     assert_eq!(a.replaces.len(), 2);
     assert!(a.replaces[0].valid && !a.replaces[1].valid);
     assert!(!a.warnings.is_empty());
-    let _ = check(&log, &Surface::at_end(&log));
+    let findings = invariants::assert_log_invariants(&log, "hostile payloads");
+    // The bad replace (end before start) is named by its line.
+    assert!(
+        findings.iter().any(|f| f.line == Some(11) && f.seq == Some(10)),
+        "{findings:#?}"
+    );
 }
 
 // --- The command ---------------------------------------------------------------------------

@@ -9,8 +9,23 @@ use surface_engine::{
     CheckReport, EventLog, Surface, check_report, check_report_and_surface_joined,
     check_report_joined,
 };
-use surface_passes::check_report_of;
+use surface_passes::{check_report_of, check_report_of_in};
 use surface_store as store;
+
+/// Pools of 1, 2 and 8 workers, whatever the machine has.
+fn pools() -> &'static [(usize, rayon::ThreadPool)] {
+    static POOLS: std::sync::OnceLock<Vec<(usize, rayon::ThreadPool)>> =
+        std::sync::OnceLock::new();
+    POOLS.get_or_init(|| {
+        [1, 2, 8]
+            .into_iter()
+            .map(|n| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build();
+                (n, pool.expect("a pool"))
+            })
+            .collect()
+    })
+}
 
 fn on_two_threads(log: &EventLog, surface: &Surface) -> CheckReport {
     check_report_joined(log, surface, |turns, rest| {
@@ -49,12 +64,18 @@ fn assert_same(name: &str, log: &EventLog) {
         surface.len(),
         "{name}: the CLI's surface"
     );
-    for (how, other) in [
-        ("two threads", on_two_threads(log, &surface)),
-        ("rest first", rest_first(log, &surface)),
-        ("building the surface", building_surface(log)),
-        ("cli", cli),
-    ] {
+    let mut runs = vec![
+        ("two threads".to_string(), on_two_threads(log, &surface)),
+        ("rest first".to_string(), rest_first(log, &surface)),
+        ("building the surface".to_string(), building_surface(log)),
+        ("cli".to_string(), cli),
+    ];
+    for (workers, pool) in pools() {
+        let (report, built) = check_report_of_in(pool, log);
+        assert_eq!(built.len(), surface.len(), "{name}: {workers} workers' surface");
+        runs.push((format!("{workers} workers"), report));
+    }
+    for (how, other) in runs {
         assert_eq!(one.findings, other.findings, "{name}: {how}");
         assert_eq!(one.era.era, other.era.era, "{name}: {how}");
     }

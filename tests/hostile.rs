@@ -3,6 +3,7 @@
 //! byte-identical afterwards.
 
 mod common;
+mod invariants;
 
 use std::process::{Command, Output};
 
@@ -170,15 +171,46 @@ fn every_hostile_input_ends_in_findings_or_one_clear_error() {
                         case.name
                     );
                 }
-                Some(0 | 1) => assert!(
-                    serde_json::from_slice::<Value>(&out.stdout).is_ok(),
-                    "{}",
-                    case.name
-                ),
+                Some(code @ (0 | 1)) => {
+                    let v = serde_json::from_slice::<Value>(&out.stdout);
+                    assert!(v.is_ok(), "{}", case.name);
+                    if args[0] == "check" {
+                        // Exit 1 exactly when a finding is an error, and every finding's line
+                        // is one of the file's.
+                        let findings = v.unwrap()["findings"].as_array().cloned().unwrap();
+                        let errors = findings.iter().filter(|f| f["severity"] == "error");
+                        assert_eq!(code == 1, errors.count() > 0, "{}", case.name);
+                        let lines = case.bytes.split(|&b| b == b'\n').count() as u64;
+                        for f in &findings {
+                            let line = f["line"].as_u64();
+                            assert!(
+                                line.is_none_or(|l| (1..=lines).contains(&l)),
+                                "{}: {f}",
+                                case.name
+                            );
+                        }
+                    }
+                }
                 other => panic!("{}: exit {other:?} {stderr}", case.name),
             }
         }
     }
+}
+
+#[test]
+fn every_hostile_input_read_by_the_library_holds_the_log_invariants() {
+    let mut read = 0;
+    for case in catalogue() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hostile.jsonl");
+        std::fs::write(&path, &case.bytes).unwrap();
+        // (The cases that are not read at all are the command line's exit 2, tested above.)
+        if let Ok(opened) = surface_store::open(&path, None) {
+            invariants::assert_log_invariants(&opened.log, case.name);
+            read += 1;
+        }
+    }
+    assert!(read > 3, "only {read} hostile inputs were read");
 }
 
 #[test]

@@ -133,8 +133,8 @@ mod fast_equals_reference {
     use std::fmt::Write as _;
     use surface_engine::EventIdx;
     use surface_engine::meter::{
-        Assembler, chunk_piece, chunk_piece_reference, node_price, node_price_reference,
-        streamed_price,
+        Assembler, chunk_piece, chunk_piece_fast, chunk_piece_reference, node_price,
+        node_price_fast, node_price_reference, streamed_price,
     };
 
     /// A content block as the generator builds it.
@@ -216,6 +216,15 @@ mod fast_equals_reference {
         }
         out.push('"');
         out
+    }
+
+    /// Whether the fast pricer knows every block of `b` (the shapes it is meant to price).
+    fn known(b: &B) -> bool {
+        match b {
+            B::Text(..) | B::ToolCall(..) => true,
+            B::ToolResult(inner) => inner.iter().all(known),
+            B::Unknown(_) | B::Odd(_) => false,
+        }
     }
 
     fn render(b: &B, escape: bool) -> String {
@@ -382,8 +391,17 @@ mod fast_equals_reference {
                 .collect();
             let log = log_of(&text_of(&lines));
             prop_assert_eq!(log.len(), lines.len());
-            for i in log.indices() {
-                prop_assert_eq!(node_price(&log, i), node_price_reference(&log, i), "{}", lines[i.get()]);
+            for (i, (shape, blocks, _)) in log.indices().zip(&messages) {
+                let reference = node_price_reference(&log, i);
+                prop_assert_eq!(node_price(&log, i), reference, "{}", lines[i.get()]);
+                // The fast path ran (and agreed) wherever it is meant to: every shape but the
+                // wrapped era (context/message), with only blocks it knows.
+                let fast = node_price_fast(&log, i);
+                let meant = shape % 6 != 4 && blocks.iter().all(known);
+                prop_assert_eq!(fast.is_some(), meant, "{}", lines[i.get()]);
+                if let Some(fast) = fast {
+                    prop_assert_eq!(fast, reference, "{}", lines[i.get()]);
+                }
             }
         }
 
@@ -398,9 +416,18 @@ mod fast_equals_reference {
                 .collect();
             let log = log_of(&text_of(&lines));
             prop_assert_eq!(log.len(), lines.len());
-            for (k, line) in lines.iter().enumerate() {
+            for (k, (line, (b, which, _))) in lines.iter().zip(&chunks).enumerate() {
                 let i = EventIdx(k as u32);
-                prop_assert_eq!(chunk_piece(&log, i), chunk_piece_reference(&log, i), "{}", line);
+                let reference = chunk_piece_reference(&log, i);
+                prop_assert_eq!(&chunk_piece(&log, i), &reference, "{}", line);
+                // The fast path ran wherever it is meant to: no repeated `chunk` key, and a
+                // block-end's block one it knows.
+                let fast = chunk_piece_fast(&log, i);
+                let meant = !matches!(which / 5 % 5, 1 | 2) && (which % 5 != 2 || known(b));
+                prop_assert_eq!(fast.is_some(), meant, "{}", line);
+                if let Some(fast) = fast {
+                    prop_assert_eq!(fast, reference, "{}", line);
+                }
             }
         }
 
@@ -449,25 +476,37 @@ mod fast_equals_reference {
 
 #[test]
 fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
-    use surface_engine::meter::node_price_reference;
+    use surface_engine::meter::{node_price_fast, node_price_reference};
     use surface_synth::{SynthConfig, generate};
     let mut bytes = Vec::new();
     generate(&SynthConfig::with_events(40_000), &mut bytes).unwrap();
     let log = surface_store::read_jsonl(bytes, None).unwrap();
     let surface = Surface::at_end(&log);
     let single = Meter::build(&log, &surface);
-    let parallel = surface_cli::meter_of(&log, &surface);
-    for c in 0..=log.len() {
-        assert_eq!(single.at(c), parallel.at(c), "cursor {c}");
+    for workers in [1, 2, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .build()
+            .unwrap();
+        let parallel = surface_passes::meter_of_in(&pool, &log, &surface);
+        for c in 0..=log.len() {
+            assert_eq!(single.at(c), parallel.at(c), "{workers} workers, cursor {c}");
+        }
     }
+    let mut fast = 0;
+    let mut eligible = 0;
     for i in log.indices().filter(|&i| log.is_eligible(i)) {
-        assert_eq!(
-            single.price(i),
-            node_price_reference(&log, i),
-            "seq {}",
-            log.event(i).seq
-        );
+        let reference = node_price_reference(&log, i);
+        assert_eq!(single.price(i), reference, "seq {}", log.event(i).seq);
+        eligible += 1;
+        if let Some(price) = node_price_fast(&log, i) {
+            assert_eq!(price, reference, "seq {}", log.event(i).seq);
+            fast += 1;
+        }
     }
+    // The generator writes the harness's current shapes: the fast path prices every node.
+    assert!(eligible > 1000);
+    assert_eq!(fast, eligible);
     // Usage-anchored, with compactions and prunes along the way.
     assert!(single.anchors().any(|a| a.kind == BaselineKind::Usage));
     assert_eq!(

@@ -16,6 +16,7 @@ mod event;
 mod event_type;
 mod finding;
 mod header;
+mod key_map;
 mod links;
 mod log;
 mod message_shape;
@@ -54,6 +55,7 @@ pub use event::{
 pub use event_type::EventType;
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
+pub use key_map::KeyMap;
 pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};
 pub use messages::{Message, derive_messages, message_from, message_of, read_message};
 pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};

@@ -1,7 +1,7 @@
 //! The token meter built on every core, pipelined: the log is cut into small ranges whose
-//! prices ([`Prices::read`], independent per range) any thread may read, while the calling
-//! thread folds the priced ranges into the meter in log order ([`Meter::build_priced`], the
-//! sequential part) and, whenever the next range in order is not ready, reads an unclaimed
+//! prices ([`Prices::read`], independent per range) the workers of a rayon pool read, while the
+//! calling thread folds the priced ranges into the meter in log order ([`Meter::build_priced`],
+//! the sequential part) and, whenever the next range in order is not ready, reads an unclaimed
 //! range itself instead of waiting. Folding thus overlaps pricing, and no core idles while
 //! there is work. The engine stays single-threaded and pure; the threads are the shell's.
 
@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
+use rayon::ThreadPool;
 use surface_engine::meter::Prices;
 use surface_engine::{EventLog, Meter, Surface};
 
@@ -18,10 +19,22 @@ const PARALLEL_FROM: usize = 20_000;
 /// Ranges per thread: small enough that folding starts early and the threads finish together.
 const RANGES_PER_THREAD: usize = 16;
 
-/// The token meter of `log` (see [`Meter::build`]), its prices read on up to four threads.
+/// The token meter of `log` (see [`Meter::build`]), its prices read on the current rayon pool
+/// (the global one, a thread per core, unless called inside [`ThreadPool::install`]).
 pub fn meter_of(log: &EventLog, surface: &Surface) -> Meter {
+    meter_with(log, surface, None)
+}
+
+/// [`meter_of`] with its prices read on `pool`'s workers.
+pub fn meter_of_in(pool: &ThreadPool, log: &EventLog, surface: &Surface) -> Meter {
+    meter_with(log, surface, Some(pool))
+}
+
+/// The meter priced by as many threads as `pool` (or the current pool) has: the caller,
+/// which folds, and one fewer tasks spawned on the pool.
+fn meter_with(log: &EventLog, surface: &Surface, pool: Option<&ThreadPool>) -> Meter {
     let n = surface.processed().min(log.len());
-    let threads = std::thread::available_parallelism().map_or(1, |p| p.get().min(4));
+    let threads = pool.map_or_else(rayon::current_num_threads, ThreadPool::current_num_threads);
     if threads < 2 || n < PARALLEL_FROM {
         return Meter::build(log, surface);
     }
@@ -30,14 +43,26 @@ pub fn meter_of(log: &EventLog, surface: &Surface) -> Meter {
         .map(|k| k * n / count..(k + 1) * n / count)
         .collect();
     let work = Work::new(log, &ranges);
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(|| while work.price_one() {});
-        }
-        // Folds the parts in order; a range a dead worker claimed but never delivered is
-        // read by `build_priced` itself (it reads every event no part covers).
-        Meter::build_priced(log, surface, (0..count).map_while(|k| work.take(k)))
-    })
+    match pool {
+        Some(pool) => pool.in_place_scope(|scope| fold_in(scope, &work, surface, threads)),
+        None => rayon::in_place_scope(|scope| fold_in(scope, &work, surface, threads)),
+    }
+}
+
+/// Spawns `threads - 1` pricing tasks on `scope` and folds the parts in order on this thread;
+/// a range whose reader panicked is read by `build_priced` itself (it reads every event no
+/// part covers).
+fn fold_in<'s>(
+    scope: &rayon::Scope<'s>,
+    work: &'s Work<'s>,
+    surface: &Surface,
+    threads: usize,
+) -> Meter {
+    for _ in 1..threads {
+        scope.spawn(move |_| while work.price_one() {});
+    }
+    let count = work.ranges.len();
+    Meter::build_priced(work.log, surface, (0..count).map_while(|k| work.take(k)))
 }
 
 /// The ranges to price and the parts priced so far.
@@ -107,17 +132,24 @@ mod tests {
     use surface_synth::{SynthConfig, generate};
 
     #[test]
-    fn the_pipelined_meter_equals_the_serial_one() {
+    fn the_pipelined_meter_equals_the_serial_one_on_1_2_and_8_workers() {
         let mut bytes = Vec::new();
         generate(&SynthConfig::with_events(60_000), &mut bytes).unwrap();
         let log = surface_store::read_jsonl(bytes, None).unwrap();
         let surface = Surface::at_end(&log);
+        assert!(surface.processed().min(log.len()) >= PARALLEL_FROM);
         let serial = Meter::build(&log, &surface);
-        let piped = meter_of(&log, &surface);
-        assert_eq!(piped.len(), serial.len());
-        for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
-            assert_eq!(piped.at(cursor), serial.at(cursor), "cursor {cursor}");
+        for workers in [1, 2, 8] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(workers)
+                .build()
+                .unwrap();
+            let piped = meter_of_in(&pool, &log, &surface);
+            assert_eq!(piped.len(), serial.len(), "{workers} workers");
+            for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
+                assert_eq!(piped.at(cursor), serial.at(cursor), "{workers} workers, cursor {cursor}");
+            }
+            assert_eq!(piped.steps(), serial.steps(), "{workers} workers");
         }
-        assert_eq!(piped.steps(), serial.steps());
     }
 }

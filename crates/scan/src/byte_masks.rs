@@ -1,8 +1,10 @@
 //! Classifying 64 bytes of JSON text at once into bit masks (bit k for byte k): the string
 //! specials (`"`, `\`), the structural bytes a skip needs (`"`, `{`, `}`, `[`, `]`), control
-//! bytes, and the bytes that count in a UTF-16 length. SSE2 on x86_64 (part of its baseline),
-//! a portable loop elsewhere; the tests hold the two equal. The store's line scanner and the
-//! meter's byte scanner both classify through here.
+//! bytes, and the bytes that count in a UTF-16 length. SSE2 on x86_64 (part of its baseline,
+//! chosen by `cfg(target_feature = "sse2")`), eight bytes to a `u64` word elsewhere (SWAR);
+//! the tests hold the two equal to each other and to a byte-at-a-time reference, on every
+//! byte value, length and alignment. The store's line scanner and the meter's byte scanner
+//! both classify through here.
 
 /// A 64-byte block's masks for walking a string: where it may end and where its bytes are
 /// not ASCII.
@@ -141,142 +143,71 @@ pub fn skip_digits(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-#[cfg(target_arch = "x86_64")]
-mod simd {
-    use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8,
-        _mm_or_si128, _mm_set1_epi8,
-    };
+/// The SIMD path: SSE2 helpers (`#[target_feature(enable = "sse2")]`), compiled where the
+/// target enables SSE2 — every x86_64 target, as part of its baseline.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2;
 
-    /// One bit per byte of `block` where `test` (on 16 bytes at a time) sets the byte.
-    #[inline(always)]
-    fn mask_by(block: &[u8; 64], test: impl Fn(__m128i) -> __m128i) -> u64 {
-        let mut mask = 0u64;
-        for k in 0..4 {
-            // SAFETY: SSE2 is enabled on every x86_64 target; the load reads
-            // `block[16 * k..16 * k + 16]`, inside the array (`loadu` takes any alignment).
-            let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast::<__m128i>()) };
-            // SAFETY: SSE2 intrinsic on a register value.
-            let bits = unsafe { _mm_movemask_epi8(test(v)) } as u16;
-            mask |= u64::from(bits) << (16 * k);
-        }
-        mask
-    }
+/// The portable path: a word at a time. The classification on every other target, and on
+/// x86_64 the tests' second implementation.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+mod swar;
 
-    /// Bytes equal to `b`.
-    #[inline(always)]
-    fn eq(v: __m128i, b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsics on register values.
-        unsafe { _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)) }
-    }
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+use sse2::{classify_string, classify_string_end, classify_structural, classify_units};
 
-    #[inline(always)]
-    fn or(a: __m128i, b: __m128i) -> __m128i {
-        // SAFETY: SSE2 intrinsic on register values.
-        unsafe { _mm_or_si128(a, b) }
-    }
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use swar::{classify_string, classify_string_end, classify_structural, classify_units};
 
-    /// Bytes `>= b` (unsigned): `max(v, b) == v`.
-    #[inline(always)]
-    fn at_least(v: __m128i, b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsics on register values.
-        unsafe { _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(b as i8)), v) }
-    }
-
-    /// Bytes `<= b` (unsigned): `max(v, b) == b`.
-    #[inline(always)]
-    fn at_most(v: __m128i, b: u8) -> __m128i {
-        // SAFETY: SSE2 intrinsics on register values.
-        unsafe {
-            let limit = _mm_set1_epi8(b as i8);
-            _mm_cmpeq_epi8(_mm_max_epu8(v, limit), limit)
-        }
-    }
-
-    #[inline(always)]
-    pub fn classify_string(block: &[u8; 64]) -> super::StringMasks {
-        super::StringMasks {
-            special: mask_by(block, |v| or(eq(v, b'"'), eq(v, b'\\'))),
-            // The sign bits are the high bytes: no compare needed.
-            high: mask_by(block, |v| v),
-        }
-    }
-
-    #[inline(always)]
-    pub fn classify_structural(block: &[u8; 64]) -> u64 {
-        // `[` (0x5B) and `]` (0x5D) are `{` (0x7B) and `}` (0x7D) without bit 5 (0x20):
-        // setting it folds each pair into one compare (no other byte folds onto them).
-        mask_by(block, |v| {
-            // SAFETY: SSE2 intrinsic.
-            let folded = or(v, unsafe { _mm_set1_epi8(0x20) });
-            or(eq(v, b'"'), or(eq(folded, b'{'), eq(folded, b'}')))
-        })
-    }
-
-    #[inline(always)]
-    pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
-        super::UnitMasks {
-            // A continuation byte (0x80..=0xBF) is, as a signed byte, less than -64.
-            continuation: mask_by(block, |v| {
-                // SAFETY: SSE2 intrinsics on register values.
-                unsafe { _mm_cmplt_epi8(v, _mm_set1_epi8(-64)) }
-            }),
-            four: mask_by(block, |v| at_least(v, 0xF0)),
-        }
-    }
-
-    #[inline(always)]
-    pub fn classify_string_end(block: &[u8; 64]) -> u64 {
-        mask_by(block, |v| {
-            or(or(eq(v, b'"'), eq(v, b'\\')), at_most(v, 0x1f))
-        })
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-use simd::{classify_string, classify_string_end, classify_structural, classify_units};
-
-#[cfg(not(target_arch = "x86_64"))]
-use portable::{classify_string, classify_string_end, classify_structural, classify_units};
-
-/// The byte-at-a-time classification: the reference the SIMD one is tested against, and the
-/// implementation on other architectures.
-#[cfg(any(test, not(target_arch = "x86_64")))]
-mod portable {
-    fn mask_by(block: &[u8; 64], test: impl Fn(u8) -> bool) -> u64 {
-        block
-            .iter()
-            .enumerate()
-            .fold(0, |m, (k, &c)| m | (u64::from(test(c)) << k))
-    }
-
-    pub fn classify_string(block: &[u8; 64]) -> super::StringMasks {
-        super::StringMasks {
-            special: mask_by(block, |c| c == b'"' || c == b'\\'),
-            high: mask_by(block, |c| c >= 0x80),
-        }
-    }
-
-    pub fn classify_structural(block: &[u8; 64]) -> u64 {
-        mask_by(block, |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
-    }
-
-    pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
-        super::UnitMasks {
-            continuation: mask_by(block, |c| (0x80..=0xBF).contains(&c)),
-            four: mask_by(block, |c| c >= 0xF0),
-        }
-    }
-
-    pub fn classify_string_end(block: &[u8; 64]) -> u64 {
-        mask_by(block, |c| c == b'"' || c == b'\\' || c < 0x20)
-    }
-}
+/// Which classification this build uses: `"sse2"` or `"swar"` (for tests and figures).
+pub const PATH: &str = if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+    "sse2"
+} else {
+    "swar"
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The byte-at-a-time classification: the plain statement of each mask, the oracle both
+    /// fast paths are held to.
+    mod reference {
+        fn mask_by(block: &[u8; 64], test: impl Fn(u8) -> bool) -> u64 {
+            block
+                .iter()
+                .enumerate()
+                .fold(0, |m, (k, &c)| m | (u64::from(test(c)) << k))
+        }
+
+        pub fn classify_string(block: &[u8; 64]) -> super::StringMasks {
+            super::StringMasks {
+                special: mask_by(block, |c| c == b'"' || c == b'\\'),
+                high: mask_by(block, |c| c >= 0x80),
+            }
+        }
+
+        pub fn classify_structural(block: &[u8; 64]) -> u64 {
+            mask_by(block, |c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
+        }
+
+        pub fn classify_units(block: &[u8; 64]) -> super::UnitMasks {
+            super::UnitMasks {
+                continuation: mask_by(block, |c| (0x80..=0xBF).contains(&c)),
+                four: mask_by(block, |c| c >= 0xF0),
+            }
+        }
+
+        pub fn classify_string_end(block: &[u8; 64]) -> u64 {
+            mask_by(block, |c| c == b'"' || c == b'\\' || c < 0x20)
+        }
+    }
+
+    #[test]
+    fn this_machine_takes_the_simd_path() {
+        assert_eq!(PATH == "sse2", cfg!(target_arch = "x86_64"));
+    }
 
     #[test]
     fn digit_runs_end_at_the_first_non_digit() {
@@ -303,24 +234,38 @@ mod tests {
         assert_eq!(skip_digits(b"0123456789", 0), 10);
     }
 
-    /// Every mask of `block` as SSE2 gives it equals the portable reference's.
-    fn assert_simd_equals_reference(block: &[u8; 64]) {
-        assert_eq!(classify_string(block), portable::classify_string(block));
-        assert_eq!(
-            classify_structural(block),
-            portable::classify_structural(block)
-        );
-        assert_eq!(classify_units(block), portable::classify_units(block));
-        assert_eq!(
-            classify_string_end(block),
-            portable::classify_string_end(block)
-        );
+    /// Every mask of `block` as this build classifies it (SSE2 on x86_64), as the word-at-a-
+    /// time path classifies it, and as the byte-at-a-time reference states it: all equal.
+    fn assert_paths_agree(block: &[u8; 64]) {
+        let string = reference::classify_string(block);
+        assert_eq!(classify_string(block), string, "{block:?}");
+        assert_eq!(swar::classify_string(block), string, "{block:?}");
+        let structural = reference::classify_structural(block);
+        assert_eq!(classify_structural(block), structural, "{block:?}");
+        assert_eq!(swar::classify_structural(block), structural, "{block:?}");
+        let units = reference::classify_units(block);
+        assert_eq!(classify_units(block), units, "{block:?}");
+        assert_eq!(swar::classify_units(block), units, "{block:?}");
+        let end = reference::classify_string_end(block);
+        assert_eq!(classify_string_end(block), end, "{block:?}");
+        assert_eq!(swar::classify_string_end(block), end, "{block:?}");
     }
 
     #[test]
-    fn every_byte_value_is_classified_as_the_reference_does() {
+    fn every_byte_value_at_every_position_is_classified_as_the_reference_does() {
         for base in (0..256).step_by(64) {
-            assert_simd_equals_reference(&std::array::from_fn(|k| (base + k) as u8));
+            assert_paths_agree(&std::array::from_fn(|k| (base + k) as u8));
+        }
+        // Each value alone in a block of another, at every position: a carry or borrow between
+        // the bytes of a word would show here.
+        for value in 0..=255u8 {
+            for fill in [b' ', 0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xEF, 0xF0, 0xFF, b'"', b'Z'] {
+                for at in 0..64 {
+                    let mut block = [fill; 64];
+                    block[at] = value;
+                    assert_paths_agree(&block);
+                }
+            }
         }
     }
 
@@ -345,13 +290,57 @@ mod tests {
         );
     }
 
-    /// The masks at `start` as a padded copy gives them (the reference for the in-place read).
+    /// The masks at `start` as a padded copy gives them to `f`.
     fn padded<T>(bytes: &[u8], start: usize, f: impl Fn(&[u8; 64]) -> T) -> T {
         let mut block = [b' '; 64];
         let rest = bytes.get(start..).unwrap_or(&[]);
         let n = rest.len().min(64);
         block[..n].copy_from_slice(&rest[..n]);
         f(&block)
+    }
+
+    /// `bytes` placed at each of `alignments` (modulo 64), classified from every start (and
+    /// past the end) through the public functions: each equals the word-at-a-time path's and
+    /// the reference's masks of a padded copy.
+    fn assert_alignments_and_starts(bytes: &[u8], alignments: std::ops::Range<usize>) {
+        let mut backing = vec![0u8; bytes.len() + 128];
+        let misalign = backing.as_ptr() as usize % 64;
+        for alignment in alignments {
+            let at = (64 - misalign + alignment) % 64;
+            backing[at..at + bytes.len()].copy_from_slice(bytes);
+            let text = &backing[at..at + bytes.len()];
+            assert_eq!(text.as_ptr() as usize % 64, alignment);
+            for start in 0..=bytes.len() + 1 {
+                let string = string_masks(text, start);
+                assert_eq!(string, padded(text, start, swar::classify_string));
+                assert_eq!(string, padded(text, start, reference::classify_string));
+                let structural = structural_mask(text, start);
+                assert_eq!(structural, padded(text, start, swar::classify_structural));
+                assert_eq!(structural, padded(text, start, reference::classify_structural));
+                let units = unit_masks(text, start);
+                assert_eq!(units, padded(text, start, swar::classify_units));
+                assert_eq!(units, padded(text, start, reference::classify_units));
+                let end = string_end_mask(text, start);
+                assert_eq!(end, padded(text, start, swar::classify_string_end));
+                assert_eq!(end, padded(text, start, reference::classify_string_end));
+            }
+        }
+    }
+
+    #[test]
+    fn lengths_around_the_block_at_every_alignment() {
+        for len in [0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 200] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            assert_alignments_and_starts(&bytes, 0..64);
+        }
+    }
+
+    /// Bytes of JSON text more often than uniform bytes would give them.
+    fn json_byte() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            any::<u8>(),
+            prop::sample::select(&b"\"\\{}[]:, \n\tab09\x1f\x7f\x80\xbf\xc0\xef\xf0\xff"[..]),
+        ]
     }
 
     proptest! {
@@ -368,8 +357,22 @@ mod tests {
         }
 
         #[test]
-        fn simd_equals_reference(bytes in proptest::collection::vec(any::<u8>(), 64)) {
-            assert_simd_equals_reference(&bytes.try_into().unwrap());
+        fn simd_swar_and_reference_agree_on_any_block(bytes in proptest::collection::vec(json_byte(), 64)) {
+            assert_paths_agree(&bytes.try_into().unwrap());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Random lengths (not multiples of the block), any alignment, every start (the unit
+        /// test above takes every alignment of fixed lengths).
+        #[test]
+        fn simd_equals_swar_at_any_length_alignment_and_start(
+            bytes in proptest::collection::vec(json_byte(), 0..300),
+            alignment in 0usize..64,
+        ) {
+            assert_alignments_and_starts(&bytes, alignment..alignment + 1);
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Joining the JSONL reader's chunk batches in file order: the tables are moved over on the
 //! calling thread, and the records — the bulk, 40 bytes per event — are copied into their
-//! final places and remapped on two threads at once, each freeing the chunks it copied.
+//! final places and remapped on the current rayon pool, a share per thread, each freeing the
+//! chunks it copied.
 
 use std::mem::MaybeUninit;
+
+use rayon::prelude::*;
 
 use surface_engine::{BatchRemap, EventBatch, EventRecord};
 
@@ -40,45 +43,39 @@ pub fn merge_in_order(parts: Vec<(EventBatch, u32)>, first_line: u32) -> EventBa
         later.push((std::mem::take(&mut part.events), remap));
     }
     out.events.reserve_exact(events - out.events.len());
-    let written = copy_on_two_threads(out.events.spare_capacity_mut(), later);
+    let written = copy_in_parallel(out.events.spare_capacity_mut(), later);
     debug_assert_eq!(out.events.len() + written, events);
-    // SAFETY: `copy_on_two_threads` wrote the first `written` slots of the spare capacity (it
-    // returns only after both threads finished; a panic in either propagates before this line).
+    // SAFETY: `copy_in_parallel` wrote the first `written` slots of the spare capacity (it
+    // returns only after every share is copied; a panic in any propagates before this line).
     unsafe { out.events.set_len(out.events.len() + written) };
     out
 }
 
 /// Writes each chunk's records, remapped, one chunk after the other from the start of
-/// `spare`: the chunks are split between this thread and a second one. Returns how many
-/// records were written.
-fn copy_on_two_threads(spare: &mut [MaybeUninit<EventRecord>], chunks: Vec<Chunk>) -> usize {
+/// `spare`: the chunks are shared out, in runs of about equal size, between the threads of the
+/// current pool. Returns how many records were written.
+fn copy_in_parallel(spare: &mut [MaybeUninit<EventRecord>], chunks: Vec<Chunk>) -> usize {
     let total: usize = chunks.iter().map(|(e, _)| e.len()).sum();
-    // Cut the destination at chunk boundaries into two halves of about equal size.
-    let mut jobs: [Vec<CopyJob<'_>>; 2] = [Vec::new(), Vec::new()];
+    let shares = rayon::current_num_threads().clamp(1, chunks.len().max(1));
+    // Cut the destination at chunk boundaries into `shares` runs of about equal size: a chunk
+    // goes to the share its middle falls in.
+    let mut jobs: Vec<Vec<CopyJob<'_>>> = (0..shares).map(|_| Vec::new()).collect();
     let mut rest = &mut spare[..total];
     let mut done = 0;
     for chunk in chunks {
         let (dst, tail) = rest.split_at_mut(chunk.0.len());
         rest = tail;
-        let half = usize::from(done + chunk.0.len() / 2 >= total / 2);
+        let share = ((done + chunk.0.len() / 2) * shares / total.max(1)).min(shares - 1);
         done += chunk.0.len();
-        jobs[half].push((dst, chunk));
+        jobs[share].push((dst, chunk));
     }
-    let [first, second] = jobs;
-    let copy = |jobs: Vec<CopyJob<'_>>| {
+    jobs.into_par_iter().for_each(|jobs| {
         for (dst, (records, remap)) in jobs {
             for (slot, &e) in dst.iter_mut().zip(&records) {
                 slot.write(remap.record(e));
             }
             // Freed here, on the thread that copied it.
             drop(records);
-        }
-    };
-    std::thread::scope(|s| {
-        let helper = s.spawn(|| copy(second));
-        copy(first);
-        if let Err(panic) = helper.join() {
-            std::panic::resume_unwind(panic);
         }
     });
     total

@@ -1,9 +1,9 @@
 //! JSONL session logs: the header line, event lines and packed chunk rows, read in parallel
-//! over the file's two halves. Every problem is recorded with its line; nothing is fatal.
-
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! in chunks on the current rayon pool. Every problem is recorded with its line; nothing is
+//! fatal.
 
 use memchr::memchr;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::batch_merge::merge_in_order;
@@ -18,13 +18,16 @@ use surface_engine::{
     SurfaceOp, TextArena,
 };
 
-/// Inputs at least this large are parsed in chunks on two threads.
+/// Inputs at least this large are parsed in chunks on the pool's threads.
 const PARALLEL_THRESHOLD: usize = 4 << 20;
 
-/// How many chunks a large input is cut into: two threads take them in turn, so that both
-/// stay busy until near the end. They are joined in file order once all are parsed
-/// (`batch_merge.rs`, the records copied on two threads).
+/// How many chunks a large input is cut into, at least: the pool's threads share them, so that
+/// all stay busy until near the end. They are joined in file order once all are parsed
+/// (`batch_merge.rs`, the records copied on the pool too).
 const CHUNKS: usize = 16;
+
+/// Chunks per thread of the pool, when that makes more than [`CHUNKS`].
+const CHUNKS_PER_THREAD: usize = 4;
 
 /// Reads a whole JSONL log from its bytes (owned, or a [`TextArena`] over shared bytes such as
 /// a mapped file); they become the log's text arena without a copy. Returns `None` only when
@@ -82,49 +85,29 @@ fn parse_body_releasing(
         return parse_range(bytes, from, bytes.len(), first_line, progress, copy_lines)
             .map(|(b, _)| b);
     }
-    let chunks = chunk_bounds(bytes, from);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(a, b)) = chunks.get(k) else {
-                return done;
-            };
-            done.push((k, parse_range(bytes, a, b, 1, progress, copy_lines)));
+    let count = CHUNKS.max(CHUNKS_PER_THREAD * rayon::current_num_threads());
+    let chunks = chunk_bounds(bytes, from, count);
+    // Parsed on the current pool, collected in file order; `None` (cancelled) ends it.
+    let parts = chunks
+        .par_iter()
+        .map(|&(a, b)| {
+            let parsed = parse_range(bytes, a, b, 1, progress, copy_lines);
             release(a..b);
-        }
-    };
-    let parsed = std::thread::scope(|s| {
-        let helper = s.spawn(work);
-        let mut parsed = work();
-        // A helper that died leaves its chunks unparsed: they are parsed here below.
-        parsed.extend(helper.join().unwrap_or_default());
-        parsed
-    });
-    let mut slots: Vec<Option<Option<(EventBatch, u32)>>> = chunks.iter().map(|_| None).collect();
-    for (k, r) in parsed {
-        slots[k] = Some(r);
-    }
-    let parts = slots
-        .into_iter()
-        .zip(&chunks)
-        .map(|(slot, &(a, b))| {
-            slot.unwrap_or_else(|| parse_range(bytes, a, b, 1, progress, copy_lines))
+            parsed
         })
         .collect::<Option<Vec<_>>>()?;
     Some(merge_in_order(parts, first_line))
 }
 
-/// `[from, len)` cut into at most [`CHUNKS`] ranges of about equal size, each ending after a
+/// `[from, len)` cut into at most `count` ranges of about equal size, each ending after a
 /// newline (or at the end).
-fn chunk_bounds(bytes: &[u8], from: usize) -> Vec<(usize, usize)> {
+fn chunk_bounds(bytes: &[u8], from: usize, count: usize) -> Vec<(usize, usize)> {
     let len = bytes.len() - from;
-    let mut out = Vec::with_capacity(CHUNKS);
+    let mut out = Vec::with_capacity(count);
     let mut at = from;
-    for k in 1..=CHUNKS {
-        let want = (from + len * k / CHUNKS).max(at);
-        let end = if k == CHUNKS {
+    for k in 1..=count {
+        let want = (from + len * k / count).max(at);
+        let end = if k == count {
             bytes.len()
         } else {
             memchr(b'\n', &bytes[want..]).map_or(bytes.len(), |i| want + i + 1)

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use discover::{Candidate, Walk, for_each_parallel, walk};
+pub use discover::{Candidate, Walk, for_each_parallel, for_each_parallel_in, walk};
 pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
     find_sessions, project_of, read_figures,

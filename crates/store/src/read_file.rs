@@ -1,9 +1,10 @@
 //! Reading a whole log file into memory as fast as the machine allows: large files are read
-//! as two halves on two threads (`pread`), into a buffer the kernel may back with 2 MiB pages.
+//! in parts on the current rayon pool's threads (`pread`), into a buffer the kernel may back
+//! with 2 MiB pages.
 //!
 //! Reading a 220 MB file with `std::fs::read` spends most of its time faulting in 4 KiB pages
 //! of a fresh buffer one by one and copying from the page cache on one core. Asking for
-//! transparent huge pages (`madvise(MADV_HUGEPAGE)`, Linux) cuts the faults 512-fold, and two
+//! transparent huge pages (`madvise(MADV_HUGEPAGE)`, Linux) cuts the faults 512-fold, and the
 //! threads share the copy. The buffer is an ordinary `Vec<u8>`: the log owns a copy, which
 //! live follow appends to, Zstandard and SQLite decode into, and a file rewritten while it is
 //! shown cannot change.
@@ -21,11 +22,13 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::map_for::MapFor;
 use surface_engine::TextArena;
 
-/// Files at least this large are read in two halves with huge pages requested, or mapped by
-/// [`map_or_read`].
+/// Files at least this large are read in parts on the pool with huge pages requested, or
+/// mapped by [`map_or_read`].
 pub(super) const PARALLEL_FROM: u64 = 8 << 20;
 
 /// The whole content of `path` as a text arena: on Linux a file of at least
@@ -58,29 +61,24 @@ pub fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
         file.read_to_end(&mut bytes)?;
         return Ok(bytes);
     }
-    match read_halves(&file, len as usize) {
+    match read_parts(&file, len as usize) {
         Ok(bytes) => Ok(bytes),
         // Shorter than it said (truncated meanwhile), or not a file `pread` works on.
         Err(_) => std::fs::read(path),
     }
 }
 
-/// Reads `len` bytes from the start of `file`, the two halves on two threads.
-fn read_halves(file: &File, len: usize) -> std::io::Result<Vec<u8>> {
+/// Reads `len` bytes from the start of `file`, a part per thread of the current pool.
+fn read_parts(file: &File, len: usize) -> std::io::Result<Vec<u8>> {
     // Zeroed memory from the allocator is fresh pages the kernel zeroes when first touched, so
     // this costs no pass over the buffer.
     let mut bytes = vec![0u8; len];
     advise_huge_pages(&mut bytes);
-    let mid = len / 2;
-    let (head, tail) = bytes.split_at_mut(mid);
-    std::thread::scope(|scope| {
-        let tail_read = scope.spawn(|| read_at(file, tail, mid as u64));
-        let head_read = read_at(file, head, 0);
-        let tail_read = tail_read
-            .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("reader thread failed")));
-        head_read.and(tail_read)
-    })?;
+    let part = len.div_ceil(rayon::current_num_threads().max(1)).max(1);
+    bytes
+        .par_chunks_mut(part)
+        .enumerate()
+        .try_for_each(|(k, buf)| read_at(file, buf, (k * part) as u64))?;
     Ok(bytes)
 }
 

@@ -7,7 +7,7 @@
 //! is then zero are lost — so the whole audit extracts every node's text once, and a replace
 //! costs only its own nodes.
 
-use super::fast_hash::FxMap;
+use crate::KeyMap;
 use super::model::LostTerm;
 use super::terms::for_each_term;
 
@@ -17,12 +17,12 @@ type NodeTerms = Box<[(u32, u32)]>;
 /// The terms of the nodes on the surface.
 #[derive(Debug, Default)]
 pub struct TermIndex {
-    ids: FxMap<Box<str>, u32>,
+    ids: KeyMap<Box<str>, u32>,
     names: Vec<Box<str>>,
     /// Per term: how many surface nodes hold it.
     holders: Vec<u32>,
     /// The terms of each node on the surface, by event index.
-    nodes: FxMap<u32, NodeTerms>,
+    nodes: KeyMap<u32, NodeTerms>,
     scratch: Vec<u32>,
 }
 
@@ -77,7 +77,7 @@ impl TermIndex {
     /// The terms of `shadowed` (taken off the surface before) that no surface node holds now,
     /// most frequent first, then alphabetically.
     pub fn lost(&self, shadowed: &[NodeTerms]) -> Vec<LostTerm> {
-        let mut counts: FxMap<u32, u64> = FxMap::default();
+        let mut counts: KeyMap<u32, u64> = KeyMap::default();
         for terms in shadowed {
             for &(id, n) in terms.iter() {
                 if self.holders[id as usize] == 0 {

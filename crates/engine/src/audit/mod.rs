@@ -11,7 +11,6 @@ mod brackets;
 mod build;
 mod detail;
 mod events;
-mod fast_hash;
 mod findings;
 mod lost;
 mod model;

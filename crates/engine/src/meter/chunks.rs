@@ -132,6 +132,12 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     fast_piece(&log.event_bytes(idx), known).unwrap_or_else(|| chunk_piece_reference(log, idx))
 }
 
+/// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives
+/// up (and [`chunk_piece`] asks the reference). For tests, as [`super::node_price_fast`].
+pub fn chunk_piece_fast(log: &EventLog, idx: EventIdx) -> Option<Piece> {
+    fast_piece(&log.event_bytes(idx), &[])
+}
+
 /// [`chunk_piece`] through the event as a JSON tree: the reference.
 pub fn chunk_piece_reference(log: &EventLog, idx: EventIdx) -> Piece {
     log.data_value(idx)

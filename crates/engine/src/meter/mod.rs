@@ -21,13 +21,16 @@ mod window;
 
 pub use anchor::{BaselineKind, DeltaKind, Piece, Usage, piece_of_chunk};
 pub use blocks::Known;
-pub use chunks::{RowDeltas, chunk_piece, chunk_piece_reference, chunk_piece_with};
+pub use chunks::{
+    RowDeltas, chunk_piece, chunk_piece_fast, chunk_piece_reference, chunk_piece_with,
+};
 pub use findings::meter_findings;
 pub use header::{CONFIG_KEYS, HeaderProblem, RequestHeader};
 pub use js_json::{stringified_len as js_stringified_len, stringify as js_stringify};
 pub use price::{OVERHEAD, block_price, blocks_price, message_price, text_message_price};
 pub use raw::{
-    NodeFacts, context_window_of, node_facts, node_price, node_price_reference, usage_of,
+    NodeFacts, context_window_of, node_facts, node_price, node_price_fast, node_price_reference,
+    usage_of,
 };
 pub use stream::{Assembler, streamed_price};
 pub use utf16::{ceil4, utf16_len};

@@ -166,6 +166,13 @@ pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
     }
 }
 
+/// [`node_price`] where one forward scan of the event's bytes gives it; `None` where the fast
+/// path gives up (and [`node_price`] asks the reference). Not on any hot path: the pricers
+/// call the scan themselves; this lets tests assert that the fast path ran.
+pub fn node_price_fast(log: &EventLog, idx: EventIdx) -> Option<u64> {
+    price_of(log.event_type(idx), &scan_message(&log.event_bytes(idx))?)
+}
+
 /// [`node_price`] through the derived [`crate::Message`] as a JSON tree: the
 /// reference the fast path is tested against.
 pub fn node_price_reference(log: &EventLog, idx: EventIdx) -> u64 {

@@ -24,7 +24,7 @@ use super::StoreError;
 
 pub use entry::{Probe, SessionEntry, project_of};
 pub use figures::{SessionFigures, figures_of, read_figures};
-pub use pool::{default_threads, for_each_parallel};
+pub use pool::{default_threads, for_each_parallel, for_each_parallel_in};
 pub use walk::{Candidate, Walk, walk};
 
 /// A session file that could not be read.
