@@ -82,7 +82,7 @@ fn keys() -> (Vec<String>, Vec<u32>) {
 fn index_with<S: BuildHasher + Default>(terms: &[String], nodes: &[u32]) -> usize {
     let mut ids: HashMap<Box<str>, u32, S> = HashMap::default();
     for term in terms {
-        if ids.get(term.as_str()).is_none() {
+        if !ids.contains_key(term.as_str()) {
             let id = ids.len() as u32;
             ids.insert(term.as_str().into(), id);
         }
@@ -125,7 +125,7 @@ fn bench_hashers(c: &mut Criterion) {
         b.iter(|| {
             let mut ids: surface_engine::KeyMap<Box<str>, u32> = Default::default();
             for term in black_box(&terms) {
-                if ids.get(term.as_str()).is_none() {
+                if !ids.contains_key(term.as_str()) {
                     let id = ids.len() as u32;
                     ids.insert(term.as_str().into(), id);
                 }

@@ -18,7 +18,7 @@ pub fn check_report_of(log: &EventLog) -> (CheckReport, Surface) {
         let surface = Surface::at_end(log);
         return (check_report(log, &surface), surface);
     }
-    check_report_and_surface_joined(log, |turns, rest| rayon::join(turns, rest))
+    check_report_and_surface_joined(log, rayon::join)
 }
 
 /// [`check_report_of`] on `pool`.

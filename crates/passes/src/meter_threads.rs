@@ -147,7 +147,11 @@ mod tests {
             let piped = meter_of_in(&pool, &log, &surface);
             assert_eq!(piped.len(), serial.len(), "{workers} workers");
             for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
-                assert_eq!(piped.at(cursor), serial.at(cursor), "{workers} workers, cursor {cursor}");
+                assert_eq!(
+                    piped.at(cursor),
+                    serial.at(cursor),
+                    "{workers} workers, cursor {cursor}"
+                );
             }
             assert_eq!(piped.steps(), serial.steps(), "{workers} workers");
         }

@@ -259,7 +259,9 @@ mod tests {
         // Each value alone in a block of another, at every position: a carry or borrow between
         // the bytes of a word would show here.
         for value in 0..=255u8 {
-            for fill in [b' ', 0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xEF, 0xF0, 0xFF, b'"', b'Z'] {
+            for fill in [
+                b' ', 0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xEF, 0xF0, 0xFF, b'"', b'Z',
+            ] {
                 for at in 0..64 {
                     let mut block = [fill; 64];
                     block[at] = value;
@@ -316,7 +318,10 @@ mod tests {
                 assert_eq!(string, padded(text, start, reference::classify_string));
                 let structural = structural_mask(text, start);
                 assert_eq!(structural, padded(text, start, swar::classify_structural));
-                assert_eq!(structural, padded(text, start, reference::classify_structural));
+                assert_eq!(
+                    structural,
+                    padded(text, start, reference::classify_structural)
+                );
                 let units = unit_masks(text, start);
                 assert_eq!(units, padded(text, start, swar::classify_units));
                 assert_eq!(units, padded(text, start, reference::classify_units));

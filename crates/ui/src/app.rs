@@ -443,6 +443,7 @@ impl ViewerApp {
                 self.history.reset();
                 self.findings_row = None;
                 self.view.zoom = None;
+                self.view.zoom_before_switch = None;
                 // Open where the cursor is (the end), not at the last file's scroll offset.
                 self.pending_reveal = self.session.as_ref().and_then(Session::cursor_event);
             }

@@ -155,10 +155,14 @@ impl ViewerApp {
         };
         let from = Axis::of(s, from_time);
         let to = Axis::of(s, !from_time);
-        if let Some(z) = self.view.zoom {
-            let converted = from.convert(z, &to);
-            self.view.zoom = (!converted.is_whole(to.extent())).then_some(converted);
-        }
+        let before = self.view.zoom;
+        self.view.zoom = match self.view.zoom_before_switch.take() {
+            Some((previous, set)) if set == before => previous,
+            _ => before
+                .map(|z| from.convert(z, &to))
+                .filter(|z| !z.is_whole(to.extent())),
+        };
+        self.view.zoom_before_switch = Some((before, self.view.zoom));
         if !to.is_time() && !from_time && !super::axis::has_time_axis(&s.time) {
             self.banner = Some(super::chrome::Banner::info(
                 "This log has no timestamps to put on a time axis: the strip stays on the event index.".to_string(),

@@ -32,6 +32,10 @@ pub struct ViewState {
     pub threshold_ratio: f64,
     /// The range of the log the context strip shows (`None`: all of it).
     pub zoom: Option<super::zoom::Zoom>,
+    /// The zoom before the last axis switch and the zoom that switch set: switching back while
+    /// the strip still shows the latter restores the former exactly (events that share a
+    /// millisecond make the conversion through time lossy).
+    pub zoom_before_switch: Option<(Option<super::zoom::Zoom>, Option<super::zoom::Zoom>)>,
 }
 
 impl Default for ViewState {
@@ -46,6 +50,7 @@ impl Default for ViewState {
             following: false,
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
             zoom: None,
+            zoom_before_switch: None,
         }
     }
 }

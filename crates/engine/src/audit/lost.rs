@@ -7,9 +7,9 @@
 //! is then zero are lost — so the whole audit extracts every node's text once, and a replace
 //! costs only its own nodes.
 
-use crate::KeyMap;
 use super::model::LostTerm;
 use super::terms::for_each_term;
+use crate::KeyMap;
 
 /// One node's terms: `(term id, occurrences)`, sorted by id.
 type NodeTerms = Box<[(u32, u32)]>;

@@ -107,7 +107,11 @@ unsafe fn units_sse2(block: &[u8; 64]) -> UnitMasks {
 #[target_feature(enable = "sse2")]
 unsafe fn string_end_sse2(block: &[u8; 64]) -> u64 {
     // SAFETY: SSE2 is enabled in this function (the caller's promise).
-    unsafe { mask_by(block, |v| or(or(eq(v, b'"'), eq(v, b'\\')), at_most(v, 0x1f))) }
+    unsafe {
+        mask_by(block, |v| {
+            or(or(eq(v, b'"'), eq(v, b'\\')), at_most(v, 0x1f))
+        })
+    }
 }
 
 // The safe entry points. This module is compiled only under `cfg(target_feature = "sse2")`,

@@ -33,10 +33,9 @@ fn gather(flags: u64) -> u64 {
 /// One bit per byte of `block` where `test` (on a word) sets the byte's top bit.
 #[inline(always)]
 fn mask_by(block: &[u8; 64], test: impl Fn(u64) -> u64) -> u64 {
-    words(block)
-        .iter()
-        .enumerate()
-        .fold(0, |mask, (w, &word)| mask | gather(test(word) & HIGH) << (8 * w))
+    words(block).iter().enumerate().fold(0, |mask, (w, &word)| {
+        mask | gather(test(word) & HIGH) << (8 * w)
+    })
 }
 
 /// Bytes of `x` equal to `b`: a byte of `x ^ b` is zero exactly when adding 0x7F to its low

@@ -128,7 +128,10 @@ mod tests {
     use super::*;
 
     fn pool(workers: usize) -> ThreadPool {
-        ThreadPoolBuilder::new().num_threads(workers).build().unwrap()
+        ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .build()
+            .unwrap()
     }
 
     #[test]
@@ -139,7 +142,11 @@ mod tests {
             let cancel = AtomicBool::new(false);
             for_each_parallel_in(&pool(workers), items, &cancel, |x| x * 2, |r| seen.push(r));
             seen.sort_unstable();
-            assert_eq!(seen, (0..500).map(|x| x * 2).collect::<Vec<_>>(), "{workers}");
+            assert_eq!(
+                seen,
+                (0..500).map(|x| x * 2).collect::<Vec<_>>(),
+                "{workers}"
+            );
         }
     }
 

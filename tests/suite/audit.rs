@@ -3,8 +3,8 @@
 //! for each trigger, each kind, a failed compaction, a refetch, a lost and a kept term, bad
 //! compaction events, and the `audit` command's JSON, Markdown and HTML.
 
-mod common;
-mod invariants;
+use crate::common;
+use crate::invariants;
 
 use std::process::{Command, Output};
 
@@ -767,7 +767,9 @@ fn hostile_payloads_never_panic() {
     let findings = invariants::assert_log_invariants(&log, "hostile payloads");
     // The bad replace (end before start) is named by its line.
     assert!(
-        findings.iter().any(|f| f.line == Some(11) && f.seq == Some(10)),
+        findings
+            .iter()
+            .any(|f| f.line == Some(11) && f.seq == Some(10)),
         "{findings:#?}"
     );
 }

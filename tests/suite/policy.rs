@@ -4,7 +4,7 @@
 //! bracketing the true settings, what-if against verify and against the counterfactual pair,
 //! properties over generated logs, and the `policy` command's exit codes and refusals.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

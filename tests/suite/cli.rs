@@ -1,7 +1,7 @@
 //! The binary, run as a user would: output shapes of viewer-spec §4, exit codes, and one clear
 //! error line for unreadable input.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -2,7 +2,7 @@
 //! fixtures (`tests/fixtures/meter/`), row by row and field by field, through the library and
 //! through the binary; the context window of a real log; and the meter's bad-input warnings.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -490,7 +490,11 @@ fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
             .unwrap();
         let parallel = surface_passes::meter_of_in(&pool, &log, &surface);
         for c in 0..=log.len() {
-            assert_eq!(single.at(c), parallel.at(c), "{workers} workers, cursor {c}");
+            assert_eq!(
+                single.at(c),
+                parallel.at(c),
+                "{workers} workers, cursor {c}"
+            );
         }
     }
     let mut fast = 0;

@@ -3,7 +3,7 @@
 //! accepted by serde_json with the same envelope slices at the same offsets; and the lines of
 //! real logs take the fast path.
 
-mod common;
+use crate::common;
 
 use std::sync::OnceLock;
 

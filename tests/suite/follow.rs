@@ -1,7 +1,7 @@
 //! Live follow: a writer thread appends to a log at a high rate while a follower tails it with
 //! delta processing; the final surface equals a fresh load of the finished file.
 
-mod common;
+use crate::common;
 
 use std::io::Write as _;
 

@@ -4,7 +4,7 @@
 //! show. Figures come from fixtures that do not change (`tests/fixtures/`); the README's
 //! examples on the bundled samples are `tests/readme_examples.rs`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

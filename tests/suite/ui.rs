@@ -1,8 +1,7 @@
 //! Scenario tests of the desktop viewer through the real app type, with egui_kittest: open a
 //! log, step with the keyboard, pick a replace range, jump to a finding, search.
-#![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

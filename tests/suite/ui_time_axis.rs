@@ -2,7 +2,6 @@
 //! between event index and wall-clock time, the cursor stays on its event and a zoom keeps
 //! its events, a long idle period shows as empty columns on the time axis only, and the
 //! legend under the strip names the axis.
-#![cfg(feature = "gui")]
 
 use std::path::{Path, PathBuf};
 

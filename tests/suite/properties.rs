@@ -1,7 +1,7 @@
 //! Property tests on random logs: the engine against a naive reference model of viewer-spec §2,
 //! delta processing against a full rebuild, and replay backward against replay forward.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

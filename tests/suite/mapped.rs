@@ -4,7 +4,7 @@
 //! (`store::open_for_viewer`): the same log as a copy however often its pages are let go, and
 //! a file truncated under it reads as zeros and is marked lost, the process going on.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
@@ -267,8 +267,13 @@ fn in_a_child(
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mapped.jsonl");
     common::write_large_log(&path, 9 << 20);
+    // The test's full name: its module path inside the test binary, without the crate.
+    let name = match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::{test}"),
+        None => test.to_string(),
+    };
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", test, "--nocapture", "--test-threads=1"])
+        .args(["--exact", &name, "--nocapture", "--test-threads=1"])
         .env(env, &path)
         .output()
         .unwrap();

@@ -1076,7 +1076,7 @@ fn a_live_wal_writer_is_never_blocked() {
 // ---------------------------------------------------------------------------------------------
 // No input panics
 
-mod invariants;
+use crate::invariants;
 
 mod no_panics {
     use proptest::collection::vec;
@@ -1166,7 +1166,11 @@ mod no_panics {
             for w in want.indices().filter(|&w| want.event(w).seq != 7) {
                 let i = log.find_seq(want.event(w).seq);
                 assert!(i.is_some(), "round {round}: seq {}", want.event(w).seq);
-                assert_eq!(log.type_name(i.unwrap()), want.type_name(w), "round {round}");
+                assert_eq!(
+                    log.type_name(i.unwrap()),
+                    want.type_name(w),
+                    "round {round}"
+                );
             }
             list_sessions(&path).expect("listable");
         }

@@ -2,7 +2,7 @@
 //! `check` on one thread: on every upstream fixture (surface and legacy mode) and on a long
 //! log full of findings.
 
-mod common;
+use crate::common;
 
 use common::*;
 use surface_engine::{
@@ -14,8 +14,7 @@ use surface_store as store;
 
 /// Pools of 1, 2 and 8 workers, whatever the machine has.
 fn pools() -> &'static [(usize, rayon::ThreadPool)] {
-    static POOLS: std::sync::OnceLock<Vec<(usize, rayon::ThreadPool)>> =
-        std::sync::OnceLock::new();
+    static POOLS: std::sync::OnceLock<Vec<(usize, rayon::ThreadPool)>> = std::sync::OnceLock::new();
     POOLS.get_or_init(|| {
         [1, 2, 8]
             .into_iter()
@@ -72,7 +71,11 @@ fn assert_same(name: &str, log: &EventLog) {
     ];
     for (workers, pool) in pools() {
         let (report, built) = check_report_of_in(pool, log);
-        assert_eq!(built.len(), surface.len(), "{name}: {workers} workers' surface");
+        assert_eq!(
+            built.len(),
+            surface.len(),
+            "{name}: {workers} workers' surface"
+        );
         runs.push((format!("{workers} workers"), report));
     }
     for (how, other) in runs {

@@ -1,7 +1,7 @@
 //! Scenario tests of the surface engine through the public API: the upstream fixtures, the
 //! worked example of upstream-format §3.5, replay and delta processing.
 
-mod common;
+use crate::common;
 
 use common::*;
 use surface_engine::{EventIdx, EventState, Mode, Surface, check, derive_messages};

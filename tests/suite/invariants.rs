@@ -21,13 +21,25 @@ pub fn assert_log_invariants(log: &EventLog, what: &str) -> Vec<Finding> {
         steps += 1;
     }
     assert_eq!(steps, log.len(), "{what}: one step per event");
-    assert_eq!(nodes(&stepped), nodes(&at_end), "{what}: stepped event by event");
+    assert_eq!(
+        nodes(&stepped),
+        nodes(&at_end),
+        "{what}: stepped event by event"
+    );
     assert_eq!(stepped.len(), at_end.len(), "{what}: stepped length");
     let mut sought = Surface::at_end(log);
     sought.seek(log, log.len() / 2);
-    assert_eq!(sought.cursor(), log.len() / 2, "{what}: sought to the middle");
+    assert_eq!(
+        sought.cursor(),
+        log.len() / 2,
+        "{what}: sought to the middle"
+    );
     sought.seek(log, log.len());
-    assert_eq!(nodes(&sought), nodes(&at_end), "{what}: sought back and forth");
+    assert_eq!(
+        nodes(&sought),
+        nodes(&at_end),
+        "{what}: sought back and forth"
+    );
 
     let report = check_report(log, &at_end);
     for p in &log.problems {
@@ -42,7 +54,10 @@ pub fn assert_log_invariants(log: &EventLog, what: &str) -> Vec<Finding> {
             p.message
         );
     }
-    assert!(report.findings.len() >= log.problems.len(), "{what}: a finding per problem");
+    assert!(
+        report.findings.len() >= log.problems.len(),
+        "{what}: a finding per problem"
+    );
     for f in &report.findings {
         assert!(f.line.is_none_or(|l| l > 0), "{what}: line 0 in {f:?}");
     }

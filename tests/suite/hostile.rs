@@ -2,8 +2,8 @@
 //! naming the file, exit 2 only when nothing could be read, never a panic, and the file is
 //! byte-identical afterwards.
 
-mod common;
-mod invariants;
+use crate::common;
+use crate::invariants;
 
 use std::process::{Command, Output};
 

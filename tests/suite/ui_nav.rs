@@ -2,7 +2,6 @@
 //! timeline's payload column with any side tab open, back/forward history, steps by turn
 //! and model call, list selection with the keyboard, a save-as that cannot lie, and opening
 //! scrolled to the cursor.
-#![cfg(feature = "gui")]
 
 use std::path::PathBuf;
 

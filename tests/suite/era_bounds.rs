@@ -3,7 +3,7 @@
 //! none beyond header `version` 0, and stays a warning where something in the log rules HEAD
 //! out (an upper-bound marker of an older era).
 
-mod common;
+use crate::common;
 
 use common::log_of;
 use surface_engine::{Era, EraGuess, Finding, Severity, Surface, check_report};

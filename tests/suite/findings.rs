@@ -1,6 +1,6 @@
 //! Each finding rule of viewer-spec §3, triggered by a small hand-written log.
 
-mod common;
+use crate::common;
 
 use common::*;
 use surface_engine::{Finding, Surface, check};

@@ -1,0 +1,39 @@
+//! The scenario tests, one module per subject, in one test binary: every test binary links
+//! the whole product (the GUI included), so one binary instead of thirty saves CI most of its
+//! link time. Modules that drive the window need the `gui` feature (on by default).
+//!
+//! Run one subject with a filter: `cargo test --test suite policy::`.
+
+mod common;
+mod invariants;
+
+mod architecture;
+mod audit;
+mod check_parallel;
+mod cli;
+mod cli_outputs;
+mod envelope_scan;
+mod era_bounds;
+mod findings;
+mod follow;
+mod formats;
+mod hostile;
+mod mapped;
+mod meter;
+mod meter_scenarios;
+mod policy;
+mod policy_generated;
+mod properties;
+mod readme_examples;
+mod rewritten;
+mod samples;
+mod store;
+mod surface;
+#[cfg(feature = "gui")]
+mod ui;
+#[cfg(feature = "gui")]
+mod ui_nav;
+#[cfg(feature = "gui")]
+mod ui_policy;
+#[cfg(feature = "gui")]
+mod ui_time_axis;
