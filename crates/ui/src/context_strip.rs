@@ -193,6 +193,18 @@ fn column_of(event: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> f32 {
         .max(0.0)
 }
 
+/// The event indices that can fall inside the range shown (a little wider, never narrower):
+/// event `e` sits at cursor `e + 1`.
+fn visible_events(axis: &Axis<'_>, zoom: &Zoom, len: usize) -> std::ops::Range<usize> {
+    let first = match axis {
+        Axis::Time(t) => t.first_cursor_at_or_after(zoom.start),
+        Axis::Index { .. } => axis.cursor_at(zoom.start),
+    };
+    let from = first.saturating_sub(2);
+    let to = axis.cursor_at(zoom.end).saturating_add(2).min(len);
+    from..to.max(from)
+}
+
 /// The column of the event at index `event` when it is inside the range shown.
 fn column_in(event: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> Option<f32> {
     let f = axis.fraction(zoom, event + 1);
@@ -281,8 +293,11 @@ impl Columns {
         let w = width as f32;
         let Extents { low, high, idle } =
             zoomed_extents(len, |i| meter.total_after(i), pyramid, (axis, zoom), width);
+        // Only the events of the range shown are looked at (binary searches), so a frame of a
+        // zoomed strip costs O(pixels + marks shown), not O(marks in the log).
+        let events = visible_events(axis, zoom, len);
         let mut reported: Vec<Option<u64>> = vec![None; width];
-        for a in meter.anchors() {
+        for a in meter.anchors_in(events.clone()) {
             if let Some(u) = a.usage
                 && let Some(c) = column_in(a.message.get(), axis, zoom, w)
             {
@@ -305,7 +320,16 @@ impl Columns {
             })
             .filter(|(from, to, _)| to > from || *to >= w - 1.0)
             .collect();
-        let ops = counted_columns(session.replace_ops.iter().map(|e| e.get()), axis, zoom, w);
+        let ops_from = session.replace_ops.partition_point(|e| e.get() < events.start);
+        let ops_to = session.replace_ops.partition_point(|e| e.get() < events.end);
+        let ops = counted_columns(
+            session.replace_ops[ops_from..ops_to.max(ops_from)]
+                .iter()
+                .map(|e| e.get()),
+            axis,
+            zoom,
+            w,
+        );
         let time = axis
             .is_time()
             .then(|| TimeLayer::compute(&session.time, axis, zoom, width, &idle));
@@ -781,6 +805,22 @@ pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_visible_events_hold_every_event_inside_the_range_shown() {
+        let len = 1000;
+        let axis = Axis::Index { len };
+        for (start, end) in [(100.0, 200.0), (0.0, 7.5), (993.0, 1000.0), (0.0, 1000.0)] {
+            let zoom = Zoom { start, end };
+            let events = visible_events(&axis, &zoom, len);
+            for e in 0..len {
+                if column_in(e, &axis, &zoom, 300.0).is_some() {
+                    assert!(events.contains(&e), "{e} outside {events:?} for {start}..{end}");
+                }
+            }
+            assert!(events.len() <= (end - start) as usize + 6, "{events:?}");
+        }
+    }
 
     #[test]
     fn extents_join_neighbouring_columns() {

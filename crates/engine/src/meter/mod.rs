@@ -477,6 +477,14 @@ impl Meter {
         self.anchors.iter().map(|(_, a)| a)
     }
 
+    /// The anchors set by events at indices `events` (two binary searches: the anchors are in
+    /// log order), for views that show part of a long log.
+    pub fn anchors_in(&self, events: std::ops::Range<usize>) -> impl Iterator<Item = &Anchor> {
+        let at = |i: usize| self.anchors.partition_point(|(e, _)| (*e as usize) < i);
+        let (from, to) = (at(events.start), at(events.end.max(events.start)));
+        self.anchors[from..to].iter().map(|(_, a)| a)
+    }
+
     /// Every model step (`step/start`), in log order.
     pub fn steps(&self) -> &[ModelStep] {
         &self.steps
