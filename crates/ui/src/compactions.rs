@@ -304,12 +304,18 @@ fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
         let color = |n: usize, c| if n > 0 { c } else { pal.weak_text };
         ui.label(RichText::new(format!("{failed} failed")).color(color(failed, pal.error)));
         ui.label(
-            RichText::new(format!("{over} requests over the threshold"))
-                .color(color(over, pal.warning)),
+            RichText::new(format!(
+                "{} over the threshold",
+                super::wording::count(over, "request")
+            ))
+            .color(color(over, pal.warning)),
         );
         ui.label(
-            RichText::new(format!("{warn} compaction warnings (see Findings)"))
-                .color(color(warn, pal.warning)),
+            RichText::new(format!(
+                "{} (see Findings)",
+                super::wording::count(warn, "compaction warning")
+            ))
+            .color(color(warn, pal.warning)),
         );
     });
 }

@@ -320,8 +320,12 @@ impl Columns {
             })
             .filter(|(from, to, _)| to > from || *to >= w - 1.0)
             .collect();
-        let ops_from = session.replace_ops.partition_point(|e| e.get() < events.start);
-        let ops_to = session.replace_ops.partition_point(|e| e.get() < events.end);
+        let ops_from = session
+            .replace_ops
+            .partition_point(|e| e.get() < events.start);
+        let ops_to = session
+            .replace_ops
+            .partition_point(|e| e.get() < events.end);
         let ops = counted_columns(
             session.replace_ops[ops_from..ops_to.max(ops_from)]
                 .iter()
@@ -815,7 +819,10 @@ mod tests {
             let events = visible_events(&axis, &zoom, len);
             for e in 0..len {
                 if column_in(e, &axis, &zoom, 300.0).is_some() {
-                    assert!(events.contains(&e), "{e} outside {events:?} for {start}..{end}");
+                    assert!(
+                        events.contains(&e),
+                        "{e} outside {events:?} for {start}..{end}"
+                    );
                 }
             }
             assert!(events.len() <= (end - start) as usize + 6, "{events:?}");
