@@ -73,7 +73,7 @@ pub enum EventType {
     Other,
 }
 
-/// Every named type with its name, in declaration order.
+/// Every named type with its name, in declaration order (a variant's index is its position).
 const NAMED: [(EventType, &str); 30] = [
     (EventType::UserMessage, "user/message"),
     (EventType::AssistantMessage, "assistant/message"),
@@ -122,40 +122,10 @@ impl EventType {
     }
 
     /// The name of a known type, for writing events (`""` for [`EventType::Other`]).
+    /// `NAMED` lists the types in declaration order, so a variant's position is its index.
     pub const fn spelled(self) -> &'static str {
-        match self {
-            EventType::UserMessage => "user/message",
-            EventType::AssistantMessage => "assistant/message",
-            EventType::ToolResult => "tool/result",
-            EventType::ContextMessage => "context/message",
-            EventType::SteeringMessage => "steering/message",
-            EventType::AssistantChunk => "assistant/chunk",
-            EventType::ToolCall => "tool/call",
-            EventType::TurnStart => "turn/start",
-            EventType::TurnEnd => "turn/end",
-            EventType::StepStart => "step/start",
-            EventType::StepEnd => "step/end",
-            EventType::SessionTitle => "session/title",
-            EventType::SessionEndSeed => "session/end-seed",
-            EventType::RequestHeader => "request/header",
-            EventType::RequestContext => "request/context",
-            EventType::CompactionStart => "compaction/start",
-            EventType::CompactionEnd => "compaction/end",
-            EventType::CompactionSummary => "compaction/summary",
-            EventType::CompactionPrune => "compaction/prune",
-            EventType::CompactStart => "compact/start",
-            EventType::CompactSummary => "compact/summary",
-            EventType::CompactPrune => "compact/prune",
-            EventType::CompactEnd => "compact/end",
-            EventType::ModeSet => "mode/set",
-            EventType::PromptBlocked => "prompt/blocked",
-            EventType::CommandRun => "command/run",
-            EventType::Usage => "usage",
-            EventType::Error => "error",
-            EventType::RequestHeaderDelta => "request/header-delta",
-            EventType::BashSandboxMode => "bash/sandbox-mode",
-            EventType::Other => "",
-        }
+        let at = self as usize;
+        if at < NAMED.len() { NAMED[at].1 } else { "" }
     }
 
     /// True for the types that may be surface nodes in some era (spec §1: the union over
@@ -175,14 +145,6 @@ impl EventType {
     pub fn is_wrapper_message(self) -> bool {
         matches!(self, EventType::ContextMessage | EventType::SteeringMessage)
     }
-
-    /// True for `turn/*` and `step/*` bracket events.
-    pub fn is_bracket(self) -> bool {
-        matches!(
-            self,
-            EventType::TurnStart | EventType::TurnEnd | EventType::StepStart | EventType::StepEnd
-        )
-    }
 }
 
 #[cfg(test)]
@@ -196,6 +158,10 @@ mod tests {
             assert_eq!(t.name(), Some(n));
             assert_eq!(t.spelled(), n);
         }
+        for (at, (t, _)) in NAMED.iter().enumerate() {
+            assert_eq!(*t as usize, at, "{t:?} out of declaration order");
+        }
+        assert_eq!(EventType::Other as usize, NAMED.len());
         let mut names: Vec<&str> = NAMED.iter().map(|(_, n)| *n).collect();
         names.sort_unstable();
         names.dedup();
