@@ -16,7 +16,7 @@ use surface_engine::policy::ReplayMode;
 use super::command::UiCommand;
 use super::compactions_compare::{CompareState, compare_ui};
 use super::compactions_job::AuditCache;
-use super::compactions_policy::{CompactionVerdicts, RowVerdict};
+use super::compactions_policy::{AS_DECIDED, CompactionVerdicts, RowVerdict};
 use super::policy_tab::PolicyTabState;
 use super::session::Session;
 use super::theme::{self, Palette};
@@ -353,8 +353,9 @@ fn policy_verdicts(
 
 /// Width of a table row: the panel's, or all the columns' when they need more (it scrolls).
 fn row_width(ui: &Ui) -> f32 {
-    let columns: f32 =
-        theme::COMPACTION_COLUMNS.iter().sum::<f32>() + theme::COMPACTION_POLICY_WIDTH;
+    let columns: f32 = theme::COMPACTION_COLUMNS.iter().sum::<f32>()
+        + theme::COMPACTION_POLICY_SHORT_WIDTH
+        + theme::COMPACTION_POLICY_WIDTH;
     ui.available_width().max(columns + theme::SPACE)
 }
 
@@ -399,6 +400,25 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
         if response.clicked() {
             state.sort_by(column);
         }
+        if column == Column::Seq {
+            let cell = Rect::from_x_y_ranges(
+                x..=(x + theme::COMPACTION_POLICY_SHORT_WIDTH).min(rect.right()),
+                rect.y_range(),
+            );
+            x += theme::COMPACTION_POLICY_SHORT_WIDTH;
+            ui.interact(cell, ui.scope_id().with("policy-short"), Sense::hover())
+                .on_hover_text(
+                    "Whether the policy replay (the Policy tab's settings, verify) makes this \
+                     compaction as the log did; what differs is in the last column and the hover",
+                );
+            ui.painter().with_clip_rect(cell).text(
+                Pos2::new(cell.left(), cell.center().y),
+                Align2::LEFT_CENTER,
+                "policy",
+                font.clone(),
+                pal.weak_text,
+            );
+        }
     }
     let cell = Rect::from_x_y_ranges(
         x..=(x + theme::COMPACTION_POLICY_WIDTH).min(rect.right()),
@@ -411,7 +431,7 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
     ui.painter().with_clip_rect(cell).text(
         Pos2::new(cell.left(), cell.center().y),
         Align2::LEFT_CENTER,
-        "policy",
+        "policy verdict",
         font,
         pal.weak_text,
     );
@@ -431,7 +451,9 @@ fn row_ui(
     );
     // Two click targets: the audit's columns (the row, as before) and the policy's verdict,
     // which lies past them (the table scrolls sideways to it in a narrow panel).
-    let columns: f32 = theme::SPACE_SMALL + theme::COMPACTION_COLUMNS.iter().sum::<f32>();
+    let columns: f32 = theme::SPACE_SMALL
+        + theme::COMPACTION_COLUMNS.iter().sum::<f32>()
+        + theme::COMPACTION_POLICY_SHORT_WIDTH;
     let split = (rect.left() + columns).min(rect.right());
     let id = ui.scope_id().with(("compaction-row", r.event.0));
     let response = ui.interact(
@@ -485,6 +507,11 @@ fn row_ui(
         format!("{}!", r.kind.as_str())
     };
     let text = if r.valid { pal.text } else { pal.error };
+    let policy_color = match short_verdict(verdict) {
+        "differs" => pal.error,
+        "agrees" => text,
+        _ => pal.weak_text,
+    };
     let cells = [
         (r.seq.to_string(), text),
         (kind, text),
@@ -521,12 +548,21 @@ fn row_ui(
             color,
         );
         x += width;
+        if k == 0 {
+            let clip = Rect::from_x_y_ranges(
+                x..=(x + theme::COMPACTION_POLICY_SHORT_WIDTH).min(rect.right()),
+                rect.y_range(),
+            );
+            painter.with_clip_rect(clip).text(
+                Pos2::new(x, y),
+                Align2::LEFT_CENTER,
+                short_verdict(verdict),
+                font.clone(),
+                policy_color,
+            );
+            x += theme::COMPACTION_POLICY_SHORT_WIDTH;
+        }
     }
-    let policy_color = match verdict.and_then(|v| v.agrees) {
-        Some(false) => pal.error,
-        Some(true) => text,
-        None => pal.weak_text,
-    };
     let clip = Rect::from_x_y_ranges(
         x..=(x + theme::COMPACTION_POLICY_WIDTH).min(rect.right()),
         rect.y_range(),
@@ -555,6 +591,15 @@ fn row_ui(
     );
     policy_response.on_hover_text_at_pointer(hover.clone());
     response.on_hover_text_at_pointer(hover);
+}
+
+/// The short policy cell: whether the replay agrees with the log at this compaction.
+fn short_verdict(verdict: Option<&RowVerdict>) -> &'static str {
+    match verdict {
+        Some(v) if v.cell == AS_DECIDED => "agrees",
+        Some(v) if v.agrees.is_some() => "differs",
+        _ => "–",
+    }
 }
 
 /// The trigger in a table cell: `below` stands for below-threshold.
@@ -628,6 +673,28 @@ fn one_line(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_short_policy_cell_says_whether_this_compaction_is_the_policys() {
+        let verdict = |cell: &str, agrees| RowVerdict {
+            agrees,
+            cell: cell.to_string(),
+            detail: String::new(),
+        };
+        assert_eq!(
+            short_verdict(Some(&verdict(AS_DECIDED, Some(true)))),
+            "agrees"
+        );
+        // The check may disagree elsewhere (another summary) while this prune is the policy's.
+        assert_eq!(
+            short_verdict(Some(&verdict(AS_DECIDED, Some(false)))),
+            "agrees"
+        );
+        let other = verdict("a prune the policy would not make", Some(false));
+        assert_eq!(short_verdict(Some(&other)), "differs");
+        assert_eq!(short_verdict(Some(&verdict("not compared", None))), "–");
+        assert_eq!(short_verdict(None), "–");
+    }
 
     #[test]
     fn sorting_is_stable_and_flips() {

@@ -42,7 +42,7 @@ pub fn verdict_cells(check: &CheckVerdict) -> [String; 5] {
 pub fn totals_rows(log: &Totals, replay: &Totals) -> Vec<(&'static str, String, String)> {
     let row = |name, f: fn(&Totals) -> String| (name, f(log), f(replay));
     vec![
-        row("checks", |t| t.checks.to_string()),
+        row("pressure checks", |t| t.checks.to_string()),
         row("checks that compacted", |t| t.fired.to_string()),
         row("prunes", |t| t.prunes.to_string()),
         row("summaries", |t| t.summaries.to_string()),

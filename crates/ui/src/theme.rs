@@ -15,6 +15,9 @@ pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
 /// width).
 pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
+/// Width of the Compactions table's short policy column after `seq` ("agrees" / "differs"),
+/// visible at the panel's default width; the whole verdict is in the last column and the hover.
+pub const COMPACTION_POLICY_SHORT_WIDTH: f32 = 58.0;
 /// Width of the Compactions table's last column, the policy's verdict (the table scrolls
 /// sideways to it in a narrow panel; the whole verdict is in the row's hover).
 pub const COMPACTION_POLICY_WIDTH: f32 = 340.0;

@@ -200,7 +200,7 @@ fn seqs(seqs: &[u64]) -> String {
 
 fn totals_rows(a: &Totals, b: &Totals) -> Vec<(&'static str, u64, u64)> {
     vec![
-        ("checks", a.checks as u64, b.checks as u64),
+        ("pressure checks", a.checks as u64, b.checks as u64),
         ("fired", a.fired as u64, b.fired as u64),
         ("prunes", a.prunes as u64, b.prunes as u64),
         ("summaries", a.summaries as u64, b.summaries as u64),

@@ -122,7 +122,8 @@ pub struct Divergence {
 /// Figures over the whole session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Totals {
-    /// Check points.
+    /// Pressure check points (one before each step); the overflow and `/compact` recoveries
+    /// are checks too but are not counted here.
     pub checks: usize,
     /// Checks that compacted (or tried to).
     pub fired: usize,
