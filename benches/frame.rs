@@ -2,9 +2,10 @@
 //! loaded, the cursor in the middle and provenance arrows on (an event with sources is
 //! selected). Baseline: the 1k-event frame, measured in the same run; the 1M frame must stay
 //! within 1.5× of it, because no panel does work proportional to the log. Then the 1M log with
-//! the context strip zoomed to a thousandth of it (steady), and zooming or panning on every
-//! frame (a new range each frame: the strip's columns are recomputed from the min/max
-//! pyramid, O(pixels · log events)): both must cost no more than the unzoomed 1M frame.
+//! the context strip zoomed to a thousandth of it (steady), zooming in and out at a fixed point
+//! on every frame (a new range each frame: the strip's columns are recomputed from the min/max
+//! pyramid, O(pixels · log events)) — both must cost no more than the unzoomed 1M frame — and
+//! panning on every frame, where the timeline follows the range and lays out new rows.
 
 use std::path::PathBuf;
 
@@ -71,15 +72,33 @@ fn frame(c: &mut Criterion) {
     h.state_mut().push_command(UiCommand::SetZoom(Some(zoomed)));
     h.run();
     group.bench_function("1M events, strip zoomed", |b| b.iter(|| h.step()));
+    // Zooming in and out at a fixed point (Ctrl+wheel under a still pointer): a new range
+    // every frame, 0.2 % and 30 % of the log around the same centre, so the strip recomputes
+    // its columns each frame while the timeline, which follows the range's centre, stays put.
     let mut k = 0u32;
     group.bench_function("1M events, strip zooming every frame", |b| {
         b.iter(|| {
-            // Alternate between two ranges, so that every frame shows a new one.
             k += 1;
-            let span = if k.is_multiple_of(2) { 0.3 } else { 0.002 };
+            let half = if k.is_multiple_of(2) { 0.15 } else { 0.001 };
             let z = Zoom {
-                start: len * 0.2,
-                end: len * (0.2 + span),
+                start: len * (0.35 - half),
+                end: len * (0.35 + half),
+            };
+            h.state_mut().push_command(UiCommand::SetZoom(Some(z)));
+            h.step();
+        })
+    });
+    // Panning (drag or A/D): a 0.2 % range moved by its own width every frame, back and forth
+    // over 64 steps; the timeline follows, so each frame also lays out rows it has not shown.
+    let mut k = 0u32;
+    group.bench_function("1M events, strip panning every frame", |b| {
+        b.iter(|| {
+            k += 1;
+            let step = f64::from(k % 64).min(f64::from(64 - k % 64));
+            let start = len * (0.6 + 0.002 * step);
+            let z = Zoom {
+                start,
+                end: start + len * 0.002,
             };
             h.state_mut().push_command(UiCommand::SetZoom(Some(z)));
             h.step();

@@ -539,39 +539,23 @@ fn row_ui(
         } else {
             0.0
         };
-        let clip = Rect::from_x_y_ranges(x..=(x + width).min(rect.right()), rect.y_range());
-        painter.with_clip_rect(clip).text(
-            Pos2::new(x + offset, y),
-            Align2::LEFT_CENTER,
-            cell,
-            font.clone(),
-            color,
-        );
+        paint_cell(&painter, rect, (x, width), offset, cell, &font, color);
         x += width;
         if k == 0 {
-            let clip = Rect::from_x_y_ranges(
-                x..=(x + theme::COMPACTION_POLICY_SHORT_WIDTH).min(rect.right()),
-                rect.y_range(),
-            );
-            painter.with_clip_rect(clip).text(
-                Pos2::new(x, y),
-                Align2::LEFT_CENTER,
-                short_verdict(verdict),
-                font.clone(),
-                policy_color,
-            );
-            x += theme::COMPACTION_POLICY_SHORT_WIDTH;
+            let width = theme::COMPACTION_POLICY_SHORT_WIDTH;
+            let short = short_verdict(verdict);
+            paint_cell(&painter, rect, (x, width), 0.0, short, &font, policy_color);
+            x += width;
         }
     }
-    let clip = Rect::from_x_y_ranges(
-        x..=(x + theme::COMPACTION_POLICY_WIDTH).min(rect.right()),
-        rect.y_range(),
-    );
-    painter.with_clip_rect(clip).text(
-        Pos2::new(x, y),
-        Align2::LEFT_CENTER,
+    let width = theme::COMPACTION_POLICY_WIDTH;
+    paint_cell(
+        &painter,
+        rect,
+        (x, width),
+        0.0,
         policy_cell,
-        font,
+        &font,
         policy_color,
     );
     if response.clicked() || policy_response.clicked() {
@@ -591,6 +575,26 @@ fn row_ui(
     );
     policy_response.on_hover_text_at_pointer(hover.clone());
     response.on_hover_text_at_pointer(hover);
+}
+
+/// Paints `text` in the cell `x .. x + width` of `row` (indented by `indent`), clipped to it.
+fn paint_cell(
+    painter: &egui::Painter,
+    row: Rect,
+    (x, width): (f32, f32),
+    indent: f32,
+    text: impl ToString,
+    font: &FontId,
+    color: egui::Color32,
+) {
+    let clip = Rect::from_x_y_ranges(x..=(x + width).min(row.right()), row.y_range());
+    painter.with_clip_rect(clip).text(
+        Pos2::new(x + indent, row.center().y),
+        Align2::LEFT_CENTER,
+        text,
+        font.clone(),
+        color,
+    );
 }
 
 /// The short policy cell: whether the replay agrees with the log at this compaction.
