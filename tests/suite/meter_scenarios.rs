@@ -246,3 +246,40 @@ fn context_windows_read_from_bytes_equal_the_tree() {
         assert_eq!(context_window_of(&log, idx), tree, "{}", lines[idx.get()]);
     }
 }
+
+#[test]
+fn a_packed_row_is_priced_the_same_wherever_its_index_stands() {
+    // 201 one-letter members, cited by the message: priced as one 201-letter text delta.
+    let members = 201;
+    let dt = vec!["0"; members - 1].join(",");
+    let texts = vec!["\"a\""; members].join(",");
+    let index_first = format!(
+        r#"{{"type":"text-chunks","seq0":3,"time0":1,"data":{{"turn":1,"step":1,"index":0,"dt":[{dt}],"texts":[{texts}]}}}}"#
+    );
+    // The harness writes the index third; a row with it after a long `dt` (past the bytes the
+    // meter reads first) must still be read whole rather than misread.
+    let index_late = format!(
+        r#"{{"type":"text-chunks","seq0":3,"time0":1,"data":{{"turn":1,"step":1,"dt":[{dt}],"index":0,"texts":[{texts}]}}}}"#
+    );
+    let unpacked = format!(
+        r#"{{"type":"assistant/chunk","seq":3,"data":{{"turn":1,"step":1,"chunk":{{"type":"text-delta","index":0,"text":"{}"}}}}}}"#,
+        "a".repeat(members)
+    );
+    let cited = (3..3 + members).map(|s| s.to_string()).collect::<Vec<_>>();
+    let surface_of = |chunk_lines: &str, cited: &[String]| {
+        let asst = ASSISTANT
+            .replace("\"seq\":3", &format!("\"seq\":{}", 3 + members))
+            .replace(
+                "\"surfaceOp\"",
+                &format!("\"sourceEventSeqs\":[{}],\"surfaceOp\"", cited.join(",")),
+            );
+        let log = log_of(&[HEADER_A, STEP, USER, chunk_lines, &asst]);
+        let m = meter_of(&log);
+        m.anchor_at(log.len()).expect("an anchor").surface
+    };
+    let reference = surface_of(&unpacked, &cited[..1]);
+    // 201 letters cost tens of tokens; the message's own "ok" a few.
+    assert!(reference > 50, "the delta is priced: {reference}");
+    assert_eq!(surface_of(&index_first, &cited), reference);
+    assert_eq!(surface_of(&index_late, &cited), reference);
+}

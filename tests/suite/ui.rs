@@ -1117,3 +1117,40 @@ fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     set_threshold(&mut harness, "0.1");
     harness.get_by_label_contains("--retain-tokens must be below the threshold");
 }
+
+#[test]
+fn a_message_citing_hundreds_of_events_shows_the_first_chips_and_counts_the_rest() {
+    let mut text = String::from(
+        "{\"type\":\"session\",\"version\":0,\"id\":\"chips\",\"createdAt\":1}\n\
+         {\"type\":\"step/start\",\"seq\":0,\"data\":{\"turn\":1,\"step\":1}}\n",
+    );
+    for seq in 1..=250 {
+        text.push_str(&format!(
+            "{{\"type\":\"assistant/chunk\",\"seq\":{seq},\"data\":{{\"turn\":1,\"step\":1,\"chunk\":{{\"type\":\"text-delta\",\"index\":0,\"text\":\"w{seq} \"}}}}}}\n"
+        ));
+    }
+    let cited: Vec<String> = (1..=250).map(|s| s.to_string()).collect();
+    text.push_str(&format!(
+        "{{\"type\":\"assistant/message\",\"seq\":251,\"data\":{{\"turn\":1,\"step\":1,\"message\":{{\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\"text\":\"long answer\"}}]}}}},\"sourceEventSeqs\":[{}],\"surfaceOp\":\"append\"}}\n",
+        cited.join(",")
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chips.session.jsonl");
+    std::fs::write(&path, text).unwrap();
+    let mut harness = harness_for(path);
+    harness
+        .state_mut()
+        .push_command(surface_ui::UiCommand::ShowTab(SideTab::Inspector));
+    harness
+        .state_mut()
+        .push_command(surface_ui::UiCommand::Select {
+            idx: surface_engine::EventIdx(251),
+            reveal: true,
+        });
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(251));
+    harness.get_by_label("Sources (250):");
+    harness.get_by_label("seq 200 assistant/chunk");
+    assert!(harness.query_by_label("seq 201 assistant/chunk").is_none());
+    harness.get_by_label("… and 50 more");
+}

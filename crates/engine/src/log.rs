@@ -412,9 +412,17 @@ impl EventLog {
     /// The `data` bytes of packed row `row`: borrowed, or copied when the arena may change
     /// under the reader (see [`EventLog::event_bytes`]). `None` when there is no such row.
     pub fn packed_row_bytes(&self, row: u32) -> Option<Cow<'_, [u8]>> {
+        self.packed_row_head(row, usize::MAX)
+    }
+
+    /// At most the first `max_len` bytes of packed row `row`'s `data`, borrowed or copied as
+    /// [`EventLog::packed_row_bytes`] gives them: for a reader that needs only the row's first
+    /// fields, so that a long row is not copied whole to read its head.
+    pub fn packed_row_head(&self, row: u32, max_len: usize) -> Option<Cow<'_, [u8]>> {
         let r = self.packed_rows.get(row as usize)?;
         let start = r.start as usize;
-        let bytes = self.text.get(start..start + r.len as usize)?;
+        let len = (r.len as usize).min(max_len);
+        let bytes = self.text.get(start..start + len)?;
         Some(if self.text.may_change() {
             Cow::Owned(bytes.to_vec())
         } else {

@@ -12,6 +12,7 @@ use surface_engine::{
 
 use super::command::UiCommand;
 use super::session::{Session, format_absolute};
+use super::summary_cache::SummaryCache;
 use super::surface_panel::op_label;
 use super::theme::{self, Family, Palette};
 use super::timeline_rows::describe_state_full;
@@ -20,6 +21,10 @@ use surface_engine::{summarize, text_of_blocks};
 
 /// Longest JSON shown before it is cut (the full text can still be copied).
 const MAX_JSON_CHARS: usize = 100_000;
+
+/// Source and cited-by chips shown before "… and N more" (every chip is a button laid out each
+/// frame; the timeline and the surface list them all).
+const CHIPS_SHOWN: usize = 200;
 
 /// Most lines of each side of a prune's data comparison.
 const MAX_DIFF_LINES: usize = 400;
@@ -134,12 +139,15 @@ impl Inspected {
 #[derive(Debug, Default)]
 pub struct InspectorState {
     cached: Option<Inspected>,
+    /// Summaries of the shadowed nodes a selected replace lists.
+    summaries: SummaryCache,
 }
 
 impl InspectorState {
     /// Drops caches (a new log was loaded).
     pub fn reset(&mut self) {
         self.cached = None;
+        self.summaries.clear();
     }
 
     fn get(&mut self, session: &Session, idx: EventIdx) -> &Inspected {
@@ -226,7 +234,7 @@ pub fn inspector_ui(
             provenance_ui(ui, session, idx, &pal, commands);
             if let Some(rep) = session.surface.replace_of(idx) {
                 ui.separator();
-                replace_ui(ui, session, idx, rep, &pal, commands);
+                replace_ui(ui, session, (idx, rep), &mut state.summaries, &pal, commands);
             }
             let inspected = state.get(session, idx);
             if let Some(view) = &inspected.rewrite {
@@ -319,9 +327,13 @@ fn seq_button(
     let type_name = session.log.type_name(idx);
     let text = RichText::new(format!("seq {} {}", session.log.event(idx).seq, type_name))
         .color(pal.family(Family::of(type_name)));
+    // The summary is made only while the chip is hovered: a message can cite hundreds of
+    // packed chunks, and summarizing one parses its whole row.
     if ui
         .button(text)
-        .on_hover_text(summarize(&session.log, idx))
+        .on_hover_ui(|ui| {
+            ui.label(summarize(&session.log, idx));
+        })
         .clicked()
     {
         commands.push(UiCommand::FollowLink(idx));
@@ -345,23 +357,28 @@ fn provenance_ui(
         .strong(),
     );
     ui.horizontal_wrapped(|ui| {
-        for &s in &sources {
+        for &s in sources.iter().take(CHIPS_SHOWN) {
             seq_button(ui, session, s, pal, commands);
         }
-        for &seq in listed.unwrap_or(&[]) {
-            if session.log.find_seq(seq).is_none() {
-                ui.label(RichText::new(format!("seq {seq} (no such event)")).color(pal.error));
-            }
+        if sources.len() > CHIPS_SHOWN {
+            ui.label(format!("… and {} more", sources.len() - CHIPS_SHOWN));
+        }
+        let missing = listed
+            .unwrap_or(&[])
+            .iter()
+            .filter(|&&seq| session.log.find_seq(seq).is_none());
+        for seq in missing.take(CHIPS_SHOWN) {
+            ui.label(RichText::new(format!("seq {seq} (no such event)")).color(pal.error));
         }
     });
     let cited = session.cited_by(idx);
     ui.label(RichText::new(format!("Cited by ({}):", cited.len())).strong());
     ui.horizontal_wrapped(|ui| {
-        for &c in cited.iter().take(200) {
+        for &c in cited.iter().take(CHIPS_SHOWN) {
             seq_button(ui, session, c, pal, commands);
         }
-        if cited.len() > 200 {
-            ui.label(format!("… and {} more", cited.len() - 200));
+        if cited.len() > CHIPS_SHOWN {
+            ui.label(format!("… and {} more", cited.len() - CHIPS_SHOWN));
         }
     });
 }
@@ -369,8 +386,8 @@ fn provenance_ui(
 fn replace_ui(
     ui: &mut Ui,
     session: &Session,
-    idx: EventIdx,
-    rep: &surface_engine::AppliedReplace,
+    (idx, rep): (EventIdx, &surface_engine::AppliedReplace),
+    summaries: &mut SummaryCache,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
@@ -406,9 +423,8 @@ fn replace_ui(
                 let cited = !rep.missing_sources.contains(&seq);
                 let mark = if cited { "●" } else { "○ not cited:" };
                 let color = if cited { pal.shadowed_text } else { pal.error };
-                let text =
-                    RichText::new(format!("{mark} seq {seq}: {}", summarize(&session.log, n)))
-                        .color(color);
+                let summary = summaries.get(n, || summarize(&session.log, n));
+                let text = RichText::new(format!("{mark} seq {seq}: {summary}")).color(color);
                 let r = ui.add(egui::Button::new(text).wrap().frame(false));
                 if r.on_hover_text("Select this shadowed event").clicked() {
                     commands.push(UiCommand::FollowLink(n));

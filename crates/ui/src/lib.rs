@@ -57,6 +57,7 @@ mod strip_input;
 mod strip_legend;
 mod strip_ticks;
 mod strip_time;
+mod summary_cache;
 mod surface_panel;
 pub mod theme;
 mod time_axis_access;

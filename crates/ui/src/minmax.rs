@@ -2,8 +2,11 @@
 //! per-block minima and maxima, built once per series (O(n)), so that a strip zoomed to any
 //! range costs O(pixels · log n) per recomputation instead of O(events).
 
-/// Values per block of the pyramid's first level (the rest of a range is read directly).
-const BLOCK: usize = 64;
+/// Values per block of the pyramid's first level (the rest of a range is read directly): a
+/// column reads at most `2 · (BLOCK - 1)` values plus two per level. At 8 the pyramid takes
+/// 2 bytes per value (16 per block, twice); at 64, partial blocks were most of the cost of a
+/// zooming frame (`benches/frame.rs`).
+const BLOCK: usize = 8;
 
 /// The pyramid over `len` values read through a function.
 #[derive(Debug, Default)]

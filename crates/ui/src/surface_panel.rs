@@ -11,6 +11,7 @@ use surface_engine::{EventIdx, Mode, SurfaceOp};
 
 use super::command::{SideTab, UiCommand};
 use super::session::{PENDING, PENDING_METER_HOVER, Session};
+use super::summary_cache::SummaryCache;
 use super::theme::{self, Family, Palette};
 use super::timeline::offset_to_reveal;
 use super::view::{RowGeometry, ViewState};
@@ -19,7 +20,7 @@ use surface_engine::summarize;
 /// UI-only state of the surface panel.
 #[derive(Debug, Default)]
 pub struct SurfacePanelState {
-    summaries: HashMap<u32, String>,
+    summaries: SummaryCache,
     offset: f32,
     viewport_height: f32,
     /// The last reveal, checked once more next frame (see the timeline's).
@@ -339,14 +340,10 @@ fn node_row_ui(
         mono,
         pal.weak_text,
     );
-    if state.summaries.len() > 20_000 {
-        state.summaries.clear();
-    }
     let summary = state
         .summaries
-        .entry(idx.0)
-        .or_insert_with(|| summarize(&session.log, idx))
-        .clone();
+        .get(idx, || summarize(&session.log, idx))
+        .to_string();
     let rest = rect.right() - x;
     col(&mut x, summary, rest, FontId::proportional(13.0), pal.text);
     if response.clicked() {

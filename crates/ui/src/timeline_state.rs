@@ -1,16 +1,12 @@
 //! What the timeline keeps between frames: the filtered rows, cached summaries, the scroll
 //! position and a pending reveal.
 
-use std::collections::HashMap;
-
 use surface_engine::{EventIdx, summarize_with_op};
 
 use super::session::Session;
+use super::summary_cache::SummaryCache;
 use super::theme::Family;
 use super::view::ALL_FAMILIES;
-
-/// Cached summaries kept before the cache is dropped and refilled.
-const SUMMARY_CACHE_LIMIT: usize = 20_000;
 
 /// UI-only state of the timeline.
 #[derive(Debug, Default)]
@@ -20,7 +16,7 @@ pub struct TimelineState {
     /// `(mask, log length)` the rows were built for.
     pub(super) rows_for: (u8, usize),
     /// Summaries of rows drawn so far.
-    pub(super) summaries: HashMap<u32, String>,
+    pub(super) summaries: SummaryCache,
     /// Scroll offset and viewport height of the last frame.
     pub(super) offset: f32,
     pub(super) viewport_height: f32,
@@ -100,11 +96,7 @@ impl TimelineState {
     }
 
     pub(super) fn summary(&mut self, session: &Session, idx: EventIdx) -> &str {
-        if self.summaries.len() > SUMMARY_CACHE_LIMIT {
-            self.summaries.clear();
-        }
         self.summaries
-            .entry(idx.0)
-            .or_insert_with(|| summarize_with_op(&session.log, idx))
+            .get(idx, || summarize_with_op(&session.log, idx))
     }
 }

@@ -147,6 +147,10 @@ pub fn chunk_piece_reference(log: &EventLog, idx: EventIdx) -> Piece {
 
 // --- Packed rows -----------------------------------------------------------------------
 
+/// How much of a packed row [`RowDeltas::head`] reads: the harness writes `turn`, `step` and
+/// `index` before the member arrays, well inside this.
+const ROW_HEAD_BYTES: usize = 256;
+
 /// What the meter needs of a packed chunk row: its members' delta lengths.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowDeltas {
@@ -209,16 +213,21 @@ impl RowDeltas {
     }
 
     /// The delta kind and block index of packed row `row`, read from the start of the row
-    /// (the long text arrays after the index are not scanned).
+    /// (only its first [`ROW_HEAD_BYTES`] bytes are read, or copied out of a mapped file; a row
+    /// whose index lies further in is read whole).
     pub fn head(log: &EventLog, row: u32) -> Option<(DeltaKind, u64)> {
         let kind = log.packed_rows.get(row as usize)?.kind;
-        let bytes = log.packed_row_bytes(row)?;
+        let bytes = log.packed_row_head(row, ROW_HEAD_BYTES)?;
         let mut index = None;
         let mut s = Scanner::new(&bytes);
-        // The walk stops (fails) as soon as the index is read.
+        // The walk stops (fails) as soon as the index is read. A number that runs into the
+        // end of the bytes read may be cut short, so it counts only with a byte after it.
         let _ = s.object(|s, key| match key {
             b"index" => {
                 index = s.unsigned();
+                if s.peek().is_none() {
+                    index = None;
+                }
                 None
             }
             _ => s.skip(),
