@@ -258,17 +258,17 @@ mod tests {
         }
         // Each value alone in a block of another, at every position: a carry or borrow between
         // the bytes of a word would show here.
-        // Under Miri (some hundred times slower) the positions at and around the word and
-        // lane boundaries and two fills; every position and fill otherwise.
+        // Under Miri (some hundred times slower) the positions at the ends of the first word and
+        // of the block, in spaces; every position and fill otherwise.
         let fills: &[u8] = if cfg!(miri) {
-            &[b' ', 0xFF]
+            &[b' ']
         } else {
             &[
                 b' ', 0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xEF, 0xF0, 0xFF, b'"', b'Z',
             ]
         };
         let positions: Vec<usize> = if cfg!(miri) {
-            vec![0, 7, 8, 15, 16, 31, 32, 63]
+            vec![0, 7, 8, 63]
         } else {
             (0..64).collect()
         };
