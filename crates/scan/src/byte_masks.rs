@@ -261,7 +261,7 @@ mod tests {
         // Under Miri (some hundred times slower) the positions at the ends of the first word and
         // of the block, in spaces; every position and fill otherwise.
         let fills: &[u8] = if cfg!(miri) {
-            &[b' ']
+            b" "
         } else {
             &[
                 b' ', 0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xEF, 0xF0, 0xFF, b'"', b'Z',
