@@ -1129,7 +1129,8 @@ fn a_message_citing_hundreds_of_events_shows_the_first_chips_and_counts_the_rest
             "{{\"type\":\"assistant/chunk\",\"seq\":{seq},\"data\":{{\"turn\":1,\"step\":1,\"chunk\":{{\"type\":\"text-delta\",\"index\":0,\"text\":\"w{seq} \"}}}}}}\n"
         ));
     }
-    let cited: Vec<String> = (1..=250).map(|s| s.to_string()).collect();
+    // Seq 999 does not exist: named as missing, after the chips.
+    let cited: Vec<String> = (1..=250).chain([999]).map(|s| s.to_string()).collect();
     text.push_str(&format!(
         "{{\"type\":\"assistant/message\",\"seq\":251,\"data\":{{\"turn\":1,\"step\":1,\"message\":{{\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\"text\":\"long answer\"}}]}}}},\"sourceEventSeqs\":[{}],\"surfaceOp\":\"append\"}}\n",
         cited.join(",")
@@ -1149,8 +1150,9 @@ fn a_message_citing_hundreds_of_events_shows_the_first_chips_and_counts_the_rest
         });
     harness.run();
     assert_eq!(harness.state().selected_seq(), Some(251));
-    harness.get_by_label("Sources (250):");
+    harness.get_by_label("Sources (251):");
     harness.get_by_label("seq 200 assistant/chunk");
     assert!(harness.query_by_label("seq 201 assistant/chunk").is_none());
     harness.get_by_label("… and 50 more");
+    harness.get_by_label("seq 999 (no such event)");
 }

@@ -363,8 +363,14 @@ fn provenance_ui(
         if sources.len() > CHIPS_SHOWN {
             ui.label(format!("… and {} more", sources.len() - CHIPS_SHOWN));
         }
-        let missing = listed
-            .unwrap_or(&[])
+        // Look the listed seqs up again only when some did not resolve to a source.
+        let listed = listed.unwrap_or(&[]);
+        let unresolved = if sources.len() < listed.len() {
+            listed
+        } else {
+            &[]
+        };
+        let missing = unresolved
             .iter()
             .filter(|&&seq| session.log.find_seq(seq).is_none());
         for seq in missing.take(CHIPS_SHOWN) {
