@@ -23,6 +23,7 @@ mod meter;
 mod meter_scenarios;
 mod policy;
 mod policy_generated;
+mod policy_spec;
 mod properties;
 mod readme_examples;
 mod rewritten;
