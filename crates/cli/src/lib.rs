@@ -7,6 +7,7 @@
 pub mod audit;
 mod check;
 mod check_dir;
+mod csv_out;
 mod dir;
 mod load;
 mod messages;
