@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use super::node::Node;
 use super::settings::{PRUNE_MARKER, PrunerSettings};
 use crate::meter::blocks_price;
+use crate::meter::scan::{Scanner, once};
 use crate::{EventIdx, EventLog};
 
 #[derive(Deserialize)]
@@ -47,39 +48,90 @@ struct Block<'a> {
     content: Option<Vec<Block<'a>>>,
 }
 
-#[derive(Deserialize)]
-struct RawData<'a> {
-    #[serde(borrow, default)]
-    data: Option<&'a RawValue>,
-}
-
-/// The fields of a message's `data` (or of `data.message`) the call count reads.
-#[derive(Deserialize)]
-struct CallsMessage<'a> {
-    #[serde(borrow, default)]
-    message: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    content: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct BlockKind<'a> {
-    #[serde(borrow, rename = "type", default)]
-    kind: Option<Cow<'a, str>>,
-}
-
 /// The `tool-call` blocks of an `assistant/message` (viewer-spec §10.2's pairing count): the
 /// elements of its message's `content` (`data.message.content` when `data.message` is an
 /// object, else `data.content`) whose `type` is `tool-call` — nothing else of the event, not
 /// the arguments of a call nor a block nested in another. Most messages never mention the word
-/// and are not parsed; the rest are read borrowing their text, and what that reading refuses
-/// (a repeated key) is read as a tree, the last of repeated keys winning as in JavaScript.
+/// (nor hold a `\u` escape that could spell it) and are not read; the rest are walked once with
+/// the meter's byte scanner, and the shapes it leaves (an escape in a key or a type, a key
+/// given twice, `data.message` or a block that is not an object) are read as a tree, the last
+/// of repeated keys winning as in JavaScript.
 pub fn tool_call_blocks(bytes: &[u8]) -> u16 {
-    if memmem::find(bytes, b"tool-call").is_none() {
+    if memmem::find(bytes, b"tool-call").is_none() && memmem::find(bytes, b"\\u").is_none() {
         return 0;
     }
-    let count = strict_tool_call_blocks(bytes).unwrap_or_else(|| tree_tool_call_blocks(bytes));
+    let count = scanned_tool_call_blocks(bytes).unwrap_or_else(|| tree_tool_call_blocks(bytes));
     count.min(usize::from(u16::MAX)) as u16
+}
+
+/// [`tool_call_blocks`] in the usual shapes; `None` for the tree to read the rest.
+fn scanned_tool_call_blocks(bytes: &[u8]) -> Option<usize> {
+    let mut s = Scanner::new(bytes);
+    let mut data = None;
+    s.object(|s, key| match key {
+        b"data" => once(&mut data, scanned_data(s)?),
+        _ => s.skip(),
+    })?;
+    if !s.rest().is_empty() {
+        return None;
+    }
+    Some(data.flatten().unwrap_or(0))
+}
+
+/// `data`'s calls (`Some(None)` for a `null` data).
+fn scanned_data(s: &mut Scanner<'_>) -> Option<Option<usize>> {
+    if s.at_null() {
+        s.skip()?;
+        return Some(None);
+    }
+    let (mut message, mut content) = (None, None);
+    s.object(|s, key| match key {
+        b"message" => once(&mut message, scanned_message(s)?),
+        b"content" => once(&mut content, scanned_calls(s)?),
+        _ => s.skip(),
+    })?;
+    Some(message.flatten().or(content.flatten()).or(Some(0)))
+}
+
+/// `data.message`'s calls: `None` inside when it is `null` or has no `content`.
+fn scanned_message(s: &mut Scanner<'_>) -> Option<Option<usize>> {
+    if s.at_null() {
+        s.skip()?;
+        return Some(None);
+    }
+    let mut content = None;
+    s.object(|s, key| match key {
+        b"content" => once(&mut content, scanned_calls(s)?),
+        _ => s.skip(),
+    })?;
+    Some(content.flatten())
+}
+
+/// The `tool-call` blocks of a `content` array (`Some(None)` for `null`).
+fn scanned_calls(s: &mut Scanner<'_>) -> Option<Option<usize>> {
+    if s.at_null() {
+        s.skip()?;
+        return Some(None);
+    }
+    let mut calls = 0;
+    s.array(|s| {
+        let mut kind = None;
+        s.object(|s, key| match key {
+            b"type" => {
+                let value = if s.at_null() {
+                    s.skip()?;
+                    None
+                } else {
+                    Some(s.plain_string()?)
+                };
+                once(&mut kind, value)
+            }
+            _ => s.skip(),
+        })?;
+        calls += usize::from(kind.flatten() == Some(b"tool-call".as_slice()));
+        Some(())
+    })?;
+    Some(Some(calls))
 }
 
 fn tree_tool_call_blocks(bytes: &[u8]) -> usize {
@@ -101,30 +153,6 @@ fn tree_tool_call_blocks(bytes: &[u8]) -> usize {
             .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool-call"))
             .count()
     })
-}
-
-fn strict_tool_call_blocks(bytes: &[u8]) -> Option<usize> {
-    let object = |raw: &RawValue| raw.get().starts_with('{');
-    let Some(data) = serde_json::from_slice::<RawData<'_>>(bytes).ok()?.data else {
-        return Some(0);
-    };
-    if !object(data) {
-        return Some(0);
-    }
-    let data: CallsMessage<'_> = serde_json::from_str(data.get()).ok()?;
-    let message = match data.message.filter(|m| object(m)) {
-        Some(m) => Some(serde_json::from_str::<CallsMessage<'_>>(m.get()).ok()?),
-        None => None,
-    };
-    let content = message.and_then(|m| m.content).or(data.content);
-    let calls = content
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|b| object(b))
-        .filter_map(|b| serde_json::from_str::<BlockKind<'_>>(b.get()).ok())
-        .filter(|b| b.kind.as_deref() == Some("tool-call"))
-        .count();
-    Some(calls)
 }
 
 /// Exact code points of tool results, read from the log once per replay for the nodes that
@@ -365,5 +393,30 @@ mod tests {
         // A repeated key: the last one, as JavaScript reads it.
         let repeated = r#"{"data":{"content":[],"content":[{"type":"tool-call","id":"a"}]}}"#;
         assert_eq!(calls(repeated), 1);
+        // The byte scanner and the tree read the usual shapes alike.
+        for json in [
+            two,
+            spaced,
+            nested,
+            flat,
+            r#"{"data":{"message":{"role":"user"},"content":[{"type":"tool-call"}]}}"#,
+            r#"{"data":{"message":{"content":null},"content":[{"type":"tool-call"}]}}"#,
+            r#"{"data":{"message":null,"content":[{"type":null},{"type":"tool-call"}]}}"#,
+            r#"{"data":{"content":[{"type":"tool-call"},"tool-call",3]}}"#,
+            r#"{"data":{"content":[{"type":"tool\u002dcall"}]}}"#,
+            r#"{"data":null,"tool-call":1}"#,
+            r#"{"tool-call":1}"#,
+        ] {
+            let tree = tree_tool_call_blocks(json.as_bytes());
+            if let Some(scanned) = scanned_tool_call_blocks(json.as_bytes()) {
+                assert_eq!(scanned, tree, "{json}");
+            }
+            assert_eq!(usize::from(calls(json)), tree, "{json}");
+        }
+        assert_eq!(
+            calls(r#"{"data":{"content":[{"type":"tool\u002dcall"}]}}"#),
+            1,
+            "an escape is read"
+        );
     }
 }
