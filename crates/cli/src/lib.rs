@@ -43,13 +43,19 @@ error, a refused write, nothing to show. surface, messages, tokens, request, aud
 sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, check and sessions exit 2 only when none can be read.";
 
+/// The first line of `--help`: what the tool is for and every headless command (a scenario
+/// test holds it complete against the subcommands clap knows).
+const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
+Headless commands: check, surface, messages, preview, request, tokens, audit, policy, sessions; \
+without one, the desktop viewer opens.";
+
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
 #[derive(Debug, Parser)]
 #[command(
     name = "surface-viewer",
     version,
-    about,
+    about = ABOUT,
     after_help = EXIT_STATUS_HELP,
     args_conflicts_with_subcommands = true
 )]
