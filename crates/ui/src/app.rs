@@ -5,28 +5,29 @@ use std::path::{Path, PathBuf};
 
 use surface_engine::EventIdx;
 
-use super::analysis::Parcel;
-use super::arrows::ArrowState;
-use super::browser::BrowserState;
-use super::chrome::{self, Banner};
-use super::command::{SideTab, UiCommand};
-use super::compactions::{self, CompactionsState};
-use super::context_strip::StripState;
-use super::findings_panel;
-use super::follow_state::FollowState;
-use super::inspector::{self, InspectorState};
-use super::loader::{DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source};
-use super::policy_tab::{self, PolicyTabState};
-use super::preview_pane::{self, PreviewState};
-use super::replay_bar::{self, ReplayState};
-use super::request_view::{self, RequestViewState};
-use super::search::SearchState;
-use super::session::Session;
-use super::shortcuts;
-use super::surface_panel::SurfacePanelState;
-use super::theme;
-use super::timeline::TimelineState;
-use super::view::{Prefs, RowGeometry, ViewState};
+use crate::arrows::ArrowState;
+use crate::browser::table::BrowserState;
+use crate::chrome::menu_bar::{self as chrome, Banner};
+use crate::chrome::shortcuts;
+use crate::command::{SideTab, UiCommand};
+use crate::compactions::tab::CompactionsState;
+use crate::inspector::{self, InspectorState};
+use crate::policy::tab::PolicyTabState;
+use crate::preview::pane::PreviewState;
+use crate::replay::bar::ReplayState;
+use crate::request_view::{self, RequestViewState};
+use crate::session::analysis::Parcel;
+use crate::session::follow_state::FollowState;
+use crate::session::loaded::Session;
+use crate::session::loader::{
+    DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source,
+};
+use crate::strip::context_strip::StripState;
+use crate::surface_panel::SurfacePanelState;
+use crate::theme;
+use crate::timeline::panel::TimelineState;
+use crate::timeline::search::SearchState;
+use crate::view::{Prefs, RowGeometry, ViewState};
 
 /// Key of the persisted preferences.
 const PREFS_KEY: &str = "surface-viewer/prefs";
@@ -87,11 +88,11 @@ pub struct ViewerApp {
     /// Recently browsed folders, newest first (persisted).
     pub(super) recent_folders: Vec<PathBuf>,
     /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
-    pub(super) ready: super::ready_report::ReadyReport,
+    pub(super) ready: crate::ready_report::ReadyReport,
     /// Back/forward history of jumps.
-    pub(super) history: super::history::History,
+    pub(super) history: crate::nav::history::History,
     /// The list ↑/↓/PgUp/PgDn move the selection of (the one clicked last).
-    pub(super) list_focus: super::navigate::ListKind,
+    pub(super) list_focus: crate::nav::navigate::ListKind,
     /// The findings list's selected row (display order).
     pub(super) findings_row: Option<usize>,
 }
@@ -141,7 +142,7 @@ impl ViewerApp {
             browser: None,
             browsing: false,
             recent_folders: Vec::new(),
-            ready: super::ready_report::ReadyReport::from_env(),
+            ready: crate::ready_report::ReadyReport::from_env(),
             history: Default::default(),
             list_focus: Default::default(),
             findings_row: None,
@@ -174,7 +175,7 @@ impl ViewerApp {
             .unwrap_or_default();
         prefs.theme.apply(&cc.egui_ctx);
         theme::install_fonts(&cc.egui_ctx);
-        super::ready_report::note("window created");
+        crate::ready_report::note("window created");
         let mut app = ViewerApp::blank(prefs, false);
         app.fonts_ready = true;
         app.requested_session = session.clone();
@@ -404,7 +405,7 @@ impl ViewerApp {
         if automatic {
             self.banner = chrome::banner_for(session);
         }
-        super::ready_report::note("findings and meter applied");
+        crate::ready_report::note("findings and meter applied");
     }
 
     pub(super) fn finish_load(&mut self, result: Result<Loaded, String>) {
@@ -412,7 +413,7 @@ impl ViewerApp {
             Ok(mut loaded) => {
                 let follower = loaded.follower.take();
                 let session = Session::new(loaded);
-                super::ready_report::note("session indexed");
+                crate::ready_report::note("session indexed");
                 self.follow = follower.map(|f| FollowState::new(f, self.repaint.clone()));
                 if let Some(p) = session.path() {
                     // Absolute, so that the recent list works from any working directory.
@@ -497,14 +498,14 @@ impl ViewerApp {
         if let Some(answer) = self.dialog.as_ref().and_then(DialogJob::poll) {
             let purpose = self.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
-                (Some(super::loader::DialogPurpose::OpenFolder), Some(path)) => {
+                (Some(crate::session::loader::DialogPurpose::OpenFolder), Some(path)) => {
                     self.commands.push(UiCommand::OpenFolder(path))
                 }
-                (Some(super::loader::DialogPurpose::Open), Some(path)) => {
+                (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(UiCommand::Open(path))
                 }
                 // The native dialog asks before it names an existing file.
-                (Some(super::loader::DialogPurpose::Save), Some(path)) => {
+                (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => {
                     self.commands.push(UiCommand::SaveAsReplacing(path))
                 }
                 (_, None) => {
@@ -644,14 +645,14 @@ impl ViewerApp {
             .set_what_if(self.policy.what_if_shown(self.prefs.tab == SideTab::Policy));
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
-            replay_bar::replay_bar_ui(
+            crate::replay::bar::replay_bar_ui(
                 ui,
                 session,
                 &mut self.replay,
                 &mut self.strip,
                 self.prefs.speed,
                 self.view.threshold_ratio,
-                replay_bar::Overview {
+                crate::replay::bar::Overview {
                     zoom: self.view.zoom,
                     hits: &self.search.hits,
                     time_axis: self.prefs.time_axis,
@@ -670,7 +671,7 @@ impl ViewerApp {
         // One row that never wraps: the tabs that do not fit go to a "⋯" menu.
         let findings = match session.finding_counts() {
             Some((errors, warnings)) => format!("Findings ({errors} E, {warnings} W)"),
-            None => format!("Findings ({})", super::session::PENDING),
+            None => format!("Findings ({})", crate::session::loaded::PENDING),
         };
         // Most used first: the replace preview opens by itself when a range is picked.
         let tabs = [
@@ -681,7 +682,7 @@ impl ViewerApp {
             (SideTab::Preview, "Preview".to_string()),
             (SideTab::Policy, "Policy".to_string()),
         ];
-        super::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
+        crate::chrome::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
         ui.separator();
         match self.prefs.tab {
             SideTab::Inspector => inspector::inspector_ui(
@@ -691,14 +692,14 @@ impl ViewerApp {
                 &mut self.inspector,
                 &mut self.commands,
             ),
-            SideTab::Preview => preview_pane::preview_ui(
+            SideTab::Preview => crate::preview::pane::preview_ui(
                 ui,
                 session,
                 &self.view,
                 &mut self.preview,
                 &mut self.commands,
             ),
-            SideTab::Compactions => compactions::compactions_ui(
+            SideTab::Compactions => crate::compactions::tab::compactions_ui(
                 ui,
                 session,
                 &self.view,
@@ -708,7 +709,7 @@ impl ViewerApp {
                 &mut self.commands,
             ),
             SideTab::Findings => {
-                findings_panel::findings_ui(ui, session, &self.view, &mut self.commands)
+                crate::findings::panel::findings_ui(ui, session, &self.view, &mut self.commands)
             }
             SideTab::Request => request_view::request_ui(
                 ui,
@@ -717,7 +718,7 @@ impl ViewerApp {
                 self.view.threshold_ratio,
                 &mut self.commands,
             ),
-            SideTab::Policy => policy_tab::policy_ui(
+            SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
                 session,
                 &mut self.policy,

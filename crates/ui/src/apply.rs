@@ -3,11 +3,11 @@
 
 use surface_engine::EventIdx;
 
-use super::app::ViewerApp;
-use super::chrome::Banner;
-use super::command::{SideTab, UiCommand};
-use super::loader::{DialogJob, DialogPurpose, Source, sample_source};
-use super::view::ALL_FAMILIES;
+use crate::app::ViewerApp;
+use crate::chrome::menu_bar::Banner;
+use crate::command::{SideTab, UiCommand};
+use crate::session::loader::{DialogJob, DialogPurpose, Source, sample_source};
+use crate::view::ALL_FAMILIES;
 
 impl ViewerApp {
     /// Applies one command.
@@ -94,7 +94,7 @@ impl ViewerApp {
                         None if whole_log > 0 => {
                             self.banner = Some(Banner::info(format!(
                                 "No more findings about an event in that direction; {} about the whole log (no seq): see the Findings tab.",
-                                super::wording::count(whole_log, "finding")
+                                crate::wording::count(whole_log, "finding")
                             )));
                             self.prefs.tab = SideTab::Findings;
                         }
@@ -213,7 +213,7 @@ impl ViewerApp {
             UiCommand::SetPolicyMode(mode) => self.policy.mode = mode,
             UiCommand::UseInferredSettings => {
                 if let Some(report) = self.policy.job.report() {
-                    let settings = super::policy_fields::inside_inferred(
+                    let settings = crate::policy::fields::inside_inferred(
                         &report.inferred,
                         &self.policy.settings,
                     );
@@ -284,7 +284,7 @@ impl ViewerApp {
     /// Shows the family of `idx` again if the timeline filter hides it (a search hit must be visible).
     fn ensure_visible_family(&mut self, idx: EventIdx) {
         if let Some(s) = &self.session {
-            let family = super::theme::Family::of(s.log.type_name(idx));
+            let family = crate::theme::Family::of(s.log.type_name(idx));
             self.view.filter_mask |= family.bit();
         }
     }
@@ -309,7 +309,7 @@ impl ViewerApp {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        let result = super::preview_pane::save_as_new_log(session, &self.preview, path, replace);
+        let result = crate::preview::pane::save_as_new_log(session, &self.preview, path, replace);
         self.banner = Some(match result {
             Ok(()) => Banner::info(format!(
                 "Saved a copy with the proposed event appended to {}.",

@@ -9,9 +9,9 @@ use egui::{Color32, Id, LayerId, Order, Pos2, Rect, Shape, Stroke, Ui};
 
 use surface_engine::EventIdx;
 
-use super::session::Session;
-use super::theme;
-use super::view::{RowGeometry, ViewState};
+use crate::session::loaded::Session;
+use crate::theme;
+use crate::view::{RowGeometry, ViewState};
 
 /// Most edges computed for the whole chain.
 const MAX_EDGES: usize = 400;
@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn one_hop_and_whole_chain() {
-        let s = crate::session::test_session();
+        let s = crate::session::loaded::test_session();
         let e = |i| EventIdx(i);
         // Selecting 1: it cites 0 (upstream) and 2 cites it (downstream).
         let hop = compute_edges(&s, e(1), false);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use surface_engine::EventIdx;
 
-use super::theme::ThemeChoice;
+use crate::theme::ThemeChoice;
 
 /// Which tab of the right-hand panel is shown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -104,7 +104,7 @@ pub enum UiCommand {
     /// Hide the banner.
     DismissBanner,
     /// Show or hide one event type family in the timeline.
-    ToggleFamily(super::theme::Family),
+    ToggleFamily(crate::theme::Family),
     /// Show all families again.
     ShowAllFamilies,
     /// Switch between one-hop and whole-chain provenance arrows.
@@ -125,7 +125,7 @@ pub enum UiCommand {
     /// Back from a session to the sessions browser.
     BackToSessions,
     /// Sort the sessions by a column (again: the other way round).
-    SortSessions(super::browser_rows::Column),
+    SortSessions(crate::browser::rows::Column),
     /// Show or hide the forks of a row of the sessions browser.
     ToggleSessionForks(usize),
     /// Select a row of the sessions browser.
@@ -163,7 +163,7 @@ pub enum UiCommand {
     /// Select the first (`false`) or last (`true`) row of the list that has the keyboard.
     SelectListEnd(bool),
     /// Give a list the keyboard (↑/↓ move its selection).
-    FocusList(super::navigate::ListKind),
+    FocusList(crate::nav::navigate::ListKind),
     /// Follow a link to an event (a source chip, a refetch, a cited-by link): select it,
     /// scroll to it, and remember where we came from.
     FollowLink(EventIdx),
@@ -177,7 +177,7 @@ pub enum UiCommand {
     Quit,
     /// Show this range of the log on the context strip (`None`: the whole log); the
     /// timeline scrolls to its middle.
-    SetZoom(Option<super::zoom::Zoom>),
+    SetZoom(Option<crate::strip::zoom::Zoom>),
     /// Zoom the strip by this factor (below 1: in) around the cursor, or its middle when the
     /// cursor is off the range shown.
     ZoomStrip(f64),
@@ -188,5 +188,5 @@ pub enum UiCommand {
     ToggleTimeAxis,
     /// The loader finished the findings and the token meter of a load: apply them to its
     /// session (ignored when another log was opened since).
-    AnalysisLanded(super::analysis::Parcel),
+    AnalysisLanded(crate::session::analysis::Parcel),
 }

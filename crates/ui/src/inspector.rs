@@ -10,13 +10,13 @@ use surface_engine::{
     tool_result_rewrite,
 };
 
-use super::command::UiCommand;
-use super::session::{Session, format_absolute};
-use super::summary_cache::SummaryCache;
-use super::surface_panel::op_label;
-use super::theme::{self, Family, Palette};
-use super::timeline_rows::describe_state_full;
-use super::view::ViewState;
+use crate::command::UiCommand;
+use crate::session::loaded::{Session, format_absolute};
+use crate::summary_cache::SummaryCache;
+use crate::surface_panel::op_label;
+use crate::theme::{self, Family, Palette};
+use crate::timeline::rows::describe_state_full;
+use crate::view::ViewState;
 use surface_engine::{summarize, text_of_blocks};
 
 /// Longest JSON shown before it is cut (the full text can still be copied).
@@ -404,7 +404,7 @@ fn replace_ui(
     ui.label(
         RichText::new(format!(
             "Replace: seq {a}..{b} ({}) → seq {}",
-            super::wording::count(rep.count as usize, "node"),
+            crate::wording::count(rep.count as usize, "node"),
             session.log.event(idx).seq
         ))
         .strong(),

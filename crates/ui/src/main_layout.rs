@@ -1,13 +1,12 @@
 //! The session window's side-by-side panels: the side panel (tabs) and the surface panel on
-//! the right, each resizable by hand and collapsible ([`super::layout`]), the timeline in the
+//! the right, each resizable by hand and collapsible ([`crate::layout`]), the timeline in the
 //! room that is left.
 
-use super::app::ViewerApp;
-use super::command::UiCommand;
-use super::layout::{collapsed_strip_ui, pinned};
-use super::surface_panel;
-use super::theme;
-use super::timeline;
+use crate::app::ViewerApp;
+use crate::command::UiCommand;
+use crate::layout::{collapsed_strip_ui, pinned};
+use crate::surface_panel;
+use crate::theme;
 
 /// A collapsible right-hand panel: its id, how the collapsed strip names it and its key,
 /// whether it is open, and its `(default, min, max)` widths.
@@ -102,7 +101,7 @@ impl ViewerApp {
                 )
             }));
             egui::CentralPanel::default().show(ui, |ui| {
-                timeline::timeline_ui(
+                crate::timeline::panel::timeline_ui(
                     ui,
                     session,
                     &self.view,
@@ -118,6 +117,6 @@ impl ViewerApp {
             Some(s) if s.width.is_some() => self.prefs.layout.surface_width = s.width,
             _ => {}
         }
-        super::arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
+        crate::arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
     }
 }

@@ -1,0 +1,8 @@
+//! The sessions browser: every session under a folder in one table (`table`), its model free of
+//! egui (`rows`), the discovery off the UI thread (`job`), and the browser as a mode of the app
+//! (`mode`).
+
+pub(crate) mod job;
+pub(crate) mod mode;
+pub mod rows;
+pub(crate) mod table;

@@ -1,0 +1,8 @@
+//! The window's chrome around the panels: the menu bar (and its View menu), the banner, load
+//! progress, the welcome screen, the shortcut table and its help overlay, the side panel's tab
+//! row.
+
+pub(crate) mod menu_bar;
+pub(crate) mod shortcuts;
+pub(crate) mod side_tabs;
+pub(crate) mod view_menu;

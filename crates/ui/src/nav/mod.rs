@@ -1,0 +1,6 @@
+//! Moving around the log: keyboard navigation (`navigate`), the back/forward history of jumps
+//! (`history`), and applying the navigation commands (`apply`).
+
+pub(crate) mod apply;
+pub(crate) mod history;
+pub mod navigate;

@@ -1,0 +1,16 @@
+//! The Policy tab's state as tests and the shell read it, through the app.
+
+use surface_engine::policy::{PolicyReport, PolicySettings};
+
+/// The Policy tab as tests see it.
+impl crate::app::ViewerApp {
+    /// The settings the Policy tab replays.
+    pub fn policy_settings(&self) -> PolicySettings {
+        self.policy.settings
+    }
+
+    /// The Policy tab's latest report, if one was computed.
+    pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
+        self.policy.job.report_or_latest(self.policy.mode).cloned()
+    }
+}

@@ -1,0 +1,5 @@
+//! The replay bar under the panels: its buttons, the context strip and the scrubber (`bar`),
+//! and what the scrubber marks (`scrubber_marks`).
+
+pub(crate) mod bar;
+pub(crate) mod scrubber_marks;
