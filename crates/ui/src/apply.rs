@@ -21,7 +21,7 @@ impl ViewerApp {
             UiCommand::OpenSample => match sample_source() {
                 Some(source) => self.start_load(source, None, Some(ctx.clone())),
                 None => {
-                    self.banner = Some(Banner::error(
+                    self.chrome.banner = Some(Banner::error(
                         "The bundled sample assets/sample.session.jsonl is missing.",
                     ))
                 }
@@ -37,9 +37,9 @@ impl ViewerApp {
                 }
             }
             UiCommand::CancelLoad => {
-                if let Some(job) = self.load.take() {
+                if let Some(job) = self.jobs.load.take() {
                     job.cancel();
-                    self.banner = Some(Banner::info(format!(
+                    self.chrome.banner = Some(Banner::info(format!(
                         "Loading {} was cancelled.",
                         job.source.label()
                     )));
@@ -49,7 +49,7 @@ impl ViewerApp {
             UiCommand::Select { idx, reveal } => {
                 self.view.selected = Some(idx);
                 if reveal {
-                    self.pending_reveal = Some(idx);
+                    self.nav.pending_reveal = Some(idx);
                 }
             }
             UiCommand::ClearSelection => self.view.selected = None,
@@ -75,7 +75,7 @@ impl ViewerApp {
                 if let Some(s) = &self.session
                     && s.findings.is_none()
                 {
-                    self.banner = Some(Banner::info(
+                    self.chrome.banner = Some(Banner::info(
                         "The findings are still being computed; try again in a moment.",
                     ));
                 } else if let Some(s) = &self.session {
@@ -92,14 +92,15 @@ impl ViewerApp {
                     match target {
                         Some(idx) => self.jump_to(idx),
                         None if whole_log > 0 => {
-                            self.banner = Some(Banner::info(format!(
+                            self.chrome.banner = Some(Banner::info(format!(
                                 "No more findings about an event in that direction; {} about the whole log (no seq): see the Findings tab.",
                                 crate::wording::count(whole_log, "finding")
                             )));
                             self.prefs.tab = SideTab::Findings;
                         }
                         None => {
-                            self.banner = Some(Banner::info("No more findings in that direction."))
+                            self.chrome.banner =
+                                Some(Banner::info("No more findings in that direction."))
                         }
                     }
                 }
@@ -107,8 +108,8 @@ impl ViewerApp {
             UiCommand::Home => self.seek(0),
             UiCommand::End => self.seek(usize::MAX),
             UiCommand::TogglePlay => {
-                self.replay.playing = !self.replay.playing;
-                if self.replay.playing
+                self.panels.replay.playing = !self.panels.replay.playing;
+                if self.panels.replay.playing
                     && let Some(s) = self.session.as_mut()
                     && s.cursor() >= s.len()
                 {
@@ -123,10 +124,10 @@ impl ViewerApp {
                     match s.log.find_seq(seq) {
                         Some(idx) => {
                             self.view.selected = Some(idx);
-                            self.pending_reveal = Some(idx);
+                            self.nav.pending_reveal = Some(idx);
                         }
                         None => {
-                            self.banner = Some(Banner::info(format!(
+                            self.chrome.banner = Some(Banner::info(format!(
                                 "No event has seq {seq}; the cursor is after the last seq below it."
                             )))
                         }
@@ -139,7 +140,7 @@ impl ViewerApp {
                 }
             }
             UiCommand::JumpToFinding(n) => {
-                self.findings_row = self
+                self.nav.findings_row = self
                     .session
                     .as_ref()
                     .and_then(|s| s.findings.as_ref()?.order.iter().position(|&k| k == n));
@@ -162,8 +163,8 @@ impl ViewerApp {
                 self.view.range_end = Some(idx);
             }
             UiCommand::ClearRange => {
-                if self.show_help {
-                    self.show_help = false;
+                if self.chrome.show_help {
+                    self.chrome.show_help = false;
                 } else {
                     self.view.range_start = None;
                     self.view.range_end = None;
@@ -177,28 +178,28 @@ impl ViewerApp {
                 self.prefs.theme = choice;
                 choice.apply(ctx);
             }
-            UiCommand::ToggleHelp => self.show_help = !self.show_help,
+            UiCommand::ToggleHelp => self.chrome.show_help = !self.chrome.show_help,
             UiCommand::ShowTab(tab) => {
                 self.prefs.tab = tab;
                 if !self.prefs.layout.side_open {
                     self.prefs.layout.side_open = true;
                 }
             }
-            UiCommand::FocusSearch => self.search.focus_request = true,
+            UiCommand::FocusSearch => self.panels.search.focus_request = true,
             UiCommand::NextHit | UiCommand::PrevHit => {
                 let from = self.view.selected;
                 let hit = if matches!(command, UiCommand::NextHit) {
-                    self.search.next_hit(from)
+                    self.panels.search.next_hit(from)
                 } else {
-                    self.search.prev_hit(from)
+                    self.panels.search.prev_hit(from)
                 };
                 if let Some(idx) = hit {
                     self.view.selected = Some(idx);
-                    self.pending_reveal = Some(idx);
+                    self.nav.pending_reveal = Some(idx);
                     self.ensure_visible_family(idx);
                 }
             }
-            UiCommand::DismissBanner => self.banner = None,
+            UiCommand::DismissBanner => self.chrome.banner = None,
             UiCommand::ToggleFamily(f) => self.view.filter_mask ^= f.bit(),
             UiCommand::ShowAllFamilies => self.view.filter_mask = ALL_FAMILIES,
             UiCommand::ToggleChain => self.view.whole_chain = !self.view.whole_chain,
@@ -209,15 +210,15 @@ impl ViewerApp {
                 }
             }
             // The fields keep the text being typed; only the settings change.
-            UiCommand::SetPolicySettings(settings) => self.policy.settings = settings,
-            UiCommand::SetPolicyMode(mode) => self.policy.mode = mode,
+            UiCommand::SetPolicySettings(settings) => self.panels.policy.settings = settings,
+            UiCommand::SetPolicyMode(mode) => self.panels.policy.mode = mode,
             UiCommand::UseInferredSettings => {
-                if let Some(report) = self.policy.job.report() {
+                if let Some(report) = self.panels.policy.job.report() {
                     let settings = crate::policy::fields::inside_inferred(
                         &report.inferred,
-                        &self.policy.settings,
+                        &self.panels.policy.settings,
                     );
-                    self.policy.set_settings(settings);
+                    self.panels.policy.set_settings(settings);
                     // The audit (Compactions tab, strip colours) judges pressure by the same T.
                     self.view.threshold_ratio = settings.threshold_ratio;
                 }
@@ -265,7 +266,7 @@ impl ViewerApp {
     fn seek(&mut self, target: usize) {
         if let Some(s) = self.session.as_mut() {
             s.seek(target);
-            self.pending_reveal = s
+            self.nav.pending_reveal = s
                 .cursor_event()
                 .or_else(|| (!s.is_empty()).then_some(EventIdx(0)));
         }
@@ -276,7 +277,7 @@ impl ViewerApp {
             let target = s.cursor().saturating_add_signed(delta);
             s.seek(target);
             if let Some(idx) = s.cursor_event() {
-                self.pending_reveal = Some(idx);
+                self.nav.pending_reveal = Some(idx);
             }
         }
     }
@@ -290,27 +291,28 @@ impl ViewerApp {
     }
 
     fn open_dialog(&mut self, ctx: &egui::Context, purpose: DialogPurpose) {
-        if self.dialog.is_some() || self.synchronous {
+        if self.chrome.dialog.is_some() || self.jobs.synchronous {
             return;
         }
         let suggested = match purpose {
-            DialogPurpose::OpenFolder => self.browser.as_ref().map(|b| b.root.clone()),
+            DialogPurpose::OpenFolder => self.browser.state.as_ref().map(|b| b.root.clone()),
             DialogPurpose::Open => self
                 .session
                 .as_ref()
                 .and_then(|s| s.path())
                 .map(|p| p.to_path_buf()),
-            DialogPurpose::Save => self.preview.suggested_path(self.session.as_ref()),
+            DialogPurpose::Save => self.panels.preview.suggested_path(self.session.as_ref()),
         };
-        self.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
+        self.chrome.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
     }
 
     fn save_preview(&mut self, path: &std::path::Path, replace: bool) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        let result = crate::preview::pane::save_as_new_log(session, &self.preview, path, replace);
-        self.banner = Some(match result {
+        let result =
+            crate::preview::pane::save_as_new_log(session, &self.panels.preview, path, replace);
+        self.chrome.banner = Some(match result {
             Ok(()) => Banner::info(format!(
                 "Saved a copy with the proposed event appended to {}.",
                 path.display()

@@ -18,6 +18,7 @@ mod inspector;
 mod layout;
 mod main_layout;
 mod nav;
+mod panels;
 mod policy;
 mod preview;
 mod ready_report;

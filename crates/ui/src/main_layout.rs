@@ -80,7 +80,7 @@ impl ViewerApp {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        self.geometry.clear();
+        self.panels.geometry.clear();
         let surface = RightPanel {
             id: "surface",
             name: "surface panel",
@@ -95,8 +95,8 @@ impl ViewerApp {
                     ui,
                     session,
                     &self.view,
-                    &mut self.surface_panel,
-                    &mut self.geometry,
+                    &mut self.panels.surface_panel,
+                    &mut self.panels.geometry,
                     &mut self.commands,
                 )
             }));
@@ -105,9 +105,9 @@ impl ViewerApp {
                     ui,
                     session,
                     &self.view,
-                    &mut self.timeline,
-                    &mut self.search,
-                    &mut self.geometry,
+                    &mut self.panels.timeline,
+                    &mut self.panels.search,
+                    &mut self.panels.geometry,
                     &mut self.commands,
                 );
             });
@@ -117,6 +117,12 @@ impl ViewerApp {
             Some(s) if s.width.is_some() => self.prefs.layout.surface_width = s.width,
             _ => {}
         }
-        crate::arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
+        crate::arrows::arrows_ui(
+            ui,
+            session,
+            &self.view,
+            &mut self.panels.arrows,
+            &self.panels.geometry,
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! egui (`rows`), the discovery off the UI thread (`job`), and the browser as a mode of the app
 //! (`mode`).
 
+pub(crate) mod browsing;
 pub(crate) mod job;
 pub(crate) mod mode;
 pub mod rows;

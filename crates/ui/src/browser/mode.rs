@@ -24,13 +24,13 @@ impl ViewerApp {
 
     /// True while the sessions browser is shown (instead of the viewer).
     pub fn is_browsing(&self) -> bool {
-        self.browsing && self.browser.is_some()
+        self.browser.shown && self.browser.state.is_some()
     }
 
     /// The titles (or ids when untitled) of the browser's lines, top to bottom, forks
     /// indented with one `  ` per level.
     pub fn browser_lines(&mut self) -> Vec<String> {
-        let Some(b) = self.browser.as_mut() else {
+        let Some(b) = self.browser.state.as_mut() else {
             return Vec::new();
         };
         let lines = b.visible().to_vec();
@@ -46,13 +46,13 @@ impl ViewerApp {
 
     /// The session id of the browser's selected line.
     pub fn browser_selected_id(&self) -> Option<String> {
-        let b = self.browser.as_ref()?;
+        let b = self.browser.state.as_ref()?;
         Some(b.rows.get(b.selected?)?.entry.id.clone())
     }
 
     /// The browser table's vertical scroll offset.
     pub fn browser_scroll_offset(&self) -> f32 {
-        self.browser.as_ref().map_or(0.0, |b| b.scroll_offset)
+        self.browser.state.as_ref().map_or(0.0, |b| b.scroll_offset)
     }
 
     /// The session id of the open log.
@@ -63,27 +63,27 @@ impl ViewerApp {
     /// Starts browsing `root` (synchronously in tests).
     pub(crate) fn open_folder(&mut self, root: PathBuf, ctx: Option<egui::Context>) {
         let root = std::fs::canonicalize(&root).unwrap_or(root);
-        if self.synchronous {
+        if self.jobs.synchronous {
             let mut state = BrowserState::new(root.clone(), None);
             let cancel = AtomicBool::new(false);
             run_discovery(&root, 2, &cancel, &mut |m| state.apply(m));
-            self.browser = Some(state);
+            self.browser.state = Some(state);
         } else {
-            self.recent_folders.retain(|p| p != &root);
-            self.recent_folders.insert(0, root.clone());
-            self.recent_folders.truncate(MAX_RECENT_FOLDERS);
+            self.browser.recent_folders.retain(|p| p != &root);
+            self.browser.recent_folders.insert(0, root.clone());
+            self.browser.recent_folders.truncate(MAX_RECENT_FOLDERS);
             let job = DiscoveryJob::spawn(root.clone(), ctx);
-            self.browser = Some(BrowserState::new(root, Some(job)));
+            self.browser.state = Some(BrowserState::new(root, Some(job)));
         }
-        self.browsing = true;
-        self.banner = None;
+        self.browser.shown = true;
+        self.chrome.banner = None;
     }
 
     /// Applies a browser command; `false` when `command` is not one.
     pub(crate) fn apply_browser(&mut self, ctx: &egui::Context, command: &UiCommand) -> bool {
         match command {
             UiCommand::FocusSearch if self.is_browsing() => {
-                if let Some(b) = self.browser.as_mut() {
+                if let Some(b) = self.browser.state.as_mut() {
                     b.focus_filter = true;
                 }
             }
@@ -92,7 +92,7 @@ impl ViewerApp {
             }
             UiCommand::OpenFolder(root) => self.open_folder(root.clone(), Some(ctx.clone())),
             UiCommand::OpenSessionOf { file, session } => {
-                self.browsing = false;
+                self.browser.shown = false;
                 self.start_load(
                     Source::Path(file.clone()),
                     session.clone(),
@@ -100,38 +100,38 @@ impl ViewerApp {
                 );
             }
             UiCommand::BackToSessions => {
-                if let Some(b) = self.browser.as_mut() {
-                    if let Some(job) = self.load.take() {
+                if let Some(b) = self.browser.state.as_mut() {
+                    if let Some(job) = self.jobs.load.take() {
                         job.cancel();
                     }
                     b.restore_scroll = true;
-                    self.browsing = true;
-                    self.banner = None;
+                    self.browser.shown = true;
+                    self.chrome.banner = None;
                 }
             }
             UiCommand::SortSessions(column) => {
-                if let Some(b) = self.browser.as_mut() {
+                if let Some(b) = self.browser.state.as_mut() {
                     b.sort = b.sort.clicked(*column);
                     b.scroll_to_selected = true;
                 }
             }
             UiCommand::ToggleSessionForks(row) => {
-                if let Some(b) = self.browser.as_mut() {
+                if let Some(b) = self.browser.state.as_mut() {
                     b.toggle_forks(*row);
                 }
             }
             UiCommand::SelectSessionRow(row) => {
-                if let Some(b) = self.browser.as_mut() {
+                if let Some(b) = self.browser.state.as_mut() {
                     b.selected = Some(*row);
                 }
             }
             UiCommand::MoveSessionSelection(delta) => {
-                if let Some(b) = self.browser.as_mut() {
+                if let Some(b) = self.browser.state.as_mut() {
                     b.move_selection(*delta);
                 }
             }
             UiCommand::OpenSelectedSession => {
-                let open = self.browser.as_mut().and_then(|b| {
+                let open = self.browser.state.as_mut().and_then(|b| {
                     if b.selected.is_none() {
                         b.move_selection(0);
                     }
@@ -141,7 +141,7 @@ impl ViewerApp {
                     self.apply_browser(ctx, &open);
                 }
             }
-            UiCommand::ClearRecentFolders => self.recent_folders.clear(),
+            UiCommand::ClearRecentFolders => self.browser.recent_folders.clear(),
             _ => return false,
         }
         true
@@ -150,8 +150,11 @@ impl ViewerApp {
     /// The menu bar, with the session's menus when `with_session` and a session is loaded.
     pub(crate) fn menu_panel_ui(&mut self, ui: &mut egui::Ui, with_session: bool) {
         let session = self.session.as_ref().filter(|_| with_session);
-        let folders =
-            ViewerApp::browser_menu(self.browser.as_ref(), self.browsing, &self.recent_folders);
+        let folders = ViewerApp::browser_menu(
+            self.browser.state.as_ref(),
+            self.browser.shown,
+            &self.browser.recent_folders,
+        );
         egui::Panel::top("menu").show(ui, |ui| {
             chrome::menu_bar_ui(
                 ui,
@@ -169,11 +172,11 @@ impl ViewerApp {
         let text_focus = ui.ctx().egui_wants_keyboard_input();
         browser::browser_keys(ui.ctx(), text_focus, &mut self.commands);
         self.menu_panel_ui(ui, false);
-        if let Some(banner) = &self.banner {
+        if let Some(banner) = &self.chrome.banner {
             egui::Panel::top("banner")
                 .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
         }
-        let Some(b) = self.browser.as_mut() else {
+        let Some(b) = self.browser.state.as_mut() else {
             return;
         };
         egui::CentralPanel::default().show(ui, |ui| {
@@ -195,9 +198,9 @@ impl ViewerApp {
 
     /// Alt+← returns to the browser from a session opened in it.
     pub(crate) fn back_key(&mut self, ctx: &egui::Context) {
-        if self.browser.is_some()
-            && !self.browsing
-            && self.history.back_len() == 0
+        if self.browser.state.is_some()
+            && !self.browser.shown
+            && self.nav.history.back_len() == 0
             && ctx.input_mut(|i| i.consume_key(egui::Modifiers::ALT, egui::Key::ArrowLeft))
         {
             self.commands.push(UiCommand::BackToSessions);

@@ -6,3 +6,4 @@ pub(crate) mod menu_bar;
 pub(crate) mod shortcuts;
 pub(crate) mod side_tabs;
 pub(crate) mod view_menu;
+pub(crate) mod window_state;

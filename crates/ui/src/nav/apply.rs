@@ -74,23 +74,25 @@ impl ViewerApp {
             } else {
                 -isize::MAX / 2
             }),
-            UiCommand::FocusList(list) => self.list_focus = *list,
+            UiCommand::FocusList(list) => self.nav.list_focus = *list,
             UiCommand::FollowLink(idx) => {
                 if self.session.as_ref().is_some_and(|s| idx.get() < s.len()) {
                     self.view.selected = Some(*idx);
-                    self.pending_reveal = Some(*idx);
+                    self.nav.pending_reveal = Some(*idx);
                 }
             }
             UiCommand::HistoryBack | UiCommand::HistoryForward => {
                 let now = self.place();
                 let to = if matches!(command, UiCommand::HistoryBack) {
-                    self.history.back(now)
+                    self.nav.history.back(now)
                 } else {
-                    self.history.forward(now)
+                    self.nav.history.forward(now)
                 };
                 match to {
                     Some(place) => self.go_to_place(place),
-                    None if matches!(command, UiCommand::HistoryBack) && self.browser.is_some() => {
+                    None if matches!(command, UiCommand::HistoryBack)
+                        && self.browser.state.is_some() =>
+                    {
                         self.apply(ctx, UiCommand::BackToSessions)
                     }
                     None => {}
@@ -141,7 +143,7 @@ impl ViewerApp {
             && len > 0
         {
             let middle = axis.cursor_at(((z.start + z.end) / 2.0).floor());
-            self.pending_reveal = Some(EventIdx(middle.min(len - 1) as u32));
+            self.nav.pending_reveal = Some(EventIdx(middle.min(len - 1) as u32));
         }
     }
 
@@ -164,7 +166,7 @@ impl ViewerApp {
         };
         self.view.zoom_before_switch = Some((before, self.view.zoom));
         if !to.is_time() && !from_time && !crate::strip::axis::has_time_axis(&s.time) {
-            self.banner = Some(crate::chrome::menu_bar::Banner::info(
+            self.chrome.banner = Some(crate::chrome::menu_bar::Banner::info(
                 "This log has no timestamps to put on a time axis: the strip stays on the event index.".to_string(),
             ));
         }
@@ -174,7 +176,7 @@ impl ViewerApp {
         if let Some(s) = self.session.as_mut() {
             s.seek(place.cursor);
             self.view.selected = place.selected.filter(|i| i.get() < s.len());
-            self.pending_reveal = self.view.selected.or(s.cursor_event());
+            self.nav.pending_reveal = self.view.selected.or(s.cursor_event());
         }
     }
 
@@ -186,7 +188,7 @@ impl ViewerApp {
             Some(idx) => self.jump_to(idx),
             None => {
                 let way = if forward { "after" } else { "before" };
-                self.banner = Some(crate::chrome::menu_bar::Banner::info(format!(
+                self.chrome.banner = Some(crate::chrome::menu_bar::Banner::info(format!(
                     "No {what} starts {way} the cursor."
                 )));
             }
@@ -196,7 +198,7 @@ impl ViewerApp {
     /// Rows in one page of the list that has the keyboard.
     fn page_rows(&self) -> usize {
         let height = ViewerApp::list_viewport_height(self);
-        let row = match self.list_focus {
+        let row = match self.nav.list_focus {
             ListKind::Timeline => theme::ROW_HEIGHT,
             ListKind::Surface => theme::NODE_ROW_HEIGHT,
             ListKind::Compactions => theme::COMPACTION_ROW_HEIGHT,
@@ -206,10 +208,10 @@ impl ViewerApp {
     }
 
     fn list_viewport_height(&self) -> f32 {
-        match self.list_focus {
-            ListKind::Timeline => self.timeline.viewport(),
-            ListKind::Surface => self.geometry.surface_clip.height(),
-            _ => self.geometry.timeline_clip.height() / 3.0,
+        match self.nav.list_focus {
+            ListKind::Timeline => self.panels.timeline.viewport(),
+            ListKind::Surface => self.panels.geometry.surface_clip.height(),
+            _ => self.panels.geometry.timeline_clip.height() / 3.0,
         }
         .max(theme::ROW_HEIGHT * 2.0)
     }
@@ -219,16 +221,19 @@ impl ViewerApp {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        match self.list_focus {
+        match self.nav.list_focus {
             ListKind::Timeline => {
-                let len = self.timeline.row_count_of(session);
-                let current = self.view.selected.map(|i| match self.timeline.row_of(i) {
-                    Ok(row) | Err(row) => row,
-                });
+                let len = self.panels.timeline.row_count_of(session);
+                let current = self
+                    .view
+                    .selected
+                    .map(|i| match self.panels.timeline.row_of(i) {
+                        Ok(row) | Err(row) => row,
+                    });
                 if let Some(row) = navigate::moved_row(current, delta, len) {
-                    let idx = self.timeline.event_at_row(row);
+                    let idx = self.panels.timeline.event_at_row(row);
                     self.view.selected = Some(idx);
-                    self.pending_reveal = Some(idx);
+                    self.nav.pending_reveal = Some(idx);
                 }
             }
             ListKind::Surface => {
@@ -237,7 +242,7 @@ impl ViewerApp {
                     && let Some(&idx) = session.nodes.get(pos)
                 {
                     self.view.selected = Some(idx);
-                    self.pending_reveal = Some(idx);
+                    self.nav.pending_reveal = Some(idx);
                 }
             }
             ListKind::Compactions => {
@@ -255,9 +260,9 @@ impl ViewerApp {
                 let Some(findings) = session.findings.as_ref() else {
                     return;
                 };
-                let current = self.findings_row;
+                let current = self.nav.findings_row;
                 if let Some(row) = navigate::moved_row(current, delta, findings.order.len()) {
-                    self.findings_row = Some(row);
+                    self.nav.findings_row = Some(row);
                     let target = findings
                         .order
                         .get(row)
@@ -273,10 +278,11 @@ impl ViewerApp {
 
     /// The events of the Compactions table's rows, in display order.
     fn compaction_events(&self) -> Vec<EventIdx> {
-        let Some(a) = self.compactions.cache.audit() else {
+        let Some(a) = self.panels.compactions.cache.audit() else {
             return Vec::new();
         };
-        self.compactions
+        self.panels
+            .compactions
             .order()
             .iter()
             .filter_map(|&k| a.replaces.get(k).map(|r| r.event))
@@ -319,7 +325,7 @@ impl ViewerApp {
         self.apply(ctx, command);
         if let Some(seek) = jump {
             let after = self.place();
-            self.history.record(before, after, seek);
+            self.nav.history.record(before, after, seek);
         }
     }
 }
@@ -333,6 +339,6 @@ impl ViewerApp {
 
     /// Places to go back to in the history.
     pub fn history_depth(&self) -> usize {
-        self.history.back_len()
+        self.nav.history.back_len()
     }
 }

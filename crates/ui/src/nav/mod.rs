@@ -4,3 +4,4 @@
 pub(crate) mod apply;
 pub(crate) mod history;
 pub mod navigate;
+pub(crate) mod state;

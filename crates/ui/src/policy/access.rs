@@ -6,11 +6,15 @@ use surface_engine::policy::{PolicyReport, PolicySettings};
 impl crate::app::ViewerApp {
     /// The settings the Policy tab replays.
     pub fn policy_settings(&self) -> PolicySettings {
-        self.policy.settings
+        self.panels.policy.settings
     }
 
     /// The Policy tab's latest report, if one was computed.
     pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
-        self.policy.job.report_or_latest(self.policy.mode).cloned()
+        self.panels
+            .policy
+            .job
+            .report_or_latest(self.panels.policy.mode)
+            .cloned()
     }
 }

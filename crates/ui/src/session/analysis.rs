@@ -107,13 +107,13 @@ mod tests {
         )
         .unwrap();
         let mut app = crate::app::ViewerApp::new_for_test_pending(&path);
-        let older = app.held_analysis.clone().unwrap();
+        let older = app.jobs.held_analysis.clone().unwrap();
         app.start_load(
             crate::session::loader::Source::Path(path.clone()),
             None,
             None,
         );
-        let newer = app.held_analysis.clone().unwrap();
+        let newer = app.jobs.held_analysis.clone().unwrap();
         assert_ne!(older.generation(), newer.generation());
         app.land_analysis(&older);
         assert!(

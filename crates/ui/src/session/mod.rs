@@ -5,6 +5,7 @@
 pub(crate) mod analysis;
 pub(crate) mod follow;
 pub(crate) mod follow_state;
+pub(crate) mod jobs;
 pub(crate) mod loaded;
 pub(crate) mod loader;
 pub(crate) mod page_release;

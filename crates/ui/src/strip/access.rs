@@ -18,17 +18,17 @@ impl ViewerApp {
     /// Columns of the strip's last frame in which no event happened (idle time; always 0 on
     /// the index axis), or `None` before the strip was drawn with the meter.
     pub fn strip_idle_columns(&self) -> Option<usize> {
-        self.strip.idle_columns()
+        self.panels.strip.idle_columns()
     }
 
     /// The longest idle stretch the strip's last frame shows, in milliseconds (`None`: not
     /// drawn on the time axis).
     pub fn strip_longest_idle_ms(&self) -> Option<u64> {
-        self.strip.longest_idle_ms()
+        self.panels.strip.longest_idle_ms()
     }
 
     /// True when the strip's last frame was drawn on the time axis.
     pub fn strip_drawn_on_time(&self) -> bool {
-        self.strip.drawn_on_time()
+        self.panels.strip.drawn_on_time()
     }
 }
