@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use surface_engine::EventIdx;
-
 use crate::browser::browsing::Browsing;
 use crate::browser::table::BrowserState;
 use crate::chrome::menu_bar::{self as chrome, Banner};
 use crate::chrome::shortcuts;
 use crate::chrome::window_state::Chrome;
+use crate::command::BrowserCommand;
+use crate::command::PreviewCommand;
+use crate::command::SessionCommand;
 use crate::command::{SideTab, UiCommand};
 use crate::inspector;
 use crate::nav::state::Navigation;
@@ -151,7 +152,8 @@ impl ViewerApp {
     pub fn release_analysis(&mut self) -> bool {
         match self.jobs.held_analysis.take() {
             Some(parcel) => {
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
                 true
             }
             None => false,
@@ -272,8 +274,8 @@ impl ViewerApp {
     }
 
     /// Queues a command as if a panel had pushed it.
-    pub fn push_command(&mut self, command: UiCommand) {
-        self.commands.push(command);
+    pub fn push_command(&mut self, command: impl Into<UiCommand>) {
+        self.commands.push(command.into());
     }
 
     // --- Loading ----------------------------------------------------------------------
@@ -401,14 +403,16 @@ impl ViewerApp {
             }
             Some(LoadEvent::Analysed(parcel)) => {
                 self.jobs.load = None;
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
             }
             None => {}
         }
         match self.jobs.analysis.as_ref().and_then(LoadJob::poll) {
             Some(LoadEvent::Analysed(parcel)) => {
                 self.jobs.analysis = None;
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
             }
             Some(LoadEvent::Failed(message)) => {
                 self.jobs.analysis = None;
@@ -428,15 +432,15 @@ impl ViewerApp {
             let purpose = self.chrome.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
                 (Some(crate::session::loader::DialogPurpose::OpenFolder), Some(path)) => {
-                    self.commands.push(UiCommand::OpenFolder(path))
+                    self.commands.push(BrowserCommand::OpenFolder(path).into())
                 }
                 (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
-                    self.commands.push(UiCommand::Open(path))
+                    self.commands.push(SessionCommand::Open(path).into())
                 }
                 // The native dialog asks before it names an existing file.
-                (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => {
-                    self.commands.push(UiCommand::SaveAsReplacing(path))
-                }
+                (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
+                    .commands
+                    .push(PreviewCommand::SaveAsReplacing(path).into()),
                 (_, None) => {
                     self.chrome.banner = Some(Banner::info(
                         "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line).",
@@ -453,7 +457,7 @@ impl ViewerApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().next() {
-            self.commands.push(UiCommand::Open(path));
+            self.commands.push(SessionCommand::Open(path).into());
         }
     }
 
@@ -478,7 +482,7 @@ impl ViewerApp {
             return;
         };
         self.jobs.reopen_notice = Some(format!("{} {why}: reopened.", path.display()));
-        self.commands.push(UiCommand::Open(path));
+        self.commands.push(SessionCommand::Open(path).into());
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
@@ -677,15 +681,6 @@ impl ViewerApp {
     /// True while the open log is followed live.
     pub fn is_following(&self) -> bool {
         self.jobs.follow.is_some()
-    }
-
-    /// Moves the cursor so that `idx` is applied and selects it.
-    pub(crate) fn jump_to(&mut self, idx: EventIdx) {
-        if let Some(s) = self.session.as_mut() {
-            s.seek(idx.get() + 1);
-        }
-        self.view.selected = Some(idx);
-        self.nav.pending_reveal = Some(idx);
     }
 }
 

@@ -10,7 +10,9 @@ use surface_engine::{
     tool_result_rewrite,
 };
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
+use crate::command::WindowCommand;
 use crate::session::loaded::{Session, format_absolute};
 use crate::summary_cache::SummaryCache;
 use crate::surface_panel::op_label;
@@ -224,10 +226,10 @@ pub fn inspector_ui(
                     .on_hover_text("Replay up to and including this event")
                     .clicked()
                 {
-                    commands.push(UiCommand::Seek(idx.get() + 1));
+                    commands.push(NavCommand::Seek(idx.get() + 1).into());
                 }
                 if ui.button("Copy event JSON").clicked() {
-                    commands.push(UiCommand::Copy(session.log.event_json(idx).into_owned()));
+                    commands.push(WindowCommand::Copy(session.log.event_json(idx).into_owned()).into());
                 }
             });
             ui.separator();
@@ -336,7 +338,7 @@ fn seq_button(
         })
         .clicked()
     {
-        commands.push(UiCommand::FollowLink(idx));
+        commands.push(NavCommand::FollowLink(idx).into());
     }
 }
 
@@ -433,7 +435,7 @@ fn replace_ui(
                 let text = RichText::new(format!("{mark} seq {seq}: {summary}")).color(color);
                 let r = ui.add(egui::Button::new(text).wrap().frame(false));
                 if r.on_hover_text("Select this shadowed event").clicked() {
-                    commands.push(UiCommand::FollowLink(n));
+                    commands.push(NavCommand::FollowLink(n).into());
                 }
             }
         });

@@ -42,7 +42,10 @@ use std::path::PathBuf;
 
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
-pub use command::{SideTab, UiCommand};
+pub use command::{
+    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
+    SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
+};
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions
 /// browser when it is a folder), optionally on one session of a SQLite file, optionally

@@ -3,7 +3,7 @@
 //! room that is left.
 
 use crate::app::ViewerApp;
-use crate::command::UiCommand;
+use crate::command::WindowCommand;
 use crate::layout::{collapsed_strip_ui, pinned};
 use crate::surface_panel;
 use crate::theme;
@@ -73,7 +73,7 @@ impl ViewerApp {
         };
         let side = show_right_panel(ui, side, |ui| self.side_ui(ui));
         if side.toggle {
-            self.commands.push(UiCommand::ToggleSidePanel);
+            self.commands.push(WindowCommand::ToggleSidePanel.into());
         } else if side.width.is_some() {
             self.prefs.layout.side_width = side.width;
         }
@@ -113,7 +113,7 @@ impl ViewerApp {
             });
         });
         match switched {
-            Some(s) if s.toggle => self.commands.push(UiCommand::ToggleSurfacePanel),
+            Some(s) if s.toggle => self.commands.push(WindowCommand::ToggleSurfacePanel.into()),
             Some(s) if s.width.is_some() => self.prefs.layout.surface_width = s.width,
             _ => {}
         }

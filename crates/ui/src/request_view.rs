@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use surface_engine::{Request, Surface, one_line, request_of_step, text_of_blocks};
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
 use crate::theme::{self, Palette};
@@ -357,7 +358,7 @@ fn messages_ui(
             if r.clicked()
                 && let Some(idx) = session.log.find_seq(m.seq)
             {
-                commands.push(UiCommand::FollowLink(idx));
+                commands.push(NavCommand::FollowLink(idx).into());
             }
             ui.label(
                 RichText::new(format!("{:<9}", m.role))

@@ -9,6 +9,9 @@ use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, Vec2
 
 use surface_engine::{EventIdx, Mode, SurfaceOp};
 
+use crate::command::NavCommand;
+use crate::command::PreviewCommand;
+use crate::command::WindowCommand;
 use crate::command::{SideTab, UiCommand};
 use crate::session::loaded::{PENDING, PENDING_METER_HOVER, Session};
 use crate::summary_cache::SummaryCache;
@@ -189,7 +192,7 @@ fn header_ui(
         if r.on_hover_text("Select the first node that left").clicked()
             && let Some(&first) = change.left.first()
         {
-            commands.push(UiCommand::FollowLink(first));
+            commands.push(NavCommand::FollowLink(first).into());
         }
     }
     ui.separator();
@@ -349,14 +352,12 @@ fn node_row_ui(
     if response.clicked() {
         let shift = ui.input(|i| i.modifiers.shift);
         if shift && view.range_start.is_some() {
-            commands.push(UiCommand::RangeEnd(idx));
-            commands.push(UiCommand::ShowTab(SideTab::Preview));
+            commands.push(PreviewCommand::RangeEnd(idx).into());
+            commands.push(WindowCommand::ShowTab(SideTab::Preview).into());
         } else {
-            commands.push(UiCommand::FocusList(
-                crate::nav::navigate::ListKind::Surface,
-            ));
-            commands.push(UiCommand::Select { idx, reveal: true });
-            commands.push(UiCommand::RangeStart(idx));
+            commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Surface).into());
+            commands.push(NavCommand::Select { idx, reveal: true }.into());
+            commands.push(PreviewCommand::RangeStart(idx).into());
         }
     }
     response.on_hover_text_at_pointer(format!(

@@ -3,6 +3,7 @@
 //! (`mode`).
 
 pub(crate) mod browsing;
+pub(crate) mod command;
 pub(crate) mod job;
 pub(crate) mod mode;
 pub mod rows;

@@ -8,8 +8,8 @@ use crate::app::ViewerApp;
 use crate::browser::job::{DiscoveryJob, run_discovery};
 use crate::browser::table::{self as browser, BrowserState};
 use crate::chrome::menu_bar::{self as chrome, BrowserMenu};
-use crate::command::UiCommand;
-use crate::session::loader::Source;
+use crate::command::BrowserCommand;
+use crate::session::loader::{DialogPurpose, Source};
 
 /// Most recent folders kept.
 const MAX_RECENT_FOLDERS: usize = 10;
@@ -79,28 +79,18 @@ impl ViewerApp {
         self.chrome.banner = None;
     }
 
-    /// Applies a browser command; `false` when `command` is not one.
-    pub(crate) fn apply_browser(&mut self, ctx: &egui::Context, command: &UiCommand) -> bool {
+    /// Applies a command of the sessions browser.
+    pub(crate) fn apply_browser(&mut self, ctx: &egui::Context, command: BrowserCommand) {
+        let browser = self.browser.state.as_mut();
         match command {
-            UiCommand::FocusSearch if self.is_browsing() => {
-                if let Some(b) = self.browser.state.as_mut() {
-                    b.focus_filter = true;
-                }
-            }
-            UiCommand::Open(path) if path.is_dir() => {
-                self.open_folder(path.clone(), Some(ctx.clone()))
-            }
-            UiCommand::OpenFolder(root) => self.open_folder(root.clone(), Some(ctx.clone())),
-            UiCommand::OpenSessionOf { file, session } => {
+            BrowserCommand::OpenFolder(root) => self.open_folder(root, Some(ctx.clone())),
+            BrowserCommand::OpenFolderDialog => self.open_dialog(ctx, DialogPurpose::OpenFolder),
+            BrowserCommand::OpenSessionOf { file, session } => {
                 self.browser.shown = false;
-                self.start_load(
-                    Source::Path(file.clone()),
-                    session.clone(),
-                    Some(ctx.clone()),
-                );
+                self.start_load(Source::Path(file), session, Some(ctx.clone()));
             }
-            UiCommand::BackToSessions => {
-                if let Some(b) = self.browser.state.as_mut() {
+            BrowserCommand::BackToSessions => {
+                if let Some(b) = browser {
                     if let Some(job) = self.jobs.load.take() {
                         job.cancel();
                     }
@@ -109,42 +99,40 @@ impl ViewerApp {
                     self.chrome.banner = None;
                 }
             }
-            UiCommand::SortSessions(column) => {
-                if let Some(b) = self.browser.state.as_mut() {
-                    b.sort = b.sort.clicked(*column);
+            BrowserCommand::SortSessions(column) => {
+                if let Some(b) = browser {
+                    b.sort = b.sort.clicked(column);
                     b.scroll_to_selected = true;
                 }
             }
-            UiCommand::ToggleSessionForks(row) => {
-                if let Some(b) = self.browser.state.as_mut() {
-                    b.toggle_forks(*row);
+            BrowserCommand::ToggleSessionForks(row) => {
+                if let Some(b) = browser {
+                    b.toggle_forks(row);
                 }
             }
-            UiCommand::SelectSessionRow(row) => {
-                if let Some(b) = self.browser.state.as_mut() {
-                    b.selected = Some(*row);
+            BrowserCommand::SelectSessionRow(row) => {
+                if let Some(b) = browser {
+                    b.selected = Some(row);
                 }
             }
-            UiCommand::MoveSessionSelection(delta) => {
-                if let Some(b) = self.browser.state.as_mut() {
-                    b.move_selection(*delta);
+            BrowserCommand::MoveSessionSelection(delta) => {
+                if let Some(b) = browser {
+                    b.move_selection(delta);
                 }
             }
-            UiCommand::OpenSelectedSession => {
-                let open = self.browser.state.as_mut().and_then(|b| {
+            BrowserCommand::OpenSelectedSession => {
+                let open = browser.and_then(|b| {
                     if b.selected.is_none() {
                         b.move_selection(0);
                     }
                     b.open_command(b.selected?)
                 });
                 if let Some(open) = open {
-                    self.apply_browser(ctx, &open);
+                    self.apply_browser(ctx, open);
                 }
             }
-            UiCommand::ClearRecentFolders => self.browser.recent_folders.clear(),
-            _ => return false,
+            BrowserCommand::ClearRecentFolders => self.browser.recent_folders.clear(),
         }
-        true
     }
 
     /// The menu bar, with the session's menus when `with_session` and a session is loaded.
@@ -203,7 +191,7 @@ impl ViewerApp {
             && self.nav.history.back_len() == 0
             && ctx.input_mut(|i| i.consume_key(egui::Modifiers::ALT, egui::Key::ArrowLeft))
         {
-            self.commands.push(UiCommand::BackToSessions);
+            self.commands.push(BrowserCommand::BackToSessions.into());
         }
     }
 }

@@ -11,6 +11,8 @@ use egui_extras::{Column as TableColumn, TableBuilder};
 
 use crate::browser::job::{DiscoveryJob, DiscoveryMessage};
 use crate::browser::rows::{BrowserRow, Column, Sort, VisibleRow, visible_rows};
+use crate::command::BrowserCommand;
+use crate::command::TimelineCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::format_absolute;
 use crate::theme;
@@ -188,9 +190,9 @@ impl BrowserState {
     }
 
     /// The command that opens row `row` in the viewer.
-    pub fn open_command(&self, row: usize) -> Option<UiCommand> {
+    pub fn open_command(&self, row: usize) -> Option<BrowserCommand> {
         let e = &self.rows.get(row)?.entry;
-        Some(UiCommand::OpenSessionOf {
+        Some(BrowserCommand::OpenSessionOf {
             file: e.file.clone(),
             session: e.session_arg().map(str::to_string),
         })
@@ -244,22 +246,22 @@ impl BrowserState {
 pub fn browser_keys(ctx: &egui::Context, text_focus: bool, commands: &mut Vec<UiCommand>) {
     ctx.input_mut(|i| {
         if i.consume_key(Modifiers::NONE, Key::ArrowDown) {
-            commands.push(UiCommand::MoveSessionSelection(1));
+            commands.push(BrowserCommand::MoveSessionSelection(1).into());
         }
         if i.consume_key(Modifiers::NONE, Key::ArrowUp) {
-            commands.push(UiCommand::MoveSessionSelection(-1));
+            commands.push(BrowserCommand::MoveSessionSelection(-1).into());
         }
         if i.consume_key(Modifiers::NONE, Key::PageDown) {
-            commands.push(UiCommand::MoveSessionSelection(20));
+            commands.push(BrowserCommand::MoveSessionSelection(20).into());
         }
         if i.consume_key(Modifiers::NONE, Key::PageUp) {
-            commands.push(UiCommand::MoveSessionSelection(-20));
+            commands.push(BrowserCommand::MoveSessionSelection(-20).into());
         }
         if !text_focus && i.consume_key(Modifiers::NONE, Key::Enter) {
-            commands.push(UiCommand::OpenSelectedSession);
+            commands.push(BrowserCommand::OpenSelectedSession.into());
         }
         if i.consume_key(Modifiers::COMMAND, Key::F) {
-            commands.push(UiCommand::FocusSearch);
+            commands.push(TimelineCommand::FocusSearch.into());
         }
     });
 }
@@ -283,7 +285,7 @@ pub fn browser_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCo
             response.request_focus();
         }
         if response.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
-            commands.push(UiCommand::OpenSelectedSession);
+            commands.push(BrowserCommand::OpenSelectedSession.into());
         }
         if !state.filter.is_empty() && ui.button("×").on_hover_text("Clear the filter").clicked() {
             state.filter.clear();
@@ -393,7 +395,7 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                         .on_hover_text(format!("Sort by {}", column.label().to_lowercase()))
                         .clicked()
                     {
-                        commands.push(UiCommand::SortSessions(column));
+                        commands.push(BrowserCommand::SortSessions(column).into());
                     }
                 });
             }
@@ -406,11 +408,9 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                 row_cells(&mut row, line, r, rows, &pal, commands);
                 let response = row.response();
                 if response.double_clicked() {
-                    if let Some(c) = open_command(r) {
-                        commands.push(c);
-                    }
+                    commands.push(open_command(r).into());
                 } else if response.clicked() {
-                    commands.push(UiCommand::SelectSessionRow(line.row));
+                    commands.push(BrowserCommand::SelectSessionRow(line.row).into());
                 }
             });
         });
@@ -433,11 +433,11 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
     }
 }
 
-fn open_command(r: &BrowserRow) -> Option<UiCommand> {
-    Some(UiCommand::OpenSessionOf {
+fn open_command(r: &BrowserRow) -> BrowserCommand {
+    BrowserCommand::OpenSessionOf {
         file: r.entry.file.clone(),
         session: r.entry.session_arg().map(str::to_string),
-    })
+    }
 }
 
 fn row_cells(
@@ -464,7 +464,7 @@ fn row_cells(
                 ))
                 .clicked()
             {
-                commands.push(UiCommand::ToggleSessionForks(line.row));
+                commands.push(BrowserCommand::ToggleSessionForks(line.row).into());
             }
         }
         ui.label(short_project(&e.project))

@@ -3,6 +3,11 @@
 use egui::{RichText, Ui};
 
 use crate::chrome::shortcuts::{GESTURES, SHORTCUTS};
+use crate::command::BrowserCommand;
+use crate::command::PreviewCommand;
+use crate::command::SessionCommand;
+use crate::command::TimelineCommand;
+use crate::command::WindowCommand;
 use crate::command::{SideTab, UiCommand};
 use crate::session::loaded::Session;
 use crate::session::loader::LoadJob;
@@ -98,17 +103,17 @@ pub fn menu_bar_ui(
                 ))
                 .clicked()
         {
-            commands.push(UiCommand::BackToSessions);
+            commands.push(BrowserCommand::BackToSessions.into());
         }
         ui.menu_button("File", |ui| {
             if ui.button("Open…  (Ctrl+O)").clicked() {
-                commands.push(UiCommand::OpenDialog);
+                commands.push(SessionCommand::OpenDialog.into());
             }
             if ui.button("Open folder…").clicked() {
-                commands.push(UiCommand::OpenFolderDialog);
+                commands.push(BrowserCommand::OpenFolderDialog.into());
             }
             if ui.button("Open the bundled sample").clicked() {
-                commands.push(UiCommand::OpenSample);
+                commands.push(SessionCommand::OpenSample.into());
             }
             ui.menu_button("Recent files", |ui| {
                 if prefs.recent.is_empty() {
@@ -116,12 +121,12 @@ pub fn menu_bar_ui(
                 }
                 for path in &prefs.recent {
                     if ui.button(path.display().to_string()).clicked() {
-                        commands.push(UiCommand::Open(path.clone()));
+                        commands.push(SessionCommand::Open(path.clone()).into());
                     }
                 }
                 ui.separator();
                 if ui.button("Clear recent files").clicked() {
-                    commands.push(UiCommand::ClearRecent);
+                    commands.push(SessionCommand::ClearRecent.into());
                 }
             });
             recent_folders_menu(ui, folders.recent_folders, commands);
@@ -137,7 +142,7 @@ pub fn menu_bar_ui(
                 )
                 .clicked()
             {
-                commands.push(UiCommand::SaveDialog);
+                commands.push(PreviewCommand::SaveDialog.into());
             }
             ui.separator();
             if ui
@@ -170,7 +175,7 @@ pub fn menu_bar_ui(
                         .on_hover_text(format!("session {}", info.id))
                         .clicked()
                     {
-                        commands.push(UiCommand::PickSession(info.id.clone()));
+                        commands.push(SessionCommand::PickSession(info.id.clone()).into());
                     }
                 }
             });
@@ -182,7 +187,7 @@ pub fn menu_bar_ui(
                     .selectable_label(prefs.theme == choice, choice.label())
                     .clicked()
                 {
-                    commands.push(UiCommand::SetTheme(choice));
+                    commands.push(WindowCommand::SetTheme(choice).into());
                 }
             }
             ui.separator();
@@ -190,24 +195,24 @@ pub fn menu_bar_ui(
                 .selectable_label(view.whole_chain, "Whole provenance chain")
                 .clicked()
             {
-                commands.push(UiCommand::ToggleChain);
+                commands.push(TimelineCommand::ToggleChain.into());
             }
             if ui.button("Show every event type").clicked() {
-                commands.push(UiCommand::ShowAllFamilies);
+                commands.push(TimelineCommand::ShowAllFamilies.into());
             }
             if ui
                 .selectable_label(view.following, "Follow the file live")
                 .on_hover_text("Tail a log an agent is still writing; the cursor follows the end")
                 .clicked()
             {
-                commands.push(UiCommand::ToggleFollow);
+                commands.push(SessionCommand::ToggleFollow.into());
             }
             ui.separator();
             crate::chrome::view_menu::panels_and_steps_ui(ui, prefs, commands);
         });
         ui.menu_button("Help", |ui| {
             if ui.button("Keyboard shortcuts  (F1)").clicked() {
-                commands.push(UiCommand::ToggleHelp);
+                commands.push(WindowCommand::ToggleHelp.into());
             }
         });
         ui.separator();
@@ -221,7 +226,7 @@ pub fn menu_bar_ui(
             .on_hover_text("Provenance arrows: one hop or the whole chain")
             .clicked()
         {
-            commands.push(UiCommand::ToggleChain);
+            commands.push(TimelineCommand::ToggleChain.into());
         }
         let follow_label = if view.following {
             "● following"
@@ -233,7 +238,7 @@ pub fn menu_bar_ui(
             .on_hover_text("Follow the file live: new events appear as the agent writes them")
             .clicked()
         {
-            commands.push(UiCommand::ToggleFollow);
+            commands.push(SessionCommand::ToggleFollow.into());
         }
         if let Some(s) = session {
             ui.separator();
@@ -268,7 +273,7 @@ pub fn menu_bar_ui(
                 .on_hover_text("Keyboard shortcuts (F1)")
                 .clicked()
             {
-                commands.push(UiCommand::ToggleHelp);
+                commands.push(WindowCommand::ToggleHelp.into());
             }
         });
     });
@@ -282,12 +287,12 @@ fn recent_folders_menu(ui: &mut Ui, recent: &[std::path::PathBuf], commands: &mu
         }
         for path in recent {
             if ui.button(path.display().to_string()).clicked() {
-                commands.push(UiCommand::OpenFolder(path.clone()));
+                commands.push(BrowserCommand::OpenFolder(path.clone()).into());
             }
         }
         ui.separator();
         if ui.button("Clear recent folders").clicked() {
-            commands.push(UiCommand::ClearRecentFolders);
+            commands.push(BrowserCommand::ClearRecentFolders.into());
         }
     });
 }
@@ -302,7 +307,7 @@ pub fn loading_ui(ui: &mut Ui, job: &LoadJob, commands: &mut Vec<UiCommand>) {
             .desired_width(ui.available_width() - 90.0);
         ui.add(bar);
         if ui.button("Cancel").clicked() {
-            commands.push(UiCommand::CancelLoad);
+            commands.push(SessionCommand::CancelLoad.into());
         }
     });
 }
@@ -325,10 +330,10 @@ pub fn banner_ui(ui: &mut Ui, banner: &Banner, commands: &mut Vec<UiCommand>) {
                 ui.label(RichText::new(format!("{icon} {}", banner.text)).color(pal.text));
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.button("×").on_hover_text("Dismiss").clicked() {
-                        commands.push(UiCommand::DismissBanner);
+                        commands.push(WindowCommand::DismissBanner.into());
                     }
                     if banner.show_findings && ui.button("Show findings").clicked() {
-                        commands.push(UiCommand::ShowTab(SideTab::Findings));
+                        commands.push(WindowCommand::ShowTab(SideTab::Findings).into());
                     }
                 });
             });
@@ -343,13 +348,13 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
         ui.label("See what an LLM agent actually saw: the event log beside the surface, replay, provenance and replace previews.");
         ui.add_space(theme::SPACE_LARGE);
         if ui.button("Open a session log…").clicked() {
-            commands.push(UiCommand::OpenDialog);
+            commands.push(SessionCommand::OpenDialog.into());
         }
         if ui.button("Open the bundled sample").clicked() {
-            commands.push(UiCommand::OpenSample);
+            commands.push(SessionCommand::OpenSample.into());
         }
         if ui.button("Open a folder of sessions…").clicked() {
-            commands.push(UiCommand::OpenFolderDialog);
+            commands.push(BrowserCommand::OpenFolderDialog.into());
         }
         ui.label("…or drop a .jsonl, .jsonl.zstd or SQLite file, or a folder, on this window.");
         if !prefs.recent.is_empty() {
@@ -357,7 +362,7 @@ pub fn welcome_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
             ui.label(RichText::new("Recent files").strong());
             for path in &prefs.recent {
                 if ui.link(path.display().to_string()).clicked() {
-                    commands.push(UiCommand::Open(path.clone()));
+                    commands.push(SessionCommand::Open(path.clone()).into());
                 }
             }
         }
@@ -403,10 +408,10 @@ pub fn help_ui(ctx: &egui::Context, commands: &mut Vec<UiCommand>) {
         });
         ui.add_space(theme::SPACE);
         if ui.button("Close").clicked() {
-            commands.push(UiCommand::ToggleHelp);
+            commands.push(WindowCommand::ToggleHelp.into());
         }
     });
     if modal.should_close() {
-        commands.push(UiCommand::ToggleHelp);
+        commands.push(WindowCommand::ToggleHelp.into());
     }
 }

@@ -2,6 +2,8 @@
 //! progress, the welcome screen, the shortcut table and its help overlay, the side panel's tab
 //! row.
 
+pub(crate) mod apply;
+pub(crate) mod command;
 pub(crate) mod menu_bar;
 pub(crate) mod shortcuts;
 pub(crate) mod side_tabs;

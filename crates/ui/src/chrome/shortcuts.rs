@@ -2,7 +2,14 @@
 
 use egui::{Key, Modifiers};
 
+use crate::command::NavCommand;
+use crate::command::PreviewCommand;
+use crate::command::ReplayCommand;
+use crate::command::SessionCommand;
+use crate::command::StripCommand;
+use crate::command::TimelineCommand;
 use crate::command::UiCommand;
+use crate::command::WindowCommand;
 
 /// One shortcut: keys, description, and the command it queues.
 pub struct Shortcut {
@@ -55,7 +62,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Alt+← / mouse back",
         "back to where the last jump came from",
         false,
-        || UiCommand::HistoryBack,
+        || NavCommand::HistoryBack.into(),
     ),
     sc(
         ALT,
@@ -63,7 +70,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Alt+→ / mouse forward",
         "forward again",
         false,
-        || UiCommand::HistoryForward,
+        || NavCommand::HistoryForward.into(),
     ),
     sc(
         CMD,
@@ -71,10 +78,10 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Ctrl+←",
         "previous turn (cursor past its turn/start)",
         false,
-        || UiCommand::PrevTurn,
+        || NavCommand::PrevTurn.into(),
     ),
     sc(CMD, Key::ArrowRight, "Ctrl+→", "next turn", false, || {
-        UiCommand::NextTurn
+        NavCommand::NextTurn.into()
     }),
     sc(
         SHIFT,
@@ -82,7 +89,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Shift+←",
         "previous compaction (replace op)",
         false,
-        || UiCommand::PrevReplace,
+        || NavCommand::PrevReplace.into(),
     ),
     sc(
         SHIFT,
@@ -90,7 +97,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Shift+→",
         "next compaction (replace op)",
         false,
-        || UiCommand::NextReplace,
+        || NavCommand::NextReplace.into(),
     ),
     sc(
         NONE,
@@ -98,10 +105,10 @@ pub const SHORTCUTS: &[Shortcut] = &[
         ",",
         "previous model call (cursor past its step/start)",
         false,
-        || UiCommand::PrevModelCall,
+        || NavCommand::PrevModelCall.into(),
     ),
     sc(NONE, Key::Period, ".", "next model call", false, || {
-        UiCommand::NextModelCall
+        NavCommand::NextModelCall.into()
     }),
     sc(
         NONE,
@@ -109,7 +116,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "←",
         "step back one event",
         false,
-        || UiCommand::StepBack,
+        || NavCommand::StepBack.into(),
     ),
     sc(
         NONE,
@@ -117,7 +124,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "→",
         "step forward one event",
         false,
-        || UiCommand::StepForward,
+        || NavCommand::StepForward.into(),
     ),
     sc(
         NONE,
@@ -125,7 +132,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "↑",
         "select the row above (timeline, surface, Compactions or findings: the list clicked last)",
         false,
-        || UiCommand::MoveSelection(-1),
+        || NavCommand::MoveSelection(-1).into(),
     ),
     sc(
         NONE,
@@ -133,10 +140,10 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "↓",
         "select the row below",
         false,
-        || UiCommand::MoveSelection(1),
+        || NavCommand::MoveSelection(1).into(),
     ),
     sc(NONE, Key::PageUp, "PgUp", "select a page up", false, || {
-        UiCommand::MoveSelectionPage(-1)
+        NavCommand::MoveSelectionPage(-1).into()
     }),
     sc(
         NONE,
@@ -144,7 +151,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "PgDn",
         "select a page down",
         false,
-        || UiCommand::MoveSelectionPage(1),
+        || NavCommand::MoveSelectionPage(1).into(),
     ),
     sc(
         CMD,
@@ -152,7 +159,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Ctrl+Home",
         "select the list's first row",
         false,
-        || UiCommand::SelectListEnd(false),
+        || NavCommand::SelectListEnd(false).into(),
     ),
     sc(
         CMD,
@@ -160,7 +167,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Ctrl+End",
         "select the list's last row",
         false,
-        || UiCommand::SelectListEnd(true),
+        || NavCommand::SelectListEnd(true).into(),
     ),
     sc(
         NONE,
@@ -168,22 +175,22 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Home",
         "cursor to the start",
         false,
-        || UiCommand::Home,
+        || NavCommand::Home.into(),
     ),
     sc(NONE, Key::End, "End", "cursor to the end", false, || {
-        UiCommand::End
+        NavCommand::End.into()
     }),
     sc(NONE, Key::Space, "Space", "play / pause", false, || {
-        UiCommand::TogglePlay
+        ReplayCommand::TogglePlay.into()
     }),
     sc(SHIFT, Key::F8, "Shift+F8", "previous finding", true, || {
-        UiCommand::PrevFinding
+        NavCommand::PrevFinding.into()
     }),
     sc(NONE, Key::F8, "F8", "next finding", true, || {
-        UiCommand::NextFinding
+        NavCommand::NextFinding.into()
     }),
     sc(CMD, Key::F, "Ctrl+F", "search payloads", true, || {
-        UiCommand::FocusSearch
+        TimelineCommand::FocusSearch.into()
     }),
     sc(
         SHIFT,
@@ -191,22 +198,24 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Shift+F3 / Shift+Enter",
         "previous search hit",
         true,
-        || UiCommand::PrevHit,
+        || TimelineCommand::PrevHit.into(),
     ),
     sc(NONE, Key::F3, "F3 / Enter", "next search hit", true, || {
-        UiCommand::NextHit
+        TimelineCommand::NextHit.into()
     }),
     sc(CMD, Key::O, "Ctrl+O", "open a file", true, || {
-        UiCommand::OpenDialog
+        SessionCommand::OpenDialog.into()
     }),
-    sc(CMD, Key::Q, "Ctrl+Q", "quit", true, || UiCommand::Quit),
+    sc(CMD, Key::Q, "Ctrl+Q", "quit", true, || {
+        WindowCommand::Quit.into()
+    }),
     sc(
         NONE,
         Key::W,
         "W",
         "zoom the context strip in",
         false,
-        || UiCommand::ZoomStrip(ZOOM_STEP),
+        || StripCommand::ZoomStrip(ZOOM_STEP).into(),
     ),
     sc(
         NONE,
@@ -214,7 +223,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "S",
         "zoom the context strip out",
         false,
-        || UiCommand::ZoomStrip(1.0 / ZOOM_STEP),
+        || StripCommand::ZoomStrip(1.0 / ZOOM_STEP).into(),
     ),
     sc(
         NONE,
@@ -222,7 +231,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "A",
         "pan the context strip towards the start",
         false,
-        || UiCommand::PanStrip(-PAN_STEP),
+        || StripCommand::PanStrip(-PAN_STEP).into(),
     ),
     sc(
         NONE,
@@ -230,7 +239,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "D",
         "pan the context strip towards the end",
         false,
-        || UiCommand::PanStrip(PAN_STEP),
+        || StripCommand::PanStrip(PAN_STEP).into(),
     ),
     sc(
         NONE,
@@ -238,7 +247,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "T",
         "context strip and scrubber: event index or wall-clock time",
         false,
-        || UiCommand::ToggleTimeAxis,
+        || StripCommand::ToggleTimeAxis.into(),
     ),
     sc(
         NONE,
@@ -246,7 +255,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "F6",
         "show or hide the surface panel",
         true,
-        || UiCommand::ToggleSurfacePanel,
+        || WindowCommand::ToggleSurfacePanel.into(),
     ),
     sc(
         NONE,
@@ -254,13 +263,13 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "F7",
         "show or hide the side panel",
         true,
-        || UiCommand::ToggleSidePanel,
+        || WindowCommand::ToggleSidePanel.into(),
     ),
     sc(NONE, Key::F1, "F1 or ?", "this help", true, || {
-        UiCommand::ToggleHelp
+        WindowCommand::ToggleHelp.into()
     }),
     sc(NONE, Key::Questionmark, "?", "this help", false, || {
-        UiCommand::ToggleHelp
+        WindowCommand::ToggleHelp.into()
     }),
     sc(
         NONE,
@@ -268,7 +277,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Esc",
         "close help, clear the replace range",
         true,
-        || UiCommand::ClearRange,
+        || PreviewCommand::ClearRange.into(),
     ),
 ];
 

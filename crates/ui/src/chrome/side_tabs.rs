@@ -4,6 +4,7 @@
 
 use egui::{Ui, WidgetText};
 
+use crate::command::WindowCommand;
 use crate::command::{SideTab, UiCommand};
 
 /// Which tabs fit a row `room` points wide, given each tab's width and the width of the
@@ -36,7 +37,7 @@ pub fn fitting_tabs(
     (shown, true)
 }
 
-/// Shows the row; a click queues [`UiCommand::ShowTab`].
+/// Shows the row; a click queues [`WindowCommand::ShowTab`].
 pub fn side_tabs_ui(
     ui: &mut Ui,
     tabs: &[(SideTab, String)],
@@ -69,7 +70,7 @@ pub fn side_tabs_ui(
                 .selectable_label(*tab == selected, label.as_str())
                 .clicked()
             {
-                commands.push(UiCommand::ShowTab(*tab));
+                commands.push(WindowCommand::ShowTab(*tab).into());
             }
         }
         if overflow {
@@ -77,7 +78,7 @@ pub fn side_tabs_ui(
                 for (i, (tab, label)) in tabs.iter().enumerate() {
                     if !shown.contains(&i) && ui.button(WidgetText::from(label.as_str())).clicked()
                     {
-                        commands.push(UiCommand::ShowTab(*tab));
+                        commands.push(WindowCommand::ShowTab(*tab).into());
                         ui.close();
                     }
                 }

@@ -3,6 +3,9 @@
 
 use egui::Ui;
 
+use crate::command::NavCommand;
+use crate::command::StripCommand;
+use crate::command::WindowCommand;
 use crate::command::{SideTab, UiCommand};
 use crate::view::Prefs;
 
@@ -11,16 +14,20 @@ type Entry = (&'static str, &'static str, fn() -> UiCommand);
 
 /// Cursor steps and history, in menu order.
 const GO: &[Entry] = &[
-    ("Previous turn", "Ctrl+←", || UiCommand::PrevTurn),
-    ("Next turn", "Ctrl+→", || UiCommand::NextTurn),
-    ("Previous model call", ",", || UiCommand::PrevModelCall),
-    ("Next model call", ".", || UiCommand::NextModelCall),
-    ("Previous compaction", "Shift+←", || {
-        UiCommand::PrevReplace
+    ("Previous turn", "Ctrl+←", || NavCommand::PrevTurn.into()),
+    ("Next turn", "Ctrl+→", || NavCommand::NextTurn.into()),
+    ("Previous model call", ",", || {
+        NavCommand::PrevModelCall.into()
     }),
-    ("Next compaction", "Shift+→", || UiCommand::NextReplace),
-    ("Back", "Alt+←", || UiCommand::HistoryBack),
-    ("Forward", "Alt+→", || UiCommand::HistoryForward),
+    ("Next model call", ".", || NavCommand::NextModelCall.into()),
+    ("Previous compaction", "Shift+←", || {
+        NavCommand::PrevReplace.into()
+    }),
+    ("Next compaction", "Shift+→", || {
+        NavCommand::NextReplace.into()
+    }),
+    ("Back", "Alt+←", || NavCommand::HistoryBack.into()),
+    ("Forward", "Alt+→", || NavCommand::HistoryForward.into()),
 ];
 
 /// The side panel's tabs, in tab order.
@@ -40,13 +47,13 @@ pub fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiComm
         .add(egui::Button::selectable(layout.surface_open, "Surface panel").shortcut_text("F6"))
         .clicked()
     {
-        commands.push(UiCommand::ToggleSurfacePanel);
+        commands.push(WindowCommand::ToggleSurfacePanel.into());
     }
     if ui
         .add(egui::Button::selectable(layout.side_open, "Side panel").shortcut_text("F7"))
         .clicked()
     {
-        commands.push(UiCommand::ToggleSidePanel);
+        commands.push(WindowCommand::ToggleSidePanel.into());
     }
     if ui
         .add(
@@ -55,12 +62,12 @@ pub fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiComm
         )
         .clicked()
     {
-        commands.push(UiCommand::ToggleTimeAxis);
+        commands.push(StripCommand::ToggleTimeAxis.into());
     }
     ui.separator();
     for &(tab, label) in TABS {
         if ui.selectable_label(prefs.tab == tab, label).clicked() {
-            commands.push(UiCommand::ShowTab(tab));
+            commands.push(WindowCommand::ShowTab(tab).into());
         }
     }
     ui.separator();

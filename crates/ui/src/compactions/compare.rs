@@ -11,6 +11,7 @@ use egui::{WidgetInfo, WidgetText};
 use surface_engine::audit::{Detail, ReplaceAudit, detail};
 use surface_engine::{EventIdx, Surface, summarize};
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
 use crate::theme::{self, Family, Palette};
@@ -219,7 +220,7 @@ pub fn compare_ui(
                 .link(text)
                 .on_hover_text("Select the new call: its provenance arrows are drawn");
             if r.clicked() {
-                commands.push(UiCommand::FollowLink(f.call));
+                commands.push(NavCommand::FollowLink(f.call).into());
             }
         }
     }
@@ -418,7 +419,7 @@ fn node_row(
         text_color,
     );
     if response.clicked() {
-        commands.push(UiCommand::FollowLink(idx));
+        commands.push(NavCommand::FollowLink(idx).into());
     }
 }
 

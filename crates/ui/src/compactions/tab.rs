@@ -13,6 +13,7 @@ use surface_engine::EventIdx;
 use surface_engine::audit::{Audit, ReplaceAudit};
 use surface_engine::policy::ReplayMode;
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::compactions::compare::{CompareState, compare_ui};
 use crate::compactions::job::AuditCache;
@@ -559,10 +560,8 @@ fn row_ui(
         policy_color,
     );
     if response.clicked() || policy_response.clicked() {
-        commands.push(UiCommand::FocusList(
-            crate::nav::navigate::ListKind::Compactions,
-        ));
-        commands.push(UiCommand::JumpTo(r.event));
+        commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Compactions).into());
+        commands.push(NavCommand::JumpTo(r.event).into());
     }
     let policy = verdict.map_or_else(
         || {
@@ -621,7 +620,7 @@ fn short_trigger(r: &ReplaceAudit) -> &'static str {
 fn extras_ui(ui: &mut Ui, audit: &Audit, commands: &mut Vec<UiCommand>) {
     let link = |ui: &mut Ui, idx: EventIdx, text: String, commands: &mut Vec<UiCommand>| {
         if ui.link(text).clicked() {
-            commands.push(UiCommand::JumpTo(idx));
+            commands.push(NavCommand::JumpTo(idx).into());
         }
     };
     egui::CollapsingHeader::new(format!("Failed compactions ({})", audit.failed.len()))

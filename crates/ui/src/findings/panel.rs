@@ -5,6 +5,7 @@ use egui::{RichText, ScrollArea, Ui};
 
 use surface_engine::Severity;
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
 use crate::theme;
@@ -49,10 +50,10 @@ pub fn findings_ui(
             .on_hover_text("Previous finding (Shift+F8)")
             .clicked()
         {
-            commands.push(UiCommand::PrevFinding);
+            commands.push(NavCommand::PrevFinding.into());
         }
         if ui.button("▷").on_hover_text("Next finding (F8)").clicked() {
-            commands.push(UiCommand::NextFinding);
+            commands.push(NavCommand::NextFinding.into());
         }
     });
     ui.separator();
@@ -105,10 +106,10 @@ pub fn findings_ui(
                     .add_enabled(target.is_some(), button)
                     .on_hover_text(f.message.as_str());
                 if r.clicked() {
-                    commands.push(UiCommand::FocusList(
-                        crate::nav::navigate::ListKind::Findings,
-                    ));
-                    commands.push(UiCommand::JumpToFinding(n));
+                    commands.push(
+                        NavCommand::FocusList(crate::nav::navigate::ListKind::Findings).into(),
+                    );
+                    commands.push(NavCommand::JumpToFinding(n).into());
                 }
             }
         });

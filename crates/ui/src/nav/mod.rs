@@ -2,6 +2,8 @@
 //! (`history`), and applying the navigation commands (`apply`).
 
 pub(crate) mod apply;
+pub(crate) mod command;
 pub(crate) mod history;
+pub(crate) mod lists;
 pub mod navigate;
 pub(crate) mod state;

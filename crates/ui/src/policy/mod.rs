@@ -3,6 +3,8 @@
 //! read of it (`access`).
 
 pub(crate) mod access;
+pub(crate) mod apply;
+pub(crate) mod command;
 pub(crate) mod fields;
 pub(crate) mod job;
 pub(crate) mod rows;

@@ -6,6 +6,8 @@ use egui::{RichText, Role, ScrollArea, Sense, TextEdit, Ui, WidgetInfo};
 
 use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode};
 
+use crate::command::NavCommand;
+use crate::command::PolicyCommand;
 use crate::command::UiCommand;
 use crate::policy::fields::{PolicyFields, interval_text};
 use crate::policy::job::PolicyJob;
@@ -92,7 +94,7 @@ pub fn policy_ui(
                 .clicked()
                 && state.mode != mode
             {
-                commands.push(UiCommand::SetPolicyMode(mode));
+                commands.push(PolicyCommand::SetPolicyMode(mode).into());
             }
         }
     });
@@ -100,7 +102,7 @@ pub fn policy_ui(
     if settings_fields(ui, &mut state.fields) {
         match state.fields.parse(&state.settings) {
             Ok(settings) if settings != state.settings => {
-                commands.push(UiCommand::SetPolicySettings(settings));
+                commands.push(PolicyCommand::SetPolicySettings(settings).into());
             }
             _ => {}
         }
@@ -239,7 +241,7 @@ fn inferred_ui(ui: &mut Ui, report: &PolicyReport, commands: &mut Vec<UiCommand>
         .on_hover_text("Set the settings to a value inside every inferred interval")
         .clicked()
     {
-        commands.push(UiCommand::UseInferredSettings);
+        commands.push(PolicyCommand::UseInferredSettings.into());
     }
 }
 
@@ -357,7 +359,7 @@ fn verdicts_ui(
                         )
                     });
                     if row.inner {
-                        commands.push(UiCommand::Seek(check.cursor));
+                        commands.push(NavCommand::Seek(check.cursor).into());
                     }
                 }
             },

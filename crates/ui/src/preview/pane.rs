@@ -8,7 +8,9 @@ use egui::{RichText, ScrollArea, Ui};
 use surface_engine::{Preview, PreviewRequest, preview_replace};
 use surface_store::Format;
 
+use crate::command::PreviewCommand;
 use crate::command::UiCommand;
+use crate::command::WindowCommand;
 use crate::session::loaded::Session;
 use crate::session::loader::Source;
 use crate::theme;
@@ -161,7 +163,7 @@ pub fn preview_ui(
             ui.label(RichText::new(text).color(color).strong());
             ui.label(format!("replace {}..{}", op["start"], op["end"]));
             if ui.button("Clear").on_hover_text("Drop the range (Esc)").clicked() {
-                commands.push(UiCommand::ClearRange);
+                commands.push(PreviewCommand::ClearRange.into());
             }
         });
         for e in &preview.errors {
@@ -207,7 +209,7 @@ pub fn preview_ui(
         ui.label(RichText::new(&line).monospace().size(theme::CODE_LINE_SIZE));
         ui.horizontal(|ui| {
             if ui.button("Copy event line").clicked() {
-                commands.push(UiCommand::Copy(line.clone()));
+                commands.push(WindowCommand::Copy(line.clone()).into());
             }
             let can_save = state.savable() && session.format != Format::Sqlite;
             if ui
@@ -216,7 +218,7 @@ pub fn preview_ui(
                 .on_disabled_hover_text("Only an op valid at the cursor and at the end of the log, on a JSONL or Zstandard log, can be saved")
                 .clicked()
             {
-                commands.push(UiCommand::SaveDialog);
+                commands.push(PreviewCommand::SaveDialog.into());
             }
         });
         ui.horizontal(|ui| {
@@ -230,7 +232,7 @@ pub fn preview_ui(
                     state.confirm_replace = Some(target);
                 } else {
                     state.confirm_replace = None;
-                    commands.push(UiCommand::SaveAs(target));
+                    commands.push(PreviewCommand::SaveAs(target).into());
                 }
             }
         });
@@ -241,7 +243,7 @@ pub fn preview_ui(
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(format!("{} exists. Replace it?", target.display())).color(pal.warning));
                     if ui.button("Replace").clicked() {
-                        commands.push(UiCommand::SaveAsReplacing(target.clone()));
+                        commands.push(PreviewCommand::SaveAsReplacing(target.clone()).into());
                         state.confirm_replace = None;
                     }
                     if ui.button("Cancel").clicked() {

@@ -3,6 +3,8 @@
 
 use egui::{Pos2, Rect, Role, Sense, Ui, Vec2, WidgetInfo};
 
+use crate::command::NavCommand;
+use crate::command::ReplayCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
 use crate::strip::axis::Axis;
@@ -143,13 +145,13 @@ pub fn replay_bar_ui(
     ui.horizontal(|ui| {
         let b = |ui: &mut Ui, icon: &str, tip: &str| ui.button(icon).on_hover_text(tip).clicked();
         if b(ui, "⇤ Start", "Start: nothing applied (Home)") {
-            commands.push(UiCommand::Home);
+            commands.push(NavCommand::Home.into());
         }
         if b(ui, "◀ op", "Previous replace op (Shift+←)") {
-            commands.push(UiCommand::PrevReplace);
+            commands.push(NavCommand::PrevReplace.into());
         }
         if b(ui, "◀ step", "Step back one event (←)") {
-            commands.push(UiCommand::StepBack);
+            commands.push(NavCommand::StepBack.into());
         }
         let play = if state.playing {
             "‖ Pause"
@@ -157,23 +159,23 @@ pub fn replay_bar_ui(
             "▶ Play"
         };
         if b(ui, play, "Play or pause (Space)") {
-            commands.push(UiCommand::TogglePlay);
+            commands.push(ReplayCommand::TogglePlay.into());
         }
         if b(ui, "step ▶", "Step forward one event (→)") {
-            commands.push(UiCommand::StepForward);
+            commands.push(NavCommand::StepForward.into());
         }
         if b(ui, "op ▶", "Next replace op (Shift+→)") {
-            commands.push(UiCommand::NextReplace);
+            commands.push(NavCommand::NextReplace.into());
         }
         if b(ui, "End ⇥", "End: everything applied (End)") {
-            commands.push(UiCommand::End);
+            commands.push(NavCommand::End.into());
         }
         ui.separator();
         if b(ui, "◁ finding", "Previous finding (Shift+F8)") {
-            commands.push(UiCommand::PrevFinding);
+            commands.push(NavCommand::PrevFinding.into());
         }
         if b(ui, "finding ▷", "Next finding (F8)") {
-            commands.push(UiCommand::NextFinding);
+            commands.push(NavCommand::NextFinding.into());
         }
         ui.separator();
         egui::ComboBox::from_label("events/s")
@@ -185,7 +187,7 @@ pub fn replay_bar_ui(
             .show_ui(ui, |ui| {
                 for s in SPEEDS {
                     if ui.selectable_label(speed == s, speed_label(s)).clicked() {
-                        commands.push(UiCommand::SetSpeed(s));
+                        commands.push(ReplayCommand::SetSpeed(s).into());
                     }
                 }
             });
@@ -201,7 +203,7 @@ pub fn replay_bar_ui(
         if (go || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))))
             && let Ok(seq) = state.goto_text.trim().parse::<u64>()
         {
-            commands.push(UiCommand::GoToSeq(seq));
+            commands.push(NavCommand::GoToSeq(seq).into());
         }
         ui.separator();
         let at = session.cursor_event().map_or("start".to_string(), |i| {
@@ -311,7 +313,7 @@ fn scrubber_ui(
     if let Some(pos) = response.interact_pointer_pos()
         && (response.clicked() || response.dragged())
     {
-        commands.push(UiCommand::Seek(cursor_on_axis(pos.x, rect, &axis)));
+        commands.push(NavCommand::Seek(cursor_on_axis(pos.x, rect, &axis)).into());
     }
     if let Some(pos) = response.hover_pos() {
         let c = cursor_on_axis(pos.x, rect, &axis);

@@ -1,7 +1,7 @@
 //! The second half of a load: the findings of `check` and the harness's token meter, computed
 //! on the loader's thread after the log and its surface were handed to the UI (so the first
 //! frame does not wait for them), and delivered as one [`Parcel`] that the app applies through
-//! [`crate::command::UiCommand::AnalysisLanded`].
+//! [`crate::command::SessionCommand::AnalysisLanded`].
 
 use std::sync::{Arc, Mutex, PoisonError};
 

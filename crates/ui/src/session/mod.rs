@@ -3,6 +3,8 @@
 //! (`follow`, `follow_state`).
 
 pub(crate) mod analysis;
+pub(crate) mod apply;
+pub(crate) mod command;
 pub(crate) mod follow;
 pub(crate) mod follow_state;
 pub(crate) mod jobs;

@@ -23,6 +23,7 @@ use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, 
 use surface_engine::audit::Audit;
 use surface_engine::{EventIdx, Meter};
 
+use crate::command::StripCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::{PENDING_METER_HOVER, Session};
 use crate::strip::audit_layer::{AuditLayer, hover_lines, legend};
@@ -470,7 +471,7 @@ pub fn context_strip_ui(
                 .selectable_label((ratio - r).abs() < 1e-9, format!("{:.0} %", r * 100.0))
                 .clicked()
             {
-                commands.push(UiCommand::SetThresholdRatio(r));
+                commands.push(StripCommand::SetThresholdRatio(r).into());
                 ui.close();
             }
         }

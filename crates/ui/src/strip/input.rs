@@ -4,6 +4,8 @@
 
 use egui::{Rect, Response, Stroke, Ui};
 
+use crate::command::NavCommand;
+use crate::command::StripCommand;
 use crate::command::UiCommand;
 use crate::strip::axis::Axis;
 use crate::strip::zoom::Zoom;
@@ -40,7 +42,7 @@ pub fn strip_input(
     };
     if response.double_clicked() {
         *brush_from = None;
-        commands.push(UiCommand::SetZoom(None));
+        commands.push(StripCommand::SetZoom(None).into());
         return;
     }
     let panning = ui.input(|i| i.modifiers.shift || i.pointer.middle_down());
@@ -55,7 +57,7 @@ pub fn strip_input(
         let dx = response.drag_delta().x;
         if dx != 0.0 {
             let by = -f64::from(dx / rect.width().max(1.0));
-            commands.push(UiCommand::SetZoom(Some(zoom.panned(by, len))));
+            commands.push(StripCommand::SetZoom(Some(zoom.panned(by, len))).into());
         }
     }
     if let (Some(from), Some(pos)) = (*brush_from, response.interact_pointer_pos()) {
@@ -73,19 +75,16 @@ pub fn strip_input(
             *brush_from = None;
             if b - a >= BRUSH_MIN {
                 let (start, end) = (brushed(a), brushed(b));
-                commands.push(UiCommand::SetZoom(Some(Zoom { start, end })));
+                commands.push(StripCommand::SetZoom(Some(Zoom { start, end })).into());
             } else {
-                commands.push(UiCommand::Seek(
-                    axis.cursor_at_fraction(zoom, fraction(pos.x)),
-                ));
+                commands
+                    .push(NavCommand::Seek(axis.cursor_at_fraction(zoom, fraction(pos.x))).into());
             }
         }
     } else if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        commands.push(UiCommand::Seek(
-            axis.cursor_at_fraction(zoom, fraction(pos.x)),
-        ));
+        commands.push(NavCommand::Seek(axis.cursor_at_fraction(zoom, fraction(pos.x))).into());
     }
     if response.hovered() {
         let (zoom_delta, scroll) = ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta));
@@ -94,7 +93,7 @@ pub fn strip_input(
             .map_or(0.5, |p| fraction(p.x).clamp(0.0, 1.0));
         if zoom_delta != 1.0 {
             let factor = 1.0 / f64::from(zoom_delta);
-            commands.push(UiCommand::SetZoom(Some(zoom.zoomed(anchor, factor, len))));
+            commands.push(StripCommand::SetZoom(Some(zoom.zoomed(anchor, factor, len))).into());
         } else {
             // A vertical wheel pans as a horizontal one does (down/right: later).
             let delta = if scroll.x != 0.0 {
@@ -104,7 +103,7 @@ pub fn strip_input(
             };
             if delta != 0.0 {
                 let by = f64::from(delta) * WHEEL_PAN_PER_POINT;
-                commands.push(UiCommand::SetZoom(Some(zoom.panned(by, len))));
+                commands.push(StripCommand::SetZoom(Some(zoom.panned(by, len))).into());
             }
         }
     }

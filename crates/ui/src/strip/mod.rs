@@ -4,8 +4,10 @@
 //! of it (`access`).
 
 pub(crate) mod access;
+pub(crate) mod apply;
 pub(crate) mod audit_layer;
 pub(crate) mod axis;
+pub(crate) mod command;
 pub(crate) mod context_strip;
 pub(crate) mod input;
 pub(crate) mod legend;

@@ -3,6 +3,7 @@
 
 use egui::Rect;
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::strip::axis::Axis;
 
@@ -26,12 +27,8 @@ pub fn seek_on_click_or_drag(
     if let Some(pos) = response.interact_pointer_pos()
         && (response.clicked() || response.dragged())
     {
-        commands.push(UiCommand::Seek(cursor_from_x(
-            pos.x,
-            rect.left(),
-            rect.width(),
-            len,
-        )));
+        commands
+            .push(NavCommand::Seek(cursor_from_x(pos.x, rect.left(), rect.width(), len)).into());
     }
 }
 

@@ -3,6 +3,7 @@
 
 use egui::{Key, ScrollArea, Ui};
 
+use crate::command::TimelineCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
 use crate::theme::{self, Family};
@@ -107,7 +108,7 @@ fn toolbar_ui(
                 .selectable_label(on, text)
                 .on_hover_text(format!("Show or hide {} events", family.label()));
             if r.clicked() {
-                commands.push(UiCommand::ToggleFamily(family));
+                commands.push(TimelineCommand::ToggleFamily(family).into());
             }
         }
         if shown.0 < shown.1 {
@@ -120,7 +121,7 @@ fn toolbar_ui(
                 .on_hover_text("Show every event type")
                 .clicked()
             {
-                commands.push(UiCommand::ShowAllFamilies);
+                commands.push(TimelineCommand::ShowAllFamilies.into());
             }
         }
     });
@@ -136,9 +137,9 @@ fn toolbar_ui(
         if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
             let back = ui.input(|i| i.modifiers.shift);
             commands.push(if back {
-                UiCommand::PrevHit
+                TimelineCommand::PrevHit.into()
             } else {
-                UiCommand::NextHit
+                TimelineCommand::NextHit.into()
             });
             r.request_focus();
         }
@@ -147,14 +148,14 @@ fn toolbar_ui(
             .on_hover_text("Previous hit (Shift+Enter)")
             .clicked()
         {
-            commands.push(UiCommand::PrevHit);
+            commands.push(TimelineCommand::PrevHit.into());
         }
         if ui
             .button("▼")
             .on_hover_text("Next hit (Enter, F3)")
             .clicked()
         {
-            commands.push(UiCommand::NextHit);
+            commands.push(TimelineCommand::NextHit.into());
         }
         if search.has_query() {
             let pos = search

@@ -7,7 +7,9 @@ use egui::{Align2, FontId, Pos2, Rect, Role, Sense, Stroke, Ui, Vec2, WidgetInfo
 
 use surface_engine::{EventIdx, EventState};
 
+use crate::command::NavCommand;
 use crate::command::UiCommand;
+use crate::command::WindowCommand;
 use crate::session::loaded::{Session, format_absolute, format_relative};
 use crate::theme::{self, Family, Palette};
 use crate::timeline::search::SearchState;
@@ -245,28 +247,28 @@ pub(crate) fn row_ui(
         }
     }
     if response.clicked() {
-        commands.push(UiCommand::FocusList(
-            crate::nav::navigate::ListKind::Timeline,
-        ));
+        commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Timeline).into());
         let in_gutter = response
             .interact_pointer_pos()
             .is_some_and(|p| p.x < cols.seq);
         match ev_state {
-            EventState::Shadowed { by } if in_gutter => commands.push(UiCommand::FollowLink(by)),
+            EventState::Shadowed { by } if in_gutter => {
+                commands.push(NavCommand::FollowLink(by).into())
+            }
             // Reveal: the row is visible here, so only the surface panel scrolls.
-            _ => commands.push(UiCommand::Select { idx, reveal: true }),
+            _ => commands.push(NavCommand::Select { idx, reveal: true }.into()),
         }
     }
     if response.double_clicked() {
-        commands.push(UiCommand::Seek(idx.get() + 1));
+        commands.push(NavCommand::Seek(idx.get() + 1).into());
     }
     response.context_menu(|ui| {
         if ui.button("Move replay cursor here").clicked() {
-            commands.push(UiCommand::Seek(idx.get() + 1));
+            commands.push(NavCommand::Seek(idx.get() + 1).into());
             ui.close();
         }
         if ui.button("Copy event JSON").clicked() {
-            commands.push(UiCommand::Copy(session.log.event_json(idx).into_owned()));
+            commands.push(WindowCommand::Copy(session.log.event_json(idx).into_owned()).into());
             ui.close();
         }
     });
@@ -381,7 +383,7 @@ pub(crate) fn brackets_ui(
                 ));
             });
             if ui.input(|i| i.pointer.primary_clicked()) {
-                commands.push(UiCommand::FollowLink(by));
+                commands.push(NavCommand::FollowLink(by).into());
             }
         }
     }
