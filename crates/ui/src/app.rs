@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use crate::browser::browsing::Browsing;
 use crate::browser::table::BrowserState;
-use crate::chrome::menu_bar::{self as chrome, Banner};
+use crate::chrome::banner::{self, Banner};
 use crate::chrome::shortcuts;
 use crate::chrome::window_state::Chrome;
+use crate::chrome::{help, welcome};
 use crate::command::BrowserCommand;
 use crate::command::PreviewCommand;
 use crate::command::SessionCommand;
@@ -329,10 +330,10 @@ impl ViewerApp {
         // The automatic banner (findings, several sessions) is redone with the findings; a
         // banner the user caused stays.
         let automatic =
-            self.chrome.banner.is_none() || self.chrome.banner == chrome::banner_for(session);
+            self.chrome.banner.is_none() || self.chrome.banner == banner::banner_for(session);
         session.land(analysis);
         if automatic {
-            self.chrome.banner = chrome::banner_for(session);
+            self.chrome.banner = banner::banner_for(session);
         }
         crate::ready_report::note("findings and meter applied");
     }
@@ -349,7 +350,7 @@ impl ViewerApp {
                     let absolute = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
                     self.prefs.remember(&absolute);
                 }
-                self.chrome.banner = chrome::banner_for(&session);
+                self.chrome.banner = banner::banner_for(&session);
                 if let Some(notice) = self.jobs.reopen_notice.take() {
                     self.chrome.banner = Some(Banner::info(notice));
                 }
@@ -554,15 +555,15 @@ impl ViewerApp {
         self.menu_panel_ui(ui, true);
         if let Some(job) = &self.jobs.load {
             egui::Panel::top("loading")
-                .show(ui, |ui| chrome::loading_ui(ui, job, &mut self.commands));
+                .show(ui, |ui| banner::loading_ui(ui, job, &mut self.commands));
         }
         if let Some(banner) = &self.chrome.banner {
             egui::Panel::top("banner")
-                .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
+                .show(ui, |ui| banner::banner_ui(ui, banner, &mut self.commands));
         }
         let Some(session) = self.session.as_ref() else {
             egui::CentralPanel::default().show(ui, |ui| {
-                chrome::welcome_ui(ui, &self.prefs, &mut self.commands)
+                welcome::welcome_ui(ui, &self.prefs, &mut self.commands)
             });
             return;
         };
@@ -731,7 +732,7 @@ impl eframe::App for ViewerApp {
             ctx.request_repaint();
         }
         if self.chrome.show_help {
-            chrome::help_ui(&ctx, &mut self.commands);
+            help::help_ui(&ctx, &mut self.commands);
         }
         self.apply_commands(&ctx);
         if self.nav.pending_reveal.is_some() {

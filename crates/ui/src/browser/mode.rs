@@ -7,7 +7,8 @@ use std::sync::atomic::AtomicBool;
 use crate::app::ViewerApp;
 use crate::browser::job::{DiscoveryJob, run_discovery};
 use crate::browser::table::{self as browser, BrowserState};
-use crate::chrome::menu_bar::{self as chrome, BrowserMenu};
+use crate::chrome::banner;
+use crate::chrome::menu_bar::{self, BrowserMenu};
 use crate::command::BrowserCommand;
 use crate::session::loader::{DialogPurpose, Source};
 
@@ -144,7 +145,7 @@ impl ViewerApp {
             &self.browser.recent_folders,
         );
         egui::Panel::top("menu").show(ui, |ui| {
-            chrome::menu_bar_ui(
+            menu_bar::menu_bar_ui(
                 ui,
                 &self.prefs,
                 session,
@@ -162,7 +163,7 @@ impl ViewerApp {
         self.menu_panel_ui(ui, false);
         if let Some(banner) = &self.chrome.banner {
             egui::Panel::top("banner")
-                .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
+                .show(ui, |ui| banner::banner_ui(ui, banner, &mut self.commands));
         }
         let Some(b) = self.browser.state.as_mut() else {
             return;

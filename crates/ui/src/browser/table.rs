@@ -450,45 +450,8 @@ fn row_cells(
 ) {
     let e = &r.entry;
     let unknown = || RichText::new("…").color(pal.weak_text);
-    row.col(|ui| {
-        ui.add_space(theme::BROWSER_INDENT * line.depth as f32);
-        if line.forks > 0 {
-            let icon = if line.expanded { "▼" } else { "▶" };
-            let what = if line.expanded { "Hide" } else { "Show" };
-            if ui
-                .add(egui::Button::new(format!("{icon} {}", line.forks)).small())
-                .on_hover_text(format!(
-                    "{what} the {} fork{} of this session",
-                    line.forks,
-                    if line.forks == 1 { "" } else { "s" }
-                ))
-                .clicked()
-            {
-                commands.push(BrowserCommand::ToggleSessionForks(line.row).into());
-            }
-        }
-        ui.label(short_project(&e.project))
-            .on_hover_text(e.project.as_str());
-    });
-    row.col(|ui| {
-        if e.parent.is_some() {
-            ui.label(RichText::new("↳").color(pal.weak_text));
-        }
-        let title = match r.title() {
-            Some(t) => RichText::new(t),
-            None if e.id.is_empty() => RichText::new("(no session header)").italics(),
-            None => RichText::new(format!("(untitled) {}", e.id)).italics(),
-        };
-        // Built only while hovered.
-        ui.label(title).on_hover_ui(|ui| {
-            ui.label(hover_of(r, rows));
-        });
-        if let Some(seed) = e.seed_length.filter(|_| e.parent.is_some()) {
-            ui.label(
-                RichText::new(format!("after event {seed} of its parent")).color(pal.weak_text),
-            );
-        }
-    });
+    row.col(|ui| project_cell(ui, line, r, commands));
+    row.col(|ui| title_cell(ui, r, rows, pal));
     row.col(|ui| {
         ui.label(
             e.created
@@ -543,6 +506,50 @@ fn row_cells(
             surface_store::Format::Sqlite => "SQLite",
         });
     });
+}
+
+/// The project cell: the forks' toggle (indented by depth) and the project's short name.
+fn project_cell(ui: &mut Ui, line: VisibleRow, r: &BrowserRow, commands: &mut Vec<UiCommand>) {
+    let e = &r.entry;
+    ui.add_space(theme::BROWSER_INDENT * line.depth as f32);
+    if line.forks > 0 {
+        let icon = if line.expanded { "▼" } else { "▶" };
+        let what = if line.expanded { "Hide" } else { "Show" };
+        if ui
+            .add(egui::Button::new(format!("{icon} {}", line.forks)).small())
+            .on_hover_text(format!(
+                "{what} the {} fork{} of this session",
+                line.forks,
+                if line.forks == 1 { "" } else { "s" }
+            ))
+            .clicked()
+        {
+            commands.push(BrowserCommand::ToggleSessionForks(line.row).into());
+        }
+    }
+    ui.label(short_project(&e.project))
+        .on_hover_text(e.project.as_str());
+}
+
+/// The title cell: the title (or why there is none), a fork's arrow and where it forked; the
+/// whole row's details on hover.
+fn title_cell(ui: &mut Ui, r: &BrowserRow, rows: &[BrowserRow], pal: &theme::Palette) {
+    let e = &r.entry;
+    if e.parent.is_some() {
+        ui.label(RichText::new("↳").color(pal.weak_text));
+    }
+    let title = match r.title() {
+        Some(t) => RichText::new(t),
+        None if e.id.is_empty() => RichText::new("(no session header)").italics(),
+        None => RichText::new(format!("(untitled) {}", e.id)).italics(),
+    };
+    // Built only while hovered.
+    ui.label(title).on_hover_ui(|ui| {
+        ui.label(hover_of(r, rows));
+    });
+    if let Some(seed) = e.seed_length.filter(|_| e.parent.is_some()) {
+        ui.label(RichText::new(format!("after event {seed} of its parent")).color(pal.weak_text));
+    }
 }
 
 /// The tooltip of a title: id, file, turns, and where a fork branched off.

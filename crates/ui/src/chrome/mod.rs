@@ -3,9 +3,12 @@
 //! row.
 
 pub(crate) mod apply;
+pub(crate) mod banner;
 pub(crate) mod command;
+pub(crate) mod help;
 pub(crate) mod menu_bar;
 pub(crate) mod shortcuts;
 pub(crate) mod side_tabs;
 pub(crate) mod view_menu;
+pub(crate) mod welcome;
 pub(crate) mod window_state;

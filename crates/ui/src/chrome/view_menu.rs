@@ -1,13 +1,13 @@
-//! The View menu's panel and navigation entries, each with its shortcut: the panels to show,
-//! the side panel's tabs, and the cursor steps (turn, model call, compaction) and history.
+//! The View menu: the theme, the arrows' reach, the families, following, and the panel and
+//! navigation entries, each with its shortcut: the panels to show, the side panel's tabs, and
+//! the cursor steps (turn, model call, compaction) and history.
 
 use egui::Ui;
 
-use crate::command::NavCommand;
-use crate::command::StripCommand;
-use crate::command::WindowCommand;
-use crate::command::{SideTab, UiCommand};
-use crate::view::Prefs;
+use crate::command::{NavCommand, SessionCommand, SideTab, StripCommand, TimelineCommand};
+use crate::command::{UiCommand, WindowCommand};
+use crate::theme::ThemeChoice;
+use crate::view::{Prefs, ViewState};
 
 /// One menu entry: label, shortcut, command.
 type Entry = (&'static str, &'static str, fn() -> UiCommand);
@@ -40,8 +40,41 @@ const TABS: &[(SideTab, &str)] = &[
     (SideTab::Policy, "Policy"),
 ];
 
+/// The View menu: the theme, the arrows' reach, the families, following, then the panels,
+/// the tabs and the cursor steps.
+pub fn view_menu_ui(ui: &mut Ui, prefs: &Prefs, view: &ViewState, commands: &mut Vec<UiCommand>) {
+    ui.label("Theme");
+    for choice in [ThemeChoice::System, ThemeChoice::Dark, ThemeChoice::Light] {
+        if ui
+            .selectable_label(prefs.theme == choice, choice.label())
+            .clicked()
+        {
+            commands.push(WindowCommand::SetTheme(choice).into());
+        }
+    }
+    ui.separator();
+    if ui
+        .selectable_label(view.whole_chain, "Whole provenance chain")
+        .clicked()
+    {
+        commands.push(TimelineCommand::ToggleChain.into());
+    }
+    if ui.button("Show every event type").clicked() {
+        commands.push(TimelineCommand::ShowAllFamilies.into());
+    }
+    if ui
+        .selectable_label(view.following, "Follow the file live")
+        .on_hover_text("Tail a log an agent is still writing; the cursor follows the end")
+        .clicked()
+    {
+        commands.push(SessionCommand::ToggleFollow.into());
+    }
+    ui.separator();
+    panels_and_steps_ui(ui, prefs, commands);
+}
+
 /// The panel toggles, the tabs and the cursor steps of the View menu.
-pub fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
+fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>) {
     let layout = &prefs.layout;
     if ui
         .add(egui::Button::selectable(layout.surface_open, "Surface panel").shortcut_text("F6"))

@@ -2,7 +2,7 @@
 //! the help overlay, the title set last, whether the fonts are installed, and the start-up
 //! time report.
 
-use crate::chrome::menu_bar::Banner;
+use crate::chrome::banner::Banner;
 use crate::ready_report::ReadyReport;
 use crate::session::loader::DialogJob;
 

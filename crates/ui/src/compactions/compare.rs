@@ -144,6 +144,20 @@ pub fn compare_ui(
         );
     });
     ui.add_space(theme::SPACE_SMALL);
+    texts_ui(ui, c, audit, &pal);
+    if !audit.lost_terms.is_empty() {
+        ui.add_space(theme::SPACE_SMALL);
+        let width = ui.available_width();
+        ui.with_layout(Layout::top_down(Align::Min), |ui| {
+            ui.label(lost_terms_job(audit, &pal, width));
+        });
+    }
+    ui.add_space(theme::SPACE_SMALL);
+    refetches_ui(ui, audit, &pal, commands);
+}
+
+/// The replacement's text beside the shadowed nodes' text (lost terms marked).
+fn texts_ui(ui: &mut Ui, c: &Compare, audit: &ReplaceAudit, pal: &Palette) {
     ui.columns(2, |cols| {
         cols[0].label(
             RichText::new(format!(
@@ -189,18 +203,14 @@ pub fn compare_ui(
             .auto_shrink([false, true])
             .show(&mut cols[1], |ui| {
                 ui.with_layout(Layout::top_down(Align::Min), |ui| {
-                    ui.label(shadowed_job(&c.detail, &pal, width));
+                    ui.label(shadowed_job(&c.detail, pal, width));
                 });
             });
     });
-    if !audit.lost_terms.is_empty() {
-        ui.add_space(theme::SPACE_SMALL);
-        let width = ui.available_width();
-        ui.with_layout(Layout::top_down(Align::Min), |ui| {
-            ui.label(lost_terms_job(audit, &pal, width));
-        });
-    }
-    ui.add_space(theme::SPACE_SMALL);
+}
+
+/// The later calls that fetched again what this replace dropped, each a link to the call.
+fn refetches_ui(ui: &mut Ui, audit: &ReplaceAudit, pal: &Palette, commands: &mut Vec<UiCommand>) {
     if audit.refetches.is_empty() {
         ui.label(
             RichText::new("No refetches: no later call fetched again what this replace dropped.")

@@ -499,6 +499,36 @@ fn row_ui(
             egui::StrokeKind::Inside,
         );
     }
+    paint_cells(&painter, rect, r, verdict, pal);
+    if response.clicked() || policy_response.clicked() {
+        commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Compactions).into());
+        commands.push(NavCommand::JumpTo(r.event).into());
+    }
+    let policy = verdict.map_or_else(
+        || {
+            "policy: no verdict (the Policy tab's settings are invalid or the replay runs)"
+                .to_string()
+        },
+        |v| format!("policy: {}", v.detail),
+    );
+    let hover = format!(
+        "seq {}: {} → {} tokens · click to move the cursor just after it\n{policy}",
+        r.seq, r.tokens_before, r.tokens_after
+    );
+    policy_response.on_hover_text_at_pointer(hover.clone());
+    response.on_hover_text_at_pointer(hover);
+}
+
+/// Paints a row's cells: seq, the policy's short verdict, kind, trigger (with its chip), fill,
+/// tokens saved, summary tokens, lost terms, refetches, and the policy's verdict.
+fn paint_cells(
+    painter: &egui::Painter,
+    rect: Rect,
+    r: &ReplaceAudit,
+    verdict: Option<&RowVerdict>,
+    pal: &Palette,
+) {
+    let policy_cell = verdict.map_or("–", |v| v.cell.as_str());
     let fill = r
         .fill()
         .map_or("–".to_string(), |(b, a)| format!("{b:.0}→{a:.0}"));
@@ -540,18 +570,18 @@ fn row_ui(
         } else {
             0.0
         };
-        paint_cell(&painter, rect, (x, width), offset, cell, &font, color);
+        paint_cell(painter, rect, (x, width), offset, cell, &font, color);
         x += width;
         if k == 0 {
             let width = theme::COMPACTION_POLICY_SHORT_WIDTH;
             let short = short_verdict(verdict);
-            paint_cell(&painter, rect, (x, width), 0.0, short, &font, policy_color);
+            paint_cell(painter, rect, (x, width), 0.0, short, &font, policy_color);
             x += width;
         }
     }
     let width = theme::COMPACTION_POLICY_WIDTH;
     paint_cell(
-        &painter,
+        painter,
         rect,
         (x, width),
         0.0,
@@ -559,23 +589,6 @@ fn row_ui(
         &font,
         policy_color,
     );
-    if response.clicked() || policy_response.clicked() {
-        commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Compactions).into());
-        commands.push(NavCommand::JumpTo(r.event).into());
-    }
-    let policy = verdict.map_or_else(
-        || {
-            "policy: no verdict (the Policy tab's settings are invalid or the replay runs)"
-                .to_string()
-        },
-        |v| format!("policy: {}", v.detail),
-    );
-    let hover = format!(
-        "seq {}: {} → {} tokens · click to move the cursor just after it\n{policy}",
-        r.seq, r.tokens_before, r.tokens_after
-    );
-    policy_response.on_hover_text_at_pointer(hover.clone());
-    response.on_hover_text_at_pointer(hover);
 }
 
 /// Paints `text` in the cell `x .. x + width` of `row` (indented by `indent`), clipped to it.

@@ -8,7 +8,7 @@ use surface_engine::Severity;
 use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::Session;
-use crate::theme;
+use crate::theme::{self, Palette};
 use crate::view::ViewState;
 
 /// Shows the findings, errors before warnings (virtualised: a log can have many).
@@ -34,28 +34,7 @@ pub fn findings_ui(
         ui.label(RichText::new("No findings: the log passes every check.").color(pal.on_surface));
         return;
     }
-    ui.horizontal(|ui| {
-        ui.label(
-            RichText::new(format!("{errors} error(s)"))
-                .color(pal.error)
-                .strong(),
-        );
-        ui.label(
-            RichText::new(format!("{warnings} warning(s)"))
-                .color(pal.warning)
-                .strong(),
-        );
-        if ui
-            .button("◁")
-            .on_hover_text("Previous finding (Shift+F8)")
-            .clicked()
-        {
-            commands.push(NavCommand::PrevFinding.into());
-        }
-        if ui.button("▷").on_hover_text("Next finding (F8)").clicked() {
-            commands.push(NavCommand::NextFinding.into());
-        }
-    });
+    counts_ui(ui, (errors, warnings), &pal, commands);
     ui.separator();
     let order = &index.order;
     let row_height = theme::FINDING_ROW_HEIGHT;
@@ -80,12 +59,7 @@ pub fn findings_ui(
                 } else {
                     "▲"
                 };
-                let place = match (f.seq, f.line) {
-                    (Some(s), Some(l)) => format!("seq {s}, line {l}"),
-                    (Some(s), None) => format!("seq {s}"),
-                    (None, Some(l)) => format!("line {l}"),
-                    (None, None) => "whole log".into(),
-                };
+                let place = crate::findings::row::place_of(f);
                 let selected = target.is_some() && target == view.selected;
                 ui.set_min_height(row_height);
                 let width = ui.available_width() - 2.0 * ui.spacing().button_padding.x;
@@ -113,4 +87,35 @@ pub fn findings_ui(
                 }
             }
         });
+}
+
+/// The counts of errors and warnings, and the buttons to the previous and next finding.
+fn counts_ui(
+    ui: &mut Ui,
+    (errors, warnings): (usize, usize),
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(format!("{errors} error(s)"))
+                .color(pal.error)
+                .strong(),
+        );
+        ui.label(
+            RichText::new(format!("{warnings} warning(s)"))
+                .color(pal.warning)
+                .strong(),
+        );
+        if ui
+            .button("◁")
+            .on_hover_text("Previous finding (Shift+F8)")
+            .clicked()
+        {
+            commands.push(NavCommand::PrevFinding.into());
+        }
+        if ui.button("▷").on_hover_text("Next finding (F8)").clicked() {
+            commands.push(NavCommand::NextFinding.into());
+        }
+    });
 }

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use egui::text::{LayoutJob, TextWrapping};
 use egui::{Color32, FontId, Galley, TextFormat};
 
+use surface_engine::Finding;
+
 /// A job of `text` in `font` and `color`, cut with "…" after `rows` rows of `width`.
 fn job(text: String, font: &FontId, color: Color32, width: f32, rows: usize) -> LayoutJob {
     let mut job = LayoutJob::simple_format(text, TextFormat::simple(font.clone(), color));
@@ -35,6 +37,16 @@ pub fn finding_row_galley(
         .collect();
     let text = format!("{head}\n{}", message.replace('\n', " "));
     layout(job(text, font, color, width, 2))
+}
+
+/// Where a finding is: its seq and line, either, or the whole log.
+pub fn place_of(f: &Finding) -> String {
+    match (f.seq, f.line) {
+        (Some(s), Some(l)) => format!("seq {s}, line {l}"),
+        (Some(s), None) => format!("seq {s}"),
+        (None, Some(l)) => format!("line {l}"),
+        (None, None) => "whole log".into(),
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 use surface_engine::{EventIdx, EventType};
 
 use crate::app::ViewerApp;
+use crate::chrome::banner::Banner;
 use crate::chrome::command::SideTab;
-use crate::chrome::menu_bar::Banner;
 use crate::command::BrowserCommand;
 use crate::nav::command::NavCommand;
 use crate::nav::history::Place;

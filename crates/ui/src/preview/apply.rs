@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::app::ViewerApp;
 use crate::chrome::command::SideTab;
-use crate::chrome::menu_bar::Banner;
+use crate::chrome::banner::Banner;
 use crate::preview::command::PreviewCommand;
 use crate::session::loader::DialogPurpose;
 

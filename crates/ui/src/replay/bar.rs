@@ -279,21 +279,8 @@ fn scrubber_ui(
         theme::SCRUBBER_TRACK_HALF,
         pal.track_fill,
     );
-    if let Some(Markers { ops, findings, .. }) = &state.markers {
-        // Dense markers would paint the whole track: thin and translucent when crowded.
-        let crowded = |n: usize| n as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
-        let op_stroke = pal.marker_stroke(true, crowded(ops.len()));
-        let finding_stroke = pal.marker_stroke(false, crowded(findings.len()));
-        for &x in ops {
-            painter.vline(rect.left() + x, rect.top()..=rect.center().y, op_stroke);
-        }
-        for &x in findings {
-            painter.vline(
-                rect.left() + x,
-                rect.center().y..=rect.bottom(),
-                finding_stroke,
-            );
-        }
+    if let Some(markers) = &state.markers {
+        paint_markers(&painter, rect, markers, pal);
     }
     state.marks.refresh(
         rect.width(),
@@ -334,6 +321,26 @@ fn scrubber_ui(
         response.on_hover_text_at_pointer(format!(
             "{tip}{here}\nmagenta: replace ops · red: findings · yellow, bottom edge: search hits · band: the range the context strip shows"
         ));
+    }
+}
+
+/// The replace ops' markers along the top half of the scrubber, the findings' along the
+/// bottom half.
+fn paint_markers(painter: &egui::Painter, rect: Rect, markers: &Markers, pal: &Palette) {
+    let Markers { ops, findings, .. } = markers;
+    // Dense markers would paint the whole track: thin and translucent when crowded.
+    let crowded = |n: usize| n as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
+    let op_stroke = pal.marker_stroke(true, crowded(ops.len()));
+    let finding_stroke = pal.marker_stroke(false, crowded(findings.len()));
+    for &x in ops {
+        painter.vline(rect.left() + x, rect.top()..=rect.center().y, op_stroke);
+    }
+    for &x in findings {
+        painter.vline(
+            rect.left() + x,
+            rect.center().y..=rect.bottom(),
+            finding_stroke,
+        );
     }
 }
 

@@ -2,7 +2,7 @@
 //! another session of the same file, cancelling a load, following, and landing an analysis.
 
 use crate::app::ViewerApp;
-use crate::chrome::menu_bar::Banner;
+use crate::chrome::banner::Banner;
 use crate::session::command::SessionCommand;
 use crate::session::loader::{DialogPurpose, Source, sample_source};
 

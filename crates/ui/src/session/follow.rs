@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::app::ViewerApp;
-use crate::chrome::menu_bar::{self as chrome, Banner};
+use crate::chrome::banner::{self, Banner};
 use crate::session::follow_state::POLL_EVERY;
 use crate::session::loader::Source;
 use surface_store::FollowUpdate;
@@ -81,7 +81,7 @@ impl ViewerApp {
         if session.findings_stale && (self.jobs.synchronous || follow.settled(now)) {
             session.refresh_findings();
             if self.chrome.banner.as_ref().is_none_or(|b| b.show_findings) {
-                self.chrome.banner = chrome::banner_for(session);
+                self.chrome.banner = banner::banner_for(session);
             }
             self.panels
                 .search

@@ -4,7 +4,7 @@
 use surface_engine::EventIdx;
 
 use crate::app::ViewerApp;
-use crate::chrome::menu_bar::Banner;
+use crate::chrome::banner::Banner;
 use crate::strip::axis::{Axis, has_time_axis};
 use crate::strip::command::StripCommand;
 use crate::strip::zoom::Zoom;

@@ -393,47 +393,7 @@ pub fn context_strip_ui(
         Axis::Index { len }
     };
     let zoom = zoom.map_or(axis.whole(), |z| z.clamped(axis.extent()));
-    if state.pyramid.as_ref().is_none_or(|p| p.len() != len + 1) {
-        let value = |k: usize| k.checked_sub(1).map_or(0, |i| meter.total_after(i));
-        state.pyramid = Some(MinMax::build(len + 1, value));
-        state.columns = None;
-    }
-    if state
-        .columns
-        .as_ref()
-        .is_none_or(|c| c.key != key_of(width, len, &axis, &zoom))
-        && let Some(pyramid) = &state.pyramid
-    {
-        state.columns = Some(Columns::compute(
-            session,
-            meter,
-            pyramid,
-            (&axis, &zoom),
-            width,
-        ));
-    }
-    if let Some(audit) = &state.audit
-        && state
-            .layer
-            .as_ref()
-            .is_none_or(|l| !l.is_for(audit, &axis, &zoom, width))
-    {
-        state.layer = Some(AuditLayer::compute(audit, &axis, &zoom, width));
-    }
-    match &state.what_if {
-        Some(report)
-            if state
-                .what_if_layer
-                .as_ref()
-                .is_none_or(|l| !l.is_for(report, width, len)) =>
-        {
-            state.what_if_layer = Some(crate::strip::what_if_layer::WhatIfLayer::compute(
-                report, meter, width,
-            ));
-        }
-        Some(_) => {}
-        None => state.what_if_layer = None,
-    }
+    state.refresh(session, meter, (&axis, &zoom), width);
     let Some(columns) = &state.columns else {
         return;
     };
@@ -464,63 +424,143 @@ pub fn context_strip_ui(
         &pal,
         commands,
     );
-    response.context_menu(|ui| {
-        ui.label("Compaction threshold (share of the window)");
-        for r in RATIOS {
-            if ui
-                .selectable_label((ratio - r).abs() < 1e-9, format!("{:.0} %", r * 100.0))
-                .clicked()
-            {
-                commands.push(StripCommand::SetThresholdRatio(r).into());
-                ui.close();
-            }
-        }
-    });
+    response.context_menu(|ui| threshold_menu_ui(ui, ratio, commands));
     if let Some(pos) = response.hover_pos()
         && !response.context_menu_opened()
     {
-        let at =
-            |x: f32| axis.cursor_at_fraction(&zoom, f64::from((x - rect.left()) / rect.width()));
-        let c = at(pos.x);
-        let mut text = hover_text(session, c, ratio);
-        if let Some(layer) = &columns.time {
-            let ms = zoom.start + f64::from((pos.x - rect.left()) / rect.width()) * zoom.span();
-            text.push_str(&format!(
-                "\ntime {}",
-                crate::strip::ticks::elapsed_and_clock(ms, session.time.origin())
-            ));
-            if let Some(more) = layer.hover((pos.x - rect.left()).floor()) {
-                text.push('\n');
-                text.push_str(&more);
-            }
-        }
-        if !zoom.is_whole(axis.extent()) {
-            text.push_str(&format!(
-                "\nshowing cursors {}..{} of {len} (double-click: the whole log)",
-                axis.cursor_at(zoom.start),
-                axis.cursor_at(zoom.end)
-            ));
-        }
-        let font = TextStyle::Body.resolve(ui.style());
-        let mut job = LayoutJob::default();
-        if let Some(audit) = &state.audit {
-            // The marks within a few pixels of the pointer: cursors k are events k - 1.
-            let reach = theme::SCRUBBER_MARKER_SPACING / 2.0;
-            let from = at(pos.x - reach);
-            let to = at(pos.x + reach);
-            if let Some(lines) = hover_lines(audit, from.saturating_sub(1), to.saturating_sub(1)) {
-                text.push('\n');
-                text.push_str(&lines);
-            }
-            job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
-            legend(&mut job, font, &pal);
-        } else {
-            job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
-            job.append("\n", 0.0, TextFormat::simple(font.clone(), pal.text));
-            crate::strip::legend::append_legend(&mut job, font, &pal, axis.is_time());
-        }
+        let job = hover_job(
+            ui,
+            session,
+            state,
+            (rect, pos),
+            (&axis, &zoom),
+            (ratio, len),
+            &pal,
+        );
         response.on_hover_text_at_pointer(job);
     }
+}
+
+impl StripState {
+    /// Recomputes what is stale for this frame: the extremes pyramid (per length), the
+    /// columns (per width, length, axis and range), the audit's and the what-if's layers.
+    fn refresh(
+        &mut self,
+        session: &Session,
+        meter: &Meter,
+        (axis, zoom): (&Axis, &Zoom),
+        width: usize,
+    ) {
+        let len = meter.len();
+        if self.pyramid.as_ref().is_none_or(|p| p.len() != len + 1) {
+            let value = |k: usize| k.checked_sub(1).map_or(0, |i| meter.total_after(i));
+            self.pyramid = Some(MinMax::build(len + 1, value));
+            self.columns = None;
+        }
+        if self
+            .columns
+            .as_ref()
+            .is_none_or(|c| c.key != key_of(width, len, axis, zoom))
+            && let Some(pyramid) = &self.pyramid
+        {
+            self.columns = Some(Columns::compute(
+                session,
+                meter,
+                pyramid,
+                (axis, zoom),
+                width,
+            ));
+        }
+        if let Some(audit) = &self.audit
+            && self
+                .layer
+                .as_ref()
+                .is_none_or(|l| !l.is_for(audit, axis, zoom, width))
+        {
+            self.layer = Some(AuditLayer::compute(audit, axis, zoom, width));
+        }
+        match &self.what_if {
+            Some(report)
+                if self
+                    .what_if_layer
+                    .as_ref()
+                    .is_none_or(|l| !l.is_for(report, width, len)) =>
+            {
+                self.what_if_layer = Some(crate::strip::what_if_layer::WhatIfLayer::compute(
+                    report, meter, width,
+                ));
+            }
+            Some(_) => {}
+            None => self.what_if_layer = None,
+        }
+    }
+}
+
+/// The strip's context menu: the compaction threshold as a share of the window.
+fn threshold_menu_ui(ui: &mut Ui, ratio: f64, commands: &mut Vec<UiCommand>) {
+    ui.label("Compaction threshold (share of the window)");
+    for r in RATIOS {
+        if ui
+            .selectable_label((ratio - r).abs() < 1e-9, format!("{:.0} %", r * 100.0))
+            .clicked()
+        {
+            commands.push(StripCommand::SetThresholdRatio(r).into());
+            ui.close();
+        }
+    }
+}
+
+/// The strip's tooltip at `pos`: the figures at that cursor, the time, the range shown (of
+/// `len` events), the marks near the pointer, and the legend.
+fn hover_job(
+    ui: &Ui,
+    session: &Session,
+    state: &StripState,
+    (rect, pos): (Rect, Pos2),
+    (axis, zoom): (&Axis, &Zoom),
+    (ratio, len): (f64, usize),
+    pal: &Palette,
+) -> LayoutJob {
+    let at = |x: f32| axis.cursor_at_fraction(zoom, f64::from((x - rect.left()) / rect.width()));
+    let c = at(pos.x);
+    let mut text = hover_text(session, c, ratio);
+    if let Some(layer) = state.columns.as_ref().and_then(|c| c.time.as_ref()) {
+        let ms = zoom.start + f64::from((pos.x - rect.left()) / rect.width()) * zoom.span();
+        text.push_str(&format!(
+            "\ntime {}",
+            crate::strip::ticks::elapsed_and_clock(ms, session.time.origin())
+        ));
+        if let Some(more) = layer.hover((pos.x - rect.left()).floor()) {
+            text.push('\n');
+            text.push_str(&more);
+        }
+    }
+    if !zoom.is_whole(axis.extent()) {
+        text.push_str(&format!(
+            "\nshowing cursors {}..{} of {len} (double-click: the whole log)",
+            axis.cursor_at(zoom.start),
+            axis.cursor_at(zoom.end)
+        ));
+    }
+    let font = TextStyle::Body.resolve(ui.style());
+    let mut job = LayoutJob::default();
+    if let Some(audit) = &state.audit {
+        // The marks within a few pixels of the pointer: cursors k are events k - 1.
+        let reach = theme::SCRUBBER_MARKER_SPACING / 2.0;
+        let from = at(pos.x - reach);
+        let to = at(pos.x + reach);
+        if let Some(lines) = hover_lines(audit, from.saturating_sub(1), to.saturating_sub(1)) {
+            text.push('\n');
+            text.push_str(&lines);
+        }
+        job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
+        legend(&mut job, font, pal);
+    } else {
+        job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
+        job.append("\n", 0.0, TextFormat::simple(font.clone(), pal.text));
+        crate::strip::legend::append_legend(&mut job, font, pal, axis.is_time());
+    }
+    job
 }
 
 /// What the strip says while the meter is computed.
@@ -602,6 +642,37 @@ fn paint(
     painter.add(Shape::mesh(curve));
     // Lines, dashes, dots and marks: one more mesh, a few vertices per column at most.
     let mut marks = Mesh::default();
+    add_windows(&mut marks, columns, rect, &y_of, ratio, pal);
+    add_dots_and_ops(&mut marks, columns, layer, rect, &y_of, pal);
+    if let Some(time) = &columns.time {
+        time.paint_over(&mut marks, &painter, rect, pal);
+    }
+    painter.add(Shape::mesh(marks));
+    if let Some(window) = columns.off_scale {
+        off_scale_label(&painter, rect, window, ratio, pal);
+    }
+    axis_labels(&painter, rect, session, (axis, zoom), columns.y_max, pal);
+    let f = axis.fraction(zoom, session.cursor());
+    if (0.0..=1.0).contains(&f) {
+        let cx = rect.left() + f as f32 * rect.width();
+        painter.vline(
+            cx,
+            rect.y_range(),
+            Stroke::new(theme::STROKE_MEDIUM, pal.text),
+        );
+    }
+}
+
+/// The window (a line) and the threshold (a dashed line) of every stretch of columns under
+/// one window.
+fn add_windows(
+    marks: &mut Mesh,
+    columns: &Columns,
+    rect: Rect,
+    y_of: &impl Fn(u64) -> f32,
+    ratio: f64,
+    pal: &Palette,
+) {
     for &(from, to, window) in columns.windows.iter().filter(|w| w.2 <= columns.y_max) {
         let (x0, x1) = (rect.left() + from, rect.left() + to);
         let y = y_of(window);
@@ -620,6 +691,18 @@ fn paint(
             x += theme::STRIP_DASH * 2.0;
         }
     }
+}
+
+/// The provider's reported usage as dots, and the replace ops as marks along the top (the
+/// audit's layer when it is computed).
+fn add_dots_and_ops(
+    marks: &mut Mesh,
+    columns: &Columns,
+    layer: Option<&AuditLayer>,
+    rect: Rect,
+    y_of: &impl Fn(u64) -> f32,
+    pal: &Palette,
+) {
     // Dots; small translucent ticks when nearly every column has one.
     let dots = columns.reported.iter().flatten().count() as f32;
     let (size, dot_color) = if dots > rect.width() / theme::SCRUBBER_MARKER_SPACING {
@@ -637,7 +720,7 @@ fn paint(
         }
     }
     if let Some(layer) = layer {
-        layer.paint(&mut marks, rect, pal);
+        layer.paint(marks, rect, pal);
     } else {
         let crowded = columns.ops.len() as f32 > rect.width() / theme::SCRUBBER_MARKER_SPACING;
         let op = pal.marker_stroke(true, crowded);
@@ -652,38 +735,25 @@ fn paint(
             );
         }
     }
-    if let Some(time) = &columns.time {
-        time.paint_over(&mut marks, &painter, rect, pal);
-    }
-    painter.add(Shape::mesh(marks));
-    if let Some(window) = columns.off_scale {
-        let galley = painter.layout_no_wrap(
-            format!(
-                "window {window} · threshold {} — above the scale",
-                surface_engine::meter::threshold(window, ratio)
-            ),
-            egui::FontId::proportional(theme::STRIP_LABEL_SIZE),
-            pal.weak_text,
-        );
-        let at =
-            rect.right_top() + Vec2::new(-theme::SPACE - galley.size().x, theme::STRIP_PADDING);
-        painter.rect_filled(
-            Rect::from_min_size(at, galley.size()).expand(theme::STRIP_PADDING),
-            theme::CORNER_RADIUS,
-            pal.strip_bg,
-        );
-        painter.galley(at, galley, pal.weak_text);
-    }
-    axis_labels(&painter, rect, session, (axis, zoom), columns.y_max, pal);
-    let f = axis.fraction(zoom, session.cursor());
-    if (0.0..=1.0).contains(&f) {
-        let cx = rect.left() + f as f32 * rect.width();
-        painter.vline(
-            cx,
-            rect.y_range(),
-            Stroke::new(theme::STROKE_MEDIUM, pal.text),
-        );
-    }
+}
+
+/// Names a window (and its threshold) above the strip's scale in its top-right corner.
+fn off_scale_label(painter: &egui::Painter, rect: Rect, window: u64, ratio: f64, pal: &Palette) {
+    let galley = painter.layout_no_wrap(
+        format!(
+            "window {window} · threshold {} — above the scale",
+            surface_engine::meter::threshold(window, ratio)
+        ),
+        egui::FontId::proportional(theme::STRIP_LABEL_SIZE),
+        pal.weak_text,
+    );
+    let at = rect.right_top() + Vec2::new(-theme::SPACE - galley.size().x, theme::STRIP_PADDING);
+    painter.rect_filled(
+        Rect::from_min_size(at, galley.size()).expand(theme::STRIP_PADDING),
+        theme::CORNER_RADIUS,
+        pal.strip_bg,
+    );
+    painter.galley(at, galley, pal.weak_text);
 }
 
 /// The strip's axes: the seqs at its left and right edges (the range shown; on the time axis

@@ -112,7 +112,6 @@ pub(crate) fn row_ui(
         Sense::click(),
     );
     let record = session.log.event(idx);
-    let type_name = session.log.type_name(idx);
     let ev_state = session.surface.state(idx);
     let selected = view.selected == Some(idx);
     response.widget_info(|| {
@@ -155,6 +154,35 @@ pub(crate) fn row_ui(
             egui::StrokeKind::Inside,
         );
     }
+    let summary = state.summary(session, idx).to_string();
+    paint_cells(&painter, rect, cols, session, idx, &summary, pal);
+    if session.cursor_event() == Some(idx) {
+        painter.hline(
+            rect.x_range(),
+            rect.bottom() - 1.0,
+            Stroke::new(theme::STROKE_MEDIUM, pal.track_fill),
+        );
+    }
+    if session.finding_marks().binary_search(&idx).is_ok() {
+        painter.circle_filled(Pos2::new(cols.seq - 6.0, rect.center().y), 3.0, pal.warning);
+    }
+    row_hover(&response, cols, session, idx);
+    row_clicks(&response, cols, session, idx, commands);
+    rect
+}
+
+/// Paints a row's cells: seq, time, the type with its family's colour, state, summary.
+fn paint_cells(
+    painter: &egui::Painter,
+    rect: Rect,
+    cols: Columns,
+    session: &Session,
+    idx: EventIdx,
+    summary: &str,
+    pal: &Palette,
+) {
+    let ev_state = session.surface.state(idx);
+    let type_name = session.log.type_name(idx);
     let text_color = pal.state_text(ev_state);
     let mono = FontId::monospace(12.0);
     let y = rect.center().y;
@@ -164,7 +192,7 @@ pub(crate) fn row_ui(
     clip(cols.seq, cols.time).text(
         Pos2::new(cols.seq, y),
         Align2::LEFT_CENTER,
-        record.seq.to_string(),
+        session.log.event(idx).seq.to_string(),
         mono.clone(),
         text_color,
     );
@@ -199,7 +227,7 @@ pub(crate) fn row_ui(
         Pos2::new(cols.kind, y),
         Align2::LEFT_CENTER,
         type_name,
-        mono.clone(),
+        mono,
         type_color,
     );
     let state_label = match ev_state {
@@ -213,7 +241,6 @@ pub(crate) fn row_ui(
         FontId::proportional(11.5),
         pal.state_chip(ev_state),
     );
-    let summary = state.summary(session, idx).to_string();
     clip(cols.summary, cols.right).text(
         Pos2::new(cols.summary, y),
         Align2::LEFT_CENTER,
@@ -221,37 +248,48 @@ pub(crate) fn row_ui(
         FontId::proportional(13.0),
         text_color,
     );
-    if session.cursor_event() == Some(idx) {
-        painter.hline(
-            rect.x_range(),
-            rect.bottom() - 1.0,
-            Stroke::new(theme::STROKE_MEDIUM, pal.track_fill),
-        );
+}
+
+/// Context-dependent hover text: time, state reason, or the shadowing bracket.
+fn row_hover(response: &egui::Response, cols: Columns, session: &Session, idx: EventIdx) {
+    let Some(pos) = response.hover_pos() else {
+        return;
+    };
+    let tip = if (cols.time..cols.kind).contains(&pos.x) {
+        session
+            .log
+            .event(idx)
+            .time()
+            .map(|t| format!("{} ({t} ms since epoch)", format_absolute(t)))
+    } else if (cols.state..cols.summary).contains(&pos.x) || pos.x < cols.seq {
+        Some(describe_state_full(
+            session,
+            idx,
+            session.surface.state(idx),
+        ))
+    } else {
+        None
+    };
+    if let Some(tip) = tip {
+        response.clone().on_hover_text_at_pointer(tip);
     }
-    if session.finding_marks().binary_search(&idx).is_ok() {
-        painter.circle_filled(Pos2::new(cols.seq - 6.0, y), 3.0, pal.warning);
-    }
-    // Context-dependent hover text: time, state reason, or the shadowing bracket.
-    if let Some(pos) = response.hover_pos() {
-        let tip = if (cols.time..cols.kind).contains(&pos.x) {
-            record
-                .time()
-                .map(|t| format!("{} ({t} ms since epoch)", format_absolute(t)))
-        } else if (cols.state..cols.summary).contains(&pos.x) || pos.x < cols.seq {
-            Some(describe_state_full(session, idx, ev_state))
-        } else {
-            None
-        };
-        if let Some(tip) = tip {
-            response.clone().on_hover_text_at_pointer(tip);
-        }
-    }
+}
+
+/// A click selects the row (in the gutter of a shadowed row: follows to its replace), a
+/// double click seeks past it, the context menu seeks or copies its JSON.
+fn row_clicks(
+    response: &egui::Response,
+    cols: Columns,
+    session: &Session,
+    idx: EventIdx,
+    commands: &mut Vec<UiCommand>,
+) {
     if response.clicked() {
         commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Timeline).into());
         let in_gutter = response
             .interact_pointer_pos()
             .is_some_and(|p| p.x < cols.seq);
-        match ev_state {
+        match session.surface.state(idx) {
             EventState::Shadowed { by } if in_gutter => {
                 commands.push(NavCommand::FollowLink(by).into())
             }
@@ -272,7 +310,6 @@ pub(crate) fn row_ui(
             ui.close();
         }
     });
-    rect
 }
 
 /// The state of an event with the reason of an invalid op and the replace that shadows it.
