@@ -4,6 +4,7 @@
 //! file is renamed over the target, so a reader never sees half a file. The one place either
 //! shell writes a file. Errors name the user's path, never the temporary one.
 
+use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,14 @@ pub enum WriteError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// What the new file is made from could not be read (nothing was written).
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file being read.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
 }
 
 /// Fails when `target` is the log itself (the viewer never writes to the log it shows), under
@@ -45,6 +54,18 @@ pub fn refuse_the_log(target: &Path, log: &Path) -> Result<(), WriteError> {
 /// Writes `bytes` to `target` atomically, refusing to write over `log` (the log being read,
 /// when it is a file). An existing `target` is replaced: asking first is the caller's part.
 pub fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> Result<(), WriteError> {
+    write_new_with(target, log, |file| {
+        file.write_all(bytes).map_err(|e| write_error(target, e))
+    })
+}
+
+/// [`write_new_file`] with the contents written by `fill` into the open temporary file (its
+/// write errors made with [`write_error`]); the target appears only when `fill` succeeded.
+pub(crate) fn write_new_with(
+    target: &Path,
+    log: Option<&Path>,
+    fill: impl FnOnce(&mut File) -> Result<(), WriteError>,
+) -> Result<(), WriteError> {
     if let Some(log) = log {
         refuse_the_log(target, log)?;
     }
@@ -55,19 +76,24 @@ pub fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> Result
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let io = |source: std::io::Error| WriteError::Io {
-        path: target.to_path_buf(),
-        source: without_temporary_path(source),
-    };
+    let io = |source: std::io::Error| write_error(target, source);
     let mut file = tempfile::Builder::new()
         .prefix(".surface-viewer-")
         .tempfile_in(&dir)
         .map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
+    fill(file.as_file_mut())?;
     file.as_file().sync_all().map_err(io)?;
     // On failure the temporary file is removed when `file` drops.
     file.persist(target).map_err(|e| io(e.error))?;
     Ok(())
+}
+
+/// A write error on `target`, without the temporary file's name.
+pub(crate) fn write_error(target: &Path, source: std::io::Error) -> WriteError {
+    WriteError::Io {
+        path: target.to_path_buf(),
+        source: without_temporary_path(source),
+    }
 }
 
 /// `tempfile` names its temporary file in its errors (`… at path "…/.surface-viewer-XXXX"`);

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use crate::app::ViewerApp;
-use crate::chrome::command::SideTab;
 use crate::chrome::banner::Banner;
+use crate::chrome::command::SideTab;
 use crate::preview::command::PreviewCommand;
 use crate::session::loader::DialogPurpose;
 
@@ -43,7 +43,7 @@ impl ViewerApp {
             return;
         };
         let result =
-            crate::preview::pane::save_as_new_log(session, &self.panels.preview, path, replace);
+            crate::preview::save::save_as_new_log(session, &self.panels.preview, path, replace);
         self.chrome.banner = Some(match result {
             Ok(()) => Banner::info(format!(
                 "Saved a copy with the proposed event appended to {}.",

@@ -1,7 +1,7 @@
 //! The replace preview: validity, shadowed nodes, the meter's totals before and after, the
 //! resulting surface, an editable summary, the exact event line, copy, and "save as new log".
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea, Ui};
 
@@ -12,7 +12,6 @@ use crate::command::PreviewCommand;
 use crate::command::UiCommand;
 use crate::command::WindowCommand;
 use crate::session::loaded::Session;
-use crate::session::loader::Source;
 use crate::theme;
 use crate::view::ViewState;
 
@@ -128,7 +127,6 @@ pub fn preview_ui(
     state: &mut PreviewState,
     commands: &mut Vec<UiCommand>,
 ) {
-    let pal = theme::palette(ui);
     if view.range_start.is_none() {
         ui.label("Click a node in the surface panel, then shift-click another, to preview replacing that range with a summary.");
         return;
@@ -154,36 +152,106 @@ pub fn preview_ui(
         return;
     }
     let summary_before = state.summary.clone();
-    ScrollArea::vertical().id_salt("preview").auto_shrink([false, false]).show(ui, |ui| {
-        let Some(preview) = state.refresh(session, view).cloned() else { return };
-        let seqs = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-        let op = &preview.event["surfaceOp"];
-        ui.horizontal(|ui| {
-            let (text, color) = if preview.valid { ("● valid at the cursor", pal.on_surface) } else { ("× invalid at the cursor", pal.error) };
-            ui.label(RichText::new(text).color(color).strong());
-            ui.label(format!("replace {}..{}", op["start"], op["end"]));
-            if ui.button("Clear").on_hover_text("Drop the range (Esc)").clicked() {
-                commands.push(PreviewCommand::ClearRange.into());
-            }
+    ScrollArea::vertical()
+        .id_salt("preview")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let Some(preview) = state.refresh(session, view).cloned() else {
+                return;
+            };
+            validity_ui(ui, &preview, state, commands);
+            totals_ui(ui, &preview);
+            ui.separator();
+            let label = ui.label(RichText::new("Replacement summary").strong());
+            ui.add(
+                egui::TextEdit::multiline(&mut state.summary)
+                    .desired_rows(3)
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
+            ui.label(format!(
+                "Resulting surface: {}",
+                seq_list(&preview.after_nodes)
+            ));
+            ui.separator();
+            save_ui(ui, session, &preview, state, commands);
         });
-        for e in &preview.errors {
-            ui.label(RichText::new(format!("• {e}")).color(pal.error));
-        }
-        let (text, color) = match state.end_problem() {
-            None => ("● valid at the end of the log, where a saved copy appends it".to_string(), pal.on_surface),
-            Some(problem) => (format!("× invalid at the end of the log, where a saved copy appends it: {problem} — saving is refused"), pal.error),
+    if state.summary != summary_before {
+        ui.ctx().request_repaint();
+    }
+}
+
+/// Seqs as a comma-separated list.
+fn seq_list(seqs: &[u64]) -> String {
+    seqs.iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether the op holds at the cursor and at the end of the log, its errors and warnings,
+/// and the nodes it shadows.
+fn validity_ui(
+    ui: &mut Ui,
+    preview: &Preview,
+    state: &PreviewState,
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    let op = &preview.event["surfaceOp"];
+    ui.horizontal(|ui| {
+        let (text, color) = if preview.valid {
+            ("● valid at the cursor", pal.on_surface)
+        } else {
+            ("× invalid at the cursor", pal.error)
         };
-        ui.label(RichText::new(text).color(color));
-        for w in &preview.warnings {
-            ui.label(RichText::new(format!("• {w}")).color(pal.warning));
+        ui.label(RichText::new(text).color(color).strong());
+        ui.label(format!("replace {}..{}", op["start"], op["end"]));
+        if ui
+            .button("Clear")
+            .on_hover_text("Drop the range (Esc)")
+            .clicked()
+        {
+            commands.push(PreviewCommand::ClearRange.into());
         }
-        ui.label(format!("Shadows {} node(s): {}", preview.shadowed.len(), seqs(&preview.shadowed)));
-        let delta = preview.after.approx_tokens as i64 - preview.before.approx_tokens as i64;
-        egui::Grid::new("preview-totals").num_columns(4).show(ui, |ui| {
+    });
+    for e in &preview.errors {
+        ui.label(RichText::new(format!("• {e}")).color(pal.error));
+    }
+    let (text, color) = match state.end_problem() {
+        None => (
+            "● valid at the end of the log, where a saved copy appends it".to_string(),
+            pal.on_surface,
+        ),
+        Some(problem) => (
+            format!(
+                "× invalid at the end of the log, where a saved copy appends it: {problem} — saving is refused"
+            ),
+            pal.error,
+        ),
+    };
+    ui.label(RichText::new(text).color(color));
+    for w in &preview.warnings {
+        ui.label(RichText::new(format!("• {w}")).color(pal.warning));
+    }
+    ui.label(format!(
+        "Shadows {} node(s): {}",
+        preview.shadowed.len(),
+        seq_list(&preview.shadowed)
+    ));
+}
+
+/// The nodes, the meter's total and the surface's tokens before and after.
+fn totals_ui(ui: &mut Ui, preview: &Preview) {
+    let delta = preview.after.approx_tokens as i64 - preview.before.approx_tokens as i64;
+    egui::Grid::new("preview-totals")
+        .num_columns(4)
+        .show(ui, |ui| {
             ui.label("");
             ui.label(RichText::new("nodes").strong());
-            ui.label(RichText::new("meter total").strong())
-                .on_hover_text("The harness's token meter: what its compaction policy compares with the threshold");
+            ui.label(RichText::new("meter total").strong()).on_hover_text(
+                "The harness's token meter: what its compaction policy compares with the threshold",
+            );
             ui.label(RichText::new("surface").strong())
                 .on_hover_text("The sum of the meter's message prices on the surface");
             ui.end_row();
@@ -198,128 +266,72 @@ pub fn preview_ui(
             ui.label(preview.after.surface_tokens.to_string());
             ui.end_row();
         });
-        ui.separator();
-        let label = ui.label(RichText::new("Replacement summary").strong());
-        ui.add(egui::TextEdit::multiline(&mut state.summary).desired_rows(3).desired_width(f32::INFINITY))
-            .labelled_by(label.id);
-        ui.label(format!("Resulting surface: {}", seqs(&preview.after_nodes)));
-        ui.separator();
-        ui.label(RichText::new("Event line to append").strong());
-        let line = preview.event_line();
-        ui.label(RichText::new(&line).monospace().size(theme::CODE_LINE_SIZE));
-        ui.horizontal(|ui| {
-            if ui.button("Copy event line").clicked() {
-                commands.push(WindowCommand::Copy(line.clone()).into());
-            }
-            let can_save = state.savable() && session.format != Format::Sqlite;
-            if ui
-                .add_enabled(can_save, egui::Button::new("Save as new log…"))
-                .on_hover_text("Write a copy of the log with this line appended to a new file (the open log is never written)")
-                .on_disabled_hover_text("Only an op valid at the cursor and at the end of the log, on a JSONL or Zstandard log, can be saved")
-                .clicked()
-            {
-                commands.push(PreviewCommand::SaveDialog.into());
-            }
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("or to path:");
-            ui.add(egui::TextEdit::singleline(&mut state.save_path).desired_width(ui.available_width() - 70.0))
-                .labelled_by(label.id);
-            let can_write = state.savable() && session.format != Format::Sqlite;
-            if ui.add_enabled(can_write, egui::Button::new("Write")).clicked() {
-                let target = PathBuf::from(state.save_path.trim());
-                if target.exists() {
-                    state.confirm_replace = Some(target);
-                } else {
-                    state.confirm_replace = None;
-                    commands.push(PreviewCommand::SaveAs(target).into());
-                }
-            }
-        });
-        if let Some(target) = state.confirm_replace.clone() {
-            if target.as_os_str() != state.save_path.trim() {
-                state.confirm_replace = None;
+}
+
+/// The event line to append, copy, save through the dialog or to a typed path (asking
+/// before replacing a file).
+fn save_ui(
+    ui: &mut Ui,
+    session: &Session,
+    preview: &Preview,
+    state: &mut PreviewState,
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    ui.label(RichText::new("Event line to append").strong());
+    let line = preview.event_line();
+    ui.label(RichText::new(&line).monospace().size(theme::CODE_LINE_SIZE));
+    let can_save = state.savable() && session.format != Format::Sqlite;
+    ui.horizontal(|ui| {
+        if ui.button("Copy event line").clicked() {
+            commands.push(WindowCommand::Copy(line.clone()).into());
+        }
+        if ui
+            .add_enabled(can_save, egui::Button::new("Save as new log…"))
+            .on_hover_text("Write a copy of the log with this line appended to a new file (the open log is never written)")
+            .on_disabled_hover_text("Only an op valid at the cursor and at the end of the log, on a JSONL or Zstandard log, can be saved")
+            .clicked()
+        {
+            commands.push(PreviewCommand::SaveDialog.into());
+        }
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("or to path:");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.save_path)
+                .desired_width(ui.available_width() - 70.0),
+        )
+        .labelled_by(label.id);
+        if ui
+            .add_enabled(can_save, egui::Button::new("Write"))
+            .clicked()
+        {
+            let target = PathBuf::from(state.save_path.trim());
+            if target.exists() {
+                state.confirm_replace = Some(target);
             } else {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(RichText::new(format!("{} exists. Replace it?", target.display())).color(pal.warning));
-                    if ui.button("Replace").clicked() {
-                        commands.push(PreviewCommand::SaveAsReplacing(target.clone()).into());
-                        state.confirm_replace = None;
-                    }
-                    if ui.button("Cancel").clicked() {
-                        state.confirm_replace = None;
-                    }
-                });
+                state.confirm_replace = None;
+                commands.push(PreviewCommand::SaveAs(target).into());
             }
         }
     });
-    if state.summary != summary_before {
-        ui.ctx().request_repaint();
-    }
-}
-
-/// Writes a copy of the open log with the preview's event line appended to `target`,
-/// atomically. Refuses invalid ops (at the cursor or at the end of the log, where the line
-/// lands), SQLite logs, the open log itself, and an existing file unless `replace`.
-pub fn save_as_new_log(
-    session: &Session,
-    state: &PreviewState,
-    target: &Path,
-    replace: bool,
-) -> anyhow::Result<()> {
-    let Some(preview) = state.current() else {
-        anyhow::bail!("there is no replace preview (select a surface range first)");
+    let Some(target) = state.confirm_replace.clone() else {
+        return;
     };
-    if !preview.valid {
-        anyhow::bail!(
-            "the proposed op is invalid at the cursor: {}",
-            preview.errors.join("; ")
+    if target.as_os_str() != state.save_path.trim() {
+        state.confirm_replace = None;
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            RichText::new(format!("{} exists. Replace it?", target.display())).color(pal.warning),
         );
-    }
-    if let Some(problem) = state.end_problem() {
-        anyhow::bail!(
-            "the op would be appended at the end of the log, where it is invalid: {problem} (move the cursor to the end and pick the range there)"
-        );
-    }
-    if target.as_os_str().is_empty() {
-        anyhow::bail!("no target path given");
-    }
-    let is_the_log = session
-        .path()
-        .is_some_and(|log| std::fs::canonicalize(log).ok() == std::fs::canonicalize(target).ok());
-    // The open log itself is refused below, with its own reason.
-    if !replace && !is_the_log && target.exists() {
-        anyhow::bail!(
-            "{} already exists (confirm to replace it)",
-            target.display()
-        );
-    }
-    let line = preview.event_line();
-    let mut bytes = match &session.source {
-        Source::Path(p) => {
-            std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?
+        if ui.button("Replace").clicked() {
+            commands.push(PreviewCommand::SaveAsReplacing(target.clone()).into());
+            state.confirm_replace = None;
         }
-        Source::Embedded { bytes, .. } => bytes.to_vec(),
-    };
-    match session.format {
-        Format::Jsonl => {
-            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-                bytes.push(b'\n');
-            }
-            bytes.extend_from_slice(line.as_bytes());
-            bytes.push(b'\n');
+        if ui.button("Cancel").clicked() {
+            state.confirm_replace = None;
         }
-        Format::Zstd => {
-            let frame = zstd::encode_all(format!("{line}\n").as_bytes(), 3)?;
-            bytes.extend_from_slice(&frame);
-        }
-        Format::Sqlite => anyhow::bail!(
-            "saving a new log is supported for JSONL and Zstandard files; copy the event line instead"
-        ),
-    }
-    Ok(surface_store::write_new_file(
-        target,
-        &bytes,
-        session.path(),
-    )?)
+    });
 }
