@@ -411,9 +411,8 @@ fn blank_literals(text: &str) -> String {
                 j += if rest.as_bytes()[j] == b'\\' { 2 } else { 1 };
             }
             (j + 1).min(rest.len())
-        } else if rest.starts_with('\'') {
+        } else if let Some(body) = rest.strip_prefix('\'') {
             // A character literal (`'{'`, `'\''`, `'\u{7b}'`), not a lifetime (`'a`).
-            let body = &rest[1..];
             let len = if body.starts_with('\\') {
                 body.find('\'').filter(|&e| e > 1).map(|e| e + 2)
             } else {
