@@ -48,7 +48,7 @@ pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::FileIdentity;
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
-pub use log_with_line::{LogBytes, SaveLogError, write_log_with_line};
+pub use log_with_line::{LineError, LogBytes, SaveLogError, log_with_line, write_log_with_line};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
