@@ -640,6 +640,7 @@ impl ViewerApp {
                 session,
                 &self.view,
                 &mut self.panels.preview,
+                self.jobs.synchronous,
                 &mut self.commands,
             ),
             SideTab::Compactions => crate::compactions::tab::compactions_ui(

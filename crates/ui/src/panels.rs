@@ -6,7 +6,7 @@ use crate::arrows::ArrowState;
 use crate::compactions::tab::CompactionsState;
 use crate::inspector::InspectorState;
 use crate::policy::tab::PolicyTabState;
-use crate::preview::pane::PreviewState;
+use crate::preview::state::PreviewState;
 use crate::replay::bar::ReplayState;
 use crate::request_view::RequestViewState;
 use crate::strip::context_strip::StripState;

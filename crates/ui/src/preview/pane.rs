@@ -1,123 +1,22 @@
 //! The replace preview: validity, shadowed nodes, the meter's totals before and after, the
-//! resulting surface, an editable summary, the exact event line, copy, and "save as new log".
+//! resulting surface, an editable summary, the exact event line, copy, and "save as new log"
+//! with what `check` would say about the saved file.
 
 use std::path::PathBuf;
 
 use egui::{RichText, ScrollArea, Ui};
 
-use surface_engine::{Preview, PreviewRequest, preview_replace};
+use surface_engine::{Preview, Severity};
 use surface_store::Format;
 
 use crate::command::PreviewCommand;
 use crate::command::UiCommand;
 use crate::command::WindowCommand;
+use crate::preview::saved_check::added_findings;
+use crate::preview::state::PreviewState;
 use crate::session::loaded::Session;
 use crate::theme;
 use crate::view::ViewState;
-
-/// Default summary text of a new preview.
-const DEFAULT_SUMMARY: &str = "Summary of the replaced conversation span.";
-
-/// UI-only state of the preview pane.
-#[derive(Debug)]
-pub struct PreviewState {
-    /// The replacement text the user edits.
-    pub summary: String,
-    /// Path typed for "save as new log".
-    pub save_path: String,
-    /// `(cursor, first event, last event, summary)` and the preview computed for them.
-    cached: Option<((usize, u64, u64, String), Preview)>,
-    /// The surface at the end of the log, where a saved op lands.
-    end: crate::preview::end::EndSurface,
-    /// Why the cached preview's op would be rejected at the end of the log.
-    end_problem: Option<String>,
-    /// A path that exists and that "Write" would replace: asked about first.
-    pub confirm_replace: Option<PathBuf>,
-}
-
-impl Default for PreviewState {
-    fn default() -> Self {
-        PreviewState {
-            summary: DEFAULT_SUMMARY.to_string(),
-            save_path: String::new(),
-            cached: None,
-            end: Default::default(),
-            end_problem: None,
-            confirm_replace: None,
-        }
-    }
-}
-
-impl PreviewState {
-    /// Drops the cached preview (a new log was loaded).
-    pub fn reset(&mut self) {
-        self.cached = None;
-        self.save_path.clear();
-        self.end.reset();
-        self.end_problem = None;
-        self.confirm_replace = None;
-    }
-
-    /// Why the current op would be rejected at the end of the log, where saving appends it
-    /// (`None`: it holds there).
-    pub fn end_problem(&self) -> Option<&str> {
-        self.end_problem.as_deref()
-    }
-
-    /// True when the current op can be saved: valid at the cursor and at the end of the log.
-    pub fn savable(&self) -> bool {
-        self.current().is_some_and(|p| p.valid) && self.end_problem.is_none()
-    }
-
-    /// The preview computed last.
-    pub fn current(&self) -> Option<&Preview> {
-        self.cached.as_ref().map(|(_, p)| p)
-    }
-
-    /// Recomputes the preview when the range, cursor or summary changed.
-    pub fn refresh(&mut self, session: &Session, view: &ViewState) -> Option<&Preview> {
-        let (Some(a), Some(b)) = (view.range_start, view.range_end) else {
-            self.cached = None;
-            return None;
-        };
-        let key = (
-            session.cursor(),
-            a.0 as u64,
-            b.0 as u64,
-            self.summary.clone(),
-        );
-        if self.cached.as_ref().is_none_or(|(k, _)| *k != key) {
-            // Order the endpoints by surface position, so that shift-clicking upwards works too.
-            let (first, last) = match (session.node_position(a), session.node_position(b)) {
-                (Some(x), Some(y)) if y < x => (b, a),
-                _ => (a, b),
-            };
-            let req = PreviewRequest {
-                start: session.log.event(first).seq,
-                end: session.log.event(last).seq,
-                summary: self.summary.clone(),
-                time: None,
-            };
-            // The preview's figures are the meter's: none before it landed.
-            let meter = session.meter()?;
-            let preview = preview_replace(&session.log, &session.surface, meter, &req);
-            self.end_problem = self.end.problem(session, req.start, req.end);
-            self.cached = Some((key, preview));
-        }
-        self.current()
-    }
-
-    /// A default path for the new log: next to the open one, with a suffix.
-    pub fn suggested_path(&self, session: Option<&Session>) -> Option<PathBuf> {
-        let path = session?.path()?;
-        let stem = path
-            .file_name()?
-            .to_string_lossy()
-            .replace(".session.jsonl", "")
-            .replace(".jsonl", "");
-        Some(path.with_file_name(format!("{stem}.with-replace.session.jsonl")))
-    }
-}
 
 /// Shows the preview pane.
 pub fn preview_ui(
@@ -125,6 +24,7 @@ pub fn preview_ui(
     session: &Session,
     view: &ViewState,
     state: &mut PreviewState,
+    blocking: bool,
     commands: &mut Vec<UiCommand>,
 ) {
     if view.range_start.is_none() {
@@ -175,6 +75,7 @@ pub fn preview_ui(
             ));
             ui.separator();
             save_ui(ui, session, &preview, state, commands);
+            saved_check_ui(ui, session, &preview, state, blocking);
         });
     if state.summary != summary_before {
         ui.ctx().request_repaint();
@@ -269,7 +170,7 @@ fn totals_ui(ui: &mut Ui, preview: &Preview) {
 }
 
 /// The event line to append, copy, save through the dialog or to a typed path (asking
-/// before replacing a file).
+/// before replacing a file; the open log's own path refused at once).
 fn save_ui(
     ui: &mut Ui,
     session: &Session,
@@ -307,7 +208,8 @@ fn save_ui(
             .clicked()
         {
             let target = PathBuf::from(state.save_path.trim());
-            if target.exists() {
+            // The open log is refused by the save itself, with its reason: nothing to ask.
+            if target.exists() && !state.path_is_the_log(session) {
                 state.confirm_replace = Some(target);
             } else {
                 state.confirm_replace = None;
@@ -315,6 +217,19 @@ fn save_ui(
             }
         }
     });
+    if state.path_is_the_log(session) {
+        ui.label(
+            RichText::new(
+                "× that is the open log: surface-viewer never writes to it — choose another file",
+            )
+            .color(pal.error),
+        );
+    }
+    replace_question_ui(ui, state, commands);
+}
+
+/// "… exists. Replace it?" for the path asked about, while that path is the one typed.
+fn replace_question_ui(ui: &mut Ui, state: &mut PreviewState, commands: &mut Vec<UiCommand>) {
     let Some(target) = state.confirm_replace.clone() else {
         return;
     };
@@ -322,6 +237,7 @@ fn save_ui(
         state.confirm_replace = None;
         return;
     }
+    let pal = theme::palette(ui);
     ui.horizontal_wrapped(|ui| {
         ui.label(
             RichText::new(format!("{} exists. Replace it?", target.display())).color(pal.warning),
@@ -334,4 +250,70 @@ fn save_ui(
             state.confirm_replace = None;
         }
     });
+}
+
+/// What `check` would say about the saved file beyond the log's own findings, computed
+/// (in the background for a long log) while the op can be saved.
+fn saved_check_ui(
+    ui: &mut Ui,
+    session: &Session,
+    preview: &Preview,
+    state: &mut PreviewState,
+    blocking: bool,
+) {
+    if !state.savable() || session.format == Format::Sqlite {
+        return;
+    }
+    let pal = theme::palette(ui);
+    let line = preview.event_line();
+    if state.saved_check.poll() {
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(100));
+    }
+    state
+        .saved_check
+        .ensure(session, &line, Some(ui.ctx()), blocking);
+    let pending = |ui: &mut Ui, what: &str| {
+        ui.label(RichText::new(format!("check on the saved file: {what}")).color(pal.weak_text));
+    };
+    let (saved, log) = match (state.saved_check.outcome(session, &line), &session.findings) {
+        (None, _) => return pending(ui, crate::session::loaded::PENDING),
+        (Some(Err(e)), _) => {
+            ui.label(
+                RichText::new(format!("× the saved file could not be checked: {e}"))
+                    .color(pal.error),
+            );
+            return;
+        }
+        (Some(Ok(_)), None) => {
+            return pending(ui, "waiting for the log's own findings");
+        }
+        (Some(Ok(saved)), Some(index)) => (saved, &index.list),
+    };
+    let added = added_findings(log, saved);
+    if added.is_empty() {
+        ui.label(
+            RichText::new("● check finds nothing new in the saved file").color(pal.on_surface),
+        );
+        return;
+    }
+    ui.label(
+        RichText::new(format!(
+            "check would report {} in the saved file that the log does not have:",
+            crate::wording::count(added.len(), "more finding")
+        ))
+        .color(pal.warning),
+    );
+    for f in added {
+        let icon = if f.severity == Severity::Error {
+            "■"
+        } else {
+            "▲"
+        };
+        let place = crate::findings::row::place_of(f);
+        ui.label(
+            RichText::new(format!("{icon} {} · {place}: {}", f.rule, f.message))
+                .color(pal.severity(f.severity)),
+        );
+    }
 }

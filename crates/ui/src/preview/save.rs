@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use surface_store::{Format, LogBytes, write_log_with_line};
+use surface_store::{Format, LogBytes, refuse_the_log, write_log_with_line};
 
-use crate::preview::pane::PreviewState;
+use crate::preview::state::PreviewState;
 use crate::session::loaded::Session;
 use crate::session::loader::Source;
 
@@ -37,11 +37,11 @@ pub fn save_as_new_log(
     if target.as_os_str().is_empty() {
         anyhow::bail!("no target path given");
     }
-    let is_the_log = session
-        .path()
-        .is_some_and(|log| std::fs::canonicalize(log).ok() == std::fs::canonicalize(target).ok());
-    // The open log itself is refused below, with its own reason.
-    if !replace && !is_the_log && target.exists() {
+    // The open log first, with its own reason: whether it exists is not the question.
+    if let Some(log) = session.path() {
+        refuse_the_log(target, log)?;
+    }
+    if !replace && target.exists() {
         anyhow::bail!(
             "{} already exists (confirm to replace it)",
             target.display()
