@@ -1,6 +1,7 @@
-//! Live follow in the viewer: the store's `Follower` ([`crate::session::follow_state`]) is polled when the file changes
-//! (`notify`) or every half second (the fallback when change events are unavailable), and new
-//! events go through the engine's delta processing. The viewer only reads the file.
+//! Live follow in the viewer: the store's `Follower` ([`crate::session::follow_state`]) is
+//! polled when the file changes (`notify`) or every half second (the fallback when change
+//! events are unavailable), and new events go through the engine's delta processing. The viewer
+//! only reads the file.
 
 use std::path::Path;
 

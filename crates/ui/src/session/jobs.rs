@@ -14,7 +14,8 @@ pub(crate) struct Jobs {
     pub(crate) load: Option<LoadJob>,
     /// The load whose session is shown, while its findings and meter are computed.
     pub(crate) analysis: Option<LoadJob>,
-    /// Tests: a synchronous load's analysis, held back until [`crate::ViewerApp::release_analysis`].
+    /// Tests: a synchronous load's analysis, held back until
+    /// [`crate::ViewerApp::release_analysis`].
     pub(crate) held_analysis: Option<Parcel>,
     /// Tests: hold back the analysis of the next synchronous load.
     pub(crate) hold_analysis: bool,

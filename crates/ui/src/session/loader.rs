@@ -1,11 +1,11 @@
 //! Background work that must never block the UI thread: loading a session file (with progress
 //! and cancellation) in two steps — the log and its surface first, then its findings and token
-//! meter ([`crate::session::analysis`]) — and the native file and folder dialogs (the folder discovery
-//! itself is `browser_job.rs`).
+//! meter ([`crate::session::analysis`]) — and the native file and folder dialogs (the folder
+//! discovery itself is `browser/job.rs`).
 //!
 //! The viewer maps a large JSONL file (`store::open_for_viewer`): the log's text shares the
-//! page cache, pages are let go once the load has read them, and again while the analysis
-//! reads them ([`crate::session::page_release`]), so the window holds the index, not a second copy of
+//! page cache, pages are let go once the load has read them, and again while the analysis reads
+//! them ([`crate::session::page_release`]), so the window holds the index, not a second copy of
 //! the file. A log it follows is an owned copy (`store::open_following`), which new lines are
 //! appended to. If another program truncates a mapped file, its bytes read as zeros and the
 //! window reopens it (`ViewerApp::reopen_if_lost`).
