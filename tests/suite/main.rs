@@ -36,4 +36,6 @@ mod ui_nav;
 #[cfg(feature = "gui")]
 mod ui_policy;
 #[cfg(feature = "gui")]
+mod ui_save;
+#[cfg(feature = "gui")]
 mod ui_time_axis;

@@ -15,6 +15,7 @@ mod error;
 mod follow;
 mod identity;
 mod jsonl;
+mod log_with_line;
 mod map_for;
 #[cfg(target_os = "linux")]
 mod map_guard;
@@ -47,6 +48,7 @@ pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::FileIdentity;
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
+pub use log_with_line::{LineError, LogBytes, SaveLogError, log_with_line, write_log_with_line};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
