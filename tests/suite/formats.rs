@@ -1081,7 +1081,7 @@ use crate::invariants;
 mod no_panics {
     use proptest::collection::vec;
     use proptest::prelude::*;
-    use surface_store::read_zstd_jsonl;
+    use surface_store::{ReadLimits, read_zstd_jsonl};
 
     use super::*;
 
@@ -1101,7 +1101,7 @@ mod no_panics {
                 b[i % n] ^= x;
             }
             b.truncate(cut % (b.len() + 1));
-            let log = read_zstd_jsonl(&b, None).expect("not cancelled");
+            let log = read_zstd_jsonl(&b, None, &ReadLimits::default()).expect("not cancelled");
             invariants::assert_log_invariants(&log, "mutated zstd");
             // What was read is the original log's events (a frame's checksum catches flips).
             let want = surface_store::read_jsonl(synthetic().into_bytes(), None).expect("read");
@@ -1117,7 +1117,7 @@ mod no_panics {
         fn random_zstd_never_panics(tail in vec(any::<u8>(), 0..3000)) {
             let mut b = vec![0x28, 0xB5, 0x2F, 0xFD];
             b.extend(tail);
-            let log = read_zstd_jsonl(&b, None).expect("not cancelled");
+            let log = read_zstd_jsonl(&b, None, &ReadLimits::default()).expect("not cancelled");
             let findings = invariants::assert_log_invariants(&log, "random zstd");
             // Random bytes are no session: at least the missing header is reported.
             prop_assert!(!findings.is_empty());

@@ -138,6 +138,7 @@ pub fn event_counts(
     conn: &Connection,
     schema: &Schema,
     path: &Path,
+    limits: &crate::ReadLimits,
 ) -> Result<HashMap<String, u64>, StoreError> {
     let packed = schema.event_has("ignorable");
     let scalar_sql = if packed {
@@ -167,7 +168,10 @@ pub fn event_counts(
                 continue;
             };
             let kind = text_of(r.get_ref(1)?).and_then(|t| ChunkKind::from_row_type(&t));
-            let members = match (kind, super::sqlite_rows::data_text(r.get_ref(2)?)) {
+            let members = match (
+                kind,
+                super::sqlite_rows::data_text(r.get_ref(2)?, limits.event_len()),
+            ) {
                 (Some(kind), Ok(json)) => packed_member_count(kind, &json).unwrap_or(0),
                 _ => 0,
             };

@@ -1,6 +1,7 @@
 //! The cheap look at one file: its format from the first bytes, then the session header and,
-//! from the first and last [`WINDOW`] bytes only (the first and last frame of a Zstandard
-//! file), the latest title and the last event time.
+//! from the first and last [`WINDOW`] bytes only (of a Zstandard file: the first [`WINDOW`]
+//! decoded bytes, and the last ones of its last frame, which streams through a buffer of a few
+//! windows and is given up past the total limit), the latest title and the last event time.
 //! A JSONL file is a session when its first line is a session header; a Zstandard file when
 //! its first decoded line is one (or when it does not decode: a damaged session file is
 //! reported, not hidden); SQLite files go to [`super::sqlite`].
@@ -14,7 +15,7 @@ use serde_json::Value;
 use super::entry::{Probe, SessionEntry, project_of};
 use super::walk::Candidate;
 use crate::jsonl::parse_header;
-use crate::{Format, refuse_non_regular};
+use crate::{Format, ReadLimits, refuse_non_regular};
 use surface_engine::SessionHeader;
 
 /// Bytes read from each end of a file (decoded bytes for Zstandard).
@@ -23,8 +24,8 @@ pub const WINDOW: usize = 64 << 10;
 /// time and title); frames are found by structure, so only the first and last are decoded.
 pub const ZSTD_TAIL_LIMIT: u64 = 16 << 20;
 
-/// Probes one file.
-pub fn probe(c: &Candidate) -> Probe {
+/// Probes one file, decoding no more than `limits` allow.
+pub fn probe(c: &Candidate, limits: &ReadLimits) -> Probe {
     let path = &c.path;
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -41,8 +42,8 @@ pub fn probe(c: &Candidate) -> Probe {
         Err(e) => return Probe::Skipped(format!("cannot read {}: {e}; skipped", path.display())),
     };
     match Format::detect(&head) {
-        Format::Sqlite => super::sqlite::probe(c),
-        Format::Zstd => probe_zstd(c, head, file),
+        Format::Sqlite => super::sqlite::probe(c, limits),
+        Format::Zstd => probe_zstd(c, head, file, limits),
         Format::Jsonl => probe_jsonl(c, &mut file, head),
     }
 }
@@ -83,7 +84,7 @@ fn read_tail(file: &mut std::fs::File, size: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes[from..].to_vec())
 }
 
-fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
+fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File, limits: &ReadLimits) -> Probe {
     // Small enough: the whole file, for its last frame too.
     let whole = if c.size <= ZSTD_TAIL_LIMIT {
         let mut all = head;
@@ -111,7 +112,7 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
             entry.title = last_title(&text[first_end..]);
             if let Some(tail) = whole
                 .as_deref()
-                .and_then(crate::zstd_jsonl::last_frame_text)
+                .and_then(|all| crate::zstd_jsonl::last_frame_text(all, WINDOW, limits))
             {
                 if let Some(t) = last_title(&tail) {
                     entry.title = Some(t);
