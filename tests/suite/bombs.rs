@@ -27,6 +27,10 @@ struct Run {
 }
 
 /// Runs the binary with `args`, measuring its own peak resident memory (`wait4`).
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by `wait4`, which also gives its resource usage"
+)]
 fn run(args: &[&str]) -> Run {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
