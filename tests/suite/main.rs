@@ -9,6 +9,7 @@ mod invariants;
 
 mod architecture;
 mod audit;
+mod bombs;
 mod check_parallel;
 mod cli;
 mod cli_outputs;

@@ -950,6 +950,8 @@ fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
     if !cfg!(target_os = "linux") {
         return; // the viewer maps files only on Linux; elsewhere it holds a copy
     }
+    // As `surface_ui::run` does: without the guard the viewer reads instead of mapping.
+    assert!(surface_store::install_map_guard());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("large.session.jsonl");
     common::write_large_log(&path, 9 << 20);
@@ -998,6 +1000,8 @@ fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
     if !cfg!(target_os = "linux") {
         return; // the viewer maps files only on Linux; elsewhere it holds a copy
     }
+    // As `surface_ui::run` does: without the guard the viewer reads instead of mapping.
+    assert!(surface_store::install_map_guard());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("large.session.jsonl");
     common::write_large_log(&path, 9 << 20);

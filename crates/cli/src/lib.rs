@@ -25,7 +25,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use load::{Loaded, load};
 pub use surface_passes::{check_report_of, meter_of};
-pub use surface_store::write_new_file;
+pub use surface_store::{install_map_guard, write_new_file};
 
 /// Exit code: clean — the command did its work and judged nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -185,6 +185,11 @@ pub enum Command {
         /// Accepted for symmetry with the other commands; lists only that session.
         #[arg(long, value_name = "ID")]
         session: Option<String>,
+        /// The most text one session may hold once decompressed, in bytes (512M, 2G); a
+        /// session past it is unreadable. Default: the smaller of 16G and three quarters of
+        /// physical memory.
+        #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+        max_bytes: Option<u64>,
         /// One JSON document on stdout.
         #[arg(long)]
         json: bool,
@@ -203,6 +208,18 @@ pub struct Input {
     /// Session id in a SQLite file (default: the only one, else the most recently created).
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// The most text one session may hold once decompressed, in bytes (suffixes K, M, G, T:
+    /// 512M, 2G); past it the file is not read (exit 2). Default: the smaller of 16G and
+    /// three quarters of physical memory.
+    #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+    pub max_bytes: Option<u64>,
+}
+
+impl Input {
+    /// The limits the file is read within (`--max-bytes`, else the defaults).
+    pub fn limits(&self) -> surface_store::ReadLimits {
+        surface_store::ReadLimits::with_max_bytes(self.max_bytes)
+    }
 }
 
 /// The meter's settings, for every command that shows a threshold.
@@ -282,15 +299,17 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Sessions {
             file,
             session,
+            max_bytes,
             json,
             jobs,
-        } if file.is_dir() => sessions_dir::run(&file, session.as_deref(), json, jobs)?,
-        Command::Sessions {
-            file,
-            session,
-            json,
-            ..
-        } => sessions::run(&file, session.as_deref(), json)?,
+        } => {
+            let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
+            if file.is_dir() {
+                sessions_dir::run(&file, session.as_deref(), &limits, json, jobs)?
+            } else {
+                sessions::run(&file, session.as_deref(), &limits, json)?
+            }
+        }
     };
     Ok(ExitCode::from(code))
 }

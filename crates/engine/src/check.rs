@@ -263,6 +263,10 @@ fn problem_findings(log: &EventLog, last_turn_end: Option<EventIdx>, out: &mut V
             ProblemKind::BadProvenance => {
                 Finding::new(Rule::ProvenanceMalformed, p.seq, p.line, &p.message)
             }
+            ProblemKind::TooLong => Finding::new(Rule::LineTooLong, p.seq, p.line, &p.message),
+            ProblemKind::LineCountOverflow => {
+                Finding::new(Rule::LineCountOverflow, p.seq, p.line, &p.message)
+            }
             ProblemKind::BadRecord => {
                 let committed = match (last_turn_end, p.line, p.seq) {
                     (Some(end), Some(line), _) if end.line > 0 => line < end.line,
@@ -293,9 +297,12 @@ struct BadRecords {
 impl BadRecords {
     fn of(log: &EventLog) -> Self {
         let bad = || {
-            log.problems
-                .iter()
-                .filter(|p| matches!(p.kind, ProblemKind::BadRecord | ProblemKind::CorruptFrame))
+            log.problems.iter().filter(|p| {
+                matches!(
+                    p.kind,
+                    ProblemKind::BadRecord | ProblemKind::CorruptFrame | ProblemKind::TooLong
+                )
+            })
         };
         let mut lines: Vec<u32> = bad().filter_map(|p| p.line).collect();
         let mut seqs: Vec<u64> = bad().filter_map(|p| p.seq).collect();

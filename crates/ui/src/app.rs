@@ -472,7 +472,7 @@ impl ViewerApp {
         if self.jobs.load.is_some() {
             return;
         }
-        let why = if session.log.text.lost() {
+        let why = if session.log.text_lost() {
             "shrank while it was shown (another program truncated it)"
         } else if session.file_changed(std::time::Instant::now()) {
             "was rewritten while it was shown (another program changed it)"

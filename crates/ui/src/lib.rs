@@ -52,6 +52,7 @@ pub use command::{
 /// following it live. Returns when the window closes.
 pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
     ready_report::mark_start();
+    surface_store::install_map_guard();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")

@@ -184,7 +184,7 @@ impl Session {
         let era = detect_era(&log);
         let time = surface_engine::time_column::TimeColumn::build(&log);
         let watched = match &source {
-            Source::Path(path) if log.text.may_change() => {
+            Source::Path(path) if log.text_may_change() => {
                 FileIdentity::of(path).map(|id| (id, Instant::now()))
             }
             _ => None,

@@ -89,7 +89,8 @@ pub fn read_source(
     let mut follower = None;
     let (format, info, sessions, log) = match source {
         Source::Path(path) if follow => {
-            let (opened, f) = store::open_following(path, session).map_err(|e| e.to_string())?;
+            let (opened, f) = store::open_following(path, session, &store::ReadLimits::default())
+                .map_err(|e| e.to_string())?;
             follower = f;
             let sessions = vec![opened.session.clone()];
             (opened.format, opened.session, sessions, opened.log)
@@ -155,7 +156,8 @@ fn read_path(
     } else {
         Vec::new()
     };
-    let opened = store::open_for_viewer(path, session, progress).map_err(|e| e.to_string())?;
+    let opened = store::open_for_viewer(path, session, progress, &store::ReadLimits::default())
+        .map_err(|e| e.to_string())?;
     let sessions = if sessions.is_empty() {
         vec![opened.session.clone()]
     } else {

@@ -35,7 +35,7 @@ pub struct ReleaseWhileBusy {
 impl ReleaseWhileBusy {
     /// Starts releasing `log`'s pages, when its text is a mapping; otherwise does nothing.
     pub fn start(log: &Arc<EventLog>) -> Self {
-        if !log.text.is_shared() {
+        if !log.text_is_shared() {
             return ReleaseWhileBusy { _stop: None };
         }
         let (stop, stopped) = channel::<()>();
@@ -59,7 +59,7 @@ impl ReleaseWhileBusy {
 
 /// Lets go of every resident page of `log`'s text (nothing for owned text).
 pub fn release_all(log: &EventLog) {
-    log.text.release_resident(0..log.text.len());
+    log.release_resident(0..log.text_len());
 }
 
 #[cfg(test)]

@@ -171,14 +171,10 @@ fn scan(log: &EventLog, needle: &str, shared: &Shared) {
                 let hit = match row_hit {
                     Some((r, hit)) if r == row => hit,
                     _ => {
+                        // A private copy when the row's bytes may change (a mapped file).
                         let hit = log
-                            .packed_rows
-                            .get(row as usize)
-                            .and_then(|r| {
-                                let at = r.start as usize;
-                                log.text.get(at..at + r.len as usize)
-                            })
-                            .is_some_and(|t| matcher.contains(&String::from_utf8_lossy(t)));
+                            .packed_row_bytes(row)
+                            .is_some_and(|t| matcher.contains(&String::from_utf8_lossy(&t)));
                         row_hit = Some((row, hit));
                         hit
                     }
