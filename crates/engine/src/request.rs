@@ -194,7 +194,7 @@ fn estimate_of(header: Option<&RequestHeader>, messages: u64) -> Estimate {
 
 /// The step's reported usage: its `assistant/message`'s `usage`, else the `usage` chunk it
 /// cites, else a `usage` chunk read while the step was open.
-fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
+pub(crate) fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
     if let Some(m) = step.message {
         if let Some(u) = usage_of(log, m) {
             return Some(u);
