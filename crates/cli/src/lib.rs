@@ -1,12 +1,13 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
-//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
+//! `check` and `sessions` also on a folder. Each subcommand is a thin shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
 
 pub mod audit;
 mod check;
 mod check_dir;
+pub mod cost;
 mod dir;
 mod load;
 mod messages;
@@ -39,8 +40,8 @@ pub const EXIT_UNREADABLE: u8 = 2;
 const EXIT_STATUS_HELP: &str = "\
 Exit status (as grep's): 0 clean; 1 findings — check found an error-level finding, preview
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
-error, a refused write, nothing to show. surface, messages, tokens, request, audit and
-sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
+error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
+and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, check and sessions exit 2 only when none can be read.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
@@ -162,6 +163,21 @@ pub enum Command {
         #[command(flatten)]
         meter: MeterOptions,
     },
+    /// What context cost: the model calls' tokens per turn and in total, the cache hit rate,
+    /// and each compaction's summarizer tokens, saved tokens, broken cache and (with --prices)
+    /// balance.
+    Cost {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV on stdout, one row per model call.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
+    },
     /// The harness's compaction policy replayed: verify every decision the log holds, the
     /// settings it implies, and --what-if another setting; exit 0 when every decision agrees,
     /// 1 when some disagree, 2 on trouble.
@@ -271,6 +287,19 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 _ => audit::AuditFormat::Human,
             };
             audit::run(&input, format, html.as_deref(), &meter)?
+        }
+        Command::Cost {
+            input,
+            json,
+            csv,
+            prices,
+        } => {
+            let format = match (json, csv) {
+                (true, _) => cost::CostFormat::Json,
+                (_, true) => cost::CostFormat::Csv,
+                _ => cost::CostFormat::Human,
+            };
+            cost::run(&input, format, &prices)?
         }
         Command::Policy { input, options } => policy::run(&input, &options)?,
         Command::Sessions {
