@@ -12,6 +12,7 @@ mod audit;
 mod check_parallel;
 mod cli;
 mod cli_outputs;
+mod cost;
 mod envelope_scan;
 mod era_bounds;
 mod findings;

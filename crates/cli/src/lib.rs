@@ -162,6 +162,8 @@ pub enum Command {
         html: Option<PathBuf>,
         #[command(flatten)]
         meter: MeterOptions,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
     },
     /// What context cost: the model calls' tokens per turn and in total, the cache hit rate,
     /// and each compaction's summarizer tokens, saved tokens, broken cache and (with --prices)
@@ -280,13 +282,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             markdown,
             html,
             meter,
+            prices,
         } => {
             let format = match (json, markdown) {
                 (true, _) => audit::AuditFormat::Json,
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            audit::run(&input, format, html.as_deref(), &meter)?
+            audit::run(&input, format, html.as_deref(), &meter, &prices)?
         }
         Command::Cost {
             input,

@@ -92,7 +92,7 @@ pub fn money(x: f64) -> String {
 }
 
 /// An amount with its sign: `+0.001200`, `-0.000340`.
-fn signed(x: f64) -> String {
+pub fn signed_money(x: f64) -> String {
     if x >= 0.0 {
         format!("+{}", money(x))
     } else {
@@ -182,7 +182,7 @@ fn compactions(out: &mut String, l: &Ledger) {
             format!("{} × {}", c.saved_per_call, c.calls_after),
             c.prompt_saved,
             lost,
-            c.balance.map_or_else(|| "–".to_string(), signed)
+            c.balance.map_or_else(|| "–".to_string(), signed_money)
         );
     }
     out.push_str("  summarizer = its prompt + output tokens; saved and cache lost in tokens\n");
@@ -219,7 +219,7 @@ pub fn session_line(l: &Ledger) -> String {
     let verdict = match (t.balance, &l.currency) {
         (Some(b), Some(currency)) => format!(
             "balance {} {currency}: {}",
-            signed(b),
+            signed_money(b),
             if b > 0.0 {
                 "compaction cost more than it saved"
             } else {

@@ -5,7 +5,8 @@
 //! cache. Negative: the compaction paid for itself.
 //!
 //! The cache loss is priced at the model of the call that re-sent the prompt, the saved tokens
-//! at the model of each call that did not send them, the summarizer at its own model.
+//! at the model of each call that did not send them (calls with reported usage only: a refused
+//! or cancelled call shows no bill), the summarizer at its own model.
 
 use serde::Serialize;
 
@@ -108,7 +109,8 @@ pub fn balance<'c>(
         }
     };
     let mut prompt_saved = 0.0;
-    for call in seen {
+    // A call the provider reported no usage for (refused, cancelled) shows no bill to save on.
+    for call in seen.filter(|c| c.reported) {
         let p = pricing.price(call)?;
         let unit = if input.caching {
             p.cache_read

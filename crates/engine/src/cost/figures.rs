@@ -33,7 +33,8 @@ pub struct CompactionCost {
     pub summarizer: Option<SummarizerFigures>,
     /// The meter's price of the shadowed nodes − the replacement's.
     pub saved_per_call: i64,
-    /// Agent calls that had the replacement in their prompt.
+    /// Agent calls that had the replacement in their prompt (every request sent, reported or
+    /// not).
     pub calls_after: u64,
     /// `saved_per_call × calls_after` (meter tokens).
     pub prompt_saved: i64,

@@ -403,3 +403,33 @@ fn an_unpriced_model_leaves_its_balance_null() {
     assert_eq!(l.totals.summarizer.unpriced, 1);
     assert_eq!(l.compaction_totals.balance, None);
 }
+
+#[test]
+fn a_call_without_usage_sees_the_compaction_but_saves_no_money() {
+    let mut lines = caching_session();
+    // A refused call after the last prune: a step whose message reports no usage.
+    lines.push(json!({"type": "step/start", "seq": 27, "data": {"turn": 2, "step": 3}}));
+    lines.push(
+        json!({"type": "assistant/message", "seq": 28, "surfaceOp": "append",
+        "data": {"turn": 2, "step": 3,
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}}}),
+    );
+    let prices = PriceTable::parse(PRICES).unwrap();
+    let l = ledger(&lines, Some(&prices));
+    let last = l.calls.last().unwrap();
+    assert_eq!(
+        (last.call.seq, last.call.reported, last.cost),
+        (28, false, None)
+    );
+    assert_eq!(l.totals.agent.calls, 6);
+    assert_eq!(l.totals.agent.reported, 5);
+    let prune = l.compactions.last().unwrap();
+    assert_eq!(prune.calls_after, 2);
+    // Only the reported call at 25 is priced: −saved × 0.1 once.
+    let expect = 30.0 * 0.9 / 1e6 - prune.saved_per_call as f64 * 0.1 / 1e6;
+    assert!(
+        (prune.balance.unwrap() - expect).abs() < 1e-15,
+        "{:?}",
+        prune.balance
+    );
+}
