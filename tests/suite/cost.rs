@@ -127,7 +127,7 @@ fn message_price(e: &Value) -> u64 {
 fn requests(ev: &[Value]) -> Vec<u64> {
     let mut out = Vec::new();
     let mut open: Option<(Option<u64>, Option<u64>)> = None;
-    let mut close = |open: &mut Option<(Option<u64>, Option<u64>)>, out: &mut Vec<u64>| {
+    let close = |open: &mut Option<(Option<u64>, Option<u64>)>, out: &mut Vec<u64>| {
         if let Some((message, chunk)) = open.take()
             && let Some(s) = message.or(chunk)
         {
@@ -157,6 +157,9 @@ fn requests(ev: &[Value]) -> Vec<u64> {
     out
 }
 
+/// The agent calls before and after a replace (by seq).
+type Around = (Option<u64>, Option<u64>);
+
 /// One compaction as the raw JSON tells it.
 #[derive(Debug)]
 struct RawCompaction {
@@ -167,7 +170,7 @@ struct RawCompaction {
     /// `(P_prev − cache_read_next)⁺` of the calls around it.
     gap_lost: Option<u64>,
     /// The calls around it.
-    around: (Option<u64>, Option<u64>),
+    around: Around,
     /// The summarizer's usage.
     summarizer: Option<[u64; 4]>,
 }
@@ -314,7 +317,7 @@ fn agrees_with_the_raw_json(rel: &str) -> (Ledger, Vec<RawCompaction>) {
         assert_eq!(summarizer, r.summarizer, "{what}: summarizer");
     }
     // Between two calls the cache is lost once: the charged losses of a gap sum to its loss.
-    let mut gaps: HashMap<(Option<u64>, Option<u64>), (u64, Option<u64>)> = HashMap::new();
+    let mut gaps: HashMap<Around, (u64, Option<u64>)> = HashMap::new();
     for (c, r) in l.compactions.iter().zip(&raw) {
         let g = gaps.entry(r.around).or_insert((0, r.gap_lost));
         g.0 += c.cache_lost.unwrap_or(0);
