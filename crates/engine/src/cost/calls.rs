@@ -11,8 +11,9 @@ use serde_json::Value;
 use super::tokens::Tokens;
 use crate::audit::{Scan, TurnField};
 use crate::meter::{Anchor, Usage};
+use crate::request::{may_be_usage_chunk, reported_usage};
 use crate::turn_fields::turn_fields_of_bytes;
-use crate::{EventIdx, EventLog, Meter, request::reported_usage, request_cursor};
+use crate::{EventIdx, EventLog, Meter, request_cursor};
 
 /// Which kind of model call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -113,6 +114,7 @@ impl Routes {
 pub fn agent_calls(log: &EventLog, meter: &Meter, routes: &mut Routes) -> Vec<Call> {
     let anchors: Vec<&Anchor> = meter.anchors().collect();
     let mut next_anchor = 0;
+    let mut usage_chunks: Option<bool> = None;
     let mut out = Vec::with_capacity(meter.steps().len());
     for step in meter.steps() {
         if step.message.is_none() && step.first_chunk.is_none() {
@@ -132,7 +134,14 @@ pub fn agent_calls(log: &EventLog, meter: &Meter, routes: &mut Routes) -> Vec<Ca
                 .filter(|a| a.message == m)
                 .and_then(|a| a.usage);
         }
-        let usage = usage.or_else(|| reported_usage(log, meter, step));
+        // Else its `usage` chunk — looked for only when the log has a chunk that may be one
+        // (without, a log with no usage would have every step's chunks walked twice; the
+        // message's own usage the anchor already read).
+        let usage = usage.or_else(|| {
+            let chunks = *usage_chunks
+                .get_or_insert_with(|| log.indices().any(|i| may_be_usage_chunk(log, i)));
+            chunks.then(|| reported_usage(log, meter, step)).flatten()
+        });
         let fields = turn_fields_of_bytes(&log.event_bytes(step.start));
         let route = match meter.header_at(cursor) {
             Some(h) => routes.index(h.config_str("provider"), h.config_str("model")),

@@ -433,3 +433,33 @@ fn a_call_without_usage_sees_the_compaction_but_saves_no_money() {
         prune.balance
     );
 }
+
+#[test]
+fn a_message_without_usage_takes_its_usage_chunk() {
+    let lines = vec![
+        header(1),
+        user(2, 40),
+        json!({"type": "step/start", "seq": 3, "data": {"turn": 1, "step": 1}}),
+        json!({"type": "assistant/chunk", "seq": 4, "data": {"turn": 1, "step": 1,
+            "chunk": {"type": "text-delta", "index": 0, "text": "ok"}}}),
+        json!({"type": "assistant/chunk", "seq": 5, "data": {"turn": 1, "step": 1,
+            "chunk": {"type": "usage", "usage": {"inputTokens": 7, "cacheReadTokens": 30,
+                "outputTokens": 2}}}}),
+        json!({"type": "assistant/message", "seq": 6, "surfaceOp": "append",
+            "sourceEventSeqs": [4, 5],
+            "data": {"turn": 1, "step": 1,
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}}}),
+    ];
+    let l = ledger(&lines, None);
+    let c = &l.calls[0];
+    assert!(c.call.reported);
+    assert_eq!(
+        (
+            c.call.tokens.uncached,
+            c.call.tokens.cache_read,
+            c.call.tokens.output
+        ),
+        (7, 30, 2)
+    );
+    assert!(l.caching);
+}
