@@ -1,12 +1,13 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
-//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
+//! `check` and `sessions` also on a folder. Each subcommand is a thin shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
 
 pub mod audit;
 mod check;
 mod check_dir;
+pub mod cost;
 mod dir;
 mod load;
 mod messages;
@@ -39,14 +40,14 @@ pub const EXIT_UNREADABLE: u8 = 2;
 const EXIT_STATUS_HELP: &str = "\
 Exit status (as grep's): 0 clean; 1 findings — check found an error-level finding, preview
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
-error, a refused write, nothing to show. surface, messages, tokens, request, audit and
-sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
+error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
+and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, check and sessions exit 2 only when none can be read.";
 
 /// The first line of `--help`: what the tool is for and every headless command (a scenario
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
-Headless commands: check, surface, messages, preview, request, tokens, audit, policy, sessions; \
+Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, sessions; \
 without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
@@ -167,6 +168,23 @@ pub enum Command {
         html: Option<PathBuf>,
         #[command(flatten)]
         meter: MeterOptions,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
+    },
+    /// What context cost: the model calls' tokens per turn and in total, the cache hit rate,
+    /// and each compaction's summarizer tokens, saved tokens, broken cache and (with --prices)
+    /// balance.
+    Cost {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV on stdout, one row per model call.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
     },
     /// The harness's compaction policy replayed: verify every decision the log holds, the
     /// settings it implies, and --what-if another setting; exit 0 when every decision agrees,
@@ -287,13 +305,27 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             markdown,
             html,
             meter,
+            prices,
         } => {
             let format = match (json, markdown) {
                 (true, _) => audit::AuditFormat::Json,
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            audit::run(&input, format, html.as_deref(), &meter)?
+            audit::run(&input, format, html.as_deref(), &meter, &prices)?
+        }
+        Command::Cost {
+            input,
+            json,
+            csv,
+            prices,
+        } => {
+            let format = match (json, csv) {
+                (true, _) => cost::CostFormat::Json,
+                (_, true) => cost::CostFormat::Csv,
+                _ => cost::CostFormat::Human,
+            };
+            cost::run(&input, format, &prices)?
         }
         Command::Policy { input, options } => policy::run(&input, &options)?,
         Command::Sessions {
