@@ -19,7 +19,7 @@ use egui_kittest::Harness;
 use surface_engine::EventIdx;
 use surface_synth::{SynthConfig, generate};
 use surface_ui::zoom::Zoom;
-use surface_ui::{UiCommand, ViewerApp};
+use surface_ui::{NavCommand, StripCommand, ViewerApp};
 
 /// Writes a generated log of about `events` events and returns its path.
 fn log_file(dir: &tempfile::TempDir, events: u64) -> PathBuf {
@@ -47,8 +47,8 @@ fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
         .unwrap_or(EventIdx(middle as u32));
     harness
         .state_mut()
-        .push_command(UiCommand::Seek(selected.get() + 1));
-    harness.state_mut().push_command(UiCommand::Select {
+        .push_command(NavCommand::Seek(selected.get() + 1));
+    harness.state_mut().push_command(NavCommand::Select {
         idx: selected,
         reveal: true,
     });
@@ -74,7 +74,8 @@ fn frame(c: &mut Criterion) {
         start: len * 0.5,
         end: len * 0.501,
     };
-    h.state_mut().push_command(UiCommand::SetZoom(Some(zoomed)));
+    h.state_mut()
+        .push_command(StripCommand::SetZoom(Some(zoomed)));
     h.run();
     group.bench_function("1M events, strip zoomed", |b| b.iter(|| h.step()));
     // Zooming in and out at a fixed point (Ctrl+wheel under a still pointer): a new range
@@ -100,7 +101,7 @@ fn frame(c: &mut Criterion) {
                 start,
                 end: start + len * 0.002,
             };
-            h.state_mut().push_command(UiCommand::SetZoom(Some(z)));
+            h.state_mut().push_command(StripCommand::SetZoom(Some(z)));
             h.step();
         })
     });
@@ -118,7 +119,7 @@ fn zoom_every_frame(b: &mut criterion::Bencher<'_>, h: &mut Harness<'static, Vie
             start: len * (0.35 - half),
             end: len * (0.35 + half),
         };
-        h.state_mut().push_command(UiCommand::SetZoom(Some(z)));
+        h.state_mut().push_command(StripCommand::SetZoom(Some(z)));
         h.step();
     })
 }

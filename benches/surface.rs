@@ -73,12 +73,12 @@ impl Base {
     fn follow(&self, bytes: &[u8]) -> Follow {
         let mut log = self.log.clone();
         let mut surface = self.surface.clone();
-        log.text.extend_from_slice(&bytes[self.warm_at..self.from]);
-        let warm =
-            parse_body(&log.text, self.warm_at, self.warm_line, None).expect("not cancelled");
+        log.append_text(&bytes[self.warm_at..self.from]);
+        let text = log.stable_text().expect("an owned log");
+        let warm = parse_body(text, self.warm_at, self.warm_line, None).expect("not cancelled");
         log.extend(warm);
         surface.catch_up(&log);
-        log.text.extend_from_slice(&bytes[self.from..]);
+        log.append_text(&bytes[self.from..]);
         Follow {
             log,
             surface,
@@ -99,7 +99,8 @@ struct Follow {
 impl Follow {
     /// Parses the new lines and extends the log (the surface is not caught up yet).
     fn read_delta(mut self) -> Follow {
-        let batch = parse_body(&self.log.text, self.from, self.line, None).expect("not cancelled");
+        let text = self.log.stable_text().expect("an owned log");
+        let batch = parse_body(text, self.from, self.line, None).expect("not cancelled");
         self.log.extend(batch);
         self
     }

@@ -8,6 +8,9 @@ use clap::Parser as _;
 use surface_cli::{self as cli, Cli, EXIT_UNREADABLE};
 
 fn main() -> ExitCode {
+    // The program, not the library, decides the process's signal handling: the guard that
+    // lets the store map large logs (it chains to whatever SIGBUS handler was there before).
+    surface_cli::install_map_guard();
     let args = Cli::parse();
     let result = match args.command {
         Some(command) => cli::run(command),

@@ -61,12 +61,13 @@ fuzz_target!(|data: &[u8]| {
     // Delta processing: a prefix, then the rest appended.
     let mut grown = log_of(&lines[..cut]);
     let mut surface = Surface::at_end(&grown);
-    let base = grown.text.len();
+    let base = grown.text_len();
     for l in &lines[cut..] {
-        grown.text.extend_from_slice(l.as_bytes());
-        grown.text.extend_from_slice(b"\n");
+        grown.append_text(l.as_bytes());
+        grown.append_text(b"\n");
     }
-    if let Some(batch) = parse_body(&grown.text, base, cut as u32 + 2, None) {
+    let text = grown.stable_text().unwrap_or_default();
+    if let Some(batch) = parse_body(text, base, cut as u32 + 2, None) {
         grown.extend(batch);
     }
     surface.catch_up(&grown);

@@ -1,6 +1,8 @@
 //! The architecture's rules that the compiler alone does not hold, checked on the sources:
 //! `unsafe` only in the two crates that own it (every other crate forbids it), no file-level
-//! import cycles inside any crate, and no egui below the UI crate.
+//! import cycles inside any crate (brace-grouped imports included), no egui below the UI
+//! crate, and the UI crate's rooms: at most 25 files at its root, `ViewerApp` in at most 12
+//! fields, no function over 120 lines, no zstd among its dependencies.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -61,7 +63,9 @@ fn module_of(src: &Path, file: &Path) -> Vec<String> {
     parts
 }
 
-/// Every `crate::a::b` / `super::a` / `self::a` path in `code`, as segments after the keyword.
+/// Every `crate::a::b` / `super::a` / `self::a` path in `code`, as segments after the
+/// keyword; a brace group names one path per leaf (`use super::{a, b::{c, self}}`: `a`, `b::c`
+/// and `b`).
 fn paths_in(code: &str) -> Vec<(String, Vec<String>)> {
     let bytes = code.as_bytes();
     let mut out = Vec::new();
@@ -71,26 +75,92 @@ fn paths_in(code: &str) -> Vec<(String, Vec<String>)> {
             let start = from + at;
             from = start + keyword.len();
             let before_ok = start == 0
-                || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
-            if !before_ok || !code[from..].starts_with("::") {
+                || !(bytes[start - 1].is_ascii_alphanumeric()
+                    || bytes[start - 1] == b'_'
+                    || bytes[start - 1] == b':');
+            let Some(rest) = code[from..].strip_prefix("::") else {
+                continue;
+            };
+            if !before_ok {
                 continue;
             }
-            let mut segments = Vec::new();
-            let mut rest = &code[from..];
-            while let Some(after) = rest.strip_prefix("::") {
-                let len = after
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(after.len());
-                if len == 0 {
-                    break;
-                }
-                segments.push(after[..len].to_string());
-                rest = &after[len..];
-            }
-            out.push((keyword.to_string(), segments));
+            let mut paths = Vec::new();
+            use_tree(&[], rest, &mut paths);
+            out.extend(paths.into_iter().map(|p| (keyword.to_string(), p)));
         }
     }
     out
+}
+
+/// Reads the path or use-tree at the start of `text` (just after a `::`) below `prefix`:
+/// `a::b`, `{a, b::{c, self}}`, `*`, `x as y`; pushes the path of every leaf to `out` and
+/// returns how many bytes it read.
+fn use_tree(prefix: &[String], text: &str, out: &mut Vec<Vec<String>>) -> usize {
+    let skip = |s: &str| s.len() - s.trim_start().len();
+    let mut at = skip(text);
+    if let Some(group) = text[at..].strip_prefix('{') {
+        at += 1;
+        let mut rest = group;
+        loop {
+            let ws = skip(rest);
+            rest = &rest[ws..];
+            at += ws;
+            if rest.starts_with('}') {
+                return at + 1;
+            }
+            if rest.is_empty() {
+                return at;
+            }
+            let read = use_tree(prefix, rest, out).max(1);
+            rest = &rest[read..];
+            at += read;
+            let ws = skip(rest);
+            rest = &rest[ws..];
+            at += ws;
+            if let Some(after) = rest.strip_prefix(',') {
+                rest = after;
+                at += 1;
+            }
+        }
+    }
+    if text[at..].starts_with('*') {
+        out.push(prefix.to_vec());
+        return at + 1;
+    }
+    let ident = text[at..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len() - at);
+    if ident == 0 {
+        if !prefix.is_empty() {
+            out.push(prefix.to_vec());
+        }
+        return at;
+    }
+    let name = &text[at..at + ident];
+    at += ident;
+    let mut path = prefix.to_vec();
+    if name != "self" {
+        path.push(name.to_string());
+    }
+    match text[at..].strip_prefix("::") {
+        Some(rest) => at + 2 + use_tree(&path, rest, out),
+        None => {
+            out.push(path);
+            // `x as y`: the alias names nothing new.
+            let after = &text[at..];
+            let ws = skip(after);
+            match after[ws..].strip_prefix("as ") {
+                Some(alias) => {
+                    let ws2 = skip(alias);
+                    let len = alias[ws2..]
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(alias.len() - ws2);
+                    at + ws + 3 + ws2 + len
+                }
+                None => at,
+            }
+        }
+    }
 }
 
 /// The file-level import graph of one crate: module → modules it names.
@@ -98,21 +168,24 @@ fn import_graph(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
     let src = crates_dir().join(krate).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let modules: BTreeMap<String, (Vec<String>, bool, PathBuf)> = files
+    let sources: Vec<(Vec<String>, String)> = files
         .iter()
         .map(|f| {
-            let m = module_of(&src, f);
-            let is_dir_module = f
-                .file_name()
-                .is_some_and(|n| n == "mod.rs" || n == "lib.rs");
-            (m.join("::"), (m, is_dir_module, f.clone()))
+            let code = code_of(&fs::read_to_string(f).unwrap());
+            (module_of(&src, f), code)
         })
         .collect();
+    graph_of(&sources)
+}
+
+/// The import graph of modules given as `(module path, code without comments)`.
+fn graph_of(sources: &[(Vec<String>, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<String> = sources.iter().map(|(m, _)| m.join("::")).collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (name, (segments, _, file)) in &modules {
-        let code = code_of(&fs::read_to_string(file).unwrap());
+    for (segments, code) in sources {
+        let name = segments.join("::");
         let edges = graph.entry(name.clone()).or_default();
-        for (keyword, mut path) in paths_in(&code) {
+        for (keyword, mut path) in paths_in(code) {
             let mut base: Vec<String> = match keyword.as_str() {
                 "crate" => Vec::new(),
                 "super" => segments[..segments.len().saturating_sub(1)].to_vec(),
@@ -126,9 +199,9 @@ fn import_graph(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
                 let mut candidate = base.clone();
                 candidate.extend_from_slice(&path[..k]);
                 let key = candidate.join("::");
-                modules.contains_key(&key).then_some(key)
+                modules.contains(&key).then_some(key)
             });
-            if let Some(target) = target.filter(|t| t != name) {
+            if let Some(target) = target.filter(|t| *t != name) {
                 edges.insert(target);
             }
         }
@@ -205,6 +278,49 @@ fn no_file_level_import_cycles() {
 }
 
 #[test]
+fn the_import_reader_reads_brace_groups() {
+    let code = "use super::{a, b as c};\nuse crate::x::{y, z::{w, self}, q::*};\nuse self::m::{\n    n,\n    o::P,\n};\nfn f() { crate::g::h(1); super::super::k::L::<u8>::new(); }";
+    let mut found: Vec<String> = paths_in(code)
+        .into_iter()
+        .map(|(k, p)| format!("{k}::{}", p.join("::")))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "crate::g::h",
+            "crate::x::q",
+            "crate::x::y",
+            "crate::x::z",
+            "crate::x::z::w",
+            "self::m::n",
+            "self::m::o::P",
+            "super::a",
+            "super::b",
+            "super::super::k::L",
+        ]
+    );
+}
+
+#[test]
+fn a_cycle_through_brace_groups_is_found() {
+    let module = |path: &str, code: &str| {
+        let segments = path.split("::").map(str::to_string).collect::<Vec<_>>();
+        (segments, code.to_string())
+    };
+    let sources = vec![
+        module("room::a", "use super::{b, c};"),
+        module("room::b", "use crate::room::{a::Thing, c};"),
+        module("room::c", "pub struct C;"),
+    ];
+    let graph = graph_of(&sources);
+    assert_eq!(
+        cycles(&graph),
+        vec![vec!["room::a".to_string(), "room::b".to_string()]]
+    );
+}
+
+#[test]
 fn the_cycle_finder_finds_a_cycle() {
     let mut graph = BTreeMap::new();
     graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
@@ -261,4 +377,234 @@ fn no_crate_below_the_ui_depends_on_egui() {
             .any(|l| l.trim_start().starts_with("surface-cli")),
         "the UI depends on the CLI"
     );
+}
+
+/// `text` with the contents of comments, strings and character literals blanked (newlines
+/// kept), so that braces in them do not count.
+fn blank_literals(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let blank = |s: &str, out: &mut String| {
+        out.extend(s.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &text[i..];
+        let ident_before = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        let end = if rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else if rest.starts_with("/*") {
+            rest.find("*/").map_or(rest.len(), |e| e + 2)
+        } else if !ident_before && (rest.starts_with("r\"") || rest.starts_with("r#")) {
+            let hashes = rest[1..].bytes().take_while(|&b| b == b'#').count();
+            if rest[1 + hashes..].starts_with('"') {
+                let close = format!("\"{}", "#".repeat(hashes));
+                rest[2 + hashes..]
+                    .find(&close)
+                    .map_or(rest.len(), |e| 2 + hashes + e + close.len())
+            } else {
+                0
+            }
+        } else if rest.starts_with('"') {
+            let mut j = 1;
+            while j < rest.len() && rest.as_bytes()[j] != b'"' {
+                j += if rest.as_bytes()[j] == b'\\' { 2 } else { 1 };
+            }
+            (j + 1).min(rest.len())
+        } else if let Some(body) = rest.strip_prefix('\'') {
+            // A character literal (`'{'`, `'\''`, `'\u{7b}'`), not a lifetime (`'a`).
+            let len = if body.starts_with('\\') {
+                body.find('\'').filter(|&e| e > 1).map(|e| e + 2)
+            } else {
+                body.chars()
+                    .next()
+                    .filter(|c| body[c.len_utf8()..].starts_with('\''))
+                    .map(|c| c.len_utf8() + 2)
+            };
+            len.unwrap_or(0)
+        } else {
+            0
+        };
+        if end > 0 {
+            blank(&rest[..end], &mut out);
+            i += end;
+        } else {
+            let c = rest.chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Every function with a body in `text`: its name and how many lines it spans, from the
+/// line of `fn` to the line of its closing brace.
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let code = blank_literals(text);
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("fn ") {
+        let start = from + at;
+        from = start + 3;
+        if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            continue;
+        }
+        let name_len = code[from..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(0);
+        if name_len == 0 {
+            continue;
+        }
+        let name = code[from..from + name_len].to_string();
+        // The body's `{`, unless a `;` ends a declaration first.
+        let Some(open) = code[from..].find(['{', ';']).map(|k| from + k) else {
+            break;
+        };
+        if bytes[open] == b';' {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut close = code.len();
+        for (k, &b) in bytes[open..].iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let first = code[..start].matches('\n').count();
+        let last = code[..close].matches('\n').count();
+        out.push((name, last - first + 1));
+    }
+    out
+}
+
+/// The fields of `pub struct NAME { … }` in `text`.
+fn struct_fields(text: &str, name: &str) -> Vec<String> {
+    let code = blank_literals(text);
+    let head = format!("pub struct {name} {{");
+    let Some(at) = code.find(&head) else {
+        return Vec::new();
+    };
+    let body = &code[at + head.len()..];
+    let mut fields = Vec::new();
+    let mut depth = 0i32;
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        if depth == 0 {
+            let unvisibled = trimmed
+                .strip_prefix("pub")
+                .map_or(trimmed, |r| match r.trim_start().strip_prefix('(') {
+                    Some(scoped) => scoped.split_once(')').map_or(r, |(_, after)| after),
+                    None => r,
+                })
+                .trim_start();
+            let ident = unvisibled
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(0);
+            let after = &unvisibled[ident..];
+            if ident > 0 && after.starts_with(':') && !after.starts_with("::") {
+                fields.push(unvisibled[..ident].to_string());
+            }
+        }
+        let mut previous = ' ';
+        for c in line.chars() {
+            match c {
+                '{' | '(' | '<' | '[' => depth += 1,
+                // `->` in a function pointer's type closes nothing.
+                '>' if previous == '-' => {}
+                '}' | ')' | '>' | ']' => depth -= 1,
+                _ => {}
+            }
+            previous = c;
+        }
+        if depth < 0 {
+            break;
+        }
+    }
+    fields
+}
+
+fn ui_src() -> PathBuf {
+    crates_dir().join("ui").join("src")
+}
+
+/// The most `.rs` files at the UI crate's root: concepts live in folders.
+const UI_ROOT_FILES: usize = 25;
+/// The most fields of `ViewerApp`: a few owned parts.
+const VIEWER_APP_FIELDS: usize = 12;
+/// The longest function allowed in the UI crate, in lines.
+const UI_FUNCTION_LINES: usize = 120;
+
+#[test]
+fn the_ui_crate_keeps_its_rooms() {
+    let root: Vec<String> = fs::read_dir(ui_src())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        root.len() <= UI_ROOT_FILES,
+        "{} files at crates/ui/src (at most {UI_ROOT_FILES}; put concepts in folders): {root:?}",
+        root.len()
+    );
+    let app = fs::read_to_string(ui_src().join("app.rs")).unwrap();
+    let fields = struct_fields(&app, "ViewerApp");
+    assert!(
+        (1..=VIEWER_APP_FIELDS).contains(&fields.len()),
+        "ViewerApp has {} fields (1 to {VIEWER_APP_FIELDS}; group them in owned parts): {fields:?}",
+        fields.len()
+    );
+    let mut files = Vec::new();
+    rust_files(&ui_src(), &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (name, lines) in function_lengths(&text) {
+            if lines > UI_FUNCTION_LINES {
+                long.push(format!("{}: {name} ({lines} lines)", file.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "UI functions over {UI_FUNCTION_LINES} lines: {long:?}"
+    );
+    let manifest = fs::read_to_string(crates_dir().join("ui/Cargo.toml")).unwrap();
+    assert!(
+        !manifest.lines().any(|l| l.trim_start().starts_with("zstd")),
+        "crates/ui/Cargo.toml names zstd: saving a log is the store's work"
+    );
+}
+
+#[test]
+fn the_room_checks_measure_what_they_say() {
+    // A function of 121 lines whose strings and characters hold braces, and a short one.
+    let body = "    let s = \"}}}\";\n".repeat(119);
+    let text = format!(
+        "fn long() {{\n{body}}}\nfn short(c: char) -> bool {{ c == '}}' || c == '{{' }}\nfn decl();\n// fn commented() {{}}\nconst F: fn() = || {{}};\n"
+    );
+    let lengths = function_lengths(&text);
+    assert_eq!(
+        lengths,
+        vec![("long".to_string(), 121), ("short".to_string(), 1)]
+    );
+    // Thirteen fields, some with generics, a function pointer, a type over several lines.
+    let fields: String = (0..11)
+        .map(|k| format!("    pub(crate) f{k}: Option<Vec<u8>>,\n"))
+        .collect();
+    let text = format!(
+        "pub struct ViewerApp {{\n{fields}    /// doc: not a field\n    h: fn() -> u8,\n    g: std::collections::HashMap<\n        String,\n        u8,\n    >,\n}}\nstruct Other {{ a: u8 }}\n"
+    );
+    let found = struct_fields(&text, "ViewerApp");
+    assert_eq!(found.len(), 13, "{found:?}");
+    assert_eq!(found.last().map(String::as_str), Some("g"));
 }

@@ -1000,11 +1000,13 @@ fn markdown_of_the_sample_matches_the_snapshot() {
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let a = audit(&log, &surface, &meter, 0.8);
+    let ledger = surface_engine::cost::ledger_of(&log, &surface, &meter, None);
     let report = surface_cli::audit::Report {
         file: "assets/sample.session.jsonl".to_string(),
         log: &log,
         meter: &meter,
         audit: &a,
+        ledger: &ledger,
     };
     let markdown = surface_cli::audit::markdown(&report);
     let expected_path = root.join("tests/snapshots/audit_sample.md");

@@ -82,30 +82,39 @@ fn path_of(file: &tempfile::NamedTempFile) -> &str {
     file.path().to_str().unwrap()
 }
 
+/// p01 with a torn last line (a crash mid-write after the last `turn/end`): one warning.
+fn p01_with_a_torn_tail() -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let mut text = std::fs::read(P01).unwrap();
+    text.extend_from_slice(br#"{"type":"step/start","seq":13"#);
+    std::fs::write(file.path(), text).unwrap();
+    file
+}
+
 #[test]
 fn check_clean_warnings_only_findings_and_trouble() {
-    // Warnings alone are clean.
     let out = run(&["check", P01]);
     expect_exit(&out, EXIT_CLEAN);
     let text = stdout(&out);
+    // A HEAD log's head-anchored summaries (start > end) are no numeric-order warning.
     assert!(
         text.starts_with(&format!(
-            "{P01}: 1317 events (HEAD (2026-08), JSONL, surface mode), 0 errors, 3 warnings\n"
+            "{P01}: 1317 events (HEAD (2026-08), JSONL, surface mode), 0 errors, 0 warnings\n"
         )),
         "{text}"
     );
+
+    // Warnings alone are clean.
+    let torn = p01_with_a_torn_tail();
+    let out = run(&["check", path_of(&torn)]);
+    expect_exit(&out, EXIT_CLEAN);
+    let text = stdout(&out);
     assert!(
-        has_row(
-            &text,
-            &[
-                "warning",
-                "surface.replace.numeric-order",
-                "seq",
-                "320,",
-                "line",
-                "322"
-            ]
-        ),
+        text.contains("1317 events (HEAD (2026-08), JSONL, surface mode), 0 errors, 1 warning\n"),
+        "{text}"
+    );
+    assert!(
+        has_row(&text, &["warning", "line.torn-tail", "line", "1319"]),
         "{text}"
     );
 
@@ -144,8 +153,16 @@ fn check_and_sessions_on_a_folder() {
     for dir in [&clean, &mixed, &nothing] {
         std::fs::create_dir(dir).unwrap();
     }
-    std::fs::copy(P01, clean.join("p01.session.jsonl")).unwrap();
-    std::fs::copy(P01, mixed.join("p01.session.jsonl")).unwrap();
+    std::fs::copy(
+        p01_with_a_torn_tail().path(),
+        clean.join("p01.session.jsonl"),
+    )
+    .unwrap();
+    std::fs::copy(
+        p01_with_a_torn_tail().path(),
+        mixed.join("p01.session.jsonl"),
+    )
+    .unwrap();
     std::fs::copy(log_with_an_error().path(), mixed.join("bad.session.jsonl")).unwrap();
     std::fs::write(nothing.join("empty.session.jsonl"), "").unwrap();
     let arg = |p: &Path| p.to_str().unwrap().to_string();
@@ -155,7 +172,7 @@ fn check_and_sessions_on_a_folder() {
     let text = stdout(&out);
     assert!(
         text.contains("1 session checked in 1 file under")
-            && text.contains("1317 events; 0 with errors (0 errors), 1 with warnings (3 warnings)"),
+            && text.contains("1317 events; 0 with errors (0 errors), 1 with warnings (1 warning)"),
         "{text}"
     );
 
@@ -164,7 +181,7 @@ fn check_and_sessions_on_a_folder() {
     let text = stdout(&out);
     assert!(
         text.contains("2 sessions checked in 2 files under")
-            && text.contains("1319 events; 1 with errors (2 errors), 1 with warnings (3 warnings)"),
+            && text.contains("1319 events; 1 with errors (2 errors), 1 with warnings (1 warning)"),
         "{text}"
     );
     assert!(

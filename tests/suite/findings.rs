@@ -149,7 +149,7 @@ fn surface_op_rules() {
             ("surface.missing-op", Some(3)),
             ("surface.replace.start-not-on-surface", Some(4)),
             ("surface.replace.end-not-on-surface", Some(4)),
-            ("surface.replace.numeric-order", Some(6)),
+            // Judged HEAD: a head-anchored range is no numeric-order warning there.
             ("surface.replace.out-of-order", Some(6)),
             ("surface.replace.provenance-incomplete", Some(7)),
         ]
@@ -302,6 +302,34 @@ fn with_tool_step(extra: &[String]) -> Vec<String> {
 }
 
 const PRUNE_5: &str = r#"{"op":"replace","start":5,"end":5}"#;
+
+#[test]
+fn numeric_order_is_reported_only_for_adr_and_surface_merge_logs() {
+    // A head-anchored fold: the second summary (seq 4) replaces itself-before-the-tail, so its
+    // range starts at a newer seq (3) than it ends (2) — by design in mid-July and HEAD logs.
+    let lines = [
+        msg(1, "append", None),
+        msg(2, "append", None),
+        msg(3, r#"{"op":"replace","start":1,"end":1}"#, Some("[1]")),
+        msg(4, r#"{"op":"replace","start":3,"end":2}"#, Some("[2,3]")),
+    ];
+    let numeric = |text: &str| {
+        graded(text)
+            .into_iter()
+            .filter(|(rule, ..)| *rule == "surface.replace.numeric-order")
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        numeric(&adr(&lines)),
+        [("surface.replace.numeric-order", Some(4), Warning)]
+    );
+    assert_eq!(
+        numeric(&e2(&lines)),
+        [("surface.replace.numeric-order", Some(4), Warning)]
+    );
+    assert_eq!(numeric(&mid_july(&lines)), []);
+    assert_eq!(numeric(&head(&lines)), []);
+}
 
 #[test]
 fn eras_are_told_by_header_and_shapes() {

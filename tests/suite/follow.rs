@@ -7,7 +7,7 @@ use std::io::Write as _;
 
 use common::*;
 use surface_engine::Surface;
-use surface_store::{FollowUpdate, open, open_following};
+use surface_store::{FollowUpdate, ReadLimits, open, open_following};
 
 fn event_line(seq: u64) -> String {
     // Every 50th event compacts the 10 nodes before it; the rest are appends.
@@ -30,7 +30,7 @@ fn soak_follow_100k_events_equals_fresh_load() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("live.jsonl");
     std::fs::write(&path, format!("{HEADER}\n")).unwrap();
-    let (opened, follower) = open_following(&path, None).unwrap();
+    let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
     let (mut log, mut follower) = (opened.log, follower.expect("JSONL can be followed"));
     let mut surface = Surface::new(&log);
 
@@ -89,7 +89,7 @@ fn following_never_writes_the_file() {
     let path = dir.path().join("live.jsonl");
     let text = text_of(&[event_line(0), event_line(1)]);
     std::fs::write(&path, &text).unwrap();
-    let (opened, follower) = open_following(&path, None).unwrap();
+    let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
     let (mut log, mut follower) = (opened.log, follower.unwrap());
     for _ in 0..3 {
         assert_eq!(follower.poll(&mut log).unwrap(), FollowUpdate::Unchanged);

@@ -13,9 +13,11 @@ mod invariants;
 
 mod architecture;
 mod audit;
+mod bombs;
 mod check_parallel;
 mod cli;
 mod cli_outputs;
+mod cost;
 mod csv_out;
 mod envelope_scan;
 mod era_bounds;
@@ -41,5 +43,7 @@ mod ui;
 mod ui_nav;
 #[cfg(feature = "gui")]
 mod ui_policy;
+#[cfg(feature = "gui")]
+mod ui_save;
 #[cfg(feature = "gui")]
 mod ui_time_axis;

@@ -200,11 +200,8 @@ fn live_follow_appends_cost_only_the_new_events() {
     let mut grown = log_of(&[HEADER_A, STEP]);
     let mut surface = Surface::at_end(&grown);
     let mut m = Meter::build(&grown, &surface);
-    let base = grown.text.len();
-    grown
-        .text
-        .extend_from_slice(format!("{USER}\n{ASSISTANT}\n").as_bytes());
-    let batch = surface_store::parse_body(&grown.text, base, 4, None).unwrap();
+    let base = grown.append_text(format!("{USER}\n{ASSISTANT}\n").as_bytes());
+    let batch = surface_store::parse_body(grown.stable_text().unwrap(), base, 4, None).unwrap();
     grown.extend(batch);
     surface.catch_up(&grown);
     m.catch_up(&grown, &surface);

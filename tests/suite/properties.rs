@@ -232,9 +232,8 @@ proptest! {
         s.seek(&grown, grown.len());
         let rest = text_of(&lines[k..]);
         let body = &rest[rest.find('\n').unwrap() + 1..];
-        let base = grown.text.len();
-        grown.text.extend_from_slice(body.as_bytes());
-        let batch = parse_body(&grown.text, base, k as u32 + 2, None).unwrap();
+        let base = grown.append_text(body.as_bytes());
+        let batch = parse_body(grown.stable_text().unwrap(), base, k as u32 + 2, None).unwrap();
         grown.extend(batch);
         s.catch_up(&grown);
         let rebuilt = Surface::at_end(&full);
@@ -254,9 +253,8 @@ proptest! {
         let mut s = Surface::at_end(&grown);
         let rest = text_of(&lines[k..]);
         let body = &rest[rest.find('\n').unwrap() + 1..];
-        let base = grown.text.len();
-        grown.text.extend_from_slice(body.as_bytes());
-        let batch = parse_body(&grown.text, base, k as u32 + 2, None).unwrap();
+        let base = grown.append_text(body.as_bytes());
+        let batch = parse_body(grown.stable_text().unwrap(), base, k as u32 + 2, None).unwrap();
         grown.extend(batch);
         s.catch_up(&grown);
         let rebuilt = Surface::at_end(&full);
@@ -423,9 +421,8 @@ mod meter {
             let mut meter = Meter::build(&grown, &s);
             let rest = text_of(&lines[k..]);
             let body = &rest[rest.find('\n').unwrap() + 1..];
-            let base = grown.text.len();
-            grown.text.extend_from_slice(body.as_bytes());
-            let batch = parse_body(&grown.text, base, k as u32 + 2, None).unwrap();
+            let base = grown.append_text(body.as_bytes());
+            let batch = parse_body(grown.stable_text().unwrap(), base, k as u32 + 2, None).unwrap();
             grown.extend(batch);
             s.catch_up(&grown);
             meter.catch_up(&grown, &s);

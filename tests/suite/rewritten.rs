@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use surface_engine::{Meter, Surface, check, derive_messages};
+use surface_engine::{EventIdx, EventText, Meter, Surface, check, derive_messages};
+use surface_store::{OnTruncate, ReadLimits};
 use surface_synth::{SynthConfig, generate};
 
 /// A realistic generated log of at least 9 MiB (the size the store maps).
@@ -74,6 +75,7 @@ fn the_engine_reads_a_mapped_log_rewritten_under_it_without_panicking() {
     if !cfg!(target_os = "linux") {
         return; // other platforms read files, they never map them
     }
+    assert!(surface_store::install_map_guard(), "the guard maps");
     let dir = tempfile::tempdir().unwrap();
     let (path, original) = big_log(dir.path());
     let stop = AtomicBool::new(false);
@@ -84,9 +86,11 @@ fn the_engine_reads_a_mapped_log_rewritten_under_it_without_panicking() {
         for _ in 0..2 {
             // The load, the surface, findings, the meter and every message: each reads the
             // mapped bytes again while they change.
-            let opened = surface_store::open_mapped(&path, None).expect("still a log");
+            let opened =
+                surface_store::open_mapped(&path, None, &ReadLimits::default(), OnTruncate::Exit)
+                    .expect("still a log");
             assert!(
-                opened.log.text.may_change(),
+                opened.log.text_may_change(),
                 "the mapping says it may change"
             );
             let log = &opened.log;
@@ -149,4 +153,99 @@ fn the_command_line_on_a_log_rewritten_under_it_never_panics() {
             "{command} ended with {code:?} on a log rewritten under it"
         );
     }
+}
+
+/// What every public accessor hands out for the events at `picks` and their packed rows:
+/// views, owned or borrowed, kept as they were handed out.
+struct Handed<'a> {
+    bytes: Vec<std::borrow::Cow<'a, [u8]>>,
+    json: Vec<std::borrow::Cow<'a, str>>,
+    rows: Vec<std::borrow::Cow<'a, [u8]>>,
+    heads: Vec<std::borrow::Cow<'a, [u8]>>,
+    values: Vec<Option<serde_json::Value>>,
+}
+
+fn hand_out<'a>(log: &'a surface_engine::EventLog, picks: &[EventIdx]) -> Handed<'a> {
+    let rows: Vec<u32> = picks
+        .iter()
+        .filter_map(|&i| match log.event(i).text() {
+            EventText::PackedMember { row, .. } => Some(row),
+            _ => None,
+        })
+        .collect();
+    Handed {
+        bytes: picks.iter().map(|&i| log.event_bytes(i)).collect(),
+        json: picks.iter().map(|&i| log.event_json(i)).collect(),
+        rows: rows
+            .iter()
+            .filter_map(|&r| log.packed_row_bytes(r))
+            .collect(),
+        heads: rows
+            .iter()
+            .filter_map(|&r| log.packed_row_head(r, 16))
+            .collect(),
+        values: picks.iter().map(|&i| log.event_value(i)).collect(),
+    }
+}
+
+/// The check of the contract of mapped bytes through the public API: a mapped log is loaded,
+/// every accessor is driven and what it hands out is kept; then the file is rewritten in place
+/// — same size, every byte `0xFF`, invalid UTF-8 — and each kept view must still read what a
+/// copy of the original log reads. A view over the mapping (a `&str` or `&[u8]` borrowed from
+/// it) would now read `0xFF` bytes. Then the accessors are driven over the rewritten bytes:
+/// every text they hand out is valid UTF-8, and the passes neither panic nor stop.
+#[test]
+fn no_accessor_hands_out_a_view_over_the_mapping() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    assert!(surface_store::install_map_guard(), "the guard maps");
+    let dir = tempfile::tempdir().unwrap();
+    let (path, original) = big_log(dir.path());
+    let copy = surface_store::open(&path, None).unwrap().log;
+    let opened =
+        surface_store::open_mapped(&path, None, &ReadLimits::default(), OnTruncate::Exit).unwrap();
+    let log = &opened.log;
+    assert!(log.text_is_shared() && log.text_may_change(), "mapped");
+    assert!(log.stable_text().is_none(), "no view of the whole mapping");
+    let packed = log
+        .indices()
+        .find(|&i| matches!(log.event(i).text(), EventText::PackedMember { .. }));
+    let mut picks: Vec<EventIdx> = (0..log.len() as u32).step_by(997).map(EventIdx).collect();
+    picks.extend(packed);
+    picks.push(EventIdx(log.len() as u32 - 1));
+    let handed = hand_out(log, &picks);
+    let want = hand_out(&copy, &picks);
+    assert!(!handed.rows.is_empty(), "the generated log has packed rows");
+
+    std::fs::write(&path, vec![0xFF; original.len()]).unwrap();
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().len() as usize,
+        original.len()
+    );
+    assert!(
+        log.event_bytes(picks[0]).iter().all(|&b| b == 0xFF),
+        "the mapping shows the rewritten bytes"
+    );
+    assert_eq!(handed.bytes, want.bytes, "event_bytes lent the mapping");
+    assert_eq!(handed.json, want.json, "event_json lent the mapping");
+    assert_eq!(handed.rows, want.rows, "packed_row_bytes lent the mapping");
+    assert_eq!(handed.heads, want.heads, "packed_row_head lent the mapping");
+    assert_eq!(handed.values, want.values);
+
+    // Over the rewritten bytes: text is valid (lossy) UTF-8, a line is no JSON value (a packed
+    // member is rebuilt around a `data` it cannot read), nothing panics.
+    let after = hand_out(log, &picks);
+    for text in &after.json {
+        assert!(std::str::from_utf8(text.as_bytes()).is_ok());
+    }
+    for (&i, value) in picks.iter().zip(&after.values) {
+        if matches!(log.event(i).text(), EventText::Line { .. }) {
+            assert!(value.is_none(), "0xFF bytes are no JSON");
+        }
+    }
+    let surface = Surface::at_end(log);
+    let _ = check(log, &surface);
+    let _ = Meter::build(log, &surface);
+    let _ = derive_messages(log, &surface);
 }

@@ -169,9 +169,8 @@ fn delta_processing_follows_a_growing_log() {
     let mut s = Surface::at_end(&partial);
     let rest = text_of(&lines[20..]);
     let rest_body = &rest[rest.find('\n').unwrap() + 1..];
-    let base = partial.text.len();
-    partial.text.extend_from_slice(rest_body.as_bytes());
-    let batch = surface_store::parse_body(&partial.text, base, 22, None).unwrap();
+    let base = partial.append_text(rest_body.as_bytes());
+    let batch = surface_store::parse_body(partial.stable_text().unwrap(), base, 22, None).unwrap();
     partial.extend(batch);
     assert_eq!(s.processed(), 20);
     s.catch_up(&partial);

@@ -106,7 +106,7 @@ fn selecting_a_surface_range_previews_the_replace() {
     let target = dir.path().join("new.session.jsonl");
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::SaveAs(target.clone()));
+        .push_command(surface_ui::PreviewCommand::SaveAs(target.clone()));
     harness.run();
     assert!(!target.exists());
     assert!(
@@ -136,7 +136,7 @@ fn saving_over_the_open_log_is_refused() {
     assert!(harness.state().preview().is_some_and(|p| p.valid));
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::SaveAs(path.clone()));
+        .push_command(surface_ui::PreviewCommand::SaveAs(path.clone()));
     harness.run();
     assert!(
         harness
@@ -384,7 +384,7 @@ fn a_sqlite_file_with_several_sessions_offers_a_picker() {
     );
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::PickSession("older".into()));
+        .push_command(surface_ui::SessionCommand::PickSession("older".into()));
     harness.run();
     assert_eq!(harness.state().event_count(), 1);
     assert_eq!(
@@ -550,7 +550,7 @@ fn the_sessions_browser_sorts_filters_opens_and_comes_back() {
     assert_eq!(before.len(), roots + 1);
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::OpenSessionOf {
+        .push_command(surface_ui::BrowserCommand::OpenSessionOf {
             file: db.file.clone(),
             session: Some(db.id.clone()),
         });
@@ -702,7 +702,7 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
     let mut harness = harness_for(sample());
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::ShowTab(SideTab::Request));
+        .push_command(surface_ui::WindowCommand::ShowTab(SideTab::Request));
     harness.run();
     assert_eq!(harness.state().side_tab(), SideTab::Request);
     harness.get_by_label("Model request");
@@ -909,14 +909,14 @@ fn figures_say_computing_until_the_analysis_lands() {
     harness.get_by_label("token meter: computing…");
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::ShowTab(SideTab::Request));
+        .push_command(surface_ui::WindowCommand::ShowTab(SideTab::Request));
     harness.run();
     assert_eq!(harness.state().side_tab(), SideTab::Request);
     harness.get_by_label("Request: computing…");
     // With Request shown, the Findings tab may sit in the tab row's "⋯" menu.
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::ShowTab(SideTab::Findings));
+        .push_command(surface_ui::WindowCommand::ShowTab(SideTab::Findings));
     harness.run();
     harness.get_by_label("Findings: computing…");
 
@@ -950,6 +950,8 @@ fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
     if !cfg!(target_os = "linux") {
         return; // the viewer maps files only on Linux; elsewhere it holds a copy
     }
+    // As `surface_ui::run` does: without the guard the viewer reads instead of mapping.
+    assert!(surface_store::install_map_guard());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("large.session.jsonl");
     common::write_large_log(&path, 9 << 20);
@@ -976,7 +978,7 @@ fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
         .unwrap();
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::GoToSeq(far));
+        .push_command(surface_ui::NavCommand::GoToSeq(far));
     harness.run();
     harness.run();
     let after = harness.state().event_count();
@@ -998,6 +1000,8 @@ fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
     if !cfg!(target_os = "linux") {
         return; // the viewer maps files only on Linux; elsewhere it holds a copy
     }
+    // As `surface_ui::run` does: without the guard the viewer reads instead of mapping.
+    assert!(surface_store::install_map_guard());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("large.session.jsonl");
     common::write_large_log(&path, 9 << 20);
@@ -1141,10 +1145,10 @@ fn a_message_citing_hundreds_of_events_shows_the_first_chips_and_counts_the_rest
     let mut harness = harness_for(path);
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::ShowTab(SideTab::Inspector));
+        .push_command(surface_ui::WindowCommand::ShowTab(SideTab::Inspector));
     harness
         .state_mut()
-        .push_command(surface_ui::UiCommand::Select {
+        .push_command(surface_ui::NavCommand::Select {
             idx: surface_engine::EventIdx(251),
             reveal: true,
         });

@@ -9,7 +9,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use surface_ui::theme;
-use surface_ui::{SideTab, UiCommand, ViewerApp};
+use surface_ui::{NavCommand, PreviewCommand, SideTab, UiCommand, ViewerApp, WindowCommand};
 
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")
@@ -26,7 +26,7 @@ fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
     harness_at(path, egui::vec2(1600.0, 1000.0))
 }
 
-fn command(harness: &mut Harness<'_, ViewerApp>, command: UiCommand) {
+fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
     harness.state_mut().push_command(command);
     harness.run();
 }
@@ -64,7 +64,7 @@ fn fixed_columns() -> f32 {
 fn check_every_tab(size: egui::Vec2, min_payload: f32) {
     let mut harness = harness_at(sample(), size);
     let last_node = *harness.state().surface_seqs().last().expect("nodes");
-    command(&mut harness, UiCommand::GoToSeq(last_node));
+    command(&mut harness, NavCommand::GoToSeq(last_node));
     for tab in [
         SideTab::Inspector,
         SideTab::Preview,
@@ -72,7 +72,7 @@ fn check_every_tab(size: egui::Vec2, min_payload: f32) {
         SideTab::Findings,
         SideTab::Request,
     ] {
-        command(&mut harness, UiCommand::ShowTab(tab));
+        command(&mut harness, WindowCommand::ShowTab(tab));
         harness.run();
         let label = format!("event seq {last_node}");
         let row = harness.get_by_label(&label).rect();
@@ -114,7 +114,7 @@ fn a_large_screen_keeps_a_wide_payload_column_with_every_tab() {
 fn panels_collapse_and_give_the_timeline_their_room() {
     let mut harness = harness_at(sample(), egui::vec2(1280.0, 720.0));
     let last_node = *harness.state().surface_seqs().last().expect("nodes");
-    command(&mut harness, UiCommand::GoToSeq(last_node));
+    command(&mut harness, NavCommand::GoToSeq(last_node));
     let label = format!("event seq {last_node}");
     let before = harness.get_by_label(&label).rect().width();
     harness.key_press(Key::F7);
@@ -182,12 +182,12 @@ fn back_and_forward_walk_every_jump() {
     harness.run();
     let compaction = harness.state().cursor().unwrap();
     assert!(compaction > 1);
-    command(&mut harness, UiCommand::GoToSeq(5)); // jump 3
+    command(&mut harness, NavCommand::GoToSeq(5)); // jump 3
     let at_five = harness.state().cursor().unwrap();
     // A link followed from a chip: the selection moves, the cursor stays.
     command(
         &mut harness,
-        UiCommand::FollowLink(surface_engine::EventIdx(2)),
+        NavCommand::FollowLink(surface_engine::EventIdx(2)),
     );
     assert_eq!(harness.state().selected_seq(), Some(2));
     // Stepping is not a jump.
@@ -232,7 +232,7 @@ fn back_and_forward_walk_every_jump() {
 fn a_scrubber_drag_is_one_history_entry() {
     let mut harness = harness(sample());
     for n in [10, 20, 30, 40] {
-        command(&mut harness, UiCommand::Seek(n));
+        command(&mut harness, NavCommand::Seek(n));
     }
     harness.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
     harness.run();
@@ -255,7 +255,7 @@ fn arrows_move_the_selection_of_the_list_clicked_last() {
     harness.run();
     assert_eq!(harness.state().selected_seq(), Some(nodes[1]));
     // The timeline.
-    command(&mut harness, UiCommand::GoToSeq(5));
+    command(&mut harness, NavCommand::GoToSeq(5));
     harness.get_by_label("event seq 5").click();
     harness.run();
     harness.key_press(Key::ArrowDown);
@@ -306,7 +306,7 @@ fn save_as_refuses_an_op_that_is_invalid_at_the_end_of_the_log() {
     assert!(harness.state().preview().expect("a preview").valid);
     harness.get_by_label_contains("invalid at the end of the log");
     let target = dir.path().join("copy.session.jsonl");
-    command(&mut harness, UiCommand::SaveAs(target.clone()));
+    command(&mut harness, PreviewCommand::SaveAs(target.clone()));
     assert!(!target.exists(), "an op invalid at the end was saved");
     let banner = harness
         .state()
@@ -325,12 +325,12 @@ fn save_as_refuses_an_op_that_is_invalid_at_the_end_of_the_log() {
         .click_modifiers(Modifiers::SHIFT);
     harness.run();
     harness.get_by_label_contains("● valid at the end of the log");
-    command(&mut harness, UiCommand::SaveAs(target.clone()));
+    command(&mut harness, PreviewCommand::SaveAs(target.clone()));
     let saved = std::fs::read_to_string(&target).unwrap();
     assert_eq!(saved.lines().count(), LOG.lines().count() + 1);
     // A second save to the same path does not replace it without a confirmation.
     std::fs::write(&target, "keep me").unwrap();
-    command(&mut harness, UiCommand::SaveAs(target.clone()));
+    command(&mut harness, PreviewCommand::SaveAs(target.clone()));
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
     let banner = harness
         .state()
@@ -338,7 +338,10 @@ fn save_as_refuses_an_op_that_is_invalid_at_the_end_of_the_log() {
         .unwrap_or_default()
         .to_string();
     assert!(banner.contains("already exists"), "{banner}");
-    command(&mut harness, UiCommand::SaveAsReplacing(target.clone()));
+    command(
+        &mut harness,
+        PreviewCommand::SaveAsReplacing(target.clone()),
+    );
     assert!(std::fs::read_to_string(&target).unwrap().starts_with(LOG));
 }
 

@@ -9,7 +9,7 @@ use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use surface_ui::zoom::Zoom;
-use surface_ui::{UiCommand, ViewerApp};
+use surface_ui::{NavCommand, StripCommand, ViewerApp};
 
 /// Idle time inserted in the middle of the sample: half an hour.
 const IDLE_MS: i64 = 30 * 60 * 1_000;
@@ -77,7 +77,7 @@ fn press(harness: &mut Harness<'_, ViewerApp>, key: Key) {
 fn t_switches_the_axis_and_the_cursor_stays_on_its_event() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut h = harness(idle_log(dir.path()));
-    h.state_mut().push_command(UiCommand::Seek(100));
+    h.state_mut().push_command(NavCommand::Seek(100));
     h.run();
     assert!(!h.state().time_axis());
     assert!(!h.state().strip_drawn_on_time());
@@ -124,7 +124,8 @@ fn a_zoom_keeps_its_events_across_the_switch() {
         start: 40.0,
         end: 120.0,
     };
-    h.state_mut().push_command(UiCommand::SetZoom(Some(range)));
+    h.state_mut()
+        .push_command(StripCommand::SetZoom(Some(range)));
     h.run();
     assert_eq!(h.state().strip_zoom(), Some(range));
     press(&mut h, Key::T);

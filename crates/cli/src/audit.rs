@@ -1,6 +1,8 @@
 //! `audit`: every replace op of a log and what it cost, saved and lost (viewer-spec §8) — a
 //! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
-//! self-contained HTML report written to a new file.
+//! self-contained HTML report written to a new file. The human, Markdown and HTML tables carry
+//! each compaction's balance columns from the cost ledger (§11): summarizer tokens, saved per
+//! call × calls after, cache lost, and with `--prices` the balance.
 
 mod curve;
 mod html;
@@ -13,9 +15,11 @@ use surface_engine::EventType;
 
 use serde::Serialize;
 
+use super::cost::{PriceOptions, session_line, signed_money};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_engine::audit::{Audit, ReplaceAudit, ReplaceKind, audit};
+use surface_engine::cost::{CompactionCost, Ledger, ledger_of};
 use surface_engine::{EventLog, Meter, Surface};
 
 pub use html::html;
@@ -43,9 +47,84 @@ pub struct Report<'a> {
     pub meter: &'a Meter,
     /// The audit.
     pub audit: &'a Audit,
+    /// The cost ledger, for the balance columns.
+    pub ledger: &'a Ledger,
+}
+
+/// The balance columns of one replace, as text (`–` for a replace the ledger does not weigh:
+/// an `other` or an invalid one).
+pub struct CostCells {
+    /// The summarizer call's prompt + output tokens.
+    pub summarizer: String,
+    /// `saved_per_call × calls_after`.
+    pub saved: String,
+    /// The cache loss charged to it (`0*`: its gap's loss is charged to another).
+    pub cache_lost: String,
+    /// The balance, signed, in the price file's currency.
+    pub balance: String,
 }
 
 impl Report<'_> {
+    /// The ledger's figures of a replace.
+    pub fn cost_of(&self, r: &ReplaceAudit) -> Option<&CompactionCost> {
+        let c = &self.ledger.compactions;
+        c.binary_search_by_key(&r.event, |c| c.event)
+            .ok()
+            .map(|k| &c[k])
+    }
+
+    /// Whether a price file was given (the balance column is shown).
+    pub fn priced(&self) -> bool {
+        self.ledger.currency.is_some()
+    }
+
+    /// The balance columns of a replace.
+    pub fn cost_cells(&self, r: &ReplaceAudit) -> CostCells {
+        let dash = || "–".to_string();
+        let Some(c) = self.cost_of(r) else {
+            return CostCells {
+                summarizer: dash(),
+                saved: dash(),
+                cache_lost: dash(),
+                balance: dash(),
+            };
+        };
+        CostCells {
+            summarizer: match (&c.summarizer, c.kind) {
+                (Some(s), _) => (s.prompt + s.tokens.output).to_string(),
+                (None, ReplaceKind::Summary) => "unknown".to_string(),
+                _ => dash(),
+            },
+            saved: format!("{} × {}", c.saved_per_call, c.calls_after),
+            cache_lost: match (c.cache_lost, c.cache_lost_gap) {
+                (Some(0), Some(gap)) if gap > 0 && !c.charged_cache => "0*".to_string(),
+                (lost, _) => opt(lost),
+            },
+            balance: c.balance.map_or_else(dash, signed_money),
+        }
+    }
+
+    /// What the balance columns mean, for the line under a table.
+    pub fn cost_legend(&self) -> String {
+        let noise = match (self.ledger.caching, self.ledger.cache_noise_median) {
+            (false, _) => "no cache reads reported".to_string(),
+            (true, Some(m)) => format!("the provider's cache noise median is {m} tokens"),
+            (true, None) => "no call pair to measure the cache noise".to_string(),
+        };
+        let balance = match &self.ledger.currency {
+            Some(c) => format!("; balance in {c}, negative = paid for itself"),
+            None => String::new(),
+        };
+        format!(
+            "summ. tokens = the summarizer call's prompt + output; saved × calls = meter tokens per later call × calls; cache lost in tokens ({noise}; 0* = charged to the compaction that changed the prompt first){balance}"
+        )
+    }
+
+    /// One line: what compaction cost and saved in the session.
+    pub fn cost_line(&self) -> String {
+        session_line(self.ledger)
+    }
+
     /// `"4 replace ops (2 summary, 1 prune, 1 other; 1 invalid)"`.
     pub fn counts(&self) -> String {
         let r = &self.audit.replaces;
@@ -96,20 +175,24 @@ pub fn run(
     format: AuditFormat,
     html_out: Option<&Path>,
     options: &MeterOptions,
+    prices: &PriceOptions,
 ) -> anyhow::Result<u8> {
     if let Some(out) = html_out {
         surface_store::refuse_the_log(out, &input.file)?;
     }
+    let prices = prices.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
     let surface = Surface::at_end(log);
     let meter = super::meter_of(log, &surface);
     let audit = audit(log, &surface, &meter, options.threshold_ratio);
+    let ledger = ledger_of(log, &surface, &meter, prices.as_ref());
     let report = Report {
         file: input.file.display().to_string(),
         log,
         meter: &meter,
         audit: &audit,
+        ledger: &ledger,
     };
     if let Some(out) = html_out {
         super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;

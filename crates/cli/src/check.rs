@@ -5,15 +5,15 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::load::{load, write_context};
+use super::load::{load_mapped, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::{EraGuess, Finding, Severity};
 use surface_passes::check_report_of;
-use surface_store::{Format, SessionInfo};
+use surface_store::{Format, OnTruncate, SessionInfo, StoreError};
 
 /// Runs `check`.
 pub fn run(input: &Input, json: bool) -> anyhow::Result<u8> {
-    let checked = check_file(input)?;
+    let checked = check_file(input, OnTruncate::Exit)?;
     if json {
         print_json(&checked.json())?;
     } else {
@@ -51,10 +51,19 @@ pub struct Checked {
     pub findings: Vec<Finding>,
 }
 
-/// Reads and checks one session.
-pub fn check_file(input: &Input) -> anyhow::Result<Checked> {
-    let loaded = load(input, false)?;
+/// Reads and checks one session. `on_truncate` says what a file truncated while it is mapped
+/// does: end the process ([`OnTruncate::Exit`], one file) or be this session's error
+/// ([`OnTruncate::Report`], `check DIR`: the other sessions still finish).
+pub fn check_file(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Checked> {
+    let loaded = load_mapped(input, false, on_truncate)?;
     let (report, surface) = check_report_of(&loaded.log);
+    if loaded.log.text_lost() {
+        // What the checks read after the truncation was zeros: not a finding of the log.
+        return Err(StoreError::Shrank {
+            path: input.file.clone(),
+        }
+        .into());
+    }
     Ok(Checked {
         file: input.file.clone(),
         format: loaded.format,

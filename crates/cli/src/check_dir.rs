@@ -2,7 +2,8 @@
 //! `check.rs`. Human output streams one summary line per session as it finishes (with the
 //! findings of sessions that have errors), then a totals line; `--json` is one document
 //! sorted by path. Exit 1 when any session has an error or a session file is unreadable, 2
-//! only when nothing could be read.
+//! only when nothing could be read. Each file has its own outcome: one truncated while it is
+//! mapped is that session's error (`OnTruncate::Report`), and the others finish.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use super::check::{Checked, check_file};
 use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_store::{SessionEntry, for_each_parallel};
+use surface_store::{OnTruncate, SessionEntry, for_each_parallel};
 
 /// The totals line and `"totals"` object.
 #[derive(Debug, Default, Serialize)]
@@ -54,7 +55,8 @@ struct Unreadable {
 pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8> {
     let dir = &input.file;
     let threads = threads(jobs);
-    let found = discover(dir, input.session.as_deref(), threads)?;
+    let limits = input.limits();
+    let found = discover(dir, input.session.as_deref(), &limits, threads)?;
     let mut totals = Totals {
         files: found
             .sessions
@@ -91,8 +93,9 @@ pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8>
             let input = Input {
                 file: entry.file.clone(),
                 session: entry.session_arg().map(str::to_string),
+                max_bytes: input.max_bytes,
             };
-            (entry, check_file(&input))
+            (entry, check_file(&input, OnTruncate::Report))
         },
         |(entry, result)| {
             if failed.is_some() {

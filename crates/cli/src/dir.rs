@@ -4,18 +4,24 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use surface_store::{Discovery, SessionEntry, default_threads, find_sessions};
+use surface_store::{Discovery, ReadLimits, SessionEntry, default_threads, find_sessions_within};
 
 /// Worker threads for `--jobs` (default: one per core).
 pub fn threads(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(default_threads).max(1)
 }
 
-/// Finds the sessions under `dir` (only `only` when given), printing the walk's notes on
-/// stderr. `Err` when the folder cannot be read or holds no session file at all.
-pub fn discover(dir: &Path, only: Option<&str>, threads: usize) -> anyhow::Result<Discovery> {
+/// Finds the sessions under `dir` (only `only` when given), no file decoded past `limits`,
+/// printing the walk's notes on stderr. `Err` when the folder cannot be read or holds no
+/// session file at all.
+pub fn discover(
+    dir: &Path,
+    only: Option<&str>,
+    limits: &ReadLimits,
+    threads: usize,
+) -> anyhow::Result<Discovery> {
     let cancel = AtomicBool::new(false);
-    let mut found = find_sessions(dir, threads, &cancel, |_, _| {})?;
+    let mut found = find_sessions_within(dir, threads, limits, &cancel, |_, _| {})?;
     for note in &found.notes {
         eprintln!("surface-viewer: note: {note}");
     }

@@ -1,12 +1,13 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9); `check` and `sessions` also
-//! on a folder. Each subcommand is a thin shell over `store` + `engine`.
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
+//! `check` and `sessions` also on a folder. Each subcommand is a thin shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
 
 pub mod audit;
 mod check;
 mod check_dir;
+pub mod cost;
 mod csv_out;
 mod dir;
 mod load;
@@ -26,7 +27,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use load::{Loaded, load};
 pub use surface_passes::{check_report_of, meter_of};
-pub use surface_store::write_new_file;
+pub use surface_store::{install_map_guard, write_new_file};
 
 /// Exit code: clean — the command did its work and judged nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -40,9 +41,15 @@ pub const EXIT_UNREADABLE: u8 = 2;
 const EXIT_STATUS_HELP: &str = "\
 Exit status (as grep's): 0 clean; 1 findings — check found an error-level finding, preview
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
-error, a refused write, nothing to show. surface, messages, tokens, request, audit and
-sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
+error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
+and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, check and sessions exit 2 only when none can be read.";
+
+/// The first line of `--help`: what the tool is for and every headless command (a scenario
+/// test holds it complete against the subcommands clap knows).
+const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
+Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, sessions; \
+without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -50,7 +57,7 @@ read, check and sessions exit 2 only when none can be read.";
 #[command(
     name = "surface-viewer",
     version,
-    about,
+    about = ABOUT,
     after_help = EXIT_STATUS_HELP,
     args_conflicts_with_subcommands = true
 )]
@@ -162,6 +169,23 @@ pub enum Command {
         html: Option<PathBuf>,
         #[command(flatten)]
         meter: MeterOptions,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
+    },
+    /// What context cost: the model calls' tokens per turn and in total, the cache hit rate,
+    /// and each compaction's summarizer tokens, saved tokens, broken cache and (with --prices)
+    /// balance.
+    Cost {
+        #[command(flatten)]
+        input: Input,
+        /// One JSON document on stdout.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV on stdout, one row per model call.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        prices: cost::PriceOptions,
     },
     /// The harness's compaction policy replayed: verify every decision the log holds, the
     /// settings it implies, and --what-if another setting; exit 0 when every decision agrees,
@@ -180,6 +204,11 @@ pub enum Command {
         /// Accepted for symmetry with the other commands; lists only that session.
         #[arg(long, value_name = "ID")]
         session: Option<String>,
+        /// The most text one session may hold once decompressed, in bytes (512M, 2G); a
+        /// session past it is unreadable. Default: the smaller of 16G and three quarters of
+        /// physical memory.
+        #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+        max_bytes: Option<u64>,
         /// One JSON document on stdout.
         #[arg(long)]
         json: bool,
@@ -198,6 +227,18 @@ pub struct Input {
     /// Session id in a SQLite file (default: the only one, else the most recently created).
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// The most text one session may hold once decompressed, in bytes (suffixes K, M, G, T:
+    /// 512M, 2G); past it the file is not read (exit 2). Default: the smaller of 16G and
+    /// three quarters of physical memory.
+    #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+    pub max_bytes: Option<u64>,
+}
+
+impl Input {
+    /// The limits the file is read within (`--max-bytes`, else the defaults).
+    pub fn limits(&self) -> surface_store::ReadLimits {
+        surface_store::ReadLimits::with_max_bytes(self.max_bytes)
+    }
 }
 
 /// The meter's settings, for every command that shows a threshold.
@@ -265,27 +306,43 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             markdown,
             html,
             meter,
+            prices,
         } => {
             let format = match (json, markdown) {
                 (true, _) => audit::AuditFormat::Json,
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            audit::run(&input, format, html.as_deref(), &meter)?
+            audit::run(&input, format, html.as_deref(), &meter, &prices)?
+        }
+        Command::Cost {
+            input,
+            json,
+            csv,
+            prices,
+        } => {
+            let format = match (json, csv) {
+                (true, _) => cost::CostFormat::Json,
+                (_, true) => cost::CostFormat::Csv,
+                _ => cost::CostFormat::Human,
+            };
+            cost::run(&input, format, &prices)?
         }
         Command::Policy { input, options } => policy::run(&input, &options)?,
         Command::Sessions {
             file,
             session,
+            max_bytes,
             json,
             jobs,
-        } if file.is_dir() => sessions_dir::run(&file, session.as_deref(), json, jobs)?,
-        Command::Sessions {
-            file,
-            session,
-            json,
-            ..
-        } => sessions::run(&file, session.as_deref(), json)?,
+        } => {
+            let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
+            if file.is_dir() {
+                sessions_dir::run(&file, session.as_deref(), &limits, json, jobs)?
+            } else {
+                sessions::run(&file, session.as_deref(), &limits, json)?
+            }
+        }
     };
     Ok(ExitCode::from(code))
 }

@@ -1,13 +1,14 @@
 //! Opening the input of a command: store + optional repair closers + the surface at a cursor,
 //! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
-//! map a large JSONL log instead of copying it (`store::open_mapped`); the desktop viewer
-//! maps it its own way (`store::open_for_viewer`, `ui/loader.rs`).
+//! map a large JSONL log instead of copying it (`store::open_mapped`, once `main` installed
+//! the SIGBUS guard); the desktop viewer maps it its own way (`store::open_for_viewer`,
+//! `ui/loader.rs`). Every file is read within the input's `--max-bytes`.
 
 use anyhow::Context as _;
 
 use super::Input;
 use surface_engine::{EventLog, Surface, apply_closers, closers};
-use surface_store::{self as store, Format, SessionInfo};
+use surface_store::{self as store, Format, OnTruncate, SessionInfo};
 
 /// A log ready for a command.
 pub struct Loaded {
@@ -22,10 +23,22 @@ pub struct Loaded {
 }
 
 /// Opens `input`, appending repair closers when `repair` is set. A large JSONL file is mapped,
-/// not copied ([`store::open_mapped`]): a command reads its log once and exits. Repair closers
-/// are synthesized events (`EventLog::synthesized`), so the mapped text stays as it is.
+/// not copied ([`store::open_mapped`]): a command reads its log once and exits, and if another
+/// program truncates the file meanwhile the process names it and exits 2. Repair closers are
+/// synthesized events (`EventLog::synthesized`), so the mapped text stays as it is.
 pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
-    let opened = store::open_mapped(&input.file, input.session.as_deref())?;
+    load_mapped(input, repair, OnTruncate::Exit)
+}
+
+/// [`load`], with what a truncation of the mapped file does (`check DIR`: report that file,
+/// [`OnTruncate::Report`], and check the others).
+pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
+    let opened = store::open_mapped(
+        &input.file,
+        input.session.as_deref(),
+        &input.limits(),
+        on_truncate,
+    )?;
     let mut log = opened.log;
     let mut repaired = 0;
     if repair {

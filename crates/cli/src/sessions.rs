@@ -5,11 +5,11 @@ use std::path::Path;
 
 use super::load::write_context;
 use super::{EXIT_OK, print_json};
-use surface_store::{StoreError, list_sessions};
+use surface_store::{ReadLimits, StoreError, list_sessions_within};
 
-/// Runs `sessions`.
-pub fn run(file: &Path, only: Option<&str>, json: bool) -> anyhow::Result<u8> {
-    let mut sessions = list_sessions(file)?;
+/// Runs `sessions`, reading the file within `limits`.
+pub fn run(file: &Path, only: Option<&str>, limits: &ReadLimits, json: bool) -> anyhow::Result<u8> {
+    let mut sessions = list_sessions_within(file, limits)?;
     if let Some(id) = only {
         let available = sessions
             .iter()

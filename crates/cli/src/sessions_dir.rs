@@ -1,5 +1,5 @@
-//! `sessions DIR`: every session under a folder with its figures (read in parallel), one
-//! line each as it finishes; `--json` one document sorted by path.
+//! `sessions DIR`: every session under a folder with its figures (read in parallel, each
+//! within `--max-bytes`), one line each as it finishes; `--json` one document sorted by path.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,7 +9,9 @@ use serde::Serialize;
 use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
-use surface_store::{SessionEntry, SessionFigures, for_each_parallel, read_figures};
+use surface_store::{
+    ReadLimits, SessionEntry, SessionFigures, for_each_parallel, read_figures_within,
+};
 
 /// One session in the `--json` document.
 #[derive(Debug, Serialize)]
@@ -26,11 +28,12 @@ struct Listed {
 pub fn run(
     dir: &std::path::Path,
     only: Option<&str>,
+    limits: &ReadLimits,
     json: bool,
     jobs: Option<usize>,
 ) -> anyhow::Result<u8> {
     let threads = threads(jobs);
-    let found = discover(dir, only, threads)?;
+    let found = discover(dir, only, limits, threads)?;
     let mut out = std::io::stdout().lock();
     let mut listed: Vec<Listed> = Vec::new();
     let mut failed: Option<anyhow::Error> = None;
@@ -41,7 +44,7 @@ pub fn run(
         threads,
         &cancel,
         |entry: SessionEntry| {
-            let figures = read_figures(&entry.file, entry.session_arg());
+            let figures = read_figures_within(&entry.file, entry.session_arg(), limits);
             (entry, figures)
         },
         |(entry, figures)| {

@@ -263,6 +263,10 @@ fn problem_findings(log: &EventLog, last_turn_end: Option<EventIdx>, out: &mut V
             ProblemKind::BadProvenance => {
                 Finding::new(Rule::ProvenanceMalformed, p.seq, p.line, &p.message)
             }
+            ProblemKind::TooLong => Finding::new(Rule::LineTooLong, p.seq, p.line, &p.message),
+            ProblemKind::LineCountOverflow => {
+                Finding::new(Rule::LineCountOverflow, p.seq, p.line, &p.message)
+            }
             ProblemKind::BadRecord => {
                 let committed = match (last_turn_end, p.line, p.seq) {
                     (Some(end), Some(line), _) if end.line > 0 => line < end.line,
@@ -293,9 +297,12 @@ struct BadRecords {
 impl BadRecords {
     fn of(log: &EventLog) -> Self {
         let bad = || {
-            log.problems
-                .iter()
-                .filter(|p| matches!(p.kind, ProblemKind::BadRecord | ProblemKind::CorruptFrame))
+            log.problems.iter().filter(|p| {
+                matches!(
+                    p.kind,
+                    ProblemKind::BadRecord | ProblemKind::CorruptFrame | ProblemKind::TooLong
+                )
+            })
         };
         let mut lines: Vec<u32> = bad().filter_map(|p| p.line).collect();
         let mut seqs: Vec<u64> = bad().filter_map(|p| p.seq).collect();
@@ -465,9 +472,13 @@ fn surface_findings(
             SurfaceOp::Replace { start, end } => (start, end),
             _ => (0, 0),
         };
-        // Spec §6.5: for every well-formed replace with start > end, applied or not.
+        // Spec §6.5: for every well-formed replace with start > end, applied or not — in a
+        // log judged ADR or surface-merge era only: their dev-mode invariants checked numeric
+        // order, while mid-July and HEAD write a head-anchored fold (a newer summary as the
+        // range's start) by design.
         if let SurfaceOp::Replace { start, end } = op
             && start > end
+            && era <= Era::SurfaceMerge
         {
             out.push(Finding::new(
                 Rule::NumericOrder,

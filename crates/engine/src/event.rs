@@ -160,7 +160,7 @@ pub const FLAG_PLAIN: u8 = 8;
 pub enum EventText {
     /// The whole event object is `text[start..start+len]` (a JSONL line, or a line the store wrote).
     Line {
-        /// Byte offset into [`crate::EventLog::text`] (below 2^54).
+        /// Byte offset into the log's text arena (below 2^54).
         start: u64,
         /// Byte length.
         len: u32,

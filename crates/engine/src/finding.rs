@@ -23,7 +23,8 @@ impl Severity {
 }
 
 /// The stable rule names (viewer-spec §3), plus `frame.corrupt` for a Zstandard frame that does
-/// not decode. Some rules' severity depends on the log's era or on where the problem lies; the
+/// not decode, `line.too-long` for a record past the reader's per-event limit and
+/// `line.count-overflow` for a file of more than `u32::MAX` lines. Some rules' severity depends on the log's era or on where the problem lies; the
 /// default here is what a HEAD-era log gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
@@ -37,6 +38,10 @@ pub enum Rule {
     LineTornTail,
     /// `frame.corrupt`
     FrameCorrupt,
+    /// `line.too-long`: a line, packed row or SQLite row past the reader's per-event limit
+    LineTooLong,
+    /// `line.count-overflow`: more lines than line numbers (`u32`) count
+    LineCountOverflow,
     /// `seq.not-increasing`
     SeqNotIncreasing,
     /// `seq.gap`
@@ -106,6 +111,8 @@ impl Rule {
             Rule::LineUnparseable => "line.unparseable",
             Rule::LineTornTail => "line.torn-tail",
             Rule::FrameCorrupt => "frame.corrupt",
+            Rule::LineTooLong => "line.too-long",
+            Rule::LineCountOverflow => "line.count-overflow",
             Rule::SeqNotIncreasing => "seq.not-increasing",
             Rule::SeqGap => "seq.gap",
             Rule::ProvenanceEmpty => "provenance.empty",

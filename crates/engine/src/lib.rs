@@ -8,6 +8,7 @@
 
 pub mod audit;
 mod check;
+pub mod cost;
 mod data_diff;
 mod effect;
 mod effect_slot;
@@ -62,7 +63,7 @@ pub use meter::{BaselineKind, DEFAULT_THRESHOLD_RATIO, Figure, Meter};
 pub use packed::{ChunkKind, PackedData, PackedRow};
 pub use packed_quick::{QuickRow, compare_quick_row, quick_row};
 pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
-pub use problem::{LogProblem, ProblemKind};
+pub use problem::{LogProblem, ProblemKind, human_bytes};
 pub use readable::{ReadScan, Unreadable, read_value, scan as scan_readable};
 pub use repair::{Closer, apply_closers, closers};
 pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};

@@ -112,7 +112,8 @@ impl EventBatch {
 
     /// Moves every table of `other` but its records to the end of `self`'s, and returns how
     /// its records must be remapped to follow `self`'s (see [`BatchRemap::record`]); their
-    /// lines move by `line_base`, and so do the lines of its problems. The records are left
+    /// lines move by `line_base` (saturating at `u32::MAX`), and so do the lines of its
+    /// problems. The records are left
     /// for the caller to append (the JSONL reader copies them on two threads).
     pub fn append_tables(&mut self, other: &mut EventBatch, line_base: u32) -> BatchRemap {
         let remap = BatchRemap {
@@ -134,7 +135,7 @@ impl EventBatch {
         self.packed_rows.append(&mut other.packed_rows);
         self.problems.extend(other.problems.drain(..).map(|mut p| {
             if let Some(l) = &mut p.line {
-                *l += line_base;
+                *l = l.saturating_add(line_base);
             }
             p
         }));
@@ -160,7 +161,9 @@ impl BatchRemap {
     pub fn record(&self, mut e: EventRecord) -> EventRecord {
         e.kind = self.type_map[e.kind.0 as usize];
         e.shift_extra(self.extras_base);
-        e.line += self.line_base;
+        // Saturating: a reader numbers at most `u32::MAX` lines and says so with a finding
+        // (`line.count-overflow`) when a file has more.
+        e.line = e.line.saturating_add(self.line_base);
         if let EventText::PackedMember { row, member } = e.text() {
             e.set_text(EventText::PackedMember {
                 row: row + self.rows_base,
@@ -179,7 +182,12 @@ pub struct EventLog {
     pub header: Option<SessionHeader>,
     /// The text arena: every event's JSON lives here (or is rebuilt from a packed row in it).
     /// Owned bytes, or a file's bytes shared read-only (the CLI maps large JSONL files).
-    pub text: TextArena,
+    ///
+    /// Visible only inside the engine, so that no other crate can form a view over bytes that
+    /// may change (ARCHITECTURE.md, "The contract of mapped bytes"): outside it, every accessor
+    /// hands out a private copy when [`TextArena::may_change`] is true. The engine's own
+    /// whole-log passes read it as plain bytes only (a substring search, a prefetch hint).
+    pub(crate) text: TextArena,
     /// All events, in log order.
     pub events: Vec<EventRecord>,
     /// Type names.
@@ -231,8 +239,8 @@ impl EventLog {
         log
     }
 
-    /// Appends events read later (live follow). `batch` text offsets refer to [`EventLog::text`]
-    /// (grown with [`TextArena::extend_from_slice`] before).
+    /// Appends events read later (live follow). `batch` text offsets refer to the log's text
+    /// (grown with [`EventLog::append_text`] before).
     pub fn extend(&mut self, batch: EventBatch) {
         let first_new = self.events.len();
         let mut own = EventBatch {
@@ -300,6 +308,49 @@ impl EventLog {
         self.events.is_empty()
     }
 
+    /// The length of the text arena in bytes (the offset the next appended text starts at).
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// True when the text is shared read-only bytes (a mapped file), not owned by the log.
+    pub fn text_is_shared(&self) -> bool {
+        self.text.is_shared()
+    }
+
+    /// True when the text may change under the reader (a mapped file another program can
+    /// write); every accessor then hands out a copy (see [`TextArena::may_change`]).
+    pub fn text_may_change(&self) -> bool {
+        self.text.may_change()
+    }
+
+    /// True once the text's file was truncated under its mapping (its bytes now read as
+    /// zeros; see [`TextArena::lost`]).
+    pub fn text_lost(&self) -> bool {
+        self.text.lost()
+    }
+
+    /// Lets go of the resident pages of the text's `range` (a mapped file's; nothing for owned
+    /// text). What is read afterwards is unchanged.
+    pub fn release_resident(&self, range: std::ops::Range<usize>) {
+        self.text.release_resident(range);
+    }
+
+    /// Appends `more` to the text (copying shared bytes into an owned buffer first, once) and
+    /// returns the offset it starts at: new lines for [`EventLog::extend`] (live follow).
+    pub fn append_text(&mut self, more: &[u8]) -> usize {
+        let base = self.text.len();
+        self.text.extend_from_slice(more);
+        base
+    }
+
+    /// The whole text, when nobody else can change it (owned bytes, or shared bytes that never
+    /// change): what a reader parses after [`EventLog::append_text`]. `None` for a mapped
+    /// file, whose bytes are only ever handed out as copies.
+    pub fn stable_text(&self) -> Option<&[u8]> {
+        (!self.text.may_change()).then_some(&self.text[..])
+    }
+
     /// The record at `idx`.
     pub fn event(&self, idx: EventIdx) -> &EventRecord {
         &self.events[idx.get()]
@@ -353,7 +404,10 @@ impl EventLog {
     }
 
     /// The bytes of an event kept as a line of the text arena; empty for any other event.
-    pub fn line_text(&self, idx: EventIdx) -> &[u8] {
+    /// Crate-private: they may be a mapped file's bytes, which only plain-byte readers inside
+    /// the engine may see; other crates get [`EventLog::event_bytes`] (a copy when they may
+    /// change).
+    pub(crate) fn line_text(&self, idx: EventIdx) -> &[u8] {
         match self.events[idx.get()].text() {
             EventText::Line { start, len } => {
                 let start = start as usize;
@@ -510,6 +564,7 @@ fn text_of(bytes: Vec<u8>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn ev(seq: u64) -> NewEvent<'static> {
         NewEvent {
@@ -549,6 +604,140 @@ mod tests {
         assert_eq!(log.find_seq(5), Some(EventIdx(2)));
         assert_eq!(log.find_seq(3), None);
         assert_eq!(log.next_seq(), 7);
+    }
+
+    /// Bytes that say they may change under the reader, as a mapped file's do.
+    struct Changeable(Vec<u8>);
+
+    impl AsRef<[u8]> for Changeable {
+        fn as_ref(&self) -> &[u8] {
+            &self.0
+        }
+    }
+
+    impl crate::SharedText for Changeable {
+        fn may_change(&self) -> bool {
+            true
+        }
+    }
+
+    /// A log of one line event and one packed row (two members) over `arena`, plus a
+    /// synthesized event.
+    fn lent_log(arena: TextArena) -> EventLog {
+        let line = br#"{"type":"user/message","seq":0,"time":1,"data":{"content":"hi"}}"#;
+        let row = br#"{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b"]}"#;
+        assert_eq!(arena.get(..line.len()), Some(&line[..]));
+        assert_eq!(arena.get(line.len() + 1..), Some(&row[..]));
+        let mut batch = EventBatch::default();
+        batch.push(NewEvent {
+            type_name: "user/message",
+            text: EventText::Line {
+                start: 0,
+                len: line.len() as u32,
+            },
+            line: 1,
+            ..ev(0)
+        });
+        let r = batch.push_packed_row(PackedRow {
+            kind: crate::ChunkKind::Text,
+            start: line.len() as u64 + 1,
+            len: row.len() as u32,
+        });
+        for member in 0..2 {
+            batch.push(NewEvent {
+                type_name: "assistant/chunk",
+                text: EventText::PackedMember { row: r, member },
+                line: 2,
+                ..ev(1 + u64::from(member))
+            });
+        }
+        let mut log = EventLog::new(None, arena, batch);
+        log.push_synthesized(ev(3), "{\"type\":\"turn/end\"}".to_string());
+        log
+    }
+
+    fn lent_bytes() -> Vec<u8> {
+        let mut bytes =
+            br#"{"type":"user/message","seq":0,"time":1,"data":{"content":"hi"}}"#.to_vec();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(br#"{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b"]}"#);
+        bytes
+    }
+
+    /// Every byte range the public accessors hand out for every event, as (start, len)
+    /// addresses, with what each accessor is called.
+    fn lent_ranges(log: &EventLog) -> Vec<(&'static str, usize, usize)> {
+        let mut out = Vec::new();
+        let mut note = |what, bytes: &[u8]| out.push((what, bytes.as_ptr() as usize, bytes.len()));
+        for idx in log.indices() {
+            note("event_bytes", &log.event_bytes(idx));
+            note("event_json", log.event_json(idx).as_bytes());
+            note("type_name", log.type_name(idx).as_bytes());
+        }
+        for row in 0..log.packed_rows.len() as u32 {
+            note("packed_row_bytes", &log.packed_row_bytes(row).unwrap());
+            note("packed_row_head", &log.packed_row_head(row, 8).unwrap());
+        }
+        if let Some(text) = log.stable_text() {
+            note("stable_text", text);
+        }
+        out
+    }
+
+    /// The cfg(test) check of the contract of mapped bytes: over an arena that may change,
+    /// no public accessor lends a byte of it — every view (a `&str`, a `&[u8]`) it hands out
+    /// is a private copy or lives elsewhere (the type table, the synthesized events). Over an
+    /// arena that cannot change the same accessors do lend it (so the check can fail).
+    #[test]
+    fn no_accessor_lends_bytes_that_may_change() {
+        let changeable = TextArena::shared(Arc::new(Changeable(lent_bytes())));
+        let log = lent_log(changeable.clone());
+        assert!(log.text_may_change());
+        let arena = changeable.as_ptr() as usize..changeable.as_ptr() as usize + changeable.len();
+        let ranges = lent_ranges(&log);
+        assert!(ranges.len() >= 12, "every accessor was driven");
+        for (what, start, len) in ranges {
+            let overlaps = len > 0 && start < arena.end && start + len > arena.start;
+            assert!(!overlaps, "{what} lent bytes of an arena that may change");
+        }
+        assert!(log.stable_text().is_none());
+        // Within the engine, plain-byte readers still see the line (no copy).
+        assert_eq!(log.line_text(EventIdx(0)).as_ptr() as usize, arena.start);
+
+        let owned = TextArena::from(lent_bytes());
+        let owned_range = owned.as_ptr() as usize..owned.as_ptr() as usize + owned.len();
+        let log = lent_log(owned);
+        let lent = lent_ranges(&log)
+            .into_iter()
+            .filter(|&(_, start, _)| owned_range.contains(&start))
+            .map(|(what, _, _)| what)
+            .collect::<Vec<_>>();
+        for what in [
+            "event_bytes",
+            "event_json",
+            "packed_row_bytes",
+            "stable_text",
+        ] {
+            assert!(
+                lent.contains(&what),
+                "{what} borrows stable bytes: {lent:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn appended_text_starts_at_the_old_end_and_is_stable() {
+        let mut log = EventLog::new(
+            None,
+            TextArena::shared(Arc::new(Changeable(lent_bytes()))),
+            EventBatch::default(),
+        );
+        let len = log.text_len();
+        assert!(log.text_is_shared() && log.stable_text().is_none());
+        assert_eq!(log.append_text(b"more\n"), len);
+        assert!(!log.text_is_shared() && !log.text_may_change());
+        assert_eq!(log.stable_text().map(<[u8]>::len), Some(len + 5));
+        assert!(log.stable_text().unwrap().ends_with(b"more\n"));
     }
 
     #[test]

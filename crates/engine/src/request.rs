@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::event::EventIdx;
+use super::event::{EventIdx, EventText};
 use super::event_type::EventType;
 use super::log::EventLog;
 use super::messages::{Message, message_of};
@@ -194,7 +194,7 @@ fn estimate_of(header: Option<&RequestHeader>, messages: u64) -> Estimate {
 
 /// The step's reported usage: its `assistant/message`'s `usage`, else the `usage` chunk it
 /// cites, else a `usage` chunk read while the step was open.
-fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
+pub(crate) fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
     if let Some(m) = step.message {
         if let Some(u) = usage_of(log, m) {
             return Some(u);
@@ -216,8 +216,22 @@ fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usa
     (first.get()..end).find_map(|i| usage_chunk(log, EventIdx(i as u32)))
 }
 
-fn usage_chunk(log: &EventLog, idx: EventIdx) -> Option<Usage> {
+/// Whether event `idx` can be a `usage` chunk: an `assistant/chunk` that is not a packed
+/// member (packed rows hold only deltas) and, written as a line, names the key. Nothing is
+/// parsed: a log without usage has every chunk of every step looked at.
+pub(crate) fn may_be_usage_chunk(log: &EventLog, idx: EventIdx) -> bool {
     if log.event_type(idx) != EventType::AssistantChunk {
+        return false;
+    }
+    match log.event(idx).text() {
+        EventText::PackedMember { .. } => false,
+        EventText::Line { .. } => memchr::memmem::find(log.line_text(idx), b"\"usage\"").is_some(),
+        EventText::Synthesized(_) => true,
+    }
+}
+
+fn usage_chunk(log: &EventLog, idx: EventIdx) -> Option<Usage> {
+    if !may_be_usage_chunk(log, idx) {
         return None;
     }
     let data = log.data_value(idx);

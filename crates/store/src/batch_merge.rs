@@ -16,7 +16,8 @@ type Chunk = (Vec<EventRecord>, BatchRemap);
 type CopyJob<'a> = (&'a mut [MaybeUninit<EventRecord>], Chunk);
 
 /// Joins chunk batches (each numbered from line 1, with its line count) in file order into the
-/// first one; line numbers start at `first_line`.
+/// first one; line numbers start at `first_line` (1-based; 0 reads as 1) and saturate at
+/// `u32::MAX`.
 pub fn merge_in_order(parts: Vec<(EventBatch, u32)>, first_line: u32) -> EventBatch {
     let events: usize = parts.iter().map(|(b, _)| b.events.len()).sum();
     let sources: usize = parts.iter().map(|(b, _)| b.sources.len()).sum();
@@ -25,21 +26,21 @@ pub fn merge_in_order(parts: Vec<(EventBatch, u32)>, first_line: u32) -> EventBa
         return EventBatch::default();
     };
     // Chunk 0 was numbered from 1 too.
-    let shift = first_line - 1;
+    let shift = first_line.saturating_sub(1);
     if shift > 0 {
         for e in &mut out.events {
-            e.line += shift;
+            e.line = e.line.saturating_add(shift);
         }
         for l in out.problems.iter_mut().filter_map(|p| p.line.as_mut()) {
-            *l += shift;
+            *l = l.saturating_add(shift);
         }
     }
     out.sources.reserve_exact(sources - out.sources.len());
-    let mut line_base = shift + first_lines;
+    let mut line_base = shift.saturating_add(first_lines);
     let mut later: Vec<Chunk> = Vec::new();
     for (mut part, lines) in parts {
         let remap = out.append_tables(&mut part, line_base);
-        line_base += lines;
+        line_base = line_base.saturating_add(lines);
         later.push((std::mem::take(&mut part.events), remap));
     }
     out.events.reserve_exact(events - out.events.len());

@@ -39,6 +39,29 @@ pub enum StoreError {
         /// The ids it holds, comma-separated.
         available: String,
     },
+    /// The session's text, once decompressed, passes the total limit
+    /// ([`crate::ReadLimits::total_bytes`]): nothing of it is shown.
+    #[error(
+        "{}: holds more than {limit} bytes ({}) of session text once decompressed, the most one session may take (--max-bytes); not read",
+        path.display(),
+        surface_engine::human_bytes(*limit)
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The total limit, in bytes.
+        limit: u64,
+    },
+    /// Another program truncated the file while it was mapped and read (the mapping's bytes
+    /// read as zeros from then on): what was read from it cannot be trusted.
+    #[error(
+        "{} shrank while it was being read (another program truncated it); nothing more can be read from it",
+        path.display()
+    )]
+    Shrank {
+        /// The file.
+        path: PathBuf,
+    },
     /// The user cancelled the load.
     #[error("loading {} was cancelled", path.display())]
     Cancelled {

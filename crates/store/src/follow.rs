@@ -14,10 +14,12 @@ use std::path::{Path, PathBuf};
 
 use memchr::memrchr;
 
-use super::jsonl::{parse_body, read_jsonl};
+use super::jsonl::{parse_body_within, read_jsonl_with};
+use super::limits::{ReadLimits, ReadStop};
+use super::read_file::ReadFail;
 use super::sqlite::read_sqlite_rows_after;
 use super::zstd_jsonl::decode_complete_frames;
-use super::{Format, Opened, StoreError, detect_file, open};
+use super::{Format, Opened, StoreError, detect_file, open_within};
 use surface_engine::{EventLog, LogProblem};
 
 /// Bytes compared at the end of the committed prefix to notice a rewritten file.
@@ -55,19 +57,29 @@ pub struct Follower {
     session: Option<(String, Option<u64>)>,
     /// Line number the next complete line gets.
     next_line: u32,
+    /// What the followed log is held to: each new line to the per-event limit, the whole
+    /// text (with what is waiting) to the total.
+    limits: ReadLimits,
     #[cfg(unix)]
     inode: Option<u64>,
 }
 
-/// Opens `path` for following: like [`open`], but what a live writer may still be finishing
-/// (a last line without its newline, an incomplete final frame) is left out until complete.
+/// Opens `path` for following: like [`open_within`], but what a live writer may still be
+/// finishing (a last line without its newline, an incomplete final frame) is left out until
+/// complete. The log stays held to `limits` as it grows: a poll that would take its text past
+/// the total is [`StoreError::TooLarge`].
 pub fn open_following(
     path: &Path,
     session: Option<&str>,
+    limits: &ReadLimits,
 ) -> Result<(Opened, Option<Follower>), StoreError> {
     let format = detect_file(path)?;
+    let too_large = |limit| StoreError::TooLarge {
+        path: path.to_path_buf(),
+        limit,
+    };
     if format == Format::Sqlite {
-        let opened = open(path, session)?;
+        let opened = open_within(path, session, None, limits)?;
         let last_row = opened
             .log
             .problems
@@ -83,15 +95,21 @@ pub fn open_following(
             pending: Vec::new(),
             session: Some((opened.session.id.clone(), last_row)),
             next_line: 0,
+            limits: *limits,
             #[cfg(unix)]
             inode: inode_of(path),
         };
         return Ok((opened, Some(follower)));
     }
-    let bytes = super::read_file::read_whole(path).map_err(|e| StoreError::io(path, e))?;
+    let total = limits.total_bytes();
+    let bytes = super::read_file::read_whole(path, total).map_err(|e| match e {
+        ReadFail::Io(e) => StoreError::io(path, e),
+        ReadFail::TooLarge => too_large(total),
+    })?;
     let (mut text, committed, problems, fingerprint) = match format {
         Format::Zstd => {
-            let (text, committed, problems) = decode_complete_frames(&bytes, 0);
+            let (text, committed, problems) =
+                decode_complete_frames(&bytes, 0, total).map_err(|_| too_large(total))?;
             let fingerprint = bytes[committed.saturating_sub(FINGERPRINT)..committed].to_vec();
             (text, committed, problems, fingerprint)
         }
@@ -106,8 +124,8 @@ pub fn open_following(
     };
     let cut = memrchr(b'\n', &text).map_or(0, |i| i + 1);
     let pending = text.split_off(cut);
-    let next_line = memchr::memchr_iter(b'\n', &text).count() as u32 + 1;
-    let mut log = read_jsonl(text, None).unwrap_or_default();
+    let next_line = line_count(&text).saturating_add(1);
+    let mut log = read_jsonl_with(text, None, limits).unwrap_or_default();
     log.problems.extend(problems);
     let opened = Opened {
         path: path.to_path_buf(),
@@ -123,6 +141,7 @@ pub fn open_following(
         pending,
         session: None,
         next_line,
+        limits: *limits,
         #[cfg(unix)]
         inode: inode_of(path),
     };
@@ -165,13 +184,27 @@ impl Follower {
         if len == self.committed {
             return Ok(FollowUpdate::Unchanged);
         }
+        let total = self.limits.total_bytes();
+        let held = (log.text_len() + self.pending.len()) as u64;
+        let room = total.saturating_sub(held);
+        let too_large = || StoreError::TooLarge {
+            path: path.clone(),
+            limit: total,
+        };
+        if len - self.committed > room && self.format != Format::Zstd {
+            return Err(too_large());
+        }
         let mut fresh = Vec::with_capacity((len - self.committed) as usize);
         (&mut file)
             .take(len - self.committed)
             .read_to_end(&mut fresh)
             .map_err(io)?;
         let (text, consumed, problems) = match self.format {
-            Format::Zstd => decode_complete_frames(&fresh, self.committed),
+            Format::Zstd => {
+                decode_complete_frames(&fresh, self.committed, room).map_err(|stop| match stop {
+                    ReadStop::TooLarge { .. } | ReadStop::Cancelled => too_large(),
+                })?
+            }
             _ => {
                 let consumed = memrchr(b'\n', &fresh).map_or(0, |i| i + 1);
                 fresh.truncate(consumed);
@@ -201,7 +234,13 @@ impl Follower {
         id: String,
         last_row: Option<u64>,
     ) -> Result<FollowUpdate, StoreError> {
-        let rows = read_sqlite_rows_after(&self.path, &id, last_row, log.text.len() as u64)?;
+        let rows = read_sqlite_rows_after(
+            &self.path,
+            &id,
+            last_row,
+            log.text_len() as u64,
+            &self.limits,
+        )?;
         if rows.session_max_seq < last_row {
             return Ok(reload("rows already read were deleted"));
         }
@@ -209,7 +248,7 @@ impl Follower {
             return Ok(FollowUpdate::Unchanged);
         };
         let before = log.len();
-        log.text.extend_from_slice(&rows.arena);
+        log.append_text(&rows.arena);
         log.extend(rows.batch);
         self.session = Some((id, Some(max)));
         Ok(FollowUpdate::Appended {
@@ -222,14 +261,17 @@ impl Follower {
         let cut = memrchr(b'\n', &self.pending).map_or(0, |i| i + 1);
         let rest = self.pending.split_off(cut);
         let lines = std::mem::replace(&mut self.pending, rest);
-        let base = log.text.len();
-        log.text.extend_from_slice(&lines);
+        let base = log.append_text(&lines);
         let before = log.len();
-        if let Some(mut batch) = parse_body(&log.text, base, self.next_line, None) {
+        // Appended text is the log's own: always stable.
+        let parsed = log
+            .stable_text()
+            .and_then(|text| parse_body_within(text, base, self.next_line, None, &self.limits));
+        if let Some(mut batch) = parsed {
             batch.problems.extend(problems);
             log.extend(batch);
         }
-        self.next_line += memchr::memchr_iter(b'\n', &lines).count() as u32;
+        self.next_line = self.next_line.saturating_add(line_count(&lines));
         log.len() - before
     }
 }
@@ -238,6 +280,11 @@ fn reload(reason: &str) -> FollowUpdate {
     FollowUpdate::Reload {
         reason: reason.to_string(),
     }
+}
+
+/// The line breaks in `text`, as far as a `u32` counts.
+fn line_count(text: &[u8]) -> u32 {
+    u32::try_from(memchr::memchr_iter(b'\n', text).count()).unwrap_or(u32::MAX)
 }
 
 /// The last [`FINGERPRINT`] bytes of the file before `end`.
@@ -277,7 +324,7 @@ mod tests {
         let half = line(1);
         f.write_all(&half.as_bytes()[..10]).unwrap();
         f.flush().unwrap();
-        let (opened, follower) = open_following(&path, None).unwrap();
+        let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
         let (mut log, mut follower) = (opened.log, follower.unwrap());
         assert_eq!(log.len(), 1);
         assert!(
@@ -310,7 +357,7 @@ mod tests {
         let next = frame(&format!("{}{}", line(1), line(2)));
         f.write_all(&next[..next.len() / 2]).unwrap();
         f.flush().unwrap();
-        let (opened, follower) = open_following(&path, None).unwrap();
+        let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
         let (mut log, mut follower) = (opened.log, follower.unwrap());
         assert_eq!(log.len(), 1);
         assert!(
@@ -356,7 +403,7 @@ mod tests {
                 .unwrap();
         };
         insert(0);
-        let (opened, follower) = open_following(&path, None).unwrap();
+        let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
         let (mut log, mut follower) = (opened.log, follower.unwrap());
         assert_eq!(log.len(), 1);
         assert_eq!(follower.poll(&mut log).unwrap(), FollowUpdate::Unchanged);
@@ -388,7 +435,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("live.jsonl");
         std::fs::write(&path, format!("{HEADER}{}{}", line(0), line(1))).unwrap();
-        let (opened, follower) = open_following(&path, None).unwrap();
+        let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
         let (mut log, mut follower) = (opened.log, follower.unwrap());
         let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         f.set_len(20).unwrap();
@@ -398,7 +445,7 @@ mod tests {
         ));
 
         std::fs::write(&path, format!("{HEADER}{}{}", line(0), line(1))).unwrap();
-        let (opened, follower) = open_following(&path, None).unwrap();
+        let (opened, follower) = open_following(&path, None, &ReadLimits::default()).unwrap();
         let (mut log, mut follower) = (opened.log, follower.unwrap());
         let other = dir.path().join("new.jsonl");
         std::fs::write(&other, format!("{HEADER}{}{}{}", line(0), line(1), line(2))).unwrap();

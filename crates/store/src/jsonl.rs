@@ -11,6 +11,7 @@ use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
 use super::envelope_scan::scan_envelope;
+use super::limits::ReadLimits;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
 use surface_engine::{
@@ -32,45 +33,129 @@ const CHUNKS_PER_THREAD: usize = 4;
 
 /// Reads a whole JSONL log from its bytes (owned, or a [`TextArena`] over shared bytes such as
 /// a mapped file); they become the log's text arena without a copy. Returns `None` only when
-/// cancelled.
+/// cancelled. Lines past the default per-event limit are skipped (see [`read_jsonl_with`]).
 pub fn read_jsonl(
     bytes: impl Into<TextArena>,
     progress: Option<&LoadProgress>,
 ) -> Option<EventLog> {
+    read_jsonl_with(bytes, progress, &ReadLimits::default())
+}
+
+/// [`read_jsonl`] holding every line to `limits`' per-event limit: a longer line is a
+/// `line.too-long` problem and is not read (the bytes are already in memory: the total limit
+/// is the caller's to check before reading them). A file of more than `u32::MAX` lines gets a
+/// `line.count-overflow` problem, and the lines past it all read as line `u32::MAX`.
+pub fn read_jsonl_with(
+    bytes: impl Into<TextArena>,
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+) -> Option<EventLog> {
     let bytes: TextArena = bytes.into();
-    let first_end = memchr(b'\n', &bytes).map_or(bytes.len(), |i| i + 1);
-    let (header, header_problems) = parse_header(&bytes[..first_end]);
-    let body_start = if header.is_some() { first_end } else { 0 };
-    let first_line = if header.is_some() { 2 } else { 1 };
+    let first_len = memchr(b'\n', &bytes).unwrap_or(bytes.len());
+    let first_end = (first_len + 1).min(bytes.len());
+    // The header line is read from a private copy (bytes that may change under the reader
+    // are never validated in place), and only when it is within the per-event limit.
+    let (header, header_problems) = if first_len > limits.event_len() {
+        let problems = vec![
+            LogProblem::too_long_line(1, first_len as u64, limits.event_bytes()),
+            header_missing(
+                "the first line is longer than the per-event limit; reading the remaining lines as events",
+            ),
+        ];
+        (None, problems)
+    } else {
+        // A private copy, on purpose: a mapped file may change between the UTF-8 check and
+        // the parse.
+        let line: Vec<u8> = bytes[..first_end].to_vec();
+        parse_header(&line)
+    };
+    // A first line too long to read is skipped like a header.
+    let body_start = if header.is_some() || first_len > limits.event_len() {
+        first_end
+    } else {
+        0
+    };
+    let first_line = if body_start > 0 { 2 } else { 1 };
     // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
     // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
     let release = |range| bytes.release_resident(range);
-    let copy_lines = CopyLines(bytes.may_change());
-    let mut batch = parse_body_releasing(
-        &bytes, body_start, first_line, progress, &release, copy_lines,
-    )?;
+    let options = LineOptions {
+        copy: bytes.may_change(),
+        max_len: limits.event_len(),
+    };
+    let mut batch =
+        parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
     let mut problems = header_problems;
+    problems.extend(line_count_overflow(&bytes[body_start..], first_line));
     problems.append(&mut batch.problems);
     batch.problems = problems;
     Some(EventLog::new(header, bytes, batch))
 }
 
-/// Parses the lines of `bytes[from..]`, numbering them from `first_line`. `text` offsets in the
-/// result refer to `bytes`.
+/// The `line.count-overflow` problem when `body`'s lines, numbered from `first_line`, run past
+/// `u32::MAX`. Counted only for a body of at least that many bytes (each line holds one).
+fn line_count_overflow(body: &[u8], first_line: u32) -> Option<LogProblem> {
+    lines_past(body, first_line, u32::MAX)
+}
+
+/// [`line_count_overflow`] with line numbers that end at `last` (tests use small ones).
+fn lines_past(body: &[u8], first_line: u32, last: u32) -> Option<LogProblem> {
+    let room = u64::from(last.saturating_sub(first_line));
+    if (body.len() as u64) <= room {
+        return None;
+    }
+    let breaks = memchr::memchr_iter(b'\n', body).count() as u64;
+    let lines = breaks + u64::from(body.last().is_some_and(|&b| b != b'\n'));
+    (lines > room + 1).then(|| LogProblem {
+        kind: ProblemKind::LineCountOverflow,
+        line: Some(last),
+        seq: None,
+        offset: None,
+        message: format!(
+            "the file has {} lines, more than line numbers count ({last}); the lines past it are read, and what is found there is reported at line {last}",
+            lines + u64::from(first_line) - 1,
+        ),
+    })
+}
+
+/// Parses the lines of `bytes[from..]`, numbering them from `first_line` (1-based: 0 reads as
+/// 1, so that a caller who has no line number yet gets the first one rather than a panic).
+/// Lines past the default per-event limit are skipped with a `line.too-long` problem. `text`
+/// offsets in the result refer to `bytes`.
 pub fn parse_body(
     bytes: &[u8],
     from: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
 ) -> Option<EventBatch> {
-    parse_body_releasing(bytes, from, first_line, progress, &|_| {}, CopyLines(false))
+    parse_body_within(bytes, from, first_line, progress, &ReadLimits::default())
 }
 
-/// Whether each line is copied into a private buffer before it is read: true for bytes
-/// another program may change under the reader (a mapped file), so that what the scanner
-/// validated (UTF-8, where a string ends) is what every later read of the line sees.
+/// [`parse_body`] holding each line to `limits`' per-event limit (live follow).
+pub(crate) fn parse_body_within(
+    bytes: &[u8],
+    from: usize,
+    first_line: u32,
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+) -> Option<EventBatch> {
+    let options = LineOptions {
+        copy: false,
+        max_len: limits.event_len(),
+    };
+    parse_body_releasing(bytes, from, first_line.max(1), progress, &|_| {}, options)
+}
+
+/// How each line is read.
 #[derive(Clone, Copy, Debug)]
-struct CopyLines(bool);
+struct LineOptions {
+    /// Whether each line is copied into a private buffer before it is read: true for bytes
+    /// another program may change under the reader (a mapped file), so that what the scanner
+    /// validated (UTF-8, where a string ends) is what every later read of the line sees.
+    copy: bool,
+    /// Lines longer than this are skipped (`line.too-long`), neither copied nor read.
+    max_len: usize,
+}
 
 /// [`parse_body`], calling `release` with each chunk's byte range once that chunk is parsed
 /// (large inputs only).
@@ -80,10 +165,10 @@ fn parse_body_releasing(
     first_line: u32,
     progress: Option<&LoadProgress>,
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
-    copy_lines: CopyLines,
+    options: LineOptions,
 ) -> Option<EventBatch> {
-    if bytes.len() - from < PARALLEL_THRESHOLD {
-        return parse_range(bytes, from, bytes.len(), first_line, progress, copy_lines)
+    if bytes.len().saturating_sub(from) < PARALLEL_THRESHOLD {
+        return parse_range(bytes, from, bytes.len(), first_line, progress, options)
             .map(|(b, _)| b);
     }
     let count = CHUNKS.max(CHUNKS_PER_THREAD * rayon::current_num_threads());
@@ -92,7 +177,7 @@ fn parse_body_releasing(
     let parts = chunks
         .par_iter()
         .map(|&(a, b)| {
-            let parsed = parse_range(bytes, a, b, 1, progress, copy_lines);
+            let parsed = parse_range(bytes, a, b, 1, progress, options);
             release(a..b);
             parsed
         })
@@ -121,21 +206,22 @@ fn chunk_bounds(bytes: &[u8], from: usize, count: usize) -> Vec<(usize, usize)> 
     out
 }
 
-/// Parses the lines of `bytes[from..to]`, numbering them from `first_line`; returns the batch
-/// and how many lines it read.
+/// Parses the lines of `bytes[from..to]`, numbering them from `first_line` (saturating at
+/// `u32::MAX`); returns the batch and how many lines it read (as far as `u32` counts).
 fn parse_range(
     bytes: &[u8],
     from: usize,
     to: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
-    copy_lines: CopyLines,
+    options: LineOptions,
 ) -> Option<(EventBatch, u32)> {
     let mut parser = LineParser {
         bytes,
         batch: EventBatch::default(),
         scratch: Vec::new(),
-        copy: copy_lines.0.then(Vec::new),
+        copy: options.copy.then(Vec::new),
+        max_len: options.max_len,
     };
     parser.batch.events.reserve((to - from) / 200);
     let mut at = from;
@@ -155,7 +241,7 @@ fn parse_range(
             since_report = 0;
         }
         at = end + 1;
-        line += 1;
+        line = line.saturating_add(1);
     }
     if let Some(p) = progress {
         p.advance(since_report as u64);
@@ -164,6 +250,8 @@ fn parse_range(
 }
 
 /// Parses the header line. Returns the header, or the problems when the line is not one.
+/// `line` must be bytes nobody else can change (the reader hands it a private copy): it is
+/// checked as UTF-8 and then parsed.
 pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
     let text = std::str::from_utf8(line).unwrap_or("").trim();
     let value: Option<Value> = serde_json::from_str(text).ok();
@@ -173,20 +261,11 @@ pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
         .filter(|o| o.get("type").and_then(Value::as_str) == Some("session"))
     else {
         let what = if text.is_empty() {
-            "the file is empty or its first line is blank".to_string()
+            "the file is empty or its first line is blank"
         } else {
-            "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events".to_string()
+            "the first line is not a {\"type\":\"session\",...} header; reading the remaining lines as events"
         };
-        return (
-            None,
-            vec![LogProblem {
-                kind: ProblemKind::HeaderMissing,
-                line: Some(1),
-                seq: None,
-                offset: None,
-                message: what,
-            }],
-        );
+        return (None, vec![header_missing(what)]);
     };
     let header = header_from_json(obj);
     let mut problems = Vec::new();
@@ -204,6 +283,17 @@ pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
         });
     }
     (Some(header), problems)
+}
+
+/// The `header.missing` problem of line 1, saying why.
+fn header_missing(why: &str) -> LogProblem {
+    LogProblem {
+        kind: ProblemKind::HeaderMissing,
+        line: Some(1),
+        seq: None,
+        offset: None,
+        message: why.to_string(),
+    }
 }
 
 /// A header from the JSON object of a header line.
@@ -228,12 +318,23 @@ struct LineParser<'b> {
     batch: EventBatch,
     scratch: Vec<u64>,
     /// The reused buffer each line is copied into before it is read, when the bytes may
-    /// change under the reader ([`CopyLines`]); `None` for bytes nobody else can change.
+    /// change under the reader ([`LineOptions::copy`]); `None` for bytes nobody else can
+    /// change.
     copy: Option<Vec<u8>>,
+    /// The per-event limit: longer lines are skipped with a problem.
+    max_len: usize,
 }
 
 impl<'b> LineParser<'b> {
     fn line(&mut self, start: usize, end: usize, line: u32, has_newline: bool) {
+        if end - start > self.max_len {
+            // Neither copied nor read. Within the limit, a length fits the `u32` it is kept in.
+            return self.batch.problems.push(LogProblem::too_long_line(
+                line,
+                (end - start) as u64,
+                self.max_len as u64,
+            ));
+        }
         let raw = &self.bytes[start..end];
         match self.copy.take() {
             Some(mut copy) => {
@@ -382,6 +483,12 @@ mod tests {
     use super::*;
     use surface_engine::EventIdx;
 
+    /// Owned bytes, no limit.
+    const PLAIN: LineOptions = LineOptions {
+        copy: false,
+        max_len: usize::MAX,
+    };
+
     fn read(s: &str) -> EventLog {
         read_jsonl(s.as_bytes().to_vec(), None).unwrap()
     }
@@ -426,6 +533,87 @@ mod tests {
     }
 
     #[test]
+    fn a_line_past_the_limit_is_skipped_and_the_rest_is_read() {
+        let text = format!(
+            "{}\n{}\n{}\n",
+            r#"{"type":"session","version":0,"id":"s","createdAt":1}"#,
+            format_args!(
+                r#"{{"type":"user/message","seq":0,"data":"{}"}}"#,
+                "x".repeat(200)
+            ),
+            r#"{"type":"turn/end","seq":1,"data":{}}"#
+        );
+        let limits = ReadLimits::default().with_event_bytes(100);
+        let log = read_jsonl_with(text.into_bytes(), None, &limits).unwrap();
+        assert_eq!(log.header.as_ref().unwrap().id, "s");
+        assert_eq!(log.len(), 1, "the line after the long one is read");
+        assert_eq!(log.event(EventIdx(0)).line, 3);
+        assert_eq!(log.problems.len(), 1);
+        let p = &log.problems[0];
+        assert_eq!((p.kind, p.line), (ProblemKind::TooLong, Some(2)));
+        assert!(p.message.contains("line of 241 bytes"), "{}", p.message);
+        assert!(p.message.contains("limit of 100 bytes"), "{}", p.message);
+    }
+
+    #[test]
+    fn a_header_past_the_limit_is_skipped_once() {
+        let text = format!(
+            "{{\"type\":\"session\",\"id\":\"{}\"}}\n{{\"type\":\"turn/end\",\"seq\":0}}\n",
+            "s".repeat(200)
+        );
+        let limits = ReadLimits::default().with_event_bytes(100);
+        let log = read_jsonl_with(text.into_bytes(), None, &limits).unwrap();
+        assert!(log.header.is_none());
+        assert_eq!(log.len(), 1);
+        assert_eq!(log.event(EventIdx(0)).line, 2);
+        let kinds: Vec<_> = log.problems.iter().map(|p| (p.kind, p.line)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (ProblemKind::TooLong, Some(1)),
+                (ProblemKind::HeaderMissing, Some(1))
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_body_reads_line_0_as_line_1() {
+        let line = "{\"type\":\"turn/end\",\"seq\":0}\nbroken\n";
+        let batch = parse_body(line.as_bytes(), 0, 0, None).unwrap();
+        assert_eq!(batch.events[0].line, 1);
+        assert_eq!(batch.problems[0].line, Some(2));
+        // The chunked path too (it once subtracted 1 from the first line number).
+        let mut big = String::new();
+        while big.len() < PARALLEL_THRESHOLD + 1000 {
+            big.push_str(line);
+        }
+        let batch = parse_body(big.as_bytes(), 0, 0, None).unwrap();
+        assert_eq!(batch.events[0].line, 1);
+        assert_eq!(batch.problems[0].line, Some(2));
+    }
+
+    #[test]
+    fn more_lines_than_numbers_is_one_problem_and_numbers_saturate() {
+        assert!(
+            lines_past(b"a\nb\nc\n", 1, 3).is_none(),
+            "three lines fit in 1..=3"
+        );
+        assert!(lines_past(b"a\nb\nc", 1, 3).is_none());
+        let p = lines_past(b"a\nb\nc\nd", 1, 3).unwrap();
+        assert_eq!((p.kind, p.line), (ProblemKind::LineCountOverflow, Some(3)));
+        assert!(p.message.contains("has 4 lines"), "{}", p.message);
+        assert!(lines_past(b"a\nb\n", 2, 3).is_none());
+        assert!(lines_past(b"a\nb\nc\n", 2, 3).is_some());
+        assert!(line_count_overflow(&[b'\n'; 1000], 2).is_none());
+        // The numbering itself saturates instead of wrapping or panicking.
+        let batch =
+            parse_body(b"{\"type\":\"a\",\"seq\":0}\nx\ny\n", 0, u32::MAX - 1, None).unwrap();
+        assert_eq!(batch.events[0].line, u32::MAX - 1);
+        let lines: Vec<_> = batch.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [Some(u32::MAX), Some(u32::MAX)]);
+    }
+
+    #[test]
     fn chunked_parse_matches_serial() {
         let mut text = String::new();
         let mut seq = 0u64;
@@ -454,8 +642,7 @@ mod tests {
         text.push_str(r#"{"type":"torn","seq":"#);
         let bytes = text.as_bytes();
         let chunked = parse_body(bytes, 0, 1, None).unwrap();
-        let (serial, lines) =
-            parse_range(bytes, 0, bytes.len(), 1, None, CopyLines(false)).unwrap();
+        let (serial, lines) = parse_range(bytes, 0, bytes.len(), 1, None, PLAIN).unwrap();
         // About 60 bytes a line: over 100,000 lines (some 400 under Miri).
         assert!(lines as usize > 2 * PARALLEL_THRESHOLD / 80);
         assert_eq!(chunked.events.len(), serial.events.len());

@@ -4,8 +4,12 @@
 //!
 //! One of the two crates of the workspace that may hold `unsafe` (the other is `surface-scan`):
 //! the operating system's part — mapping a file (`mapped_file`, `read_file`), the SIGBUS guard
-//! (`map_guard`) and one uninitialised-buffer fill (`batch_merge`). Each block states why it is
-//! sound; ARCHITECTURE.md gives the contract of mapped bytes.
+//! (`map_guard`) and its chaining to the handler it replaced (`sigbus_chain`), the machine's
+//! memory (`limits`) and one uninitialised-buffer fill (`batch_merge`). Each block states why
+//! it is sound; ARCHITECTURE.md gives the contract of mapped bytes.
+//!
+//! Every reader holds a file to [`ReadLimits`] (`limits.rs`): a per-event limit and a total on
+//! the session's decompressed text.
 
 mod batch_merge;
 mod discover;
@@ -15,6 +19,8 @@ mod error;
 mod follow;
 mod identity;
 mod jsonl;
+mod limits;
+mod log_with_line;
 mod map_for;
 #[cfg(target_os = "linux")]
 mod map_guard;
@@ -23,6 +29,8 @@ mod mapped_file;
 mod packed_rows;
 mod progress;
 mod read_file;
+#[cfg(target_os = "linux")]
+mod sigbus_chain;
 mod sqlite;
 mod sqlite_rows;
 mod sqlite_schema;
@@ -31,6 +39,7 @@ mod string_scan;
 mod varint;
 mod write_new;
 mod zstd_jsonl;
+mod zstd_sink;
 
 use std::path::{Path, PathBuf};
 
@@ -39,14 +48,23 @@ use serde::Serialize;
 pub use discover::{Candidate, Walk, for_each_parallel, for_each_parallel_in, walk};
 pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
-    find_sessions, project_of, read_figures,
+    find_sessions, find_sessions_within, project_of, read_figures, read_figures_within,
 };
 pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::FileIdentity;
-pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl};
+pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl, read_jsonl_with};
+pub use limits::{
+    DEFAULT_EVENT_BYTES, ReadLimits, ReadStop, TOTAL_CEILING, default_total_bytes, parse_byte_size,
+    physical_memory,
+};
+pub use log_with_line::{LineError, LogBytes, SaveLogError, log_with_line, write_log_with_line};
+pub use map_for::OnTruncate;
+#[cfg(target_os = "linux")]
+#[doc(hidden)]
+pub use mapped_file::set_after_map_hook;
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
@@ -54,6 +72,7 @@ pub use write_new::{WriteError, refuse_the_log, write_new_file};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
 use map_for::MapFor;
+use read_file::ReadFail;
 use surface_engine::{EventLog, TextArena};
 
 /// The on-disk format of a session file, detected from its first bytes.
@@ -120,34 +139,28 @@ pub struct Opened {
     pub log: EventLog,
 }
 
+/// Installs the SIGBUS guard that mapping a file needs (Linux; see `map_guard.rs`), keeping
+/// the process's previous SIGBUS disposition to hand every signal that is not the guard's to.
+/// A program calls it once, early in `main` (the viewer's `run` does too); the library never
+/// installs it on its own. Without it the store reads files instead of mapping them. Returns
+/// whether the guard is in place (always false off Linux).
+pub fn install_map_guard() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        map_guard::install()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
 /// Opens `path` read-only and reads one session (`session` picks one in a SQLite file;
 /// otherwise the only or the most recently created one). The log owns a copy of the file's
-/// bytes (what live follow and tests use; the viewer maps: [`open_for_viewer`]).
+/// bytes (what live follow and tests use; the viewer maps: [`open_for_viewer`]). The default
+/// [`ReadLimits`] hold.
 pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
-    open_with_progress(path, session, None)
-}
-
-/// [`open`], but a large JSONL file is mapped read-only instead of copied (Linux; see
-/// `mapped_file.rs`): the log's text arena shares the file's pages. For short-lived readers
-/// (the CLI). Zstandard and SQLite files read as with [`open`] (they decode into owned text).
-/// If another program truncates the file while the log is alive, the process prints one line
-/// naming the file and exits 2 (the SIGBUS guard of `map_guard.rs`).
-pub fn open_mapped(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
-    open_reading(path, session, None, Reading::Map(MapFor::CommandLine))
-}
-
-/// What the desktop viewer opens a file with: [`open_with_progress`], but a large JSONL file
-/// is mapped lazily instead of copied (Linux; see `mapped_file.rs`). The log's text arena
-/// shares the page cache and lets go of pages once read
-/// ([`surface_engine::TextArena::release_resident`]). If another program truncates the file,
-/// the bytes read as zeros from then on and [`surface_engine::TextArena::lost`] turns true: the
-/// viewer reopens the file.
-pub fn open_for_viewer(
-    path: &Path,
-    session: Option<&str>,
-    progress: Option<&LoadProgress>,
-) -> Result<Opened, StoreError> {
-    open_reading(path, session, progress, Reading::Map(MapFor::Viewer))
+    open_within(path, session, None, &ReadLimits::default())
 }
 
 /// [`open`] reporting progress and honouring cancellation.
@@ -156,7 +169,58 @@ pub fn open_with_progress(
     session: Option<&str>,
     progress: Option<&LoadProgress>,
 ) -> Result<Opened, StoreError> {
-    open_reading(path, session, progress, Reading::Copy)
+    open_within(path, session, progress, &ReadLimits::default())
+}
+
+/// [`open_with_progress`] holding the file to `limits`: an event past the per-event limit is
+/// a `line.too-long` finding, a session whose text passes the total is
+/// [`StoreError::TooLarge`].
+pub fn open_within(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+) -> Result<Opened, StoreError> {
+    open_reading(path, session, progress, Reading::Copy, limits)
+}
+
+/// [`open_within`], but a large JSONL file is mapped read-only instead of copied (Linux, once
+/// the program has called [`install_map_guard`]; see `mapped_file.rs`): the log's text arena
+/// shares the file's pages. For short-lived readers (the CLI). Zstandard and SQLite files read
+/// as with [`open`] (they decode into owned text). If another program truncates the file while
+/// the log is alive, `on_truncate` says what happens: [`OnTruncate::Exit`] prints one line
+/// naming the file and exits 2; with [`OnTruncate::Report`] the bytes read as zeros from then
+/// on and [`surface_engine::EventLog::text_lost`] turns true, for the caller to report (this
+/// function does so itself, as [`StoreError::Shrank`], when it happens while reading).
+pub fn open_mapped(
+    path: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+    on_truncate: OnTruncate,
+) -> Result<Opened, StoreError> {
+    let reading = Reading::Map(MapFor::CommandLine(on_truncate));
+    open_reading(path, session, None, reading, limits)
+}
+
+/// What the desktop viewer opens a file with: [`open_within`], but a large JSONL file is
+/// mapped lazily instead of copied (Linux, once the guard is installed; see
+/// `mapped_file.rs`). The log's text arena shares the page cache and lets go of pages once
+/// read ([`surface_engine::EventLog::release_resident`]). If another program truncates the
+/// file, the bytes read as zeros from then on and [`surface_engine::EventLog::text_lost`]
+/// turns true: the viewer reopens the file.
+pub fn open_for_viewer(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+) -> Result<Opened, StoreError> {
+    open_reading(
+        path,
+        session,
+        progress,
+        Reading::Map(MapFor::Viewer),
+        limits,
+    )
 }
 
 /// How the bytes of a JSONL file get into memory.
@@ -174,27 +238,46 @@ fn open_reading(
     session: Option<&str>,
     progress: Option<&LoadProgress>,
     reading: Reading,
+    limits: &ReadLimits,
 ) -> Result<Opened, StoreError> {
     let format = detect_file(path)?;
-    let cancelled = || StoreError::Cancelled {
-        path: path.to_path_buf(),
+    let stopped = |stop| match stop {
+        ReadStop::Cancelled => StoreError::Cancelled {
+            path: path.to_path_buf(),
+        },
+        ReadStop::TooLarge { limit } => StoreError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        },
     };
     let (log, info) = match format {
-        Format::Sqlite => read_sqlite(path, session, progress)?.ok_or_else(cancelled)?,
+        Format::Sqlite => read_sqlite(path, session, progress, limits)?
+            .ok_or_else(|| stopped(ReadStop::Cancelled))?,
         Format::Jsonl | Format::Zstd => {
+            let total = limits.total_bytes();
             let bytes = match reading {
-                Reading::Map(use_) if format == Format::Jsonl => read_file::map_or_read(path, use_),
-                _ => read_file::read_whole(path).map(TextArena::from),
+                Reading::Map(use_) if format == Format::Jsonl => {
+                    read_file::map_or_read(path, use_, total)
+                }
+                _ => read_file::read_whole(path, total).map(TextArena::from),
             }
-            .map_err(|e| StoreError::io(path, e))?;
+            .map_err(|e| match e {
+                ReadFail::Io(e) => StoreError::io(path, e),
+                ReadFail::TooLarge => stopped(ReadStop::TooLarge { limit: total }),
+            })?;
             if let Some(p) = progress {
                 p.set_total(bytes.len() as u64);
             }
             let log = match format {
-                Format::Zstd => read_zstd_jsonl(&bytes, progress),
-                _ => read_jsonl(bytes, progress),
+                Format::Zstd => read_zstd_jsonl(&bytes, progress, limits),
+                _ => read_jsonl_with(bytes, progress, limits).ok_or(ReadStop::Cancelled),
             }
-            .ok_or_else(cancelled)?;
+            .map_err(stopped)?;
+            if log.text_lost() {
+                return Err(StoreError::Shrank {
+                    path: path.to_path_buf(),
+                });
+            }
             if log.header.is_none() && log.is_empty() {
                 let first_problem = log
                     .problems
@@ -230,11 +313,19 @@ fn open_reading(
     })
 }
 
-/// The sessions a file holds.
+/// The sessions a file holds (the default [`ReadLimits`]).
 pub fn list_sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
+    list_sessions_within(path, &ReadLimits::default())
+}
+
+/// [`list_sessions`] holding the file to `limits` (a JSONL or Zstandard file is read whole).
+pub fn list_sessions_within(
+    path: &Path,
+    limits: &ReadLimits,
+) -> Result<Vec<SessionInfo>, StoreError> {
     match detect_file(path)? {
-        Format::Sqlite => list_sqlite_sessions(path),
-        _ => Ok(vec![open(path, None)?.session]),
+        Format::Sqlite => list_sqlite_sessions(path, limits),
+        _ => Ok(vec![open_within(path, None, None, limits)?.session]),
     }
 }
 

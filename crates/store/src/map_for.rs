@@ -1,11 +1,24 @@
-//! Who a mapping of a log is for: the command line or the desktop viewer (they differ in how
-//! pages are populated and what a truncation does).
+//! Who a mapping of a log is for — the command line on one file, the command line on each file
+//! of a folder, or the desktop viewer — and what a file truncated under it does.
+
+/// What happens when another program truncates a file the command line has mapped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnTruncate {
+    /// The process names the file on stderr and exits 2 (a command on one file: nothing it
+    /// printed afterwards could be trusted).
+    Exit,
+    /// The mapping reads as zeros from then on and the log says so
+    /// ([`surface_engine::EventLog::text_lost`]); the reader reports that file and goes on
+    /// with the others (`check DIR`).
+    Report,
+}
 
 /// Who a mapping is for (`mapped_file.rs`; elsewhere than on Linux files are always read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapFor {
-    /// A short process (the CLI): every page populated at once; a truncation ends the process.
-    CommandLine,
+    /// A short process (the CLI): every page populated at once; a truncation does what the
+    /// [`OnTruncate`] says.
+    CommandLine(OnTruncate),
     /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the
     /// mapping into zeros and marks it lost.
     Viewer,

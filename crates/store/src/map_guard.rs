@@ -1,25 +1,38 @@
 //! The SIGBUS guard of mapped files (Linux): a file truncated by another program while it is
 //! mapped makes every later read past its new end raise SIGBUS, which would kill the process
 //! with no word of why. The guard does what the mapping's [`OnShrink`] says: the command line
-//! prints one line naming the file and exits 2; the desktop viewer has the whole mapping
-//! replaced by zero pages (one `mmap(MAP_FIXED)` in the handler), marks it *shrank* and lets
-//! the read go on — the window then reopens the file ([`Guard::shrank`]).
+//! prints one line naming the file and exits 2; the desktop viewer and `check DIR` have the
+//! whole mapping replaced by zero pages (one `mmap(MAP_FIXED)` in the handler), mark it
+//! *shrank* and let the read go on — the reader then reports or reopens the file
+//! ([`Guard::shrank`]).
 //!
-//! A handler is installed once (`sigaction`, `SA_SIGINFO`) and consults a fixed table of the
-//! live mappings, lock-free: 64 slots of atomics (state, start, end, and the path's bytes, kept
-//! alive by the [`super::mapped_file::MappedFile`] that registered them). In the handler only
+//! The handler is installed explicitly, once, by the program ([`install`], from `main` and the
+//! viewer's `run`), never by the library on its own: a library that changes a process's signal
+//! handling behind its back is a trap. Until it is installed nothing is guarded, and the store
+//! reads files instead of mapping them. Installing keeps the previous `sigaction`: the handler
+//! acts only on `BUS_ADRERR` inside a guarded mapping, and hands every other SIGBUS — a fault
+//! elsewhere, or `kill -BUS` from another process — to the previous disposition, as if the
+//! guard were not there (`sigbus_chain.rs`): a previous handler is called (with its own mask,
+//! `SA_SIGINFO` or plain), `SIG_IGN` ignores a signal a process sent (a fault cannot be
+//! ignored: the kernel takes the default action), and `SIG_DFL` ends the process. A previous
+//! handler that puts something else in place (Rust's own resets SIGBUS to the default)
+//! uninstalls the guard: from then on nothing new is mapped.
+//!
+//! The handler consults a fixed table of the live mappings, lock-free: 64 slots of atomics
+//! (state, start, end, and the path's bytes, kept alive by the
+//! [`super::mapped_file::MappedFile`] that registered them). In the handler only
 //! async-signal-safe work happens: atomic loads and stores, `write(2)`, `_exit(2)`,
-//! `sigaction(2)`, and the `mmap(2)` system call (not on POSIX's list, but on Linux a bare
-//! system call that takes no user-space lock). The handler acts only on `BUS_ADRERR` inside a
-//! guarded mapping; any other SIGBUS (a fault elsewhere, or `kill -BUS` from another process)
-//! is not ours: the default action is restored and the signal happens again, so the process
-//! ends as it would have without the guard — never living on with the guard silently gone.
+//! `sigaction(2)`, `pthread_sigmask(3)`, `raise(3)`, the previous handler, and the `mmap(2)`
+//! system call (not on POSIX's list, but on Linux a bare system call that takes no user-space
+//! lock).
 //!
-//! A full table, or a handler that could not be installed, means no guard: the caller reads
-//! the file instead of mapping it.
+//! A full table, or no handler installed, means no guard: the caller reads the file instead of
+//! mapping it.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicUsize, Ordering};
+
+use super::sigbus_chain::{self, Chained};
+use std::sync::Once;
 
 /// How many mappings can be guarded at once (`check DIR` maps one file per worker thread).
 const SLOTS: usize = 64;
@@ -152,12 +165,25 @@ impl<const N: usize> Table<N> {
 
 /// The live mappings of the process.
 static TABLE: Table<SLOTS> = Table::new();
-/// Installs the handler the first time a mapping is guarded.
+/// Installs the handler once ([`install`]).
 static INSTALL: Once = Once::new();
-/// True once the handler is in place (only then is anything guarded).
+/// True while the handler is in place (only then is anything guarded).
 static INSTALLED: AtomicBool = AtomicBool::new(false);
 /// Set by the first thread whose guarded read faulted (it writes the line and exits).
 static REPORTING: AtomicBool = AtomicBool::new(false);
+
+/// Installs the SIGBUS handler, keeping the previous disposition to chain to; idempotent.
+/// Returns whether the guard is in place (false when `sigaction` refused, or after a previous
+/// handler uninstalled it). Without it the store reads files instead of mapping them.
+pub fn install() -> bool {
+    INSTALL.call_once(|| INSTALLED.store(install_handler(), Ordering::Release));
+    installed()
+}
+
+/// True while the handler is in place.
+pub fn installed() -> bool {
+    INSTALLED.load(Ordering::Acquire)
+}
 
 /// A registered mapping; unregister it with [`Guard::release`] before unmapping.
 #[derive(Debug)]
@@ -166,16 +192,15 @@ pub(super) struct Guard {
 }
 
 impl Guard {
-    /// Guards `range` (a mapping of the file at `path`). `None` when the handler could not be
-    /// installed or the table is full: then the file must not be mapped. `path` must stay
+    /// Guards `range` (a mapping of the file at `path`). `None` when the handler is not
+    /// installed ([`install`]) or the table is full: then the file must not be mapped. `path` must stay
     /// alive and unmoved until [`Guard::release`].
     pub(super) fn register(
         range: std::ops::Range<usize>,
         path: &[u8],
         on_shrink: OnShrink,
     ) -> Option<Guard> {
-        INSTALL.call_once(|| INSTALLED.store(install(), Ordering::Release));
-        if !INSTALLED.load(Ordering::Acquire) {
+        if !installed() {
             return None;
         }
         TABLE
@@ -195,11 +220,18 @@ impl Guard {
     }
 }
 
-/// Installs [`on_sigbus`]. False when `sigaction` refused.
-fn install() -> bool {
-    // SAFETY: `sigaction` with a zeroed, then filled, struct; the handler has the `SA_SIGINFO`
-    // signature and does only async-signal-safe work.
+/// Keeps the current disposition of SIGBUS in [`PREVIOUS`] and installs [`on_sigbus`]. False
+/// when `sigaction` refused.
+fn install_handler() -> bool {
+    // SAFETY: `sigaction` reads the current disposition into a zeroed struct, then installs
+    // a zeroed, then filled, one; the handler has the `SA_SIGINFO` signature and does only
+    // async-signal-safe work.
     unsafe {
+        let mut previous: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut previous) != 0 {
+            return false;
+        }
+        sigbus_chain::remember(previous);
         let mut ours: libc::sigaction = std::mem::zeroed();
         ours.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
         ours.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
@@ -213,15 +245,14 @@ fn install() -> bool {
 const BUS_ADRERR: libc::c_int = 2;
 
 /// The SIGBUS handler. It acts only on `BUS_ADRERR` at an address inside a guarded mapping:
-/// it names the file and exits 2, or swaps in zero pages (the viewer). Any other SIGBUS — a
-/// fault elsewhere, another `si_code`, or one sent by a process (`kill -BUS`, whose `si_code`
-/// is not positive) — is not ours: the default action is restored (process-wide, so nothing
-/// later believes it is guarded) and the signal raised again, so the process ends exactly as it
-/// would have without the guard.
+/// it names the file and exits 2, or swaps in zero pages (the viewer, `check DIR`). Any other
+/// SIGBUS — a fault elsewhere, another `si_code`, or one sent by a process (`kill -BUS`, whose
+/// `si_code` is not positive) — is not ours: it goes to the previous disposition
+/// ([`not_ours`]).
 extern "C" fn on_sigbus(
-    _signal: libc::c_int,
+    signal: libc::c_int,
     info: *mut libc::siginfo_t,
-    _context: *mut libc::c_void,
+    context: *mut libc::c_void,
 ) {
     // SAFETY: the kernel passes a valid `siginfo_t` to an `SA_SIGINFO` handler.
     let code = unsafe { (*info).si_code };
@@ -246,7 +277,7 @@ extern "C" fn on_sigbus(
             report_and_exit(path);
         }
     }
-    not_ours(code);
+    not_ours(signal, info, context, code);
 }
 
 /// Names the file on stderr and ends the process with exit code 2. Both reader threads may
@@ -267,17 +298,35 @@ fn report_and_exit(path: &[u8]) -> ! {
     unsafe { libc::_exit(EXIT_UNREADABLE) }
 }
 
-/// A SIGBUS the guard does not own: restores the default action and lets it happen. A fault
-/// repeats when the handler returns; a signal a process sent is raised again (SIGBUS is
-/// blocked while its handler runs, so it is delivered as the handler returns).
-fn not_ours(code: libc::c_int) {
-    INSTALLED.store(false, Ordering::Release);
-    // SAFETY: `signal` and `raise` are async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGBUS, libc::SIG_DFL);
-        if code <= 0 {
-            libc::raise(libc::SIGBUS);
+/// A SIGBUS the guard does not own, handed to the disposition SIGBUS had before the guard
+/// was installed ([`sigbus_chain::chain`]). Where that is the default action, it is restored
+/// (process-wide) and nothing more is guarded; where a previous handler ran and changed the
+/// disposition (Rust's runtime resets SIGBUS to the default), the guard is no longer in place
+/// and says so.
+fn not_ours(
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    context: *mut libc::c_void,
+    code: libc::c_int,
+) {
+    match sigbus_chain::chain(signal, info, context, code) {
+        Chained::Ignored => {}
+        Chained::Default => INSTALLED.store(false, Ordering::Release),
+        Chained::Handled => {
+            if !ours_in_place() {
+                INSTALLED.store(false, Ordering::Release);
+            }
         }
+    }
+}
+
+/// True while SIGBUS still goes to [`on_sigbus`]. Async-signal-safe (`sigaction` reads).
+fn ours_in_place() -> bool {
+    // SAFETY: `sigaction` reading the current disposition into a zeroed struct.
+    unsafe {
+        let mut now: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(libc::SIGBUS, std::ptr::null(), &mut now) == 0
+            && now.sa_sigaction == on_sigbus as *const () as libc::sighandler_t
     }
 }
 

@@ -15,8 +15,9 @@
 //!
 //! A file truncated by another program while mapped would raise SIGBUS on the next read past
 //! its new end; every mapping is registered with the guard of [`super::map_guard`] first (no
-//! guard, no mapping): the command line then names the file and exits 2, the viewer's mapping
-//! turns into zero pages and is marked lost, and the window reopens the file.
+//! guard installed, no mapping: the file is read): a command on one file then names the file
+//! and exits 2; a command on a folder and the viewer have the mapping turn into zero pages,
+//! marked lost — `check DIR` reports that file, the window reopens it.
 
 use std::fs::File;
 use std::os::unix::ffi::OsStrExt as _;
@@ -24,8 +25,23 @@ use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::ptr::NonNull;
 
-use super::map_for::MapFor;
+use super::map_for::{MapFor, OnTruncate};
 use super::map_guard::{Guard, OnShrink};
+
+/// Called with the path of every file just mapped, before anything is read from it: a seam
+/// for tests that must change a file under its mapping at a known moment (`check DIR` with a
+/// file truncated mid-run). `None`, nothing, in every program.
+static AFTER_MAP: std::sync::RwLock<Option<fn(&Path)>> = std::sync::RwLock::new(None);
+
+/// Sets (or clears) the function called with each file's path right after it is mapped and
+/// guarded, before it is read. For tests only: it lets one truncate a file under its mapping
+/// at a known moment.
+#[doc(hidden)]
+pub fn set_after_map_hook(hook: Option<fn(&Path)>) {
+    if let Ok(mut slot) = AFTER_MAP.write() {
+        *slot = hook;
+    }
+}
 
 /// A read-only, private mapping of a whole file, guarded against truncation; unmapped on drop.
 #[derive(Debug)]
@@ -61,7 +77,7 @@ impl MappedFile {
                 len,
                 libc::PROT_READ,
                 match use_ {
-                    MapFor::CommandLine => libc::MAP_PRIVATE | libc::MAP_POPULATE,
+                    MapFor::CommandLine(_) => libc::MAP_PRIVATE | libc::MAP_POPULATE,
                     MapFor::Viewer => libc::MAP_PRIVATE,
                 },
                 file.as_raw_fd(),
@@ -75,14 +91,19 @@ impl MappedFile {
         let path: Box<[u8]> = path.as_os_str().as_bytes().into();
         let start = ptr.as_ptr() as usize;
         let on_shrink = match use_ {
-            MapFor::CommandLine => OnShrink::Exit,
-            MapFor::Viewer => OnShrink::ZeroAndMark,
+            MapFor::CommandLine(OnTruncate::Exit) => OnShrink::Exit,
+            MapFor::CommandLine(OnTruncate::Report) | MapFor::Viewer => OnShrink::ZeroAndMark,
         };
         let Some(guard) = Guard::register(start..start + len, &path, on_shrink) else {
             // SAFETY: the mapping was just made with this address and length.
             unsafe { libc::munmap(addr, len) };
             return None;
         };
+        if let Ok(hook) = AFTER_MAP.read()
+            && let Some(hook) = *hook
+        {
+            hook(Path::new(std::ffi::OsStr::from_bytes(&path)));
+        }
         Some(MappedFile {
             ptr,
             len,
@@ -109,7 +130,7 @@ impl surface_engine::SharedText for MappedFile {
     /// only fault them in again).
     fn release_resident(&self, range: std::ops::Range<usize>) {
         const PAGE: usize = 4096;
-        if self.use_ == MapFor::CommandLine {
+        if self.use_ != MapFor::Viewer {
             return;
         }
         let base = self.ptr.as_ptr() as usize;
@@ -155,6 +176,7 @@ mod tests {
         content: &[u8],
         use_: MapFor,
     ) -> (tempfile::TempDir, std::path::PathBuf, MappedFile) {
+        assert!(crate::map_guard::install(), "the guard is in place");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         std::fs::write(&path, content).unwrap();
@@ -166,7 +188,7 @@ mod tests {
     #[test]
     fn mapped_bytes_equal_the_file() {
         let content: Vec<u8> = (0..100_000u32).map(|i| (i * 13 % 251) as u8).collect();
-        let (_dir, _, mapped) = map_new_file(&content, MapFor::CommandLine);
+        let (_dir, _, mapped) = map_new_file(&content, MapFor::CommandLine(OnTruncate::Exit));
         assert_eq!(
             mapped.as_ref(),
             &content[..],
@@ -210,6 +232,23 @@ mod tests {
             "the whole mapping is zeros"
         );
         drop(mapped);
+    }
+
+    #[test]
+    fn a_reported_command_line_mapping_of_a_truncated_file_reads_zeros_and_is_lost() {
+        let content = vec![b'y'; 16 * 4096];
+        let use_ = MapFor::CommandLine(OnTruncate::Report);
+        let (_dir, path, mapped) = map_new_file(&content, use_);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        // Populated pages past the new end are unmapped by the truncation: this read faults.
+        let last = std::hint::black_box(mapped.as_ref())[content.len() - 1];
+        assert_eq!(last, 0, "zeros instead of the end of the process");
+        assert!(mapped.lost());
     }
 
     #[test]

@@ -11,12 +11,14 @@
 //!
 //! A large plain JSONL file is mapped instead ([`map_or_read`], Linux), by the command line and
 //! by the desktop viewer when it does not follow the file: no private copy, and fresh memory is
-//! the dearest part of reading (the kernel zeroes every new page on first touch). A truncation
-//! while mapped is caught by the SIGBUS guard (`map_guard.rs`); see `mapped_file.rs` for how
-//! the two uses differ.
+//! the dearest part of reading (the kernel zeroes every new page on first touch). Only once the
+//! program has installed the SIGBUS guard (`map_guard.rs`), which catches a truncation while
+//! mapped; until then files are read. See `mapped_file.rs` for how the uses differ.
 //!
 //! The file is read up to the length it had when opened: bytes appended later are picked up by
-//! live follow. A file that shrinks while read falls back to a plain read to its end.
+//! live follow. A file that shrinks while read falls back to a plain read to its end. A file
+//! longer than the caller's limit (the total of `ReadLimits`) is not read at all; one that
+//! grows past it while read is read no further than one byte past the limit.
 
 use std::fs::File;
 use std::io::Read;
@@ -31,15 +33,33 @@ use surface_engine::TextArena;
 /// mapped by [`map_or_read`].
 pub(super) const PARALLEL_FROM: u64 = 8 << 20;
 
-/// The whole content of `path` as a text arena: on Linux a file of at least
-/// [`PARALLEL_FROM`] bytes is mapped read-only (see `mapped_file.rs`); smaller and empty files,
-/// other platforms, and any mapping the kernel or the SIGBUS guard refuses are read with
-/// [`read_whole`].
-pub fn map_or_read(path: &Path, use_: MapFor) -> std::io::Result<TextArena> {
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum ReadFail {
+    /// The operating system's error.
+    Io(std::io::Error),
+    /// The file holds more than the limit the caller gave.
+    TooLarge,
+}
+
+impl From<std::io::Error> for ReadFail {
+    fn from(e: std::io::Error) -> Self {
+        ReadFail::Io(e)
+    }
+}
+
+/// The whole content of `path` as a text arena, unless it is longer than `max` bytes: on Linux
+/// a file of at least [`PARALLEL_FROM`] bytes is mapped read-only (see `mapped_file.rs`);
+/// smaller and empty files, other platforms, and any mapping the kernel refuses or no
+/// installed SIGBUS guard can take are read with [`read_whole`].
+pub fn map_or_read(path: &Path, use_: MapFor, max: u64) -> Result<TextArena, ReadFail> {
     #[cfg(target_os = "linux")]
     {
         let file = File::open(path)?;
         let len = file.metadata()?.len();
+        if len > max {
+            return Err(ReadFail::TooLarge);
+        }
         if len >= PARALLEL_FROM
             && let Ok(len) = usize::try_from(len)
             && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path, use_)
@@ -49,23 +69,37 @@ pub fn map_or_read(path: &Path, use_: MapFor) -> std::io::Result<TextArena> {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = use_;
-    read_whole(path).map(TextArena::from)
+    read_whole(path, max).map(TextArena::from)
 }
 
-/// The whole content of `path`.
-pub fn read_whole(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut file = File::open(path)?;
+/// The whole content of `path`, unless it is longer than `max` bytes: then not read past
+/// `max` + 1 bytes (a file that grows while it is read included).
+pub fn read_whole(path: &Path, max: u64) -> Result<Vec<u8>, ReadFail> {
+    let file = File::open(path)?;
     let len = file.metadata()?.len();
-    if len < PARALLEL_FROM || usize::try_from(len).is_err() {
-        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-        file.read_to_end(&mut bytes)?;
-        return Ok(bytes);
+    if len > max {
+        return Err(ReadFail::TooLarge);
     }
-    match read_parts(&file, len as usize) {
-        Ok(bytes) => Ok(bytes),
-        // Shorter than it said (truncated meanwhile), or not a file `pread` works on.
-        Err(_) => std::fs::read(path),
+    let bytes = if len < PARALLEL_FROM || usize::try_from(len).is_err() {
+        read_up_to(file, len, max)?
+    } else {
+        match read_parts(&file, len as usize) {
+            Ok(bytes) => bytes,
+            // Shorter than it said (truncated meanwhile), or not a file `pread` works on.
+            Err(_) => read_up_to(File::open(path)?, len, max)?,
+        }
+    };
+    if bytes.len() as u64 > max {
+        return Err(ReadFail::TooLarge);
     }
+    Ok(bytes)
+}
+
+/// At most `max` + 1 bytes of `file` (whose length was `len`), from where it stands.
+fn read_up_to(file: File, len: u64, max: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(len.min(max)).unwrap_or(0));
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Reads `len` bytes from the start of `file`, a part per thread of the current pool.
@@ -135,6 +169,7 @@ fn advise_huge_pages(_: &mut [u8]) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map_for::OnTruncate;
 
     #[test]
     fn large_and_small_files_read_whole() {
@@ -143,26 +178,40 @@ mod tests {
             let content: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
             let path = dir.path().join(format!("f{len}"));
             std::fs::write(&path, &content).unwrap();
-            assert_eq!(read_whole(&path).unwrap(), content, "length {len}");
+            assert_eq!(
+                read_whole(&path, u64::MAX).unwrap(),
+                content,
+                "length {len}"
+            );
+            if len > 0 {
+                let short = len as u64 - 1;
+                assert!(matches!(read_whole(&path, short), Err(ReadFail::TooLarge)));
+                let mapped = map_or_read(&path, MapFor::CommandLine(OnTruncate::Exit), short);
+                assert!(matches!(mapped, Err(ReadFail::TooLarge)));
+            }
         }
     }
 
     #[test]
     fn a_missing_file_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(read_whole(&dir.path().join("none")).is_err());
-        assert!(map_or_read(&dir.path().join("none"), MapFor::CommandLine).is_err());
+        assert!(read_whole(&dir.path().join("none"), u64::MAX).is_err());
+        let use_ = MapFor::CommandLine(OnTruncate::Exit);
+        assert!(map_or_read(&dir.path().join("none"), use_, u64::MAX).is_err());
     }
 
     #[test]
     fn small_and_empty_files_are_read_and_large_ones_mapped() {
+        #[cfg(target_os = "linux")]
+        crate::map_guard::install();
         let dir = tempfile::tempdir().unwrap();
         let large = PARALLEL_FROM as usize;
         for len in [0usize, 1, 4096, large - 1, large, large + 12_345] {
             let content: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
             let path = dir.path().join(format!("f{len}"));
             std::fs::write(&path, &content).unwrap();
-            let arena = map_or_read(&path, MapFor::CommandLine).unwrap();
+            let use_ = MapFor::CommandLine(OnTruncate::Exit);
+            let arena = map_or_read(&path, use_, u64::MAX).unwrap();
             assert_eq!(&arena[..], &content[..], "length {len}");
             // Mapped only on Linux, and only while the guard has a free slot (other tests
             // of this process may hold some, never all 64).

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
+use super::limits::ReadLimits;
 use super::progress::LoadProgress;
 use super::sqlite_rows::{RawRow, RowReader};
 use super::sqlite_schema::{Schema, open_read_only, read_schema, sqlite_error};
@@ -24,15 +25,18 @@ use surface_engine::{EventLog, LogProblem, ProblemKind, SessionHeader};
 const REPORT_EVERY: u64 = 1024;
 
 /// Lists the sessions of a database, in row order, with their event counts (packed rows
-/// counted by members).
-pub fn list_sqlite_sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
+/// counted by members; one past the per-event limit counts none).
+pub fn list_sqlite_sessions(
+    path: &Path,
+    limits: &ReadLimits,
+) -> Result<Vec<SessionInfo>, StoreError> {
     let conn = open_read_only(path)?;
     let _read = conn
         .unchecked_transaction()
         .map_err(|e| sqlite_error(path, e))?;
     let schema = read_schema(&conn, path)?;
     let rows = session_rows(&conn, path)?;
-    let counts = event_counts(&conn, &schema, path)?;
+    let counts = event_counts(&conn, &schema, path, limits)?;
     Ok(rows
         .iter()
         .map(|r| info_of(r, counts.get(&r.header.id).copied().unwrap_or(0)))
@@ -40,11 +44,13 @@ pub fn list_sqlite_sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError>
 }
 
 /// Reads one session (`session` by id; else the only one, else the most recently created,
-/// ties to the later row). `Ok(None)` when cancelled.
+/// ties to the later row), holding each row to the per-event limit and the session's text to
+/// the total ([`StoreError::TooLarge`]). `Ok(None)` when cancelled.
 pub fn read_sqlite(
     path: &Path,
     session: Option<&str>,
     progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
 ) -> Result<Option<(EventLog, SessionInfo)>, StoreError> {
     let conn = open_read_only(path)?;
     let _read = conn
@@ -53,7 +59,7 @@ pub fn read_sqlite(
     let schema = read_schema(&conn, path)?;
     let rows = session_rows(&conn, path)?;
     let chosen = choose(&rows, session, path)?;
-    let reader = RowReader::default();
+    let reader = RowReader::new(0, limits);
     let Some(reader) = read_events(
         &conn,
         &schema,
@@ -88,12 +94,14 @@ pub struct NewRows {
 }
 
 /// Reads the rows of session `id` whose seq is greater than `after`, for a log whose text is
-/// `base` bytes long. One short read transaction; never blocks a writer.
+/// `base` bytes long, holding the text to `limits` (base included). One short read
+/// transaction; never blocks a writer.
 pub fn read_sqlite_rows_after(
     path: &Path,
     id: &str,
     after: Option<u64>,
     base: u64,
+    limits: &ReadLimits,
 ) -> Result<NewRows, StoreError> {
     let conn = open_read_only(path)?;
     let _read = conn
@@ -107,8 +115,12 @@ pub fn read_sqlite_rows_after(
             |r| r.get(0),
         )
         .map_err(|e| sqlite_error(path, e))?;
-    let reader = RowReader::with_base(base);
-    let reader = read_events(&conn, &schema, id, path, None, reader, after)?.unwrap_or_default();
+    let reader = RowReader::new(base, limits);
+    let Some(reader) = read_events(&conn, &schema, id, path, None, reader, after)? else {
+        return Err(StoreError::Cancelled {
+            path: path.to_path_buf(),
+        });
+    };
     let max_row_seq = reader.max_row_seq;
     let (arena, batch) = reader.finish();
     Ok(NewRows {
@@ -170,6 +182,12 @@ fn read_events(
             ignorable: r.get_ref(6).map_err(err)?,
         };
         reader.row(&raw);
+        if reader.too_large() {
+            return Err(StoreError::TooLarge {
+                path: path.to_path_buf(),
+                limit: reader.max_total(),
+            });
+        }
         since_report += 1;
         if since_report == REPORT_EVERY {
             if let Some(p) = progress {

@@ -10,14 +10,12 @@ use rusqlite::types::ValueRef;
 use serde_json::value::RawValue;
 
 use super::envelope::{parse_sources, parse_surface_op};
+use super::limits::ReadLimits;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::varint::decode_seq_list;
 use surface_engine::{
     ChunkKind, EventBatch, EventText, LogProblem, NewEvent, ProblemKind, SurfaceOp,
 };
-
-/// Decompressed `data` larger than this is refused (upstream never writes more than a few MiB).
-const MAX_DATA: u64 = 512 << 20;
 
 /// The columns of one `events` row, in `SELECT` order (missing columns read as NULL).
 pub struct RawRow<'a> {
@@ -37,11 +35,15 @@ pub struct RawRow<'a> {
     pub ignorable: ValueRef<'a>,
 }
 
-/// Accumulates rows into a text arena and a batch.
-#[derive(Default)]
+/// Accumulates rows into a text arena and a batch, holding each row to the per-event limit
+/// (a longer one is a `line.too-long` problem with its seq) and the arena to the total.
 pub struct RowReader {
     /// Offset of `arena` in the log's text (non-zero when rows are appended to a loaded log).
     base: u64,
+    /// The per-event limit, in bytes.
+    max_event: usize,
+    /// The most bytes `base` plus the arena may hold.
+    max_total: u64,
     /// The greatest `seq` column value read, bad rows included (live follow resumes after it).
     pub max_row_seq: Option<u64>,
     arena: Vec<u8>,
@@ -50,12 +52,27 @@ pub struct RowReader {
 }
 
 impl RowReader {
-    /// A reader whose arena will be appended to a log text of `base` bytes.
-    pub fn with_base(base: u64) -> Self {
+    /// A reader whose arena will be appended to a log text of `base` bytes, held to `limits`.
+    pub fn new(base: u64, limits: &ReadLimits) -> Self {
         RowReader {
             base,
-            ..Default::default()
+            max_event: limits.event_len(),
+            max_total: limits.total_bytes(),
+            max_row_seq: None,
+            arena: Vec::new(),
+            batch: EventBatch::default(),
+            scratch: Vec::new(),
         }
+    }
+
+    /// True once the text read passes the total limit (the caller stops reading).
+    pub fn too_large(&self) -> bool {
+        self.base.saturating_add(self.arena.len() as u64) > self.max_total
+    }
+
+    /// The total limit, in bytes.
+    pub fn max_total(&self) -> u64 {
+        self.max_total
     }
 
     /// The arena and the batch read so far.
@@ -81,14 +98,20 @@ impl RowReader {
             }
         };
         self.max_row_seq = Some(self.max_row_seq.map_or(seq, |m| m.max(seq)));
-        if let Err(msg) = self.event_row(seq, row) {
-            self.batch.problems.push(LogProblem::bad_row(seq, msg));
+        match self.event_row(seq, row) {
+            Ok(()) => {}
+            Err(RowFail::Bad(msg)) => self.batch.problems.push(LogProblem::bad_row(seq, msg)),
+            Err(RowFail::TooLong(len)) => {
+                self.batch
+                    .problems
+                    .push(LogProblem::too_long_row(seq, len, self.max_event as u64))
+            }
         }
     }
 
-    fn event_row(&mut self, seq: u64, row: &RawRow<'_>) -> Result<(), String> {
+    fn event_row(&mut self, seq: u64, row: &RawRow<'_>) -> Result<(), RowFail> {
         let ValueRef::Text(type_bytes) = row.type_name else {
-            return Err(format!("row type is {}, not text", describe(row.type_name)));
+            return Err(format!("row type is {}, not text", describe(row.type_name)).into());
         };
         let type_name = std::str::from_utf8(type_bytes)
             .map_err(|_| "row type is not valid UTF-8".to_string())?;
@@ -100,15 +123,15 @@ impl RowReader {
             ValueRef::Null => None,
             ValueRef::Integer(i @ (0 | 1)) => Some(i == 1),
             other => {
-                return Err(format!(
+                return Err(RowFail::Bad(format!(
                     "ignorable is {} (expected NULL, 0 or 1)",
                     describe(other)
-                ));
+                )));
             }
         };
-        let data = data_text(row.data)?;
+        let data = data_text(row.data, self.max_event)?;
         if ignorable == Some(false) {
-            return self.packed_row(seq, type_name, time, &data, row);
+            return Ok(self.packed_row(seq, type_name, time, &data, row)?);
         }
         let data = json(&data, "data")?;
         let op_text = optional_json(row.op, "surface_op")?;
@@ -127,10 +150,13 @@ impl RowReader {
                 ignorable: ignorable == Some(true),
             },
         );
-        let len = u32::try_from(self.arena.len() - start).map_err(|_| {
+        let written = self.arena.len() - start;
+        if written > self.max_event {
             self.arena.truncate(start);
-            "row is larger than 4 GiB".to_string()
-        })?;
+            return Err(RowFail::TooLong(Some(written as u64)));
+        }
+        // Within the per-event limit, which is at most `u32::MAX`.
+        let len = u32::try_from(written).unwrap_or(u32::MAX);
         self.batch.push(NewEvent {
             seq,
             time,
@@ -259,41 +285,58 @@ fn write_line(a: &mut Vec<u8>, line: &Line<'_>) {
     a.push(b'}');
 }
 
-/// The `data` column as JSON text: TEXT as is, a BLOB decompressed (schema 17).
-pub fn data_text(value: ValueRef<'_>) -> Result<Cow<'_, str>, String> {
-    match value {
-        ValueRef::Text(t) => std::str::from_utf8(t)
-            .map(Cow::Borrowed)
-            .map_err(|_| "data is not valid UTF-8".to_string()),
-        ValueRef::Blob(b) => decompress(b).map(Cow::Owned),
-        other => Err(format!(
-            "data is {}, not JSON text or a Zstandard BLOB",
-            describe(other)
-        )),
+/// Why a row was not read.
+#[derive(Debug)]
+pub enum RowFail {
+    /// Malformed, in this sentence.
+    Bad(String),
+    /// Longer than the per-event limit: this many bytes (`None`: a BLOB, not decompressed
+    /// past the limit).
+    TooLong(Option<u64>),
+}
+
+impl From<String> for RowFail {
+    fn from(msg: String) -> Self {
+        RowFail::Bad(msg)
     }
 }
 
-fn decompress(blob: &[u8]) -> Result<String, String> {
+/// The `data` column as JSON text: TEXT as is, a BLOB decompressed (schema 17) in a stream of
+/// at most `max` + 1 bytes (never sized by what the frame declares). Longer than `max` bytes:
+/// [`RowFail::TooLong`].
+pub fn data_text(value: ValueRef<'_>, max: usize) -> Result<Cow<'_, str>, RowFail> {
+    match value {
+        ValueRef::Text(t) if t.len() > max => Err(RowFail::TooLong(Some(t.len() as u64))),
+        ValueRef::Text(t) => std::str::from_utf8(t)
+            .map(Cow::Borrowed)
+            .map_err(|_| RowFail::Bad("data is not valid UTF-8".to_string())),
+        ValueRef::Blob(b) => decompress(b, max).map(Cow::Owned),
+        other => Err(RowFail::Bad(format!(
+            "data is {}, not JSON text or a Zstandard BLOB",
+            describe(other)
+        ))),
+    }
+}
+
+fn decompress(blob: &[u8], max: usize) -> Result<String, RowFail> {
     if !blob.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
-        return Err(format!(
+        return Err(RowFail::Bad(format!(
             "data is a {}-byte BLOB that is not Zstandard-compressed",
             blob.len()
-        ));
+        )));
     }
     let decoder = zstd::stream::read::Decoder::new(blob)
-        .map_err(|e| format!("data BLOB cannot be decompressed: {e}"))?;
+        .map_err(|e| RowFail::Bad(format!("data BLOB cannot be decompressed: {e}")))?;
     let mut out = Vec::new();
     decoder
-        .take(MAX_DATA + 1)
+        .take(max as u64 + 1)
         .read_to_end(&mut out)
-        .map_err(|e| format!("data BLOB does not decompress: {e}"))?;
-    if out.len() as u64 > MAX_DATA {
-        return Err(format!(
-            "data BLOB decompresses to more than {} MiB",
-            MAX_DATA >> 20
-        ));
+        .map_err(|e| RowFail::Bad(format!("data BLOB does not decompress: {e}")))?;
+    if out.len() > max {
+        return Err(RowFail::TooLong(None));
     }
-    String::from_utf8(out).map_err(|_| "decompressed data is not valid UTF-8".to_string())
+    String::from_utf8(out)
+        .map_err(|_| RowFail::Bad("decompressed data is not valid UTF-8".to_string()))
 }
 
 /// `text` as one JSON value.
@@ -325,5 +368,65 @@ fn describe(v: ValueRef<'_>) -> String {
             String::from_utf8_lossy(&t[..t.len().min(40)])
         ),
         ValueRef::Blob(b) => format!("a {}-byte BLOB", b.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row<'a>(seq: i64, data: ValueRef<'a>) -> RawRow<'a> {
+        RawRow {
+            seq: ValueRef::Integer(seq),
+            type_name: ValueRef::Text(b"user/message"),
+            time: ValueRef::Integer(1),
+            data,
+            sources: ValueRef::Null,
+            op: ValueRef::Null,
+            ignorable: ValueRef::Null,
+        }
+    }
+
+    #[test]
+    fn rows_past_the_event_limit_are_skipped_with_their_seq() {
+        let limits = ReadLimits::default().with_event_bytes(100);
+        let mut reader = RowReader::new(0, &limits);
+        let long = format!("\"{}\"", "x".repeat(200));
+        let packed = zstd::bulk::compress(long.as_bytes(), 1).unwrap();
+        reader.row(&row(0, ValueRef::Text(b"{}")));
+        reader.row(&row(1, ValueRef::Text(long.as_bytes())));
+        reader.row(&row(2, ValueRef::Blob(&packed)));
+        let fits = format!("\"{}\"", "y".repeat(70));
+        reader.row(&row(3, ValueRef::Text(fits.as_bytes())));
+        reader.row(&row(4, ValueRef::Text(b"{}")));
+        let (_, batch) = reader.finish();
+        let seqs: Vec<u64> = batch.events.iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [0, 4]);
+        let problems: Vec<_> = batch
+            .problems
+            .iter()
+            .map(|p| (p.kind, p.seq, p.message.split(" is ").next().unwrap()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (ProblemKind::TooLong, Some(1), "row of 202 bytes"),
+                (ProblemKind::TooLong, Some(2), "row"),
+                (ProblemKind::TooLong, Some(3), "row of 120 bytes"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_reader_says_when_the_text_passes_the_total() {
+        let limits = ReadLimits::default().with_total_bytes(500);
+        let mut reader = RowReader::new(300, &limits);
+        reader.row(&row(0, ValueRef::Text(b"{}")));
+        assert!(!reader.too_large());
+        for seq in 1..5 {
+            reader.row(&row(seq, ValueRef::Text(b"{\"a\":1}")));
+        }
+        assert!(reader.too_large(), "300 + 5 lines pass 500 bytes");
+        assert_eq!(reader.max_total(), 500);
     }
 }

@@ -8,6 +8,7 @@ use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 
 use super::packed_rows::packed_member_count;
+use super::sqlite_rows::RowFail;
 use super::sqlite_schema::{Schema, sqlite_error};
 use super::{SessionInfo, StoreError};
 use surface_engine::{ChunkKind, SessionHeader};
@@ -132,12 +133,14 @@ pub fn info_of(row: &SessionRow, events: u64) -> SessionInfo {
 }
 
 /// Events per session after packed rows are expanded: scalar rows are counted in SQL, packed
-/// rows (`ignorable = 0`) by decoding their member lists (a malformed one counts 0, as it
-/// yields no event when read).
+/// rows (`ignorable = 0`) by decoding their member lists (a malformed one, or one past the
+/// per-event limit, counts 0, as it yields no event when read). Decoding more than the total
+/// limit in all is [`StoreError::TooLarge`].
 pub fn event_counts(
     conn: &Connection,
     schema: &Schema,
     path: &Path,
+    limits: &crate::ReadLimits,
 ) -> Result<HashMap<String, u64>, StoreError> {
     let packed = schema.event_has("ignorable");
     let scalar_sql = if packed {
@@ -146,7 +149,10 @@ pub fn event_counts(
         "SELECT session_id, COUNT(*) FROM events GROUP BY session_id"
     };
     let mut counts = HashMap::new();
-    let run = |counts: &mut HashMap<String, u64>| -> rusqlite::Result<()> {
+    // Packed rows are decompressed to be counted: no more than the total limit in all.
+    let mut decoded = 0u64;
+    // `Ok(true)`: stopped past the total limit.
+    let mut run = |counts: &mut HashMap<String, u64>| -> rusqlite::Result<bool> {
         let mut stmt = conn.prepare(scalar_sql)?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
@@ -157,7 +163,7 @@ pub fn event_counts(
             *counts.entry(id).or_insert(0) += n.max(0) as u64;
         }
         if !packed {
-            return Ok(());
+            return Ok(false);
         }
         let mut stmt =
             conn.prepare("SELECT session_id, type, data FROM events WHERE ignorable = 0")?;
@@ -167,14 +173,29 @@ pub fn event_counts(
                 continue;
             };
             let kind = text_of(r.get_ref(1)?).and_then(|t| ChunkKind::from_row_type(&t));
-            let members = match (kind, super::sqlite_rows::data_text(r.get_ref(2)?)) {
+            let data = super::sqlite_rows::data_text(r.get_ref(2)?, limits.event_len());
+            decoded = decoded.saturating_add(match &data {
+                Ok(json) => json.len() as u64,
+                Err(RowFail::TooLong(_)) => limits.event_bytes() + 1,
+                Err(RowFail::Bad(_)) => 0,
+            });
+            if decoded > limits.total_bytes() {
+                return Ok(true);
+            }
+            let members = match (kind, data) {
                 (Some(kind), Ok(json)) => packed_member_count(kind, &json).unwrap_or(0),
                 _ => 0,
             };
             *counts.entry(id).or_insert(0) += members as u64;
         }
-        Ok(())
+        Ok(false)
     };
-    run(&mut counts).map_err(|e| sqlite_error(path, e))?;
+    let too_large = run(&mut counts).map_err(|e| sqlite_error(path, e))?;
+    if too_large {
+        return Err(StoreError::TooLarge {
+            path: path.to_path_buf(),
+            limit: limits.total_bytes(),
+        });
+    }
     Ok(counts)
 }

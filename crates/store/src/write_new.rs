@@ -1,9 +1,12 @@
 //! Writing a new file — an audit report, a log saved from the replace preview — never over the
 //! log being read, and atomically: `tempfile` creates an unpredictable temporary file in the
 //! target's folder (`O_EXCL`, so no symlink is followed), the bytes are flushed to disk, and the
-//! file is renamed over the target, so a reader never sees half a file. The one place either
-//! shell writes a file. Errors name the user's path, never the temporary one.
+//! file is renamed over the target, so a reader never sees half a file. The new file gets the
+//! user's default mode (0666 less the umask, as any program's new file), not the temporary
+//! file's 0600. The one place either shell writes a file. Errors name the user's path, never
+//! the temporary one.
 
+use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -27,6 +30,14 @@ pub enum WriteError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// What the new file is made from could not be read (nothing was written).
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file being read.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
 }
 
 /// Fails when `target` is the log itself (the viewer never writes to the log it shows), under
@@ -45,6 +56,18 @@ pub fn refuse_the_log(target: &Path, log: &Path) -> Result<(), WriteError> {
 /// Writes `bytes` to `target` atomically, refusing to write over `log` (the log being read,
 /// when it is a file). An existing `target` is replaced: asking first is the caller's part.
 pub fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> Result<(), WriteError> {
+    write_new_with(target, log, |file| {
+        file.write_all(bytes).map_err(|e| write_error(target, e))
+    })
+}
+
+/// [`write_new_file`] with the contents written by `fill` into the open temporary file (its
+/// write errors made with [`write_error`]); the target appears only when `fill` succeeded.
+pub(crate) fn write_new_with(
+    target: &Path,
+    log: Option<&Path>,
+    fill: impl FnOnce(&mut File) -> Result<(), WriteError>,
+) -> Result<(), WriteError> {
     if let Some(log) = log {
         refuse_the_log(target, log)?;
     }
@@ -55,19 +78,29 @@ pub fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> Result
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let io = |source: std::io::Error| WriteError::Io {
-        path: target.to_path_buf(),
-        source: without_temporary_path(source),
-    };
-    let mut file = tempfile::Builder::new()
-        .prefix(".surface-viewer-")
-        .tempfile_in(&dir)
-        .map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
+    let io = |source: std::io::Error| write_error(target, source);
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".surface-viewer-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        // Created with 0666 less the umask, as any new file of the user's.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder.tempfile_in(&dir).map_err(io)?;
+    fill(file.as_file_mut())?;
     file.as_file().sync_all().map_err(io)?;
     // On failure the temporary file is removed when `file` drops.
     file.persist(target).map_err(|e| io(e.error))?;
     Ok(())
+}
+
+/// A write error on `target`, without the temporary file's name.
+pub(crate) fn write_error(target: &Path, source: std::io::Error) -> WriteError {
+    WriteError::Io {
+        path: target.to_path_buf(),
+        source: without_temporary_path(source),
+    }
 }
 
 /// `tempfile` names its temporary file in its errors (`… at path "…/.surface-viewer-XXXX"`);
@@ -111,6 +144,22 @@ mod tests {
         let err = write_new_file(&target, b"x", None).unwrap_err().to_string();
         assert!(err.contains(&*target.to_string_lossy()), "{err}");
         assert!(!err.contains(".surface-viewer-"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn new_files_get_the_users_default_mode_not_0600() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r.html");
+        write_new_file(&out, b"<html>", None).unwrap();
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        // The mode any program's new file gets: 0666 less the umask (0644 under the usual
+        // 022), as a plain `File::create` beside it.
+        let plain = dir.path().join("plain");
+        std::fs::File::create(&plain).unwrap();
+        let plain_mode = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, plain_mode, "{mode:o} beside {plain_mode:o}");
     }
 
     #[cfg(unix)]

@@ -21,19 +21,20 @@
 
 use zstd::zstd_safe::{DCtx, InBuffer, OutBuffer, ResetDirective, get_error_name};
 
-use super::jsonl::read_jsonl;
+use super::jsonl::read_jsonl_with;
+use super::limits::{ReadLimits, ReadStop};
 use super::progress::LoadProgress;
+use super::zstd_sink::{Output, Sink, Tail, saturating_u32};
 use surface_engine::{EventLog, LogProblem, ProblemKind};
 
 /// Little-endian bytes of the frame magic `0xFD2FB528`.
 const MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 /// Skippable frame magics are `0x184D2A50..=0x184D2A5F`.
 const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
-/// Output chunk size for streaming decoding.
-const CHUNK: usize = 1 << 17;
 /// A frame's declared content size is believed up to this many times its compressed size.
 const MAX_RATIO: u64 = 64;
-/// At most this much output space is reserved up front.
+/// At most this much output space is reserved up front (never a frame's declared size: a
+/// header may declare anything).
 const MAX_RESERVE: u64 = 256 << 20;
 
 /// What the structure at one offset of the file is.
@@ -52,8 +53,15 @@ enum Piece {
     Junk { len: usize, why: &'static str },
 }
 
-/// Decodes the frames and reads the JSONL inside. Returns `None` only when cancelled.
-pub fn read_zstd_jsonl(bytes: &[u8], progress: Option<&LoadProgress>) -> Option<EventLog> {
+/// Decodes the frames and reads the JSONL inside, holding the text to `limits`: a line past
+/// the per-event limit is dropped as it streams by (a `line.too-long` problem; an empty line
+/// keeps its place, so later line numbers stay true), and decoding stops with
+/// [`ReadStop::TooLarge`] once more than the total limit was decoded.
+pub fn read_zstd_jsonl(
+    bytes: &[u8],
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+) -> Result<EventLog, ReadStop> {
     let pieces = scan(bytes);
     // Declared content sizes are only a hint (a corrupt header may declare anything).
     let estimate = pieces.iter().fold(0u64, |sum, (_, p)| match p {
@@ -66,7 +74,9 @@ pub fn read_zstd_jsonl(bytes: &[u8], progress: Option<&LoadProgress>) -> Option<
     if let Some(p) = progress {
         p.set_total((bytes.len() as u64).saturating_add(estimate));
     }
-    let mut text = Vec::with_capacity(estimate.min(MAX_RESERVE) as usize);
+    let reserve = estimate.min(MAX_RESERVE).min(limits.total_bytes());
+    let mut sink = Sink::new(limits, Some(limits.event_len()));
+    sink.text.reserve(usize::try_from(reserve).unwrap_or(0));
     let mut problems = Vec::new();
     let mut torn_frame = None;
     let mut dctx = DCtx::try_create();
@@ -75,39 +85,44 @@ pub fn read_zstd_jsonl(bytes: &[u8], progress: Option<&LoadProgress>) -> Option<
         match piece {
             Piece::Skippable { .. } => {}
             Piece::Junk { len, why } => {
-                end_line(&mut text);
+                sink.end_line();
                 problems.push(corrupt(
                     offset,
                     format!(
                         "{len} bytes at byte offset {offset} are not a Zstandard frame ({why}); skipped{}",
-                        lost_at(&text)
+                        lost_at(&sink.text)
                     ),
                 ));
             }
             Piece::Frame { len, .. } => {
-                let before = text.len();
-                match decode(dctx.as_mut(), &frame_bytes[..len], &mut text, progress)? {
-                    Ok(true) => {}
+                let before = sink.mark();
+                match decode(dctx.as_mut(), &frame_bytes[..len], &mut sink, progress) {
+                    Decoded::Complete => {}
+                    Decoded::Stopped(stop) => return Err(stop),
                     outcome => {
-                        text.truncate(before);
-                        end_line(&mut text);
+                        sink.restore(before);
+                        sink.end_line();
                         let why = match outcome {
-                            Err(e) => e,
+                            Decoded::Failed(e) => e,
                             _ => "the frame ends before its data does".to_string(),
                         };
                         problems.push(corrupt(
                             offset,
                             format!(
                                 "Zstandard frame at byte offset {offset} ({len} bytes) does not decode: {why}; its lines are skipped{}",
-                                lost_at(&text)
+                                lost_at(&sink.text)
                             ),
                         ));
                     }
                 }
             }
             Piece::Truncated => {
-                let outcome = decode(dctx.as_mut(), frame_bytes, &mut text, progress)?;
-                torn_frame = Some((offset, frame_bytes.len(), outcome.err()));
+                let error = match decode(dctx.as_mut(), frame_bytes, &mut sink, progress) {
+                    Decoded::Stopped(stop) => return Err(stop),
+                    Decoded::Failed(e) => Some(e),
+                    Decoded::Complete | Decoded::Incomplete => None,
+                };
+                torn_frame = Some((offset, frame_bytes.len(), error));
             }
         }
         if let Some(p) = progress {
@@ -118,28 +133,37 @@ pub fn read_zstd_jsonl(bytes: &[u8], progress: Option<&LoadProgress>) -> Option<
                 Piece::Truncated => (bytes.len() - offset) as u64,
             });
             if p.is_cancelled() {
-                return None;
+                return Err(ReadStop::Cancelled);
             }
         }
     }
+    let (text, too_long) = sink.finish();
     if let Some(p) = progress {
         p.set_total(bytes.len() as u64 + text.len() as u64);
     }
-    let last_line = memchr::memchr_iter(b'\n', &text).count() as u32 + 1;
-    let mut log = read_jsonl(text, progress)?;
+    let last_line = saturating_u32(memchr::memchr_iter(b'\n', &text).count() as u64 + 1);
+    let mut log = read_jsonl_with(text, progress, limits).ok_or(ReadStop::Cancelled)?;
     if let Some((offset, len, error)) = torn_frame {
         note_torn_frame(&mut log, last_line, offset as u64, len, error);
     }
+    log.problems.extend(too_long);
     log.problems.extend(problems);
-    Some(log)
+    Ok(log)
 }
 
 /// Decodes the structurally complete frames at the start of `bytes` (a file suffix that starts
 /// at a frame boundary) and stops before an incomplete final frame, which a live writer may
 /// still be finishing. Returns the decoded text, the number of bytes consumed, and the problems
-/// met, with offsets counted from `base` (the suffix's offset in the file). Used by live follow.
-pub fn decode_complete_frames(bytes: &[u8], base: u64) -> (Vec<u8>, usize, Vec<LogProblem>) {
-    let mut text = Vec::new();
+/// met, with offsets counted from `base` (the suffix's offset in the file); or
+/// [`ReadStop::TooLarge`] once more than `budget` bytes were decoded. Used by live follow (the
+/// lines are held to the per-event limit when they are parsed).
+pub fn decode_complete_frames(
+    bytes: &[u8],
+    base: u64,
+    budget: u64,
+) -> Result<(Vec<u8>, usize, Vec<LogProblem>), ReadStop> {
+    let limits = ReadLimits::default().with_total_bytes(budget);
+    let mut sink = Sink::new(&limits, None);
     let mut problems = Vec::new();
     let mut dctx = DCtx::try_create();
     let mut at = 0;
@@ -156,35 +180,48 @@ pub fn decode_complete_frames(bytes: &[u8], base: u64) -> (Vec<u8>, usize, Vec<L
                 at += len;
             }
             Piece::Frame { len, .. } => {
-                let before = text.len();
-                if !matches!(
-                    decode(dctx.as_mut(), &bytes[at..at + len], &mut text, None),
-                    Some(Ok(true))
-                ) {
-                    text.truncate(before);
-                    end_line(&mut text);
-                    problems.push(corrupt(
-                        offset,
-                        format!("Zstandard frame at byte offset {offset} ({len} bytes) does not decode; its lines are skipped"),
-                    ));
+                let before = sink.mark();
+                match decode(dctx.as_mut(), &bytes[at..at + len], &mut sink, None) {
+                    Decoded::Complete => {}
+                    Decoded::Stopped(stop) => return Err(stop),
+                    Decoded::Failed(_) | Decoded::Incomplete => {
+                        sink.restore(before);
+                        sink.end_line();
+                        problems.push(corrupt(
+                            offset,
+                            format!("Zstandard frame at byte offset {offset} ({len} bytes) does not decode; its lines are skipped"),
+                        ));
+                    }
                 }
                 at += len;
             }
         }
     }
-    (text, at, problems)
+    Ok((sink.finish().0, at, problems))
 }
 
-/// The decoded text of the last complete frame that decodes: a file's last lines without
-/// decompressing the rest (the sessions browser's cheap look at a file).
-pub(super) fn last_frame_text(bytes: &[u8]) -> Option<Vec<u8>> {
+/// The last `keep` bytes of the decoded text of the last complete frame that decodes: a file's
+/// last lines without decompressing the rest (the sessions browser's cheap look at a file).
+/// The frame streams through a buffer of at most twice `keep`; a frame that decodes to more
+/// than the total limit is given up (`None`), as is a file with no frame that decodes.
+pub(super) fn last_frame_text(bytes: &[u8], keep: usize, limits: &ReadLimits) -> Option<Vec<u8>> {
     let mut dctx = DCtx::try_create();
     for (at, piece) in scan(bytes).into_iter().rev() {
         if let Piece::Frame { len, .. } = piece {
-            let mut text = Vec::new();
-            let outcome = decode(dctx.as_mut(), &bytes[at..at + len], &mut text, None);
-            if matches!(outcome, Some(Ok(true))) {
-                return Some(text);
+            let mut tail = Tail {
+                text: Vec::new(),
+                keep,
+                decoded: 0,
+                limit: limits.total_bytes(),
+            };
+            match decode(dctx.as_mut(), &bytes[at..at + len], &mut tail, None) {
+                Decoded::Complete => {
+                    let from = tail.text.len().saturating_sub(keep);
+                    tail.text.drain(..from);
+                    return Some(tail.text);
+                }
+                Decoded::Stopped(_) => return None,
+                Decoded::Failed(_) | Decoded::Incomplete => {}
             }
         }
     }
@@ -296,43 +333,53 @@ fn frame_len(b: &[u8]) -> Result<Option<(usize, Option<u64>)>, &'static str> {
     Ok((at <= b.len()).then_some((at, content_size)))
 }
 
-/// Streams `frame` into `out`. `Ok(true)`: the frame decoded completely; `Ok(false)`: the
-/// input ended first; `Err`: zstd's error. The outer `None` means cancelled.
+/// How decoding one frame ended.
+#[derive(Debug)]
+enum Decoded {
+    /// The frame decoded completely.
+    Complete,
+    /// The input ended before the frame did.
+    Incomplete,
+    /// zstd's error.
+    Failed(String),
+    /// Cancelled, or past the total limit.
+    Stopped(ReadStop),
+}
+
+/// Streams `frame` into `out`, a bounded chunk at a time (never sized by what the frame
+/// declares).
 fn decode(
     dctx: Option<&mut DCtx<'static>>,
     frame: &[u8],
-    out: &mut Vec<u8>,
+    out: &mut impl Output,
     progress: Option<&LoadProgress>,
-) -> Option<Result<bool, String>> {
+) -> Decoded {
     let Some(dctx) = dctx else {
-        return Some(Err("cannot allocate a Zstandard decoder".into()));
+        return Decoded::Failed("cannot allocate a Zstandard decoder".into());
     };
     if let Err(code) = dctx.reset(ResetDirective::SessionOnly) {
-        return Some(Err(get_error_name(code).to_string()));
+        return Decoded::Failed(get_error_name(code).to_string());
     }
     let mut input = InBuffer::around(frame);
-    let mut chunk = vec![0u8; CHUNK];
+    let mut chunk = vec![0u8; out.chunk_len()];
     loop {
         let mut output = OutBuffer::around(chunk.as_mut_slice());
         let result = dctx.decompress_stream(&mut output, &mut input);
         let produced = output.pos();
-        out.extend_from_slice(&chunk[..produced]);
+        if let Err(stop) = out.push(&chunk[..produced]) {
+            return Decoded::Stopped(stop);
+        }
         match result {
-            Err(code) => return Some(Err(get_error_name(code).to_string())),
-            Ok(0) => return Some(Ok(true)),
-            Ok(_) if input.pos >= frame.len() && produced < CHUNK => return Some(Ok(false)),
+            Err(code) => return Decoded::Failed(get_error_name(code).to_string()),
+            Ok(0) => return Decoded::Complete,
+            Ok(_) if input.pos >= frame.len() && produced < chunk.len() => {
+                return Decoded::Incomplete;
+            }
             Ok(_) => {}
         }
         if progress.is_some_and(LoadProgress::is_cancelled) {
-            return None;
+            return Decoded::Stopped(ReadStop::Cancelled);
         }
-    }
-}
-
-/// Ends the text with a line break, so that what follows starts a new line.
-fn end_line(text: &mut Vec<u8>) {
-    if text.last().is_some_and(|b| *b != b'\n') {
-        text.push(b'\n');
     }
 }
 
@@ -398,6 +445,10 @@ mod tests {
         zstd::bulk::compress(text.as_bytes(), 3).unwrap()
     }
 
+    fn read(file: &[u8]) -> EventLog {
+        read_zstd_jsonl(file, None, &ReadLimits::default()).unwrap()
+    }
+
     const HEADER: &str = "{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n";
     const A: &str = "{\"type\":\"turn/start\",\"seq\":0,\"time\":1,\"data\":{\"turn\":1}}\n";
     const B: &str = "{\"type\":\"turn/end\",\"seq\":1,\"time\":2,\"data\":{\"turn\":1}}\n";
@@ -409,7 +460,7 @@ mod tests {
         file.extend(frame(A));
         file.extend(frame(B));
         assert!(matches!(scan_piece(&file), Piece::Frame { .. }));
-        let log = read_zstd_jsonl(&file, None).unwrap();
+        let log = read(&file);
         assert_eq!(log.len(), 2);
         assert!(log.problems.is_empty(), "{:?}", log.problems);
     }
@@ -420,7 +471,7 @@ mod tests {
         let mut file = frame(HEADER);
         file.extend(frame(a1));
         file.extend(frame(a2));
-        let log = read_zstd_jsonl(&file, None).unwrap();
+        let log = read(&file);
         assert_eq!(log.len(), 1);
         assert!(log.problems.is_empty());
     }
@@ -431,7 +482,7 @@ mod tests {
         let junk_at = file.len();
         file.extend(b"garbage!");
         file.extend(frame(A));
-        let log = read_zstd_jsonl(&file, None).unwrap();
+        let log = read(&file);
         assert_eq!(log.len(), 1);
         assert_eq!(log.problems.len(), 1);
         assert_eq!(log.problems[0].kind, ProblemKind::CorruptFrame);
@@ -443,7 +494,7 @@ mod tests {
         let mut file = frame(HEADER);
         file.extend(frame(A));
         file.extend(&MAGIC[..2]);
-        let log = read_zstd_jsonl(&file, None).unwrap();
+        let log = read(&file);
         assert_eq!(log.len(), 1);
         assert_eq!(log.problems.len(), 1);
         assert_eq!(log.problems[0].kind, ProblemKind::BadRecord);
@@ -462,7 +513,7 @@ mod tests {
         file.extend(bad);
         file.extend(frame(b1));
         file.extend(frame(&format!("{b2}{B}")));
-        let log = read_zstd_jsonl(&file, None).unwrap();
+        let log = read(&file);
         // A, then the fragment b1 (cut off by the lost frame), then b1+b2 and B.
         assert_eq!(log.len(), 3);
         let kinds: Vec<_> = log
@@ -481,19 +532,85 @@ mod tests {
 
     #[test]
     fn the_last_complete_frame_is_decoded_alone() {
+        let limits = ReadLimits::default();
+        let last = |bytes: &[u8]| last_frame_text(bytes, 1 << 16, &limits);
         let mut bytes = frame("a\n");
         bytes.extend(frame("b\nc\n"));
-        assert_eq!(last_frame_text(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
+        assert_eq!(last(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
         let torn = frame("d\n");
         bytes.extend(&torn[..torn.len() - 3]);
-        assert_eq!(last_frame_text(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
-        assert_eq!(last_frame_text(b"junk"), None);
+        assert_eq!(last(&bytes).as_deref(), Some(&b"b\nc\n"[..]));
+        assert_eq!(last(b"junk"), None);
+    }
+
+    #[test]
+    fn the_last_frame_keeps_only_its_tail_and_gives_up_past_the_total() {
+        let text: String = (0..100_000).map(|i| format!("{i}\n")).collect();
+        let bytes = frame(&text);
+        let tail = last_frame_text(&bytes, 1000, &ReadLimits::default()).unwrap();
+        assert_eq!(tail, text.as_bytes()[text.len() - 1000..]);
+        let small = ReadLimits::default().with_total_bytes(text.len() as u64 - 1);
+        assert_eq!(last_frame_text(&bytes, 1000, &small), None);
     }
 
     #[test]
     fn cancel_stops() {
         let p = LoadProgress::default();
         p.cancel();
-        assert!(read_zstd_jsonl(&frame(HEADER), Some(&p)).is_none());
+        assert_eq!(
+            read_zstd_jsonl(&frame(HEADER), Some(&p), &ReadLimits::default()).err(),
+            Some(ReadStop::Cancelled)
+        );
+    }
+
+    #[test]
+    fn a_long_line_streams_in_bounded_memory_and_the_rest_is_read() {
+        // One event line of 64 MiB inside a 16 MiB limit: dropped without ever being held.
+        let mut file = frame(HEADER);
+        let mut encoder = zstd::stream::Encoder::new(Vec::new(), 1).unwrap();
+        use std::io::Write as _;
+        encoder
+            .write_all(b"{\"type\":\"user/message\",\"seq\":0,\"data\":\"")
+            .unwrap();
+        let block = vec![b'a'; 1 << 20];
+        for _ in 0..64 {
+            encoder.write_all(&block).unwrap();
+        }
+        encoder.write_all(b"\"}\n").unwrap();
+        encoder.write_all(B.as_bytes()).unwrap();
+        file.extend(encoder.finish().unwrap());
+        let limits = ReadLimits::default().with_event_bytes(16 << 20);
+        let log = read_zstd_jsonl(&file, None, &limits).unwrap();
+        assert_eq!(log.len(), 1, "the event after the long line is read");
+        let too_long: Vec<_> = log
+            .problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::TooLong)
+            .collect();
+        assert_eq!(too_long.len(), 1, "{:?}", log.problems);
+        assert_eq!(too_long[0].line, Some(2));
+        assert!(log.text_len() < 1 << 20, "the long line is not kept");
+    }
+
+    #[test]
+    fn decoding_stops_past_the_total_limit() {
+        let mut encoder = zstd::stream::Encoder::new(Vec::new(), 1).unwrap();
+        use std::io::Write as _;
+        let block = vec![b'\n'; 1 << 20];
+        for _ in 0..32 {
+            encoder.write_all(&block).unwrap();
+        }
+        let file = encoder.finish().unwrap();
+        assert!(file.len() < 64 << 10, "{} bytes", file.len());
+        let limits = ReadLimits::default().with_total_bytes(8 << 20);
+        assert_eq!(
+            read_zstd_jsonl(&file, None, &limits).err(),
+            Some(ReadStop::TooLarge { limit: 8 << 20 })
+        );
+        assert_eq!(
+            decode_complete_frames(&file, 0, 8 << 20).err(),
+            Some(ReadStop::TooLarge { limit: 8 << 20 })
+        );
+        assert!(decode_complete_frames(&file, 0, 32 << 20).is_ok());
     }
 }

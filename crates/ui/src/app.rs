@@ -3,101 +3,60 @@
 
 use std::path::{Path, PathBuf};
 
-use surface_engine::EventIdx;
-
-use super::analysis::Parcel;
-use super::arrows::ArrowState;
-use super::browser::BrowserState;
-use super::chrome::{self, Banner};
-use super::command::{SideTab, UiCommand};
-use super::compactions::{self, CompactionsState};
-use super::context_strip::StripState;
-use super::findings_panel;
-use super::follow_state::FollowState;
-use super::inspector::{self, InspectorState};
-use super::loader::{DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source};
-use super::policy_tab::{self, PolicyTabState};
-use super::preview_pane::{self, PreviewState};
-use super::replay_bar::{self, ReplayState};
-use super::request_view::{self, RequestViewState};
-use super::search::SearchState;
-use super::session::Session;
-use super::shortcuts;
-use super::surface_panel::SurfacePanelState;
-use super::theme;
-use super::timeline::TimelineState;
-use super::view::{Prefs, RowGeometry, ViewState};
+use crate::browser::browsing::Browsing;
+use crate::browser::table::BrowserState;
+use crate::chrome::banner::{self, Banner};
+use crate::chrome::shortcuts;
+use crate::chrome::window_state::Chrome;
+use crate::chrome::{help, welcome};
+use crate::command::BrowserCommand;
+use crate::command::PreviewCommand;
+use crate::command::SessionCommand;
+use crate::command::{SideTab, UiCommand};
+use crate::inspector;
+use crate::nav::state::Navigation;
+use crate::panels::Panels;
+use crate::request_view;
+use crate::session::analysis::Parcel;
+use crate::session::follow_state::FollowState;
+use crate::session::jobs::Jobs;
+use crate::session::loaded::Session;
+use crate::session::loader::{
+    DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source,
+};
+use crate::theme;
+use crate::view::{Prefs, ViewState};
 
 /// Key of the persisted preferences.
 const PREFS_KEY: &str = "surface-viewer/prefs";
 /// Key of the persisted recent-folders list.
-pub(super) const RECENT_FOLDERS_KEY: &str = "surface-viewer/recent-folders";
+pub(crate) const RECENT_FOLDERS_KEY: &str = "surface-viewer/recent-folders";
 
-/// The desktop viewer.
+/// The desktop viewer: the open session and a few owned parts, each handed to the code that
+/// changes it.
 pub struct ViewerApp {
-    pub(super) prefs: Prefs,
-    pub(super) session: Option<Session>,
-    pub(super) load: Option<LoadJob>,
-    /// The load whose session is shown, while its findings and meter are computed.
-    pub(super) analysis: Option<LoadJob>,
-    /// Tests: a synchronous load's analysis, held back until [`ViewerApp::release_analysis`].
-    pub(super) held_analysis: Option<Parcel>,
-    /// Tests: hold back the analysis of the next synchronous load.
-    pub(super) hold_analysis: bool,
-    /// The session's first frame was drawn: let its analysis start at the next frame.
-    pub(super) start_analysis_next: bool,
-    /// Why the current load was started when it reopens a file that shrank under the viewer
-    /// (shown once that load lands).
-    pub(super) reopen_notice: Option<String>,
-    pub(super) dialog: Option<DialogJob>,
-    pub(super) banner: Option<Banner>,
-    pub(super) view: ViewState,
-    pub(super) timeline: TimelineState,
-    pub(super) surface_panel: SurfacePanelState,
-    pub(super) replay: ReplayState,
-    pub(super) strip: StripState,
-    pub(super) request_view: RequestViewState,
-    pub(super) search: SearchState,
-    pub(super) preview: PreviewState,
-    pub(super) inspector: InspectorState,
-    pub(super) compactions: CompactionsState,
-    pub(super) policy: PolicyTabState,
-    pub(super) arrows: ArrowState,
-    pub(super) geometry: RowGeometry,
-    pub(super) show_help: bool,
-    pub(super) commands: Vec<UiCommand>,
-    /// Load synchronously and never touch persistent storage (tests).
-    pub(super) synchronous: bool,
-    pub(super) title: String,
-    pub(super) requested_session: Option<String>,
-    /// Event to scroll both panels to on the next frame.
-    pub(super) pending_reveal: Option<EventIdx>,
-    /// Whether the font fallback is installed (done on the first frame).
-    pub(super) fonts_ready: bool,
-    /// Open files with a live follower (`--follow`, or the Follow toggle).
-    pub(super) follow_requested: bool,
-    /// The live follower of the open log.
-    pub(super) follow: Option<FollowState>,
-    /// Woken by background work (loader, file watcher); `None` in tests.
-    pub(super) repaint: Option<egui::Context>,
-    /// The sessions browser of an opened folder (kept while one of its sessions is viewed).
-    pub(super) browser: Option<BrowserState>,
-    /// The browser is shown instead of the viewer.
-    pub(super) browsing: bool,
-    /// Recently browsed folders, newest first (persisted).
-    pub(super) recent_folders: Vec<PathBuf>,
-    /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
-    pub(super) ready: super::ready_report::ReadyReport,
-    /// Back/forward history of jumps.
-    pub(super) history: super::history::History,
-    /// The list ↑/↓/PgUp/PgDn move the selection of (the one clicked last).
-    pub(super) list_focus: super::navigate::ListKind,
-    /// The findings list's selected row (display order).
-    pub(super) findings_row: Option<usize>,
+    /// The persisted preferences (theme, tab, layout, recent files…).
+    pub(crate) prefs: Prefs,
+    /// The open session.
+    pub(crate) session: Option<Session>,
+    /// UI state every panel reads (selection, preview range, filters, zoom).
+    pub(crate) view: ViewState,
+    /// The session's background work: load, analysis, follower.
+    pub(crate) jobs: Jobs,
+    /// Banner, dialog, help, title.
+    pub(crate) chrome: Chrome,
+    /// Each panel's own state.
+    pub(crate) panels: Panels,
+    /// Pending reveal, history of jumps, list focus.
+    pub(crate) nav: Navigation,
+    /// The sessions browser and the recent folders.
+    pub(crate) browser: Browsing,
+    /// Commands queued by the panels this frame, applied after they are drawn.
+    pub(crate) commands: Vec<UiCommand>,
 }
 
 impl ViewerApp {
-    pub(super) fn blank(prefs: Prefs, synchronous: bool) -> Self {
+    pub(crate) fn blank(prefs: Prefs, synchronous: bool) -> Self {
         let view = ViewState {
             filter_mask: prefs.filter_mask,
             whole_chain: prefs.whole_chain,
@@ -107,44 +66,13 @@ impl ViewerApp {
         ViewerApp {
             prefs,
             session: None,
-            load: None,
-            analysis: None,
-            held_analysis: None,
-            hold_analysis: false,
-            start_analysis_next: false,
-            reopen_notice: None,
-            dialog: None,
-            banner: None,
             view,
-            timeline: TimelineState::default(),
-            surface_panel: SurfacePanelState::default(),
-            replay: ReplayState::default(),
-            strip: StripState::default(),
-            request_view: RequestViewState::default(),
-            search: SearchState::default(),
-            preview: PreviewState::default(),
-            inspector: InspectorState::default(),
-            compactions: CompactionsState::default(),
-            policy: PolicyTabState::default(),
-            arrows: ArrowState::default(),
-            geometry: RowGeometry::default(),
-            show_help: false,
+            jobs: Jobs::new(synchronous),
+            chrome: Chrome::new(),
+            panels: Panels::default(),
+            nav: Navigation::default(),
+            browser: Browsing::default(),
             commands: Vec::new(),
-            synchronous,
-            title: String::new(),
-            requested_session: None,
-            pending_reveal: None,
-            fonts_ready: false,
-            follow_requested: false,
-            follow: None,
-            repaint: None,
-            browser: None,
-            browsing: false,
-            recent_folders: Vec::new(),
-            ready: super::ready_report::ReadyReport::from_env(),
-            history: Default::default(),
-            list_focus: Default::default(),
-            findings_row: None,
         }
     }
 
@@ -161,7 +89,7 @@ impl ViewerApp {
 
     /// [`ViewerApp::new`] adopting a load of `file` that [`super::run`] started before the
     /// window opened (so that reading overlaps the window and GPU set-up).
-    pub(super) fn new_with_load(
+    pub(crate) fn new_with_load(
         cc: &eframe::CreationContext<'_>,
         file: Option<PathBuf>,
         session: Option<String>,
@@ -174,30 +102,29 @@ impl ViewerApp {
             .unwrap_or_default();
         prefs.theme.apply(&cc.egui_ctx);
         theme::install_fonts(&cc.egui_ctx);
-        super::ready_report::note("window created");
+        crate::ready_report::note("window created");
         let mut app = ViewerApp::blank(prefs, false);
-        app.fonts_ready = true;
-        app.requested_session = session.clone();
-        app.follow_requested = follow && file.is_some();
-        app.repaint = Some(cc.egui_ctx.clone());
-        app.recent_folders = cc
+        app.chrome.fonts_ready = true;
+        app.jobs.follow_requested = follow && file.is_some();
+        app.jobs.repaint = Some(cc.egui_ctx.clone());
+        app.browser.recent_folders = cc
             .storage
             .and_then(|s| eframe::get_value(s, RECENT_FOLDERS_KEY))
             .unwrap_or_default();
         if let Some(dir) = file.as_ref().filter(|f| f.is_dir()) {
-            app.follow_requested = false;
+            app.jobs.follow_requested = false;
             app.open_folder(dir.clone(), Some(cc.egui_ctx.clone()));
             return app;
         }
         if let Some(job) = started {
             // Polled every frame while it runs (see `poll_background`).
-            app.load = Some(job);
+            app.jobs.load = Some(job);
             return app;
         }
         match file.map(Source::Path).or_else(sample_source) {
             Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
             None => {
-                app.banner = Some(Banner::info(
+                app.chrome.banner = Some(Banner::info(
                     "No file given and no bundled sample found: use File ▸ Open, drop a file, or pick a recent one.",
                 ))
             }
@@ -216,7 +143,7 @@ impl ViewerApp {
     /// shows them while they are computed, until [`ViewerApp::release_analysis`].
     pub fn new_for_test_pending(path: impl AsRef<Path>) -> Self {
         let mut app = ViewerApp::blank(Prefs::default(), true);
-        app.hold_analysis = true;
+        app.jobs.hold_analysis = true;
         app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
         app
     }
@@ -224,9 +151,10 @@ impl ViewerApp {
     /// Delivers the held-back analysis as the loader thread does: a command applied on the
     /// next frame. False when none is held.
     pub fn release_analysis(&mut self) -> bool {
-        match self.held_analysis.take() {
+        match self.jobs.held_analysis.take() {
             Some(parcel) => {
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
                 true
             }
             None => false,
@@ -275,29 +203,30 @@ impl ViewerApp {
 
     /// The current replace preview, if a range is selected.
     pub fn preview(&self) -> Option<&surface_engine::Preview> {
-        self.preview.current()
+        self.panels.preview.current()
     }
 
     /// The compaction audit the Compactions tab and the context strip show (the latest computed).
     pub fn compaction_audit(&self) -> Option<&surface_engine::audit::Audit> {
-        self.compactions.cache.audit().map(|a| a.as_ref())
+        self.panels.compactions.cache.audit().map(|a| a.as_ref())
     }
 
     /// The seq of the replace shown before | after, and the seqs of the surface just before
     /// and just after it.
     pub fn compared(&self) -> Option<(u64, Vec<u64>, Vec<u64>)> {
         let s = self.session.as_ref()?;
-        let idx = self.compactions.compare.shown()?;
-        let (before, after) = self.compactions.compare.lists(s)?;
+        let idx = self.panels.compactions.compare.shown()?;
+        let (before, after) = self.panels.compactions.compare.lists(s)?;
         Some((s.log.event(idx).seq, before, after))
     }
 
     /// Seqs of the Compactions table's rows, in display order.
     pub fn compaction_rows(&self) -> Vec<u64> {
-        let Some(a) = self.compactions.cache.audit() else {
+        let Some(a) = self.panels.compactions.cache.audit() else {
             return Vec::new();
         };
-        self.compactions
+        self.panels
+            .compactions
             .order()
             .iter()
             .filter_map(|&k| a.replaces.get(k).map(|r| r.seq))
@@ -306,7 +235,7 @@ impl ViewerApp {
 
     /// The model request the Request tab shows (computed when that tab was last drawn).
     pub fn shown_request(&self) -> Option<&surface_engine::Request> {
-        self.request_view.current()
+        self.panels.request_view.current()
     }
 
     /// The threshold ratio in use.
@@ -319,7 +248,8 @@ impl ViewerApp {
         let Some(s) = self.session.as_ref() else {
             return Vec::new();
         };
-        self.search
+        self.panels
+            .search
             .hits
             .iter()
             .map(|&i| s.log.event(i).seq)
@@ -328,7 +258,7 @@ impl ViewerApp {
 
     /// The banner text, if one is shown.
     pub fn banner_text(&self) -> Option<&str> {
-        self.banner.as_ref().map(|b| b.text.as_str())
+        self.chrome.banner.as_ref().map(|b| b.text.as_str())
     }
 
     /// Number of findings of the loaded log.
@@ -345,36 +275,36 @@ impl ViewerApp {
     }
 
     /// Queues a command as if a panel had pushed it.
-    pub fn push_command(&mut self, command: UiCommand) {
-        self.commands.push(command);
+    pub fn push_command(&mut self, command: impl Into<UiCommand>) {
+        self.commands.push(command.into());
     }
 
     // --- Loading ----------------------------------------------------------------------
 
-    pub(super) fn start_load(
+    pub(crate) fn start_load(
         &mut self,
         source: Source,
         session: Option<String>,
         ctx: Option<egui::Context>,
     ) {
-        if let Some(job) = self.load.take() {
+        if let Some(job) = self.jobs.load.take() {
             job.cancel();
         }
         // A newer load discards the older one's analysis, late or not.
-        if let Some(job) = self.analysis.take() {
+        if let Some(job) = self.jobs.analysis.take() {
             job.cancel();
         }
-        self.held_analysis = None;
-        self.start_analysis_next = false;
-        self.follow = None;
-        let follow = self.follow_requested && matches!(source, Source::Path(_));
-        if self.synchronous {
+        self.jobs.held_analysis = None;
+        self.jobs.start_analysis_next = false;
+        self.jobs.follow = None;
+        let follow = self.jobs.follow_requested && matches!(source, Source::Path(_));
+        if self.jobs.synchronous {
             match load_blocking(&source, session.as_deref(), None, follow) {
                 Ok((loaded, analysis)) => {
                     let parcel = Parcel::new(loaded.generation, analysis);
                     self.finish_load(Ok(loaded));
-                    if self.hold_analysis {
-                        self.held_analysis = Some(parcel);
+                    if self.jobs.hold_analysis {
+                        self.jobs.held_analysis = Some(parcel);
                     } else {
                         self.land_analysis(&parcel);
                     }
@@ -382,12 +312,12 @@ impl ViewerApp {
                 Err(e) => self.finish_load(Err(e)),
             }
         } else {
-            self.load = Some(LoadJob::spawn(source, session, ctx, follow));
+            self.jobs.load = Some(LoadJob::spawn(source, session, ctx, follow));
         }
     }
 
     /// Applies a load's findings and meter to the shown session, when it is that load's.
-    pub(super) fn land_analysis(&mut self, parcel: &Parcel) {
+    pub(crate) fn land_analysis(&mut self, parcel: &Parcel) {
         let Some(session) = self.session.as_mut() else {
             return;
         };
@@ -399,116 +329,121 @@ impl ViewerApp {
         };
         // The automatic banner (findings, several sessions) is redone with the findings; a
         // banner the user caused stays.
-        let automatic = self.banner.is_none() || self.banner == chrome::banner_for(session);
+        let automatic =
+            self.chrome.banner.is_none() || self.chrome.banner == banner::banner_for(session);
         session.land(analysis);
         if automatic {
-            self.banner = chrome::banner_for(session);
+            self.chrome.banner = banner::banner_for(session);
         }
-        super::ready_report::note("findings and meter applied");
+        crate::ready_report::note("findings and meter applied");
     }
 
-    pub(super) fn finish_load(&mut self, result: Result<Loaded, String>) {
+    pub(crate) fn finish_load(&mut self, result: Result<Loaded, String>) {
         match result {
             Ok(mut loaded) => {
                 let follower = loaded.follower.take();
                 let session = Session::new(loaded);
-                super::ready_report::note("session indexed");
-                self.follow = follower.map(|f| FollowState::new(f, self.repaint.clone()));
+                crate::ready_report::note("session indexed");
+                self.jobs.follow = follower.map(|f| FollowState::new(f, self.jobs.repaint.clone()));
                 if let Some(p) = session.path() {
                     // Absolute, so that the recent list works from any working directory.
                     let absolute = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
                     self.prefs.remember(&absolute);
                 }
-                self.banner = chrome::banner_for(&session);
-                if let Some(notice) = self.reopen_notice.take() {
-                    self.banner = Some(Banner::info(notice));
+                self.chrome.banner = banner::banner_for(&session);
+                if let Some(notice) = self.jobs.reopen_notice.take() {
+                    self.chrome.banner = Some(Banner::info(notice));
                 }
                 self.session = Some(session);
-                self.timeline.reset();
-                self.surface_panel.reset();
-                self.replay.reset();
-                self.strip.reset();
-                self.request_view.reset();
+                self.panels.timeline.reset();
+                self.panels.surface_panel.reset();
+                self.panels.replay.reset();
+                self.panels.strip.reset();
+                self.panels.request_view.reset();
                 if let Some(s) = &self.session {
-                    self.search.restart(&s.log, None, self.synchronous);
+                    self.panels
+                        .search
+                        .restart(&s.log, None, self.jobs.synchronous);
                 }
-                self.preview.reset();
-                self.inspector.reset();
-                self.compactions.reset();
-                self.policy.reset();
-                self.arrows.reset();
+                self.panels.preview.reset();
+                self.panels.inspector.reset();
+                self.panels.compactions.reset();
+                self.panels.policy.reset();
+                self.panels.arrows.reset();
                 self.view.selected = None;
                 self.view.range_start = None;
                 self.view.range_end = None;
-                self.history.reset();
-                self.findings_row = None;
+                self.nav.history.reset();
+                self.nav.findings_row = None;
                 self.view.zoom = None;
                 self.view.zoom_before_switch = None;
                 // Open where the cursor is (the end), not at the last file's scroll offset.
-                self.pending_reveal = self.session.as_ref().and_then(Session::cursor_event);
+                self.nav.pending_reveal = self.session.as_ref().and_then(Session::cursor_event);
             }
             Err(message) => {
-                self.reopen_notice = None;
-                self.banner = Some(Banner::error(message));
+                self.jobs.reopen_notice = None;
+                self.chrome.banner = Some(Banner::error(message));
                 // A session picked in the browser did not open: back to the table.
-                if self.browser.is_some() {
-                    self.browsing = true;
+                if self.browser.state.is_some() {
+                    self.browser.shown = true;
                 }
             }
         }
     }
 
     fn poll_background(&mut self, ctx: &egui::Context) {
-        match self.load.as_ref().and_then(LoadJob::poll) {
+        match self.jobs.load.as_ref().and_then(LoadJob::poll) {
             Some(LoadEvent::Loaded(loaded)) => {
                 // The same thread sends the analysis next.
-                self.analysis = self.load.take();
+                self.jobs.analysis = self.jobs.load.take();
                 self.finish_load(Ok(*loaded));
             }
             Some(LoadEvent::Failed(message)) => {
-                self.load = None;
+                self.jobs.load = None;
                 self.finish_load(Err(message));
             }
             Some(LoadEvent::Analysed(parcel)) => {
-                self.load = None;
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.jobs.load = None;
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
             }
             None => {}
         }
-        match self.analysis.as_ref().and_then(LoadJob::poll) {
+        match self.jobs.analysis.as_ref().and_then(LoadJob::poll) {
             Some(LoadEvent::Analysed(parcel)) => {
-                self.analysis = None;
-                self.commands.push(UiCommand::AnalysisLanded(parcel));
+                self.jobs.analysis = None;
+                self.commands
+                    .push(SessionCommand::AnalysisLanded(parcel).into());
             }
             Some(LoadEvent::Failed(message)) => {
-                self.analysis = None;
-                self.banner = Some(Banner::error(format!(
+                self.jobs.analysis = None;
+                self.chrome.banner = Some(Banner::error(format!(
                     "The findings and the token meter could not be computed: {message}"
                 )));
             }
             Some(LoadEvent::Loaded(_)) | None => {}
         }
-        if self.load.is_some() || self.analysis.is_some() {
+        if self.jobs.load.is_some() || self.jobs.analysis.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
-        if self.browser.as_mut().is_some_and(BrowserState::poll) {
+        if self.browser.state.as_mut().is_some_and(BrowserState::poll) {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        if let Some(answer) = self.dialog.as_ref().and_then(DialogJob::poll) {
-            let purpose = self.dialog.take().map(|d| d.purpose);
+        if let Some(answer) = self.chrome.dialog.as_ref().and_then(DialogJob::poll) {
+            let purpose = self.chrome.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
-                (Some(super::loader::DialogPurpose::OpenFolder), Some(path)) => {
-                    self.commands.push(UiCommand::OpenFolder(path))
+                (Some(crate::session::loader::DialogPurpose::OpenFolder), Some(path)) => {
+                    self.commands.push(BrowserCommand::OpenFolder(path).into())
                 }
-                (Some(super::loader::DialogPurpose::Open), Some(path)) => {
-                    self.commands.push(UiCommand::Open(path))
+                (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
+                    self.commands.push(SessionCommand::Open(path).into())
                 }
                 // The native dialog asks before it names an existing file.
-                (Some(super::loader::DialogPurpose::Save), Some(path)) => {
-                    self.commands.push(UiCommand::SaveAsReplacing(path))
-                }
+                (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
+                    .commands
+                    .push(PreviewCommand::SaveAsReplacing(path).into()),
                 (_, None) => {
-                    self.banner = Some(Banner::info(
+                    self.chrome.banner = Some(Banner::info(
                         "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line).",
                     ))
                 }
@@ -523,21 +458,21 @@ impl ViewerApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().next() {
-            self.commands.push(UiCommand::Open(path));
+            self.commands.push(SessionCommand::Open(path).into());
         }
     }
 
     /// A mapped log whose file another program truncated reads as zeros from then on, and
     /// one it rewrote reads as the new bytes (`store::open_for_viewer`): reopen the file, and
     /// say why once it is back.
-    pub(super) fn reopen_if_lost(&mut self) {
+    pub(crate) fn reopen_if_lost(&mut self) {
         let Some(session) = &mut self.session else {
             return;
         };
-        if self.load.is_some() {
+        if self.jobs.load.is_some() {
             return;
         }
-        let why = if session.log.text.lost() {
+        let why = if session.log.text_lost() {
             "shrank while it was shown (another program truncated it)"
         } else if session.file_changed(std::time::Instant::now()) {
             "was rewritten while it was shown (another program changed it)"
@@ -547,15 +482,16 @@ impl ViewerApp {
         let Some(path) = session.path().map(std::path::Path::to_path_buf) else {
             return;
         };
-        self.reopen_notice = Some(format!("{} {why}: reopened.", path.display()));
-        self.commands.push(UiCommand::Open(path));
+        self.jobs.reopen_notice = Some(format!("{} {why}: reopened.", path.display()));
+        self.commands.push(SessionCommand::Open(path).into());
     }
 
     fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match (&self.session, &self.load) {
+        let title = match (&self.session, &self.jobs.load) {
             _ if self.is_browsing() => format!(
                 "Sessions under {} — surface-viewer",
                 self.browser
+                    .state
                     .as_ref()
                     .map_or(String::new(), |b| b.root.display().to_string())
             ),
@@ -563,28 +499,30 @@ impl ViewerApp {
             (Some(s), None) => s.title(),
             (None, None) => "surface-viewer".to_string(),
         };
-        if title != self.title {
+        if title != self.chrome.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
+            self.chrome.title = title;
         }
     }
 
     fn tick_playback(&mut self, ctx: &egui::Context) {
-        if !self.replay.playing {
+        if !self.panels.replay.playing {
             return;
         }
         let dt = ctx.input(|i| i.stable_dt).min(0.25);
-        let steps = self.replay.tick(dt, self.prefs.speed);
+        let steps = self.panels.replay.tick(dt, self.prefs.speed);
         if let Some(s) = self.session.as_mut() {
             let target = (s.cursor() + steps).min(s.len());
             let started = std::time::Instant::now();
             s.seek(target);
-            self.replay.adapt(steps, started.elapsed().as_secs_f32());
+            self.panels
+                .replay
+                .adapt(steps, started.elapsed().as_secs_f32());
             if steps > 0 {
-                self.pending_reveal = s.cursor_event();
+                self.nav.pending_reveal = s.cursor_event();
             }
             if s.cursor() >= s.len() {
-                self.replay.playing = false;
+                self.panels.replay.playing = false;
             }
         }
         ctx.request_repaint();
@@ -615,45 +553,51 @@ impl ViewerApp {
         self.commands
             .extend(shortcuts::consume(ui.ctx(), text_focus));
         self.menu_panel_ui(ui, true);
-        if let Some(job) = &self.load {
+        if let Some(job) = &self.jobs.load {
             egui::Panel::top("loading")
-                .show(ui, |ui| chrome::loading_ui(ui, job, &mut self.commands));
+                .show(ui, |ui| banner::loading_ui(ui, job, &mut self.commands));
         }
-        if let Some(banner) = &self.banner {
+        if let Some(banner) = &self.chrome.banner {
             egui::Panel::top("banner")
-                .show(ui, |ui| chrome::banner_ui(ui, banner, &mut self.commands));
+                .show(ui, |ui| banner::banner_ui(ui, banner, &mut self.commands));
         }
         let Some(session) = self.session.as_ref() else {
             egui::CentralPanel::default().show(ui, |ui| {
-                chrome::welcome_ui(ui, &self.prefs, &mut self.commands)
+                welcome::welcome_ui(ui, &self.prefs, &mut self.commands)
             });
             return;
         };
         // The strip colours its marks from the compaction audit (computed in the background
         // for long logs, once per length and ratio).
         let ratio = self.view.threshold_ratio;
-        self.compactions
+        self.panels
+            .compactions
             .cache
-            .ensure(session, ratio, Some(ui.ctx()), self.synchronous);
-        if self.compactions.cache.poll() {
+            .ensure(session, ratio, Some(ui.ctx()), self.jobs.synchronous);
+        if self.panels.compactions.cache.poll() {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
-        self.strip.set_audit(self.compactions.cache.audit());
-        self.strip
-            .set_what_if(self.policy.what_if_shown(self.prefs.tab == SideTab::Policy));
+        self.panels
+            .strip
+            .set_audit(self.panels.compactions.cache.audit());
+        self.panels.strip.set_what_if(
+            self.panels
+                .policy
+                .what_if_shown(self.prefs.tab == SideTab::Policy),
+        );
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
-            replay_bar::replay_bar_ui(
+            crate::replay::bar::replay_bar_ui(
                 ui,
                 session,
-                &mut self.replay,
-                &mut self.strip,
+                &mut self.panels.replay,
+                &mut self.panels.strip,
                 self.prefs.speed,
                 self.view.threshold_ratio,
-                replay_bar::Overview {
+                crate::replay::bar::Overview {
                     zoom: self.view.zoom,
-                    hits: &self.search.hits,
+                    hits: &self.panels.search.hits,
                     time_axis: self.prefs.time_axis,
                 },
                 &mut self.commands,
@@ -663,14 +607,14 @@ impl ViewerApp {
         self.session_panels_ui(ui);
     }
 
-    pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
+    pub(crate) fn side_ui(&mut self, ui: &mut egui::Ui) {
         let Some(session) = self.session.as_ref() else {
             return;
         };
         // One row that never wraps: the tabs that do not fit go to a "⋯" menu.
         let findings = match session.finding_counts() {
             Some((errors, warnings)) => format!("Findings ({errors} E, {warnings} W)"),
-            None => format!("Findings ({})", super::session::PENDING),
+            None => format!("Findings ({})", crate::session::loaded::PENDING),
         };
         // Most used first: the replace preview opens by itself when a range is picked.
         let tabs = [
@@ -681,47 +625,48 @@ impl ViewerApp {
             (SideTab::Preview, "Preview".to_string()),
             (SideTab::Policy, "Policy".to_string()),
         ];
-        super::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
+        crate::chrome::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
         ui.separator();
         match self.prefs.tab {
             SideTab::Inspector => inspector::inspector_ui(
                 ui,
                 session,
                 &self.view,
-                &mut self.inspector,
+                &mut self.panels.inspector,
                 &mut self.commands,
             ),
-            SideTab::Preview => preview_pane::preview_ui(
+            SideTab::Preview => crate::preview::pane::preview_ui(
                 ui,
                 session,
                 &self.view,
-                &mut self.preview,
+                &mut self.panels.preview,
+                self.jobs.synchronous,
                 &mut self.commands,
             ),
-            SideTab::Compactions => compactions::compactions_ui(
+            SideTab::Compactions => crate::compactions::tab::compactions_ui(
                 ui,
                 session,
                 &self.view,
-                &mut self.compactions,
-                &mut self.policy,
-                self.synchronous,
+                &mut self.panels.compactions,
+                &mut self.panels.policy,
+                self.jobs.synchronous,
                 &mut self.commands,
             ),
             SideTab::Findings => {
-                findings_panel::findings_ui(ui, session, &self.view, &mut self.commands)
+                crate::findings::panel::findings_ui(ui, session, &self.view, &mut self.commands)
             }
             SideTab::Request => request_view::request_ui(
                 ui,
                 session,
-                &mut self.request_view,
+                &mut self.panels.request_view,
                 self.view.threshold_ratio,
                 &mut self.commands,
             ),
-            SideTab::Policy => policy_tab::policy_ui(
+            SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
                 session,
-                &mut self.policy,
-                self.synchronous,
+                &mut self.panels.policy,
+                self.jobs.synchronous,
                 &mut self.commands,
             ),
         }
@@ -730,39 +675,30 @@ impl ViewerApp {
     /// An app for tests that follows `path` live (polled on every frame).
     pub fn new_following_for_test(path: impl AsRef<Path>) -> Self {
         let mut app = ViewerApp::blank(Prefs::default(), true);
-        app.follow_requested = true;
+        app.jobs.follow_requested = true;
         app.start_load(Source::Path(path.as_ref().to_path_buf()), None, None);
         app
     }
 
     /// True while the open log is followed live.
     pub fn is_following(&self) -> bool {
-        self.follow.is_some()
-    }
-
-    /// Moves the cursor so that `idx` is applied and selects it.
-    pub(super) fn jump_to(&mut self, idx: EventIdx) {
-        if let Some(s) = self.session.as_mut() {
-            s.seek(idx.get() + 1);
-        }
-        self.view.selected = Some(idx);
-        self.pending_reveal = Some(idx);
+        self.jobs.follow.is_some()
     }
 }
 
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        if !self.fonts_ready {
+        if !self.chrome.fonts_ready {
             // New fonts apply from the next pass: draw nothing with symbols before that.
             theme::install_fonts(&ctx);
-            self.fonts_ready = true;
+            self.chrome.fonts_ready = true;
             ctx.request_repaint();
             return;
         }
-        self.ready.frame_start();
-        if std::mem::take(&mut self.start_analysis_next)
-            && let Some(job) = self.analysis.as_mut()
+        self.chrome.ready.frame_start();
+        if std::mem::take(&mut self.jobs.start_analysis_next)
+            && let Some(job) = self.jobs.analysis.as_mut()
         {
             // The previous frame, with the session, has been presented.
             job.start_analysis();
@@ -770,41 +706,49 @@ impl eframe::App for ViewerApp {
         self.poll_background(&ctx);
         self.reopen_if_lost();
         self.poll_follow(&ctx);
-        self.view.following = self.follow.is_some();
+        self.view.following = self.jobs.follow.is_some();
         self.tick_playback(&ctx);
         if let Some(s) = self.session.as_ref() {
-            self.search.sync_query(&s.log, Some(&ctx), self.synchronous);
+            self.panels
+                .search
+                .sync_query(&s.log, Some(&ctx), self.jobs.synchronous);
         }
-        if self.search.poll() {
+        if self.panels.search.poll() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        self.view.reveal = self.pending_reveal.take();
+        self.view.reveal = self.nav.pending_reveal.take();
         self.panels_ui(ui);
-        let session_drawn = self.session.is_some() && !self.browsing;
+        let session_drawn = self.session.is_some() && !self.browser.shown;
         let everything = self.session.as_ref().is_some_and(|s| !s.analysis_pending())
-            && self.compactions.cache.audit().is_some();
-        self.ready.frame_end(&ctx, session_drawn, everything);
-        if session_drawn && self.analysis.as_ref().is_some_and(LoadJob::analysis_waits) {
-            self.start_analysis_next = true;
+            && self.panels.compactions.cache.audit().is_some();
+        self.chrome.ready.frame_end(&ctx, session_drawn, everything);
+        if session_drawn
+            && self
+                .jobs
+                .analysis
+                .as_ref()
+                .is_some_and(LoadJob::analysis_waits)
+        {
+            self.jobs.start_analysis_next = true;
             ctx.request_repaint();
         }
-        if self.show_help {
-            chrome::help_ui(&ctx, &mut self.commands);
+        if self.chrome.show_help {
+            help::help_ui(&ctx, &mut self.commands);
         }
         self.apply_commands(&ctx);
-        if self.pending_reveal.is_some() {
+        if self.nav.pending_reveal.is_some() {
             ctx.request_repaint();
         }
         self.update_title(&ctx);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if !self.synchronous {
+        if !self.jobs.synchronous {
             self.prefs.filter_mask = self.view.filter_mask;
             self.prefs.whole_chain = self.view.whole_chain;
             self.prefs.threshold_ratio = self.view.threshold_ratio;
             eframe::set_value(storage, PREFS_KEY, &self.prefs);
-            eframe::set_value(storage, RECENT_FOLDERS_KEY, &self.recent_folders);
+            eframe::set_value(storage, RECENT_FOLDERS_KEY, &self.browser.recent_folders);
         }
     }
 }

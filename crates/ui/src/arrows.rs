@@ -9,9 +9,9 @@ use egui::{Color32, Id, LayerId, Order, Pos2, Rect, Shape, Stroke, Ui};
 
 use surface_engine::EventIdx;
 
-use super::session::Session;
-use super::theme;
-use super::view::{RowGeometry, ViewState};
+use crate::session::loaded::Session;
+use crate::theme;
+use crate::view::{RowGeometry, ViewState};
 
 /// Most edges computed for the whole chain.
 const MAX_EDGES: usize = 400;
@@ -209,39 +209,7 @@ pub fn arrows_ui(
         .ctx()
         .layer_painter(LayerId::new(Order::Middle, Id::unique("provenance-arrows")))
         .with_clip_rect(clip);
-    let mut curves: Vec<Curve> = Vec::new();
-    for edge in edges {
-        let stroke = pal.arrow_stroke(edge.upstream, edge.hop > 1);
-        let from = timeline_anchor(geometry, edge.from);
-        let to = timeline_anchor(geometry, edge.to);
-        if let (Some((y_from, off_from)), Some((y_to, off_to))) = (from, to)
-            && !(off_from && off_to)
-        {
-            let pts = gutter_curve(
-                geometry.gutter_right - 2.0,
-                y_from,
-                y_to,
-                theme::GUTTER_WIDTH - theme::SPACE,
-            );
-            let off = if off_to {
-                Some(pts[3])
-            } else if off_from {
-                Some(pts[0])
-            } else {
-                None
-            };
-            push_curve(&mut curves, pts, stroke, edge, off);
-        }
-        if let Some(from) = geometry.surface_rect(edge.from)
-            && let Some((y_to, off_to)) = to
-        {
-            let pts = bridge_curve(
-                from.left_center(),
-                Pos2::new(geometry.timeline_clip.right(), y_to),
-            );
-            push_curve(&mut curves, pts, stroke, edge, off_to.then_some(pts[3]));
-        }
-    }
+    let curves = curves_of(&edges, geometry, &pal);
     let pointer = ui.input(|i| i.pointer.hover_pos());
     let mut hovered: Option<(&Curve, Vec<Pos2>)> = None;
     for curve in &curves {
@@ -279,41 +247,92 @@ pub fn arrows_ui(
         }
     }
     if let Some((curve, flat)) = hovered {
-        let edge = curve.edge;
-        let stroke = Stroke::new(
-            theme::ARROW_WIDTH + theme::ARROW_HOVER_EXTRA,
-            pal.arrow_stroke(edge.upstream, false).color,
-        );
-        painter.add(Shape::line(flat, stroke));
-        let name = |i: EventIdx| {
-            format!(
-                "seq {} ({})",
-                session.log.event(i).seq,
-                session.log.type_name(i)
-            )
-        };
-        egui::Tooltip::always_open(
-            ui.ctx().clone(),
-            painter.layer_id(),
-            Id::unique("arrow-tip"),
-            egui::PopupAnchor::Pointer,
-        )
-        .show(|ui| {
-            if curve.count > 1 {
-                ui.label(format!(
-                    "{} provenance links to events outside the view, e.g. {} cites {}",
-                    curve.count,
-                    name(edge.from),
-                    name(edge.to)
-                ));
-            } else {
-                ui.label(format!("{} cites {}", name(edge.from), name(edge.to)));
-            }
-            if edge.hop > 1 {
-                ui.label(format!("{} hops from the selection", edge.hop));
-            }
-        });
+        hovered_ui(ui, &painter, session, curve, flat, &pal);
     }
+}
+
+/// The curves of `edges`: in the timeline's gutter between two rows (one end may be off the
+/// view), and from a surface node to its row in the timeline.
+fn curves_of(edges: &[Edge], geometry: &RowGeometry, pal: &theme::Palette) -> Vec<Curve> {
+    let mut curves: Vec<Curve> = Vec::new();
+    for &edge in edges {
+        let stroke = pal.arrow_stroke(edge.upstream, edge.hop > 1);
+        let from = timeline_anchor(geometry, edge.from);
+        let to = timeline_anchor(geometry, edge.to);
+        if let (Some((y_from, off_from)), Some((y_to, off_to))) = (from, to)
+            && !(off_from && off_to)
+        {
+            let pts = gutter_curve(
+                geometry.gutter_right - 2.0,
+                y_from,
+                y_to,
+                theme::GUTTER_WIDTH - theme::SPACE,
+            );
+            let off = if off_to {
+                Some(pts[3])
+            } else if off_from {
+                Some(pts[0])
+            } else {
+                None
+            };
+            push_curve(&mut curves, pts, stroke, edge, off);
+        }
+        if let Some(from) = geometry.surface_rect(edge.from)
+            && let Some((y_to, off_to)) = to
+        {
+            let pts = bridge_curve(
+                from.left_center(),
+                Pos2::new(geometry.timeline_clip.right(), y_to),
+            );
+            push_curve(&mut curves, pts, stroke, edge, off_to.then_some(pts[3]));
+        }
+    }
+    curves
+}
+
+/// The hovered curve, thicker, and a tooltip naming the events it links.
+fn hovered_ui(
+    ui: &Ui,
+    painter: &egui::Painter,
+    session: &Session,
+    curve: &Curve,
+    flat: Vec<Pos2>,
+    pal: &theme::Palette,
+) {
+    let edge = curve.edge;
+    let stroke = Stroke::new(
+        theme::ARROW_WIDTH + theme::ARROW_HOVER_EXTRA,
+        pal.arrow_stroke(edge.upstream, false).color,
+    );
+    painter.add(Shape::line(flat, stroke));
+    let name = |i: EventIdx| {
+        format!(
+            "seq {} ({})",
+            session.log.event(i).seq,
+            session.log.type_name(i)
+        )
+    };
+    egui::Tooltip::always_open(
+        ui.ctx().clone(),
+        painter.layer_id(),
+        Id::unique("arrow-tip"),
+        egui::PopupAnchor::Pointer,
+    )
+    .show(|ui| {
+        if curve.count > 1 {
+            ui.label(format!(
+                "{} provenance links to events outside the view, e.g. {} cites {}",
+                curve.count,
+                name(edge.from),
+                name(edge.to)
+            ));
+        } else {
+            ui.label(format!("{} cites {}", name(edge.from), name(edge.to)));
+        }
+        if edge.hop > 1 {
+            ui.label(format!("{} hops from the selection", edge.hop));
+        }
+    });
 }
 
 fn arrow_head(painter: &egui::Painter, from: Pos2, tip: Pos2, color: Color32) {
@@ -337,7 +356,7 @@ mod tests {
 
     #[test]
     fn one_hop_and_whole_chain() {
-        let s = crate::session::test_session();
+        let s = crate::session::loaded::test_session();
         let e = |i| EventIdx(i);
         // Selecting 1: it cites 0 (upstream) and 2 cites it (downstream).
         let hop = compute_edges(&s, e(1), false);

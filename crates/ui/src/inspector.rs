@@ -10,13 +10,15 @@ use surface_engine::{
     tool_result_rewrite,
 };
 
-use super::command::UiCommand;
-use super::session::{Session, format_absolute};
-use super::summary_cache::SummaryCache;
-use super::surface_panel::op_label;
-use super::theme::{self, Family, Palette};
-use super::timeline_rows::describe_state_full;
-use super::view::ViewState;
+use crate::command::NavCommand;
+use crate::command::UiCommand;
+use crate::command::WindowCommand;
+use crate::session::loaded::{Session, format_absolute};
+use crate::summary_cache::SummaryCache;
+use crate::surface_panel::op_label;
+use crate::theme::{self, Family, Palette};
+use crate::timeline::rows::describe_state_full;
+use crate::view::ViewState;
 use surface_engine::{summarize, text_of_blocks};
 
 /// Longest JSON shown before it is cut (the full text can still be copied).
@@ -30,12 +32,16 @@ const CHIPS_SHOWN: usize = 200;
 const MAX_DIFF_LINES: usize = 400;
 
 /// The text shown for one event, computed once per selection.
+/// Role and text of an event's derived message (`None`: it has none); `Err` says why the
+/// event cannot be read.
+type DerivedMessage = Result<Option<(String, String)>, String>;
+
 #[derive(Debug)]
 struct Inspected {
     idx: EventIdx,
     pretty: String,
     /// Role and text of the derived message; `Err` says why the event cannot be read.
-    message: Result<Option<(String, String)>, String>,
+    message: DerivedMessage,
     /// How a prune carried by this event breaks the prune rule, laid out for display.
     rewrite: Option<RewriteView>,
 }
@@ -173,98 +179,30 @@ pub fn inspector_ui(
         return;
     };
     let pal = theme::palette(ui);
-    let record = *session.log.event(idx);
-    let type_name = session.log.type_name(idx);
     ScrollArea::vertical()
         .id_salt("inspector")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.heading(format!("seq {}", record.seq));
-                ui.label(
-                    RichText::new(type_name)
-                        .color(pal.family(Family::of(type_name)))
-                        .strong()
-                        .monospace(),
-                );
-            });
-            let st = session.surface.state(idx);
-            let state_color = pal.state_chip(st);
-            ui.label(RichText::new(describe_state_full(session, idx, st)).color(state_color));
-            ui.horizontal_wrapped(|ui| {
-                if let Some(t) = record.time() {
-                    ui.label(RichText::new(format_absolute(t)).color(pal.weak_text));
-                }
-                if record.line > 0 {
-                    ui.label(RichText::new(format!("line {}", record.line)).color(pal.weak_text));
-                }
-                if record.is_synthesized() {
-                    ui.label(RichText::new("synthesized (not in the file)").color(pal.warning));
-                }
-                if record.is_seed() {
-                    ui.label(
-                        RichText::new("inherited from the parent session (fork seed)")
-                            .color(pal.weak_text),
-                    );
-                }
-                if session.log.is_eligible(idx) {
-                    ui.label(
-                        RichText::new(format!("op: {}", op_label(session, idx)))
-                            .color(pal.weak_text),
-                    );
-                    ui.label(
-                        RichText::new(format!("{} tokens", session.tokens_text(idx)))
-                            .color(pal.weak_text),
-                    );
-                }
-            });
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Move cursor here")
-                    .on_hover_text("Replay up to and including this event")
-                    .clicked()
-                {
-                    commands.push(UiCommand::Seek(idx.get() + 1));
-                }
-                if ui.button("Copy event JSON").clicked() {
-                    commands.push(UiCommand::Copy(session.log.event_json(idx).into_owned()));
-                }
-            });
+            header_ui(ui, session, idx, &pal, commands);
             ui.separator();
             provenance_ui(ui, session, idx, &pal, commands);
             if let Some(rep) = session.surface.replace_of(idx) {
                 ui.separator();
-                replace_ui(ui, session, (idx, rep), &mut state.summaries, &pal, commands);
+                replace_ui(
+                    ui,
+                    session,
+                    (idx, rep),
+                    &mut state.summaries,
+                    &pal,
+                    commands,
+                );
             }
             let inspected = state.get(session, idx);
             if let Some(view) = &inspected.rewrite {
                 ui.separator();
                 rewrite_ui(ui, view, &pal);
             }
-            match &inspected.message {
-                Ok(Some((role, text))) => {
-                    ui.separator();
-                    egui::CollapsingHeader::new(format!("Derived message ({role})"))
-                        .default_open(true)
-                        .show(ui, |ui| {
-                            ui.label(text.as_str());
-                        });
-                }
-                Ok(None) => {}
-                Err(reason) => {
-                    ui.separator();
-                    egui::CollapsingHeader::new("Derived message (unreadable)")
-                        .default_open(true)
-                        .show(ui, |ui| {
-                            ui.label(
-                                RichText::new(format!(
-                                    "This event's message could not be read: {reason}. The surface keeps the node, without content."
-                                ))
-                                .color(pal.error),
-                            );
-                        });
-                }
-            }
+            message_ui(ui, &inspected.message, &pal);
             ui.separator();
             egui::CollapsingHeader::new("Event JSON")
                 .default_open(true)
@@ -276,6 +214,93 @@ pub fn inspector_ui(
                     );
                 });
         });
+}
+
+/// The event's seq and type, its state, time, line, flags, op and price, and the buttons to
+/// seek to it and copy its JSON.
+fn header_ui(
+    ui: &mut Ui,
+    session: &Session,
+    idx: EventIdx,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let record = *session.log.event(idx);
+    let type_name = session.log.type_name(idx);
+    ui.horizontal_wrapped(|ui| {
+        ui.heading(format!("seq {}", record.seq));
+        ui.label(
+            RichText::new(type_name)
+                .color(pal.family(Family::of(type_name)))
+                .strong()
+                .monospace(),
+        );
+    });
+    let st = session.surface.state(idx);
+    let state_color = pal.state_chip(st);
+    ui.label(RichText::new(describe_state_full(session, idx, st)).color(state_color));
+    ui.horizontal_wrapped(|ui| {
+        if let Some(t) = record.time() {
+            ui.label(RichText::new(format_absolute(t)).color(pal.weak_text));
+        }
+        if record.line > 0 {
+            ui.label(RichText::new(format!("line {}", record.line)).color(pal.weak_text));
+        }
+        if record.is_synthesized() {
+            ui.label(RichText::new("synthesized (not in the file)").color(pal.warning));
+        }
+        if record.is_seed() {
+            ui.label(
+                RichText::new("inherited from the parent session (fork seed)").color(pal.weak_text),
+            );
+        }
+        if session.log.is_eligible(idx) {
+            ui.label(RichText::new(format!("op: {}", op_label(session, idx))).color(pal.weak_text));
+            ui.label(
+                RichText::new(format!("{} tokens", session.tokens_text(idx))).color(pal.weak_text),
+            );
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .button("Move cursor here")
+            .on_hover_text("Replay up to and including this event")
+            .clicked()
+        {
+            commands.push(NavCommand::Seek(idx.get() + 1).into());
+        }
+        if ui.button("Copy event JSON").clicked() {
+            commands.push(WindowCommand::Copy(session.log.event_json(idx).into_owned()).into());
+        }
+    });
+}
+
+/// The message derived from the event, or why it could not be read.
+fn message_ui(ui: &mut Ui, message: &DerivedMessage, pal: &Palette) {
+    match message {
+        Ok(Some((role, text))) => {
+            ui.separator();
+            egui::CollapsingHeader::new(format!("Derived message ({role})"))
+                .default_open(true)
+                .show(ui, |ui| {
+                    ui.label(text.as_str());
+                });
+        }
+        Ok(None) => {}
+        Err(reason) => {
+            ui.separator();
+            egui::CollapsingHeader::new("Derived message (unreadable)")
+                .default_open(true)
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(format!(
+                            "This event's message could not be read: {reason}. The surface keeps the node, without content."
+                        ))
+                        .color(pal.error),
+                    );
+                });
+        }
+    }
 }
 
 /// The prune check: the finding, the differing paths, and the two `data` values side by side
@@ -336,7 +361,7 @@ fn seq_button(
         })
         .clicked()
     {
-        commands.push(UiCommand::FollowLink(idx));
+        commands.push(NavCommand::FollowLink(idx).into());
     }
 }
 
@@ -404,7 +429,7 @@ fn replace_ui(
     ui.label(
         RichText::new(format!(
             "Replace: seq {a}..{b} ({}) → seq {}",
-            super::wording::count(rep.count as usize, "node"),
+            crate::wording::count(rep.count as usize, "node"),
             session.log.event(idx).seq
         ))
         .strong(),
@@ -433,7 +458,7 @@ fn replace_ui(
                 let text = RichText::new(format!("{mark} seq {seq}: {summary}")).color(color);
                 let r = ui.add(egui::Button::new(text).wrap().frame(false));
                 if r.on_hover_text("Select this shadowed event").clicked() {
-                    commands.push(UiCommand::FollowLink(n));
+                    commands.push(NavCommand::FollowLink(n).into());
                 }
             }
         });

@@ -6,7 +6,7 @@
 use egui::{Rect, Ui, UiBuilder};
 use serde::{Deserialize, Serialize};
 
-use super::theme;
+use crate::theme;
 
 /// Which panels are open and how wide they are (persisted with the preferences).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

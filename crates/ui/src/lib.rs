@@ -4,83 +4,55 @@
 
 #![forbid(unsafe_code)]
 
-mod analysis;
 mod app;
 mod apply;
-mod apply_nav;
 mod arrows;
-mod axis;
 mod browser;
-mod browser_app;
-mod browser_job;
-pub mod browser_rows;
 mod chrome;
 mod cjk_font;
 pub mod command;
 mod compactions;
-mod compactions_compare;
-mod compactions_job;
-mod compactions_policy;
-mod compactions_strip;
-mod context_strip;
-mod finding_row;
-mod findings_panel;
-mod follow;
-mod follow_state;
-mod history;
+mod findings;
 mod icon;
 mod inspector;
 mod layout;
-mod loader;
 mod main_layout;
-mod minmax;
-pub mod navigate;
-mod page_release;
-mod policy_access;
-mod policy_fields;
-mod policy_job;
-mod policy_rows;
-mod policy_strip;
-mod policy_tab;
-mod preview_end;
-mod preview_pane;
+mod nav;
+mod panels;
+mod policy;
+mod preview;
 mod ready_report;
-mod replay_bar;
+mod replay;
 mod request_view;
-mod scrubber_marks;
-mod search;
 mod seq_width;
 mod session;
-mod shortcuts;
-mod side_tabs;
-mod strip_input;
-mod strip_legend;
-mod strip_ticks;
-mod strip_time;
+mod strip;
 mod summary_cache;
 mod surface_panel;
 pub mod theme;
-mod time_axis_access;
 mod timeline;
-mod timeline_rows;
-mod timeline_state;
-mod track;
 mod view;
-mod view_menu;
 mod wording;
-pub mod zoom;
+
+pub use browser::rows as browser_rows;
+pub use nav::navigate;
+pub use strip::zoom;
 
 use std::path::PathBuf;
 
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
-pub use command::{SideTab, UiCommand};
+pub use command::{
+    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
+    SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
+};
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions
 /// browser when it is a folder), optionally on one session of a SQLite file, optionally
 /// following it live. Returns when the window closes.
 pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyhow::Result<()> {
     ready_report::mark_start();
+    surface_store::install_map_guard();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("surface-viewer")
@@ -94,8 +66,8 @@ pub fn run(file: Option<PathBuf>, session: Option<String>, follow: bool) -> anyh
     // A file (not a folder) starts loading now, on its own thread, while the window and the
     // GPU are set up: start-up costs the longer of the two, not their sum.
     let started = file.as_ref().filter(|f| !f.is_dir()).map(|f| {
-        loader::LoadJob::spawn(
-            loader::Source::Path(f.clone()),
+        session::loader::LoadJob::spawn(
+            session::loader::Source::Path(f.clone()),
             session.clone(),
             None,
             follow,

@@ -1,13 +1,12 @@
 //! The session window's side-by-side panels: the side panel (tabs) and the surface panel on
-//! the right, each resizable by hand and collapsible ([`super::layout`]), the timeline in the
+//! the right, each resizable by hand and collapsible ([`crate::layout`]), the timeline in the
 //! room that is left.
 
-use super::app::ViewerApp;
-use super::command::UiCommand;
-use super::layout::{collapsed_strip_ui, pinned};
-use super::surface_panel;
-use super::theme;
-use super::timeline;
+use crate::app::ViewerApp;
+use crate::command::WindowCommand;
+use crate::layout::{collapsed_strip_ui, pinned};
+use crate::surface_panel;
+use crate::theme;
 
 /// A collapsible right-hand panel: its id, how the collapsed strip names it and its key,
 /// whether it is open, and its `(default, min, max)` widths.
@@ -74,14 +73,14 @@ impl ViewerApp {
         };
         let side = show_right_panel(ui, side, |ui| self.side_ui(ui));
         if side.toggle {
-            self.commands.push(UiCommand::ToggleSidePanel);
+            self.commands.push(WindowCommand::ToggleSidePanel.into());
         } else if side.width.is_some() {
             self.prefs.layout.side_width = side.width;
         }
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        self.geometry.clear();
+        self.panels.geometry.clear();
         let surface = RightPanel {
             id: "surface",
             name: "surface panel",
@@ -96,28 +95,34 @@ impl ViewerApp {
                     ui,
                     session,
                     &self.view,
-                    &mut self.surface_panel,
-                    &mut self.geometry,
+                    &mut self.panels.surface_panel,
+                    &mut self.panels.geometry,
                     &mut self.commands,
                 )
             }));
             egui::CentralPanel::default().show(ui, |ui| {
-                timeline::timeline_ui(
+                crate::timeline::panel::timeline_ui(
                     ui,
                     session,
                     &self.view,
-                    &mut self.timeline,
-                    &mut self.search,
-                    &mut self.geometry,
+                    &mut self.panels.timeline,
+                    &mut self.panels.search,
+                    &mut self.panels.geometry,
                     &mut self.commands,
                 );
             });
         });
         match switched {
-            Some(s) if s.toggle => self.commands.push(UiCommand::ToggleSurfacePanel),
+            Some(s) if s.toggle => self.commands.push(WindowCommand::ToggleSurfacePanel.into()),
             Some(s) if s.width.is_some() => self.prefs.layout.surface_width = s.width,
             _ => {}
         }
-        super::arrows::arrows_ui(ui, session, &self.view, &mut self.arrows, &self.geometry);
+        crate::arrows::arrows_ui(
+            ui,
+            session,
+            &self.view,
+            &mut self.panels.arrows,
+            &self.panels.geometry,
+        );
     }
 }

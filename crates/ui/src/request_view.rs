@@ -8,9 +8,10 @@ use serde_json::Value;
 
 use surface_engine::{Request, Surface, one_line, request_of_step, text_of_blocks};
 
-use super::command::UiCommand;
-use super::session::Session;
-use super::theme::{self, Palette};
+use crate::command::NavCommand;
+use crate::command::UiCommand;
+use crate::session::loaded::Session;
+use crate::theme::{self, Palette};
 
 /// Which model call a computed request belongs to: its `step/start`, the meter's length (live
 /// follow may complete the step), and the cursor when the request depends on it (a step that
@@ -135,10 +136,10 @@ pub fn request_ui(
     let pal = theme::palette(ui);
     if session.meter().is_none() {
         ui.horizontal(|ui| {
-            ui.label(format!("Request: {}", super::session::PENDING));
+            ui.label(format!("Request: {}", crate::session::loaded::PENDING));
         })
         .response
-        .on_hover_text(super::session::PENDING_METER_HOVER);
+        .on_hover_text(crate::session::loaded::PENDING_METER_HOVER);
         return;
     }
     if state.refresh(session).is_none() {
@@ -357,7 +358,7 @@ fn messages_ui(
             if r.clicked()
                 && let Some(idx) = session.log.find_seq(m.seq)
             {
-                commands.push(UiCommand::FollowLink(idx));
+                commands.push(NavCommand::FollowLink(idx).into());
             }
             ui.label(
                 RichText::new(format!("{:<9}", m.role))

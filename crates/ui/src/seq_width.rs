@@ -4,8 +4,8 @@
 
 use egui::{FontId, Ui};
 
-use super::session::Session;
-use super::theme;
+use crate::session::loaded::Session;
+use crate::theme;
 
 /// Decimal digits of `n`.
 pub fn digits(n: u64) -> usize {
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn short_seqs_keep_the_theme_widths() {
-        let s = super::super::session::test_session();
+        let s = crate::session::loaded::test_session();
         let (_, seq, op) = measure(&s, "3", FontId::monospace(12.0));
         assert_eq!(seq, theme::SEQ_WIDTH);
         assert!(op >= theme::OP_WIDTH, "{op}");
@@ -92,11 +92,11 @@ mod tests {
             r#"{"type":"user/message","seq":1009662,"time":7,"data":{"content":[{"type":"text","text":"s"}]},"sourceEventSeqs":[1008638],"surfaceOp":{"op":"replace","start":1008638,"end":1008638}}"#,
             "\n",
         );
-        let source = super::super::loader::Source::Embedded {
+        let source = crate::session::loader::Source::Embedded {
             name: "t",
             bytes: LOG.as_bytes(),
         };
-        let s = super::super::session::test_session_pending(&source);
+        let s = crate::session::loaded::test_session_pending(&source);
         let mono = FontId::monospace(12.0);
         let (seq_text, seq, _) = measure(&s, "1009662", mono);
         assert!(

@@ -9,12 +9,15 @@ use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, Vec2
 
 use surface_engine::{EventIdx, Mode, SurfaceOp};
 
-use super::command::{SideTab, UiCommand};
-use super::session::{PENDING, PENDING_METER_HOVER, Session};
-use super::summary_cache::SummaryCache;
-use super::theme::{self, Family, Palette};
-use super::timeline::offset_to_reveal;
-use super::view::{RowGeometry, ViewState};
+use crate::command::NavCommand;
+use crate::command::PreviewCommand;
+use crate::command::WindowCommand;
+use crate::command::{SideTab, UiCommand};
+use crate::session::loaded::{PENDING, PENDING_METER_HOVER, Session};
+use crate::summary_cache::SummaryCache;
+use crate::theme::{self, Family, Palette};
+use crate::timeline::panel::offset_to_reveal;
+use crate::view::{RowGeometry, ViewState};
 use surface_engine::summarize;
 
 /// UI-only state of the surface panel.
@@ -178,7 +181,7 @@ fn header_ui(
             (Some(a), Some(b)) if seqs.len() > 1 => {
                 format!(
                     "− seq {a}..{b} ({}) left the surface",
-                    super::wording::count(seqs.len(), "node")
+                    crate::wording::count(seqs.len(), "node")
                 )
             }
             (Some(a), _) => format!("− seq {a} left the surface"),
@@ -189,7 +192,7 @@ fn header_ui(
         if r.on_hover_text("Select the first node that left").clicked()
             && let Some(&first) = change.left.first()
         {
-            commands.push(UiCommand::FollowLink(first));
+            commands.push(NavCommand::FollowLink(first).into());
         }
     }
     ui.separator();
@@ -315,7 +318,7 @@ fn node_row_ui(
             .text(Pos2::new(*x, y), Align2::LEFT_CENTER, text, font, color);
         *x += width;
     };
-    let seq_width = super::seq_width::seq_column_width(ui, session, &mono);
+    let seq_width = crate::seq_width::seq_column_width(ui, session, &mono);
     col(&mut x, seq.to_string(), seq_width, mono.clone(), pal.text);
     col(
         &mut x,
@@ -331,7 +334,7 @@ fn node_row_ui(
         pal.weak_text
     };
     let op_font = FontId::proportional(12.0);
-    let op_width = super::seq_width::op_column_width(ui, session, &op_font);
+    let op_width = crate::seq_width::op_column_width(ui, session, &op_font);
     col(&mut x, op, op_width, op_font, op_color);
     col(
         &mut x,
@@ -349,12 +352,12 @@ fn node_row_ui(
     if response.clicked() {
         let shift = ui.input(|i| i.modifiers.shift);
         if shift && view.range_start.is_some() {
-            commands.push(UiCommand::RangeEnd(idx));
-            commands.push(UiCommand::ShowTab(SideTab::Preview));
+            commands.push(PreviewCommand::RangeEnd(idx).into());
+            commands.push(WindowCommand::ShowTab(SideTab::Preview).into());
         } else {
-            commands.push(UiCommand::FocusList(super::navigate::ListKind::Surface));
-            commands.push(UiCommand::Select { idx, reveal: true });
-            commands.push(UiCommand::RangeStart(idx));
+            commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Surface).into());
+            commands.push(NavCommand::Select { idx, reveal: true }.into());
+            commands.push(PreviewCommand::RangeStart(idx).into());
         }
     }
     response.on_hover_text_at_pointer(format!(

@@ -172,7 +172,7 @@ pub fn install_fonts(ctx: &egui::Context) {
         prop.push(mono);
     }
     ctx.set_fonts(fonts);
-    ctx.add_font_provider(super::cjk_font::CjkFallback::provider());
+    ctx.add_font_provider(crate::cjk_font::CjkFallback::provider());
 }
 
 /// A panel width: `share` of the window width within `(share, min, max)`'s bounds.

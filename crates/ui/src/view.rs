@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use surface_engine::EventIdx;
 
-use super::theme::Family;
+use crate::theme::Family;
 
 /// Every family bit set.
 pub const ALL_FAMILIES: u8 = 0x7f;
@@ -31,11 +31,14 @@ pub struct ViewState {
     /// The compaction threshold as a fraction of the context window.
     pub threshold_ratio: f64,
     /// The range of the log the context strip shows (`None`: all of it).
-    pub zoom: Option<super::zoom::Zoom>,
+    pub zoom: Option<crate::strip::zoom::Zoom>,
     /// The zoom before the last axis switch and the zoom that switch set: switching back while
     /// the strip still shows the latter restores the former exactly (events that share a
     /// millisecond make the conversion through time lossy).
-    pub zoom_before_switch: Option<(Option<super::zoom::Zoom>, Option<super::zoom::Zoom>)>,
+    pub zoom_before_switch: Option<(
+        Option<crate::strip::zoom::Zoom>,
+        Option<crate::strip::zoom::Zoom>,
+    )>,
 }
 
 impl Default for ViewState {
@@ -69,7 +72,7 @@ pub struct Prefs {
     /// Layout version of this struct.
     pub version: u32,
     /// Theme choice.
-    pub theme: super::theme::ThemeChoice,
+    pub theme: crate::theme::ThemeChoice,
     /// Recently opened files, newest first.
     pub recent: Vec<std::path::PathBuf>,
     /// Playback speed, events per second.
@@ -79,11 +82,11 @@ pub struct Prefs {
     /// Whole provenance chain.
     pub whole_chain: bool,
     /// Right-hand tab.
-    pub tab: super::command::SideTab,
+    pub tab: crate::command::SideTab,
     /// The compaction threshold as a fraction of the context window.
     pub threshold_ratio: f64,
     /// Which panels are open, and their widths.
-    pub layout: super::layout::PanelLayout,
+    pub layout: crate::layout::PanelLayout,
     /// The context strip and the scrubber show wall-clock time instead of the event index.
     pub time_axis: bool,
 }

@@ -112,7 +112,10 @@ fn table(out: &mut String, report: &Report<'_>) {
         out.push_str("<p>The log has no replace op.</p>\n");
         return;
     }
-    out.push_str("<table>\n<thead><tr><th>seq</th><th>kind</th><th>trigger</th><th>fill before → after</th><th>tokens before → after</th><th>saved</th><th>summary</th><th>nodes</th><th>lost terms</th><th>refetches</th></tr></thead>\n<tbody>\n");
+    let priced = report.priced();
+    out.push_str("<table>\n<thead><tr><th>seq</th><th>kind</th><th>trigger</th><th>fill before → after</th><th>tokens before → after</th><th>saved</th><th>summary</th><th>nodes</th><th>lost terms</th><th>refetches</th><th>summarizer tokens</th><th>saved × calls after</th><th>cache lost</th>");
+    out.push_str(if priced { "<th>balance</th>" } else { "" });
+    out.push_str("</tr></thead>\n<tbody>\n");
     for (k, r) in a.replaces.iter().enumerate() {
         let seq = if k < DETAILED {
             format!("<a href=\"#r-{0}\">{0}</a>", r.seq)
@@ -124,9 +127,15 @@ fn table(out: &mut String, report: &Report<'_>) {
         } else {
             format!("{} (invalid)", r.kind.as_str())
         };
+        let cost = report.cost_cells(r);
+        let balance = if priced {
+            format!("<td class=\"n\">{}</td>", escape(&cost.balance))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "<tr><td class=\"n\">{seq}</td><td>{kind}</td><td><i class=\"trigger\" style=\"background:{}\"></i>{}</td><td>{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td class=\"n\">{seq}</td><td>{kind}</td><td><i class=\"trigger\" style=\"background:{}\"></i>{}</td><td>{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{balance}</tr>",
             trigger_colour(r.trigger),
             trigger(r),
             fill(r),
@@ -137,10 +146,19 @@ fn table(out: &mut String, report: &Report<'_>) {
             r.nodes_before,
             r.nodes_after,
             r.lost_terms.len(),
-            r.refetches.len()
+            r.refetches.len(),
+            escape(&cost.summarizer),
+            escape(&cost.saved),
+            escape(&cost.cache_lost)
         );
     }
     out.push_str("</tbody>\n</table>\n");
+    let _ = writeln!(
+        out,
+        "<p class=\"meta\">{}</p>\n<p>{}</p>",
+        escape(&report.cost_legend()),
+        escape(&report.cost_line())
+    );
 }
 
 fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit) {

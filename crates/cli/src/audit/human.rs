@@ -24,10 +24,11 @@ pub fn human(report: &Report<'_>) -> String {
         report.counts(),
         report.window()
     );
+    let priced = report.priced();
     if !a.replaces.is_empty() {
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}",
+            "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}  {:>11}  {:>14}  {:>10}",
             "seq",
             "kind",
             "trigger",
@@ -37,8 +38,15 @@ pub fn human(report: &Report<'_>) -> String {
             "summary",
             "nodes",
             "lost",
-            "refetch"
+            "refetch",
+            "summ.tokens",
+            "saved × calls",
+            "cache lost"
         );
+        if priced {
+            let _ = write!(out, "  {:>10}", "balance");
+        }
+        out.push('\n');
     }
     for r in &a.replaces {
         let kind = if r.valid {
@@ -46,9 +54,10 @@ pub fn human(report: &Report<'_>) -> String {
         } else {
             format!("{}!", r.kind.as_str())
         };
-        let _ = writeln!(
+        let cost = report.cost_cells(r);
+        let _ = write!(
             out,
-            "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}",
+            "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}  {:>11}  {:>14}  {:>10}",
             r.seq,
             kind,
             trigger(r),
@@ -58,8 +67,15 @@ pub fn human(report: &Report<'_>) -> String {
             r.replacement_tokens,
             format!("{} → {}", r.nodes_before, r.nodes_after),
             r.lost_terms.len(),
-            r.refetches.len()
+            r.refetches.len(),
+            cost.summarizer,
+            cost.saved,
+            cost.cache_lost
         );
+        if priced {
+            let _ = write!(out, "  {:>10}", cost.balance);
+        }
+        out.push('\n');
     }
     if a.replaces.iter().any(|r| !r.valid) {
         out.push_str("  (kind! = the op was invalid and not applied)\n");
@@ -107,6 +123,10 @@ pub fn human(report: &Report<'_>) -> String {
             let _ = writeln!(out, "  {:<30} seq {:<8} {}", w.rule, opt(w.seq), w.message);
         }
     }
+    if !a.replaces.is_empty() {
+        let _ = writeln!(out, "cost columns: {}", report.cost_legend());
+    }
+    let _ = writeln!(out, "{}", report.cost_line());
     out
 }
 

@@ -42,17 +42,21 @@ pub fn markdown(report: &Report<'_>) -> String {
         report.window()
     );
     if !a.replaces.is_empty() {
-        out.push_str("| seq | kind | trigger | fill | tokens | saved | summary | nodes | lost terms | refetches |\n");
-        out.push_str("|---:|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        let priced = report.priced();
+        out.push_str("| seq | kind | trigger | fill | tokens | saved | summary | nodes | lost terms | refetches | summ. tokens | saved × calls | cache lost |");
+        out.push_str(if priced { " balance |\n" } else { "\n" });
+        out.push_str("|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        out.push_str(if priced { "---:|\n" } else { "\n" });
         for r in &a.replaces {
             let kind = if r.valid {
                 r.kind.as_str().to_string()
             } else {
                 format!("{} (invalid)", r.kind.as_str())
             };
-            let _ = writeln!(
+            let cost = report.cost_cells(r);
+            let _ = write!(
                 out,
-                "| {} | {kind} | {} | {} | {} → {} | {} | {} | {} → {} | {} | {} |",
+                "| {} | {kind} | {} | {} | {} → {} | {} | {} | {} → {} | {} | {} | {} | {} | {} |",
                 r.seq,
                 trigger(r),
                 fill(r),
@@ -63,10 +67,22 @@ pub fn markdown(report: &Report<'_>) -> String {
                 r.nodes_before,
                 r.nodes_after,
                 r.lost_terms.len(),
-                r.refetches.len()
+                r.refetches.len(),
+                cost.summarizer,
+                cost.saved,
+                cost.cache_lost
             );
+            if priced {
+                let _ = write!(out, " {} |", cost.balance);
+            }
+            out.push('\n');
         }
-        out.push('\n');
+        let _ = writeln!(
+            out,
+            "\n{}\n\n{}\n",
+            cell(&report.cost_legend()),
+            cell(&report.cost_line())
+        );
         for r in &a.replaces {
             details(&mut out, r);
         }

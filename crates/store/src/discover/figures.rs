@@ -6,7 +6,7 @@ use surface_engine::EventType;
 
 use serde::Serialize;
 
-use crate::{StoreError, open};
+use crate::{ReadLimits, StoreError, open_within};
 use surface_engine::{EventLog, Finding, OpSlot, Surface, check};
 
 /// What reading a whole session tells about it.
@@ -30,9 +30,19 @@ pub struct SessionFigures {
     pub mode: &'static str,
 }
 
-/// Reads `file` (the session `session` of a SQLite file) and computes its figures.
+/// Reads `file` (the session `session` of a SQLite file) and computes its figures (the
+/// default [`ReadLimits`]).
 pub fn read_figures(file: &Path, session: Option<&str>) -> Result<SessionFigures, StoreError> {
-    let opened = open(file, session)?;
+    read_figures_within(file, session, &ReadLimits::default())
+}
+
+/// [`read_figures`] holding the file to `limits`.
+pub fn read_figures_within(
+    file: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+) -> Result<SessionFigures, StoreError> {
+    let opened = open_within(file, session, None, limits)?;
     let surface = Surface::at_end(&opened.log);
     let findings = check(&opened.log, &surface);
     Ok(figures_of(&opened.log, &surface, &findings))

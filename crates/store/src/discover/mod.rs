@@ -20,10 +20,10 @@ mod probe;
 mod sqlite;
 mod walk;
 
-use super::StoreError;
+use super::{ReadLimits, StoreError};
 
 pub use entry::{Probe, SessionEntry, project_of};
-pub use figures::{SessionFigures, figures_of, read_figures};
+pub use figures::{SessionFigures, figures_of, read_figures, read_figures_within};
 pub use pool::{default_threads, for_each_parallel, for_each_parallel_in};
 pub use walk::{Candidate, Walk, walk};
 
@@ -51,10 +51,21 @@ pub struct Discovery {
 
 /// Walks `root` and probes every file on `threads` workers, calling `on_file` with each
 /// file's probe as it finishes (for progress and progressive display). `Err` only when `root`
-/// cannot be read as a folder.
+/// cannot be read as a folder. The default [`ReadLimits`] hold.
 pub fn find_sessions(
     root: &Path,
     threads: usize,
+    cancel: &AtomicBool,
+    on_file: impl FnMut(&Path, &Probe),
+) -> Result<Discovery, StoreError> {
+    find_sessions_within(root, threads, &ReadLimits::default(), cancel, on_file)
+}
+
+/// [`find_sessions`], no probe decoding more than `limits` allow.
+pub fn find_sessions_within(
+    root: &Path,
+    threads: usize,
+    limits: &ReadLimits,
     cancel: &AtomicBool,
     mut on_file: impl FnMut(&Path, &Probe),
 ) -> Result<Discovery, StoreError> {
@@ -70,7 +81,7 @@ pub fn find_sessions(
         threads,
         cancel,
         |c: Candidate| {
-            let probe = probe::probe(&c);
+            let probe = probe::probe(&c, limits);
             (c.path, probe)
         },
         |(path, probe)| {

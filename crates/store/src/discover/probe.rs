@@ -1,6 +1,8 @@
 //! The cheap look at one file: its format from the first bytes, then the session header and,
-//! from the first and last [`WINDOW`] bytes only (the first and last frame of a Zstandard
-//! file), the latest title and the last event time.
+//! from the first and last [`WINDOW`] bytes only (of a Zstandard file: the first [`WINDOW`]
+//! decoded bytes, and the last ones of its last frame, which streams through a buffer of a few
+//! windows and is given up once it decodes past one event's limit), the latest title and the
+//! last event time.
 //! A JSONL file is a session when its first line is a session header; a Zstandard file when
 //! its first decoded line is one (or when it does not decode: a damaged session file is
 //! reported, not hidden); SQLite files go to [`super::sqlite`].
@@ -14,7 +16,7 @@ use serde_json::Value;
 use super::entry::{Probe, SessionEntry, project_of};
 use super::walk::Candidate;
 use crate::jsonl::parse_header;
-use crate::{Format, refuse_non_regular};
+use crate::{Format, ReadLimits, refuse_non_regular};
 use surface_engine::SessionHeader;
 
 /// Bytes read from each end of a file (decoded bytes for Zstandard).
@@ -23,8 +25,8 @@ pub const WINDOW: usize = 64 << 10;
 /// time and title); frames are found by structure, so only the first and last are decoded.
 pub const ZSTD_TAIL_LIMIT: u64 = 16 << 20;
 
-/// Probes one file.
-pub fn probe(c: &Candidate) -> Probe {
+/// Probes one file, decoding no more than `limits` allow.
+pub fn probe(c: &Candidate, limits: &ReadLimits) -> Probe {
     let path = &c.path;
     let mut file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -41,8 +43,8 @@ pub fn probe(c: &Candidate) -> Probe {
         Err(e) => return Probe::Skipped(format!("cannot read {}: {e}; skipped", path.display())),
     };
     match Format::detect(&head) {
-        Format::Sqlite => super::sqlite::probe(c),
-        Format::Zstd => probe_zstd(c, head, file),
+        Format::Sqlite => super::sqlite::probe(c, limits),
+        Format::Zstd => probe_zstd(c, head, file, limits),
         Format::Jsonl => probe_jsonl(c, &mut file, head),
     }
 }
@@ -83,7 +85,7 @@ fn read_tail(file: &mut std::fs::File, size: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes[from..].to_vec())
 }
 
-fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
+fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File, limits: &ReadLimits) -> Probe {
     // Small enough: the whole file, for its last frame too.
     let whole = if c.size <= ZSTD_TAIL_LIMIT {
         let mut all = head;
@@ -109,9 +111,12 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File) -> Probe {
         Some(header) => {
             let mut entry = entry_for(c, Format::Zstd, header);
             entry.title = last_title(&text[first_end..]);
+            // The last lines of the last frame are all the listing needs: a last frame that
+            // decodes past one event's limit (a bomb, or one giant line) is not looked into.
+            let look = limits.with_total_bytes(limits.total_bytes().min(limits.event_bytes()));
             if let Some(tail) = whole
                 .as_deref()
-                .and_then(crate::zstd_jsonl::last_frame_text)
+                .and_then(|all| crate::zstd_jsonl::last_frame_text(all, WINDOW, &look))
             {
                 if let Some(t) = last_title(&tail) {
                     entry.title = Some(t);
@@ -204,6 +209,36 @@ pub fn last_event_time(text: &[u8]) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Zstandard session: the header frame, then a last frame of `filler` blank lines and
+    /// one event at time 77.
+    fn zstd_session(dir: &std::path::Path, filler: usize) -> Candidate {
+        let header = "{\"type\":\"session\",\"version\":0,\"id\":\"z\",\"createdAt\":1}\n";
+        let mut bytes = zstd::bulk::compress(header.as_bytes(), 3).unwrap();
+        let mut last = "\n".repeat(filler);
+        last.push_str("{\"type\":\"turn/end\",\"seq\":0,\"time\":77,\"data\":{}}\n");
+        bytes.extend(zstd::bulk::compress(last.as_bytes(), 3).unwrap());
+        let path = dir.join(format!("s{filler}.jsonl.zstd"));
+        std::fs::write(&path, &bytes).unwrap();
+        Candidate {
+            path,
+            size: bytes.len() as u64,
+            modified: None,
+        }
+    }
+
+    #[test]
+    fn the_listing_looks_into_a_last_frame_only_within_one_events_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = ReadLimits::default().with_event_bytes(1 << 20);
+        let last_event = |c: &Candidate| match probe(c, &limits) {
+            Probe::Sessions(list) => list[0].last_event,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(last_event(&zstd_session(dir.path(), 1000)), Some(77));
+        // The same session whose last frame decodes past 1 MiB: listed, its end not read.
+        assert_eq!(last_event(&zstd_session(dir.path(), 2 << 20)), None);
+    }
 
     #[test]
     fn titles_take_the_last_complete_line() {

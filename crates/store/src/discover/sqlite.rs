@@ -12,15 +12,18 @@ use crate::sqlite_sessions::{event_counts, session_rows};
 use crate::{Format, StoreError};
 
 /// Probes a file whose first bytes are the SQLite magic.
-pub fn probe(c: &Candidate) -> Probe {
-    match read(c) {
+pub fn probe(c: &Candidate, limits: &crate::ReadLimits) -> Probe {
+    match read(c, limits) {
         Ok(Some(entries)) => Probe::Sessions(entries),
         Ok(None) => Probe::NotASession,
         Err(e) => Probe::Unreadable(e.to_string()),
     }
 }
 
-fn read(c: &Candidate) -> Result<Option<Vec<SessionEntry>>, StoreError> {
+fn read(
+    c: &Candidate,
+    limits: &crate::ReadLimits,
+) -> Result<Option<Vec<SessionEntry>>, StoreError> {
     let path = c.path.as_path();
     let conn = open_read_only(path)?;
     let err = |e: rusqlite::Error| crate::sqlite_schema::sqlite_error(path, e);
@@ -37,7 +40,7 @@ fn read(c: &Candidate) -> Result<Option<Vec<SessionEntry>>, StoreError> {
     let _read = conn.unchecked_transaction().map_err(err)?;
     let schema = read_schema(&conn, path)?;
     let rows = session_rows(&conn, path)?;
-    let counts = event_counts(&conn, &schema, path)?;
+    let counts = event_counts(&conn, &schema, path, limits)?;
     let several = rows.len() > 1;
     let mut entries = Vec::with_capacity(rows.len());
     for row in rows {
@@ -71,7 +74,10 @@ fn title_of(conn: &Connection, schema: &Schema, id: &str) -> rusqlite::Result<Op
         .query_row(
             "SELECT data FROM events WHERE session_id = ?1 AND type = 'session/title' ORDER BY seq DESC LIMIT 1",
             [id],
-            |r| Ok(data_text(r.get_ref(0)?).ok().map(|t| t.into_owned())),
+            |r| {
+                let max = crate::ReadLimits::default().event_len();
+                Ok(data_text(r.get_ref(0)?, max).ok().map(|t| t.into_owned()))
+            },
         )
         .optional()?
         .flatten();

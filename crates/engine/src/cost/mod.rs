@@ -1,0 +1,95 @@
+//! What context costs (viewer-spec §11): the model calls a session paid for (agent and
+//! summarizer, with their uncached / cache read / cache write / output tokens), the ledger per
+//! turn and in total with the cache hit rate, and for every compaction its three costs — the
+//! summarizer's call, the prompt cache it broke, and against those the smaller prompt of every
+//! later call — with, given a price file, its **balance** in money.
+//!
+//! One pass over the log's compaction events (the audit's bracket scan) plus lookups into the
+//! meter's steps and anchors: the ledger reuses what the meter already read.
+
+mod balance;
+mod cache;
+mod calls;
+mod compactions;
+mod figures;
+mod ledger;
+mod prices;
+mod tokens;
+mod totals;
+
+#[cfg(test)]
+mod tests;
+
+pub use balance::{Balance, BalanceInput, Pricing, balance};
+pub use cache::{Gap, charged, gap_at, lost_between, median, noise};
+pub use calls::{Call, CallKind, Route, Routes, agent_calls, summarizer_calls};
+pub use compactions::{CompactionFacts, calls_seeing, compaction_facts, fill_positions};
+pub use figures::{CompactionCost, CompactionTotals, SummarizerFigures};
+pub use ledger::{Ledger, LedgerParts, PricedCall, PricedRoute, charged_in_gaps};
+pub use prices::{ANY_MODEL, DEFAULT_PER, ModelPrice, PriceError, PriceTable};
+pub use tokens::Tokens;
+pub use totals::{LedgerTotals, Totals, TurnLedger};
+
+use crate::audit::scan_compactions;
+use crate::{EventLog, Meter, Surface};
+
+/// The ledger of `log`. `surface` must be processed to the end (its cursor does not matter)
+/// and `meter` built from it; `prices` turns tokens into money.
+pub fn ledger_of(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    prices: Option<&PriceTable>,
+) -> Ledger {
+    Ledger::build(&parts_of(log, surface, meter), prices)
+}
+
+/// The parts of `log`'s ledger: its calls, compactions and replaces.
+pub fn parts_of(log: &EventLog, surface: &Surface, meter: &Meter) -> LedgerParts {
+    let scan = scan_compactions(log, false);
+    let mut routes = Routes::default();
+    let agents = agent_calls(log, meter, &mut routes);
+    let summarizers = summarizer_calls(log, meter, &scan, &mut routes);
+    // Both lists are in log order: merge them, noting where each bracket's call went.
+    let mut calls = Vec::with_capacity(agents.len() + summarizers.len());
+    let mut bracket_call = vec![None; scan.brackets.len()];
+    let mut rest = summarizers.iter().peekable();
+    for agent in &agents {
+        while let Some((k, s)) = rest.next_if(|(_, s)| s.event < agent.event) {
+            bracket_call[*k] = Some(calls.len());
+            calls.push(*s);
+        }
+        calls.push(*agent);
+    }
+    for (k, s) in rest {
+        bracket_call[*k] = Some(calls.len());
+        calls.push(*s);
+    }
+    let mut compactions = compaction_facts(log, surface, meter, &scan, |k| {
+        bracket_call.get(k).copied().flatten()
+    });
+    // Positions decide which of several compactions between the same two calls broke the
+    // cache; a lone one needs none.
+    let next: Vec<usize> = compactions
+        .iter()
+        .map(|f| agents.partition_point(|c| c.cursor <= f.event.get()))
+        .collect();
+    let shared: Vec<usize> = (0..next.len())
+        .filter(|&k| {
+            (k > 0 && next[k - 1] == next[k]) || next.get(k + 1).is_some_and(|&n| n == next[k])
+        })
+        .collect();
+    fill_positions(log, surface, &mut compactions, &shared);
+    let mut replaces: Vec<usize> = surface
+        .applied_replaces()
+        .iter()
+        .map(|r| r.by.get())
+        .collect();
+    replaces.sort_unstable();
+    LedgerParts {
+        calls,
+        routes,
+        compactions,
+        replaces,
+    }
+}

@@ -1,0 +1,114 @@
+//! The strips above the panels: the banner (findings, errors, notices) and the load progress
+//! with its cancel button.
+
+use egui::{RichText, Ui};
+
+use crate::command::{SessionCommand, SideTab, UiCommand, WindowCommand};
+use crate::session::loaded::Session;
+use crate::session::loader::LoadJob;
+use crate::theme;
+
+/// A one-line message above the panels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Banner {
+    /// True for problems, false for information.
+    pub is_error: bool,
+    /// The message.
+    pub text: String,
+    /// Offer a button that opens the findings tab.
+    pub show_findings: bool,
+}
+
+impl Banner {
+    /// An error banner.
+    pub fn error(text: impl Into<String>) -> Self {
+        Banner {
+            is_error: true,
+            text: text.into(),
+            show_findings: false,
+        }
+    }
+
+    /// An information banner.
+    pub fn info(text: impl Into<String>) -> Self {
+        Banner {
+            is_error: false,
+            text: text.into(),
+            show_findings: false,
+        }
+    }
+}
+
+/// The banner to show right after a session loaded: findings (once computed) and
+/// multi-session notes.
+pub fn banner_for(session: &Session) -> Option<Banner> {
+    let (errors, warnings) = session.finding_counts().unwrap_or((0, 0));
+    let mut parts = Vec::new();
+    if errors + warnings > 0 {
+        parts.push(format!(
+            "check found {errors} error(s) and {warnings} warning(s) in this log"
+        ));
+    }
+    if session.sessions.len() > 1 {
+        parts.push(format!(
+            "this file holds {} sessions; showing {} (Session menu to switch)",
+            session.sessions.len(),
+            session.info.id
+        ));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut text = parts.join(" · ");
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    Some(Banner {
+        is_error: errors > 0,
+        text,
+        show_findings: errors + warnings > 0,
+    })
+}
+
+/// The banner.
+pub fn banner_ui(ui: &mut Ui, banner: &Banner, commands: &mut Vec<UiCommand>) {
+    let pal = theme::palette(ui);
+    let bg = if banner.is_error {
+        pal.banner_error_bg
+    } else {
+        pal.banner_info_bg
+    };
+    egui::Frame::new()
+        .fill(bg)
+        .inner_margin(theme::BANNER_MARGIN)
+        .corner_radius(theme::CORNER_RADIUS)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let icon = if banner.is_error { "■" } else { "●" };
+                ui.label(RichText::new(format!("{icon} {}", banner.text)).color(pal.text));
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.button("×").on_hover_text("Dismiss").clicked() {
+                        commands.push(WindowCommand::DismissBanner.into());
+                    }
+                    if banner.show_findings && ui.button("Show findings").clicked() {
+                        commands.push(WindowCommand::ShowTab(SideTab::Findings).into());
+                    }
+                });
+            });
+        });
+}
+
+/// The load progress strip with a cancel button.
+pub fn loading_ui(ui: &mut Ui, job: &LoadJob, commands: &mut Vec<UiCommand>) {
+    ui.horizontal(|ui| {
+        ui.label(format!("Loading {}…", job.source.label()));
+        let fraction = job.progress.fraction();
+        let bar = egui::ProgressBar::new(fraction)
+            .show_percentage()
+            .desired_width(ui.available_width() - 90.0);
+        ui.add(bar);
+        if ui.button("Cancel").clicked() {
+            commands.push(SessionCommand::CancelLoad.into());
+        }
+    });
+}

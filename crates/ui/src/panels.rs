@@ -1,0 +1,34 @@
+//! Each panel's own state, owned by the app and handed to its panel with the session and the
+//! command queue: the timeline, the surface panel, the replay bar and its strip, the side
+//! panel's tabs, the provenance arrows and the rows' geometry they connect.
+
+use crate::arrows::ArrowState;
+use crate::compactions::tab::CompactionsState;
+use crate::inspector::InspectorState;
+use crate::policy::tab::PolicyTabState;
+use crate::preview::state::PreviewState;
+use crate::replay::bar::ReplayState;
+use crate::request_view::RequestViewState;
+use crate::strip::context_strip::StripState;
+use crate::surface_panel::SurfacePanelState;
+use crate::timeline::search::SearchState;
+use crate::timeline::state::TimelineState;
+use crate::view::RowGeometry;
+
+/// The panels' states.
+#[derive(Default)]
+pub(crate) struct Panels {
+    pub(crate) timeline: TimelineState,
+    pub(crate) surface_panel: SurfacePanelState,
+    pub(crate) replay: ReplayState,
+    pub(crate) strip: StripState,
+    pub(crate) request_view: RequestViewState,
+    pub(crate) search: SearchState,
+    pub(crate) preview: PreviewState,
+    pub(crate) inspector: InspectorState,
+    pub(crate) compactions: CompactionsState,
+    pub(crate) policy: PolicyTabState,
+    pub(crate) arrows: ArrowState,
+    /// Where rows were drawn this frame (for the arrows).
+    pub(crate) geometry: RowGeometry,
+}

@@ -1,0 +1,20 @@
+//! The Policy tab's state as tests and the shell read it, through the app.
+
+use surface_engine::policy::{PolicyReport, PolicySettings};
+
+/// The Policy tab as tests see it.
+impl crate::app::ViewerApp {
+    /// The settings the Policy tab replays.
+    pub fn policy_settings(&self) -> PolicySettings {
+        self.panels.policy.settings
+    }
+
+    /// The Policy tab's latest report, if one was computed.
+    pub fn policy_report(&self) -> Option<std::sync::Arc<PolicyReport>> {
+        self.panels
+            .policy
+            .job
+            .report_or_latest(self.panels.policy.mode)
+            .cloned()
+    }
+}

@@ -1,0 +1,404 @@
+//! Background work that must never block the UI thread: loading a session file (with progress
+//! and cancellation) in two steps — the log and its surface first, then its findings and token
+//! meter ([`crate::session::analysis`]) — and the native file and folder dialogs (the folder
+//! discovery itself is `browser/job.rs`).
+//!
+//! The viewer maps a large JSONL file (`store::open_for_viewer`): the log's text shares the
+//! page cache, pages are let go once the load has read them, and again while the analysis reads
+//! them ([`crate::session::page_release`]), so the window holds the index, not a second copy of
+//! the file. A log it follows is an owned copy (`store::open_following`), which new lines are
+//! appended to. If another program truncates a mapped file, its bytes read as zeros and the
+//! window reopens it (`ViewerApp::reopen_if_lost`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::time::Duration;
+
+use surface_engine::{EventLog, Surface};
+use surface_store::{self as store, Format, LoadProgress, SessionInfo};
+
+use crate::session::analysis::{Analysis, Parcel, analyse};
+
+/// Where a log comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A file on disk.
+    Path(PathBuf),
+    /// A copy compiled into the binary.
+    Embedded {
+        /// A display name.
+        name: &'static str,
+        /// The JSONL bytes.
+        bytes: &'static [u8],
+    },
+}
+
+impl Source {
+    /// A short display name (the file name).
+    pub fn label(&self) -> String {
+        match self {
+            Source::Path(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            Source::Embedded { name, .. } => (*name).to_string(),
+        }
+    }
+}
+
+/// A new load number: a session remembers the load it came from, so that a late analysis of
+/// an older load is never applied to a newer one.
+pub fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What the first step of a load hands to the UI: enough for the first frame.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The load number (see [`next_generation`]).
+    pub generation: u64,
+    /// Where it came from.
+    pub source: Source,
+    /// Detected format.
+    pub format: Format,
+    /// The session that was read.
+    pub info: SessionInfo,
+    /// All sessions of the file (more than one only for SQLite).
+    pub sessions: Vec<SessionInfo>,
+    /// The log (shared read-only with the analysis, search and audit workers).
+    pub log: Arc<EventLog>,
+    /// The live follower, when the log was opened with Follow on (JSONL, zstd or SQLite).
+    pub follower: Option<store::Follower>,
+    /// The surface, processed to the end (cursor at the end); shared with the analysis until
+    /// the UI first moves its cursor (see [`crate::session::loaded::Session::seek`]).
+    pub surface: Arc<Surface>,
+}
+
+/// Reads a source and processes its surface to the end, on the calling thread: the first
+/// step of a load. `None` for `progress` means no cancellation. Errors are one human sentence.
+pub fn read_source(
+    source: &Source,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    follow: bool,
+    generation: u64,
+) -> Result<Loaded, String> {
+    let mut follower = None;
+    let (format, info, sessions, log) = match source {
+        Source::Path(path) if follow => {
+            let (opened, f) = store::open_following(path, session, &store::ReadLimits::default())
+                .map_err(|e| e.to_string())?;
+            follower = f;
+            let sessions = vec![opened.session.clone()];
+            (opened.format, opened.session, sessions, opened.log)
+        }
+        Source::Path(path) => read_path(path, session, progress)?,
+        Source::Embedded { name, bytes } => {
+            let log = store::read_jsonl(bytes.to_vec(), progress)
+                .ok_or_else(|| format!("loading {name} was cancelled"))?;
+            let info = SessionInfo {
+                id: log
+                    .header
+                    .as_ref()
+                    .map(|h| h.id.clone())
+                    .unwrap_or_default(),
+                events: log.len() as u64,
+                ..Default::default()
+            };
+            (Format::Jsonl, info.clone(), vec![info], log)
+        }
+    };
+    crate::ready_report::note("log read");
+    let surface = Surface::at_end(&log);
+    // The pages the index passes read again (a mapped file only).
+    crate::session::page_release::release_all(&log);
+    if progress.is_some_and(LoadProgress::is_cancelled) {
+        return Err(format!("loading {} was cancelled", source.label()));
+    }
+    Ok(Loaded {
+        generation,
+        source: source.clone(),
+        format,
+        info,
+        sessions,
+        log: Arc::new(log),
+        follower,
+        surface: Arc::new(surface),
+    })
+}
+
+/// Both steps of a load on the calling thread (tests and the synchronous app): the log and
+/// surface, and their analysis.
+pub fn load_blocking(
+    source: &Source,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+    follow: bool,
+) -> Result<(Loaded, Analysis), String> {
+    let loaded = read_source(source, session, progress, follow, next_generation())?;
+    let analysis = analyse(&loaded.log, &loaded.surface);
+    Ok((loaded, analysis))
+}
+
+type ReadResult = (Format, SessionInfo, Vec<SessionInfo>, EventLog);
+
+fn read_path(
+    path: &Path,
+    session: Option<&str>,
+    progress: Option<&LoadProgress>,
+) -> Result<ReadResult, String> {
+    let format = store::detect_file(path).map_err(|e| e.to_string())?;
+    let sessions = if format == Format::Sqlite {
+        store::list_sessions(path).map_err(|e| e.to_string())?
+    } else {
+        Vec::new()
+    };
+    let opened = store::open_for_viewer(path, session, progress, &store::ReadLimits::default())
+        .map_err(|e| e.to_string())?;
+    let sessions = if sessions.is_empty() {
+        vec![opened.session.clone()]
+    } else {
+        sessions
+    };
+    Ok((opened.format, opened.session, sessions, opened.log))
+}
+
+/// A message of a load running on a worker thread: the log first, then its analysis.
+#[derive(Debug)]
+pub enum LoadEvent {
+    /// The log and its surface, ready for the first frame.
+    Loaded(Box<Loaded>),
+    /// Its findings and token meter.
+    Analysed(Parcel),
+    /// Nothing could be read (one human sentence).
+    Failed(String),
+}
+
+/// How long the loader waits for the UI to put the log on screen before it starts the
+/// analysis anyway (a window that draws no frame, e.g. minimised).
+const ANALYSIS_WAITS_FOR_FRAME: Duration = Duration::from_secs(2);
+
+/// A load running on a worker thread. Dropping it discards whatever the thread still sends.
+pub struct LoadJob {
+    /// What is being loaded.
+    pub source: Source,
+    /// Shared progress and cancel flag.
+    pub progress: Arc<LoadProgress>,
+    rx: Receiver<LoadEvent>,
+    /// Lets the analysis start (see [`LoadJob::start_analysis`]); `None` once sent.
+    go: Option<Sender<()>>,
+}
+
+impl LoadJob {
+    /// Starts loading on a new thread; `ctx` is asked to repaint when each step is ready.
+    pub fn spawn(
+        source: Source,
+        session: Option<String>,
+        ctx: Option<egui::Context>,
+        follow: bool,
+    ) -> Self {
+        let progress = Arc::new(LoadProgress::default());
+        let generation = next_generation();
+        let (tx, rx) = channel();
+        let (go, go_rx) = channel::<()>();
+        let worker_progress = Arc::clone(&progress);
+        let worker_source = source.clone();
+        let spawned = std::thread::Builder::new()
+            .name("surface-viewer-load".into())
+            .spawn(move || {
+                let wake = || {
+                    if let Some(ctx) = &ctx {
+                        ctx.request_repaint();
+                    }
+                };
+                let loaded = match read_source(
+                    &worker_source,
+                    session.as_deref(),
+                    Some(&worker_progress),
+                    follow,
+                    generation,
+                ) {
+                    Ok(loaded) => loaded,
+                    Err(e) => {
+                        // The receiver may be gone (a newer load replaced this one); that is fine.
+                        let _ = tx.send(LoadEvent::Failed(e));
+                        wake();
+                        return;
+                    }
+                };
+                // The analysis shares the log and the surface (only its processed effects are
+                // read; the UI copies the surface if it moves the cursor meanwhile).
+                let log = Arc::clone(&loaded.log);
+                let surface = Arc::clone(&loaded.surface);
+                let _ = tx.send(LoadEvent::Loaded(Box::new(loaded)));
+                wake();
+                // The first frame gets both cores: the analysis starts once it is on screen.
+                if let Err(RecvTimeoutError::Disconnected) =
+                    go_rx.recv_timeout(ANALYSIS_WAITS_FOR_FRAME)
+                    && worker_progress.is_cancelled()
+                {
+                    return;
+                }
+                crate::ready_report::note("analysis started");
+                let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
+                let analysis = analyse(&log, &surface);
+                drop(pages);
+                drop(surface);
+                // Free the log here when the UI already dropped this load.
+                drop(log);
+                crate::ready_report::note("findings and meter computed");
+                if !worker_progress.is_cancelled() {
+                    let _ = tx.send(LoadEvent::Analysed(Parcel::new(generation, analysis)));
+                    wake();
+                }
+            });
+        if let Err(e) = spawned {
+            let (tx, err_rx) = channel();
+            let _ = tx.send(LoadEvent::Failed(format!(
+                "cannot start the loader thread: {e}"
+            )));
+            return LoadJob {
+                source,
+                progress,
+                rx: err_rx,
+                go: None,
+            };
+        }
+        LoadJob {
+            source,
+            progress,
+            rx,
+            go: Some(go),
+        }
+    }
+
+    /// True until [`LoadJob::start_analysis`] was called.
+    pub fn analysis_waits(&self) -> bool {
+        self.go.is_some()
+    }
+
+    /// Lets the loader start the findings and the meter: called once the log and surface are
+    /// on screen (the loader starts them on its own after [`ANALYSIS_WAITS_FOR_FRAME`]).
+    pub fn start_analysis(&mut self) {
+        if let Some(go) = self.go.take() {
+            let _ = go.send(());
+        }
+    }
+
+    /// The next message, once the thread sent one.
+    pub fn poll(&self) -> Option<LoadEvent> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(LoadEvent::Failed(
+                "the loader thread stopped unexpectedly".into(),
+            )),
+        }
+    }
+
+    /// Asks the loader to stop.
+    pub fn cancel(&self) {
+        self.progress.cancel();
+    }
+}
+
+/// What a file dialog was opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogPurpose {
+    /// Pick a log to open.
+    Open,
+    /// Pick where to save a new log.
+    Save,
+    /// Pick a folder to browse.
+    OpenFolder,
+}
+
+/// A native file dialog running on a worker thread.
+pub struct DialogJob {
+    /// Why it was opened.
+    pub purpose: DialogPurpose,
+    rx: Receiver<Option<PathBuf>>,
+}
+
+impl DialogJob {
+    /// Opens a dialog on a worker thread. Without a desktop portal it answers "no file" at once.
+    pub fn spawn(purpose: DialogPurpose, suggested: Option<PathBuf>, ctx: egui::Context) -> Self {
+        let (tx, rx) = channel();
+        let spawned = std::thread::Builder::new()
+            .name("surface-viewer-dialog".into())
+            .spawn(move || {
+                let mut dialog = rfd::FileDialog::new();
+                if purpose == DialogPurpose::OpenFolder {
+                    if let Some(dir) = &suggested {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    let _ = tx.send(dialog.pick_folder());
+                    ctx.request_repaint();
+                    return;
+                }
+                if let Some(s) = &suggested {
+                    if let Some(dir) = s.parent() {
+                        dialog = dialog.set_directory(dir);
+                    }
+                    if let Some(name) = s.file_name() {
+                        dialog = dialog.set_file_name(name.to_string_lossy());
+                    }
+                }
+                let picked = match purpose {
+                    DialogPurpose::Open => dialog
+                        .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
+                        .add_filter("All files", &["*"])
+                        .pick_file(),
+                    DialogPurpose::Save | DialogPurpose::OpenFolder => dialog.save_file(),
+                };
+                let _ = tx.send(picked);
+                ctx.request_repaint();
+            });
+        if spawned.is_err() {
+            let (tx, err_rx) = channel();
+            let _ = tx.send(None);
+            return DialogJob {
+                purpose,
+                rx: err_rx,
+            };
+        }
+        DialogJob { purpose, rx }
+    }
+
+    /// `Some(answer)` once the dialog closed (`answer` is `None` when nothing was picked).
+    pub fn poll(&self) -> Option<Option<PathBuf>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(None),
+        }
+    }
+}
+
+/// The sample compiled into the binary, used when the source tree is not around.
+const EMBEDDED_SAMPLE: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../assets/sample.session.jsonl"
+));
+
+/// The bundled sample: the file in `assets/` next to the crate when it exists at run time
+/// (so edits show without a rebuild), else the copy compiled into the binary.
+pub fn sample_source() -> Option<Source> {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/sample.session.jsonl"
+    ));
+    // The crate lives in `crates/ui`: name the file by its plain path, not through `..`.
+    if let Ok(path) = std::fs::canonicalize(&path)
+        && path.is_file()
+    {
+        return Some(Source::Path(path));
+    }
+    Some(Source::Embedded {
+        name: "sample.session.jsonl (built in)",
+        bytes: EMBEDDED_SAMPLE,
+    })
+}

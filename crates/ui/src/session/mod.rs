@@ -1,0 +1,13 @@
+//! The open session and the work behind it: the session as the UI sees it (`loaded`), loading
+//! it off the UI thread (`loader`, `analysis`, `page_release`), and following it live
+//! (`follow`, `follow_state`).
+
+pub(crate) mod analysis;
+pub(crate) mod apply;
+pub(crate) mod command;
+pub(crate) mod follow;
+pub(crate) mod follow_state;
+pub(crate) mod jobs;
+pub(crate) mod loaded;
+pub(crate) mod loader;
+pub(crate) mod page_release;

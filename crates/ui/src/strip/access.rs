@@ -1,0 +1,34 @@
+//! What scenario tests and benches read about the context strip's x axis: whether it shows
+//! wall-clock time, the range it shows, and how many of its columns are idle time.
+
+use crate::app::ViewerApp;
+use crate::strip::zoom::Zoom;
+
+impl ViewerApp {
+    /// True when the strip and the scrubber are asked to show wall-clock time.
+    pub fn time_axis(&self) -> bool {
+        self.prefs.time_axis
+    }
+
+    /// The range the strip shows, in its axis's units (`None`: the whole log).
+    pub fn strip_zoom(&self) -> Option<Zoom> {
+        self.view.zoom
+    }
+
+    /// Columns of the strip's last frame in which no event happened (idle time; always 0 on
+    /// the index axis), or `None` before the strip was drawn with the meter.
+    pub fn strip_idle_columns(&self) -> Option<usize> {
+        self.panels.strip.idle_columns()
+    }
+
+    /// The longest idle stretch the strip's last frame shows, in milliseconds (`None`: not
+    /// drawn on the time axis).
+    pub fn strip_longest_idle_ms(&self) -> Option<u64> {
+        self.panels.strip.longest_idle_ms()
+    }
+
+    /// True when the strip's last frame was drawn on the time axis.
+    pub fn strip_drawn_on_time(&self) -> bool {
+        self.panels.strip.drawn_on_time()
+    }
+}

@@ -1,0 +1,22 @@
+//! The context strip's commands: the range it shows, its x axis, and the threshold it draws —
+//! applied by [`crate::strip::apply`].
+
+use crate::strip::zoom::Zoom;
+
+/// A command of the context strip.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StripCommand {
+    /// Show this range of the log on the context strip (`None`: the whole log); the
+    /// timeline scrolls to its middle.
+    SetZoom(Option<Zoom>),
+    /// Zoom the strip by this factor (below 1: in) around the cursor, or its middle when the
+    /// cursor is off the range shown.
+    ZoomStrip(f64),
+    /// Pan the strip by this many widths (negative: towards the start).
+    PanStrip(f64),
+    /// Switch the strip's and the scrubber's x axis between event index and wall-clock
+    /// time (the range shown and the cursor stay on the same events).
+    ToggleTimeAxis,
+    /// Set the compaction threshold as a fraction of the context window.
+    SetThresholdRatio(f64),
+}

@@ -1,0 +1,185 @@
+//! The timeline panel: every event as a virtualised row (seq, time, type, state at the cursor,
+//! payload summary), shadow brackets in the gutter, family filters and the search box.
+
+use egui::{Key, ScrollArea, Ui};
+
+use crate::command::TimelineCommand;
+use crate::command::UiCommand;
+use crate::session::loaded::Session;
+use crate::theme::{self, Family};
+use crate::timeline::search::SearchState;
+pub use crate::timeline::state::TimelineState;
+use crate::view::{RowGeometry, ViewState};
+
+// --- Pure layout math -----------------------------------------------------------------
+
+/// The scroll offset that shows `row` (centred), or `None` when it is already fully visible.
+/// An unknown (NaN) `offset` always scrolls.
+pub fn offset_to_reveal(
+    row: usize,
+    row_height: f32,
+    offset: f32,
+    viewport_height: f32,
+) -> Option<f32> {
+    let top = row as f32 * row_height;
+    let bottom = top + row_height;
+    if top >= offset && bottom <= offset + viewport_height {
+        return None;
+    }
+    Some((top - (viewport_height - row_height) / 2.0).max(0.0))
+}
+
+// --- Drawing --------------------------------------------------------------------------
+
+/// Shows the timeline: toolbar, header, rows.
+pub fn timeline_ui(
+    ui: &mut Ui,
+    session: &Session,
+    view: &ViewState,
+    state: &mut TimelineState,
+    search: &mut SearchState,
+    geometry: &mut RowGeometry,
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    state.ensure_rows(session, view.filter_mask);
+    let rows = state.row_count(session);
+    toolbar_ui(ui, view, search, (rows, session.len()), commands);
+    crate::timeline::rows::header_ui(ui, session, &pal);
+    let mut scroll = ScrollArea::vertical()
+        .id_salt("timeline-rows")
+        .auto_shrink([false, false])
+        // While following a live log with the cursor at the end, a view scrolled to the
+        // bottom stays there as rows arrive; a cursor stepped back keeps its row in view.
+        .stick_to_bottom(view.following && session.cursor() == session.len());
+    let retry = state.retry_reveal.take();
+    if let Some(target) = view.reveal.or(retry)
+        && let Ok(row) = state.row_of(target)
+        && let Some(offset) =
+            offset_to_reveal(row, theme::ROW_HEIGHT, state.offset, state.viewport_height)
+    {
+        scroll = scroll.vertical_scroll_offset(offset);
+    }
+    ui.spacing_mut().item_spacing.y = 0.0;
+    let output = scroll.show_rows(ui, theme::ROW_HEIGHT, rows, |ui, range| {
+        geometry.timeline_clip = ui.clip_rect();
+        let mut row_rects = Vec::with_capacity(range.len());
+        for row in range.clone() {
+            let idx = state.event_at(row);
+            let rect = crate::timeline::rows::row_ui(
+                ui, session, view, state, search, idx, &pal, commands,
+            );
+            row_rects.push((idx, rect));
+        }
+        crate::timeline::rows::brackets_ui(ui, session, state, &range, &row_rects, &pal, commands);
+        geometry.timeline = row_rects;
+    });
+    let resized = state.viewport_height != output.inner_rect.height();
+    state.offset = output.state.clamped_offset().y;
+    state.viewport_height = output.inner_rect.height();
+    // Checked again next frame, and for as long as the viewport keeps changing size.
+    if let Some(target) = view.reveal.or(retry.filter(|_| resized)) {
+        state.retry_reveal = Some(target);
+        ui.ctx().request_repaint();
+    }
+    geometry.timeline_clip = output.inner_rect;
+    geometry.gutter_right = output.inner_rect.left() + theme::GUTTER_WIDTH;
+}
+
+/// `shown` is `(rows shown, events in the log)`.
+fn toolbar_ui(
+    ui: &mut Ui,
+    view: &ViewState,
+    search: &mut SearchState,
+    shown: (usize, usize),
+    commands: &mut Vec<UiCommand>,
+) {
+    let pal = theme::palette(ui);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Show:");
+        for family in Family::ALL {
+            let on = view.shows(family);
+            let text = egui::RichText::new(family.label()).color(if on {
+                pal.family(family)
+            } else {
+                pal.weak_text
+            });
+            let r = ui
+                .selectable_label(on, text)
+                .on_hover_text(format!("Show or hide {} events", family.label()));
+            if r.clicked() {
+                commands.push(TimelineCommand::ToggleFamily(family).into());
+            }
+        }
+        if shown.0 < shown.1 {
+            ui.label(
+                egui::RichText::new(format!("{} of {} events", shown.0, shown.1))
+                    .color(pal.weak_text),
+            );
+            if ui
+                .button("all")
+                .on_hover_text("Show every event type")
+                .clicked()
+            {
+                commands.push(TimelineCommand::ShowAllFamilies.into());
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        let edit = egui::TextEdit::singleline(&mut search.query)
+            .hint_text("Search payloads, shadowed included (Ctrl+F)")
+            .desired_width(ui.available_width() - 190.0);
+        let r = ui.add(edit);
+        if search.focus_request {
+            r.request_focus();
+            search.focus_request = false;
+        }
+        if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+            let back = ui.input(|i| i.modifiers.shift);
+            commands.push(if back {
+                TimelineCommand::PrevHit.into()
+            } else {
+                TimelineCommand::NextHit.into()
+            });
+            r.request_focus();
+        }
+        if ui
+            .button("▲")
+            .on_hover_text("Previous hit (Shift+Enter)")
+            .clicked()
+        {
+            commands.push(TimelineCommand::PrevHit.into());
+        }
+        if ui
+            .button("▼")
+            .on_hover_text("Next hit (Enter, F3)")
+            .clicked()
+        {
+            commands.push(TimelineCommand::NextHit.into());
+        }
+        if search.has_query() {
+            let pos = search
+                .current
+                .map_or("–".to_string(), |c| (c + 1).to_string());
+            let mut text = format!("{pos}/{}", search.hits.len());
+            if search.running() {
+                text.push_str(&format!(" ({:.0}%)", search.fraction() * 100.0));
+            }
+            ui.label(egui::RichText::new(text).color(pal.weak_text));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reveal_offsets() {
+        assert_eq!(offset_to_reveal(0, 18.0, 0.0, 180.0), None);
+        assert_eq!(offset_to_reveal(9, 18.0, 0.0, 180.0), None);
+        assert_eq!(offset_to_reveal(10, 18.0, 0.0, 180.0), Some(180.0 - 81.0));
+        assert_eq!(offset_to_reveal(1, 18.0, 100.0, 180.0), Some(0.0));
+        assert_eq!(offset_to_reveal(0, 18.0, f32::NAN, 180.0), Some(0.0));
+    }
+}
