@@ -1,7 +1,7 @@
-//! Every `--csv` through the one writer (`crates/cli/src/csv_out.rs`): text from the log that a
-//! spreadsheet would evaluate — a type name starting with `=`, `+`, `-` or `@` — is written
-//! with a leading `'`; commas, quotes, line feeds and carriage returns are quoted; numbers stay
-//! numbers.
+//! Every `--csv` (`tokens`, `policy`, `cost`) through the one writer
+//! (`crates/cli/src/csv_out.rs`): text from the log that a spreadsheet would evaluate — a type,
+//! provider or model name starting with `=`, `+`, `-` or `@` — is written with a leading `'`;
+//! commas, quotes, line feeds and carriage returns are quoted; numbers stay numbers.
 
 use std::process::Command;
 
@@ -96,4 +96,29 @@ fn policy_csv_quotes_the_reasons_and_keeps_one_cell_per_column() {
         disagreeing += usize::from(row.contains(",false,"));
     }
     assert!(disagreeing > 0, "{csv}");
+}
+
+#[test]
+fn cost_csv_neutralises_a_provider_and_a_model_from_the_log() {
+    let lines = [
+        common::other(0, "turn/start", r#"{"turn":1}"#),
+        common::other(1, "step/start", r#"{"turn":1,"step":1}"#),
+        common::other(
+            2,
+            "request/header",
+            r#"{"header":{"config":{"provider":"=HYPERLINK(1)","model":"@m,1"},"system":"s"}}"#,
+        ),
+        common::msg(3, "append", None),
+        r#"{"type":"assistant/message","seq":4,"time":4,"data":{"turn":1,"step":1,"message":{"role":"assistant","content":[{"type":"text","text":"ok"}]},"usage":{"inputTokens":10,"outputTokens":2}},"surfaceOp":"append"}"#.to_string(),
+        common::other(5, "step/end", r#"{"turn":1,"step":1}"#),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("odd-route.jsonl");
+    std::fs::write(&file, common::text_of(&lines)).unwrap();
+    let csv = csv_of(&["cost", file.to_str().unwrap(), "--csv"], 0);
+    let row = csv.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with(r#"4,agent,1,1,'=HYPERLINK(1),"'@m,1","#),
+        "{row}"
+    );
 }
