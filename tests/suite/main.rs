@@ -4,6 +4,10 @@
 //!
 //! Run one subject with a filter: `cargo test --test suite policy::`.
 
+// Test code: an unwrap that fails fails the test, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 mod invariants;
 
@@ -14,6 +18,7 @@ mod check_parallel;
 mod cli;
 mod cli_outputs;
 mod cost;
+mod csv_out;
 mod envelope_scan;
 mod era_bounds;
 mod findings;
@@ -25,6 +30,7 @@ mod meter;
 mod meter_scenarios;
 mod policy;
 mod policy_generated;
+mod policy_spec;
 mod properties;
 mod readme_examples;
 mod rewritten;

@@ -8,6 +8,7 @@ pub mod audit;
 mod check;
 mod check_dir;
 pub mod cost;
+mod csv_out;
 mod dir;
 mod load;
 mod messages;
