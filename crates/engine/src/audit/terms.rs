@@ -3,8 +3,10 @@
 //! capital, numbers of three or more digits, and error codes — found in a text with their
 //! byte spans, so that the same rules count the terms and highlight them.
 //!
-//! The rules, on tokens (runs of ASCII letters, digits and `_ . : / - ~`; a URL runs to the
-//! next space, quote, bracket or backtick):
+//! The rules, on tokens (runs of letters, digits and `_ . : / - ~` in one script: CJK
+//! characters separate tokens as spaces do, and a token ends where Latin letters meet Cyrillic
+//! or Greek ones, so `值src/index.ts` yields `src/index.ts`; a URL runs to the next space,
+//! quote, bracket or backtick):
 //!
 //! - **URL**: `http://…` or `https://…`, without trailing punctuation.
 //! - **path**: a token with a `/` that starts with `/`, `./`, `../` or `~/`, has two or more
@@ -88,14 +90,19 @@ pub fn for_each_term<'a>(text: &'a str, mut f: impl FnMut(Term<'a>)) {
             continue;
         }
         let start = i;
+        // A token holds one script: letters of another one glued to it (`значениеparse_amount`)
+        // end it and start the next token.
+        let mut script = None;
         while i < b.len() {
-            if is_token_byte(b[i]) {
-                i += 1;
-                continue;
-            }
             let len = token_char_len(text, i);
             if len == 0 {
                 break;
+            }
+            if let Some(s) = script_of(text, i) {
+                match script {
+                    Some(current) if current != s => break,
+                    _ => script = Some(s),
+                }
             }
             i += len;
         }
@@ -104,17 +111,49 @@ pub fn for_each_term<'a>(text: &'a str, mut f: impl FnMut(Term<'a>)) {
 }
 
 /// The length of the character at byte `i` when it belongs in a token (ASCII letters, digits,
-/// `_ . : / - ~`, and non-ASCII letters), else 0. `i` is a character boundary.
+/// `_ . : / - ~`, and non-ASCII letters but CJK ones), else 0. `i` is a character boundary.
 fn token_char_len(text: &str, i: usize) -> usize {
     let c = text.as_bytes()[i];
     if c < 0x80 {
         return usize::from(is_token_byte(c));
     }
     match text[i..].chars().next() {
-        Some(ch) if ch.is_alphanumeric() => ch.len_utf8(),
+        // CJK is written without spaces: its characters separate terms as a space does.
+        Some(ch) if ch.is_alphanumeric() && script_of(text, i) != Some(CJK) => ch.len_utf8(),
         _ => 0,
     }
 }
+
+/// The writing system of the token character at byte `i`, coarsely: Latin letters (ASCII and
+/// the Latin supplements), Greek, Cyrillic, the CJK scripts (Han, kana, Hangul and their
+/// punctuation and full-width forms together), else the character's 256-code-point block.
+/// `None` for the characters every script shares in a token: digits and `_ . : / - ~`.
+fn script_of(text: &str, i: usize) -> Option<u32> {
+    let c = text.as_bytes()[i];
+    if c < 0x80 {
+        return c.is_ascii_alphabetic().then_some(LATIN);
+    }
+    let ch = u32::from(text[i..].chars().next()?);
+    Some(match ch {
+        0x00C0..=0x024F | 0x1E00..=0x1EFF => LATIN,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => 1,
+        0x0400..=0x052F => 2,
+        0x1100..=0x11FF
+        | 0x2E80..=0x9FFF
+        | 0xA960..=0xA97F
+        | 0xAC00..=0xD7FF
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFFEF
+        | 0x20000..=0x3FFFF => CJK,
+        other => 0x100 + (other >> 8),
+    })
+}
+
+/// [`script_of`] for Latin letters.
+const LATIN: u32 = 0;
+/// [`script_of`] for Chinese, Japanese and Korean.
+const CJK: u32 = 3;
 
 /// The length of the UTF-8 character whose first byte is `lead`.
 fn char_len(lead: u8) -> usize {
@@ -479,5 +518,27 @@ mod tests {
         }
         assert_eq!(texts(text), ["parse_ämount"]);
         assert_eq!(texts("naïve_value"), ["naïve_value"]);
+    }
+
+    #[test]
+    fn terms_end_where_the_script_changes() {
+        // CJK is written without spaces: a path or a name glued to it is a term of its own.
+        assert_eq!(
+            found("值src/index.ts"),
+            [("src/index.ts", TermClass::Path)]
+        );
+        assert_eq!(
+            texts("修改了src/index.ts中的parse_amount函数，错误码E0600和1250元"),
+            ["src/index.ts", "parse_amount", "E0600", "1250"]
+        );
+        assert_eq!(texts("ファイルsrc/main.rsを開く"), ["src/main.rs"]);
+        assert_eq!(texts("значениеparse_amount"), ["parse_amount"]);
+        // Latin letters with diacritics stay in the word they belong to.
+        assert_eq!(texts("crème_brûlée naïve_value"), ["crème_brûlée", "naïve_value"]);
+        for text in ["值src/index.ts", "a值b", "値:/x/y値"] {
+            for t in terms(text) {
+                assert_eq!(&text[t.span.clone()], t.text);
+            }
+        }
     }
 }
