@@ -992,7 +992,7 @@ fn the_html_report_never_goes_over_the_log() {
 }
 
 /// The Markdown audit of the bundled sample, against the committed expected file (rewrite it
-/// with `UPDATE_SNAPSHOTS=1 cargo test --test audit` after a deliberate change).
+/// with `UPDATE_SNAPSHOTS=1 cargo test --test suite audit::` after a deliberate change).
 #[test]
 fn markdown_of_the_sample_matches_the_snapshot() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -1007,6 +1007,7 @@ fn markdown_of_the_sample_matches_the_snapshot() {
         meter: &meter,
         audit: &a,
         ledger: &ledger,
+        policy: None,
     };
     let markdown = surface_cli::audit::markdown(&report);
     let expected_path = root.join("tests/snapshots/audit_sample.md");
@@ -1016,6 +1017,6 @@ fn markdown_of_the_sample_matches_the_snapshot() {
     let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
     assert!(
         markdown == expected,
-        "the sample's Markdown audit changed; review it and run UPDATE_SNAPSHOTS=1 cargo test --test audit\n{markdown}"
+        "the sample's Markdown audit changed; review it and run UPDATE_SNAPSHOTS=1 cargo test --test suite audit::\n{markdown}"
     );
 }

@@ -434,8 +434,29 @@ fn a_log_without_a_window_never_fires_and_says_so_once() {
             .count(),
         1
     );
-    // The log's compactions are then disagreements, not a panic.
-    assert!(report.disagreements() > 0);
+    // Where the log compacted the policy can't judge: neutral, not a disagreement.
+    assert_eq!(report.disagreements(), 0, "{:?}", report.first_divergence);
+    assert!(report.first_divergence.is_none());
+    let unjudged: Vec<_> = report.checks.iter().filter(|c| c.cant_judge()).collect();
+    assert!(!unjudged.is_empty());
+    for c in unjudged {
+        assert_eq!((c.agrees, &c.why), (None, &None));
+        assert!(
+            c.note
+                .as_deref()
+                .unwrap_or_default()
+                .starts_with("can't judge: no window")
+        );
+    }
+    // A what-if follows the log there: nothing diverges.
+    let what_if = no_window.run(&PolicySettings::default(), ReplayMode::WhatIf);
+    assert!(what_if.first_divergence.is_none());
+    assert!(
+        what_if
+            .checks
+            .iter()
+            .all(|c| c.exact || c.outcome != Outcome::NoWindow)
+    );
     assert_eq!(lab.input.checks().len(), no_window.input.checks().len());
 }
 

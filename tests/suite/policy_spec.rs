@@ -4,7 +4,8 @@
 //! range bounds the threshold ratio only where the replay would have acted (§10.4); a retain
 //! budget of 0 tokens verified and inferred (§10.4); the tool pairing counts the `tool-call`
 //! blocks of the messages, nothing else of their text (§10.2); the audit and the policy read
-//! the same chunks as overflow finishes (§8, §10.3).
+//! the same chunks as overflow finishes (§8, §10.3); an overflow check of a what-if whose
+//! hypothetical request is over the window overflows, as the totals count it (§10.3, §10.4).
 
 use std::collections::BTreeMap;
 
@@ -394,4 +395,79 @@ fn the_audit_and_the_policy_read_the_same_overflow_finishes() {
     }
     assert_eq!(audited, replayed);
     assert_eq!(audited.values().filter(|&&o| o).count(), 1);
+}
+
+/// Window 1,000. Step 1.2's pressure check sees 5 + 200 + 100 + 9 = 314 tokens; the log does
+/// nothing there. Inside the step a prompt of `prompt` tokens arrives and the model call fails
+/// with `CONTEXT_WINDOW_EXCEEDED` (the log does nothing either).
+fn overflow_after_a_divergence(prompt: u64) -> EventLog {
+    let mut s = Script::default();
+    s.event("turn/start", r#"{"turn":1}"#);
+    s.step_start((1, 1));
+    s.user(200);
+    s.user(100);
+    s.routed(1_000);
+    s.answer((1, 1));
+    s.step_end((1, 1));
+    s.step_start((1, 2));
+    s.user(prompt);
+    s.overflow((1, 2));
+    s.step_end((1, 2));
+    s.event("turn/end", r#"{"turn":1}"#);
+    s.log()
+}
+
+/// A what-if at T 0.3 (threshold 300) that fires at 314 where the log did not, keeping 50 tokens
+/// and paying 150 for the summary of the first prompt (200): 50 tokens under the log from
+/// there on.
+fn what_if_at_03(log: &EventLog) -> PolicyReport {
+    let surface = Surface::at_end(log);
+    let meter = Meter::build(log, &surface);
+    let input = PolicyInput::build(log, &surface, &meter);
+    let settings = PolicySettings {
+        threshold_ratio: 0.3,
+        retain: Retain::Tokens(50),
+        summary_tokens: Some(150),
+        ..PolicySettings::default()
+    };
+    let settings = settings.validate(meter.window_at(log.len())).unwrap();
+    replay(log, &meter, &input, &settings, ReplayMode::WhatIf)
+}
+
+#[test]
+fn an_overflow_check_and_the_totals_agree_on_a_request_over_the_window() {
+    // The log's request: 5 + 200 + 100 + 9 + 750 = 1,064; the what-if's 1,014, still over the
+    // window of 1,000: it overflows too and recovers, as the totals count it over the window.
+    let report = what_if_at_03(&overflow_after_a_divergence(750));
+    let first = report
+        .first_divergence
+        .as_ref()
+        .expect("T 0.3 fires where the log did not");
+    assert!(first.why.contains("fired at 314"), "{}", first.why);
+    let overflow = report
+        .checks
+        .iter()
+        .find(|c| c.trigger == CheckKind::Overflow)
+        .expect("an overflow check");
+    assert_eq!((overflow.total, overflow.window), (1_014, Some(1_000)));
+    assert_eq!(report.totals.requests_over_window, 1);
+    assert_ne!(overflow.outcome, Outcome::Below, "{overflow:?}");
+    assert_eq!(overflow.outcome, Outcome::Summarized);
+    assert_eq!(overflow.total_after, 1_014 - 259 + 150);
+    // A prompt of 650: the log's 964 overflowed (the provider's limit is lower than the
+    // window), the what-if's 914 fits the window and is smaller than the log's: below, and
+    // said why; no request over the window is counted.
+    let report = what_if_at_03(&overflow_after_a_divergence(650));
+    let overflow = report
+        .checks
+        .iter()
+        .find(|c| c.trigger == CheckKind::Overflow)
+        .expect("an overflow check");
+    assert_eq!((overflow.total, overflow.outcome), (914, Outcome::Below));
+    assert_eq!(report.totals.requests_over_window, 0);
+    let note = overflow.note.as_deref().unwrap_or_default();
+    assert!(
+        note.contains("no overflow") && note.contains("(964)"),
+        "{note}"
+    );
 }

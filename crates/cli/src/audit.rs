@@ -2,13 +2,15 @@
 //! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
 //! self-contained HTML report written to a new file. The human, Markdown and HTML tables carry
 //! each compaction's balance columns from the cost ledger (§11): summarizer tokens, saved per
-//! call × calls after, cache lost, and with `--prices` the balance.
+//! call × calls after, cache lost, and with `--prices` the balance; the HTML table also the
+//! policy replay's verdict on each compaction (§10.4).
 
 mod curve;
 mod html;
 mod human;
 mod markdown;
 
+use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::Path;
 use surface_engine::EventType;
@@ -20,6 +22,10 @@ use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_engine::audit::{Audit, ReplaceAudit, ReplaceKind, audit};
 use surface_engine::cost::{CompactionCost, Ledger, ledger_of};
+use surface_engine::policy::{
+    CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,
+    replay,
+};
 use surface_engine::{EventLog, Meter, Surface};
 
 pub use html::html;
@@ -49,6 +55,47 @@ pub struct Report<'a> {
     pub audit: &'a Audit,
     /// The cost ledger, for the balance columns.
     pub ledger: &'a Ledger,
+    /// The policy replay's verdict on each compaction (the HTML report's policy column).
+    pub policy: Option<&'a PolicyColumn>,
+}
+
+/// The policy replay's verdict on each compaction of the log (viewer-spec §10.4, verify): the
+/// default settings at the audit's threshold ratio, as the viewer's Compactions tab shows it.
+pub struct PolicyColumn {
+    /// The settings replayed, in words (`"T 0.8, retain ratio 0.16, …"`), or why none could be.
+    pub settings: String,
+    /// The verdicts, by the event carrying each compaction's replace op.
+    pub verdicts: HashMap<u32, CompactionVerdict>,
+}
+
+impl PolicyColumn {
+    /// Replays the policy (verify) with the default settings at `threshold_ratio`.
+    pub fn of(log: &EventLog, surface: &Surface, meter: &Meter, threshold_ratio: f64) -> Self {
+        let settings = PolicySettings {
+            threshold_ratio,
+            ..PolicySettings::default()
+        };
+        match settings.validate(meter.window_at(log.len())) {
+            Ok(valid) => {
+                let input = PolicyInput::build(log, surface, meter);
+                let report = replay(log, meter, &input, &valid, ReplayMode::Verify);
+                let retain = settings.retain_ratio().map_or_else(String::new, |r| {
+                    format!(", retain ratio {}", four_digits(r))
+                });
+                PolicyColumn {
+                    settings: format!(
+                        "the policy replayed with T {}{retain} and the default pruner (verify; surface-viewer policy for other settings)",
+                        four_digits(threshold_ratio)
+                    ),
+                    verdicts: compaction_verdicts(&input, &report),
+                }
+            }
+            Err(e) => PolicyColumn {
+                settings: format!("no policy verdicts: {e}"),
+                verdicts: HashMap::new(),
+            },
+        }
+    }
 }
 
 /// The balance columns of one replace, as text (`–` for a replace the ledger does not weigh:
@@ -187,12 +234,15 @@ pub fn run(
     let meter = super::meter_of(log, &surface);
     let audit = audit(log, &surface, &meter, options.threshold_ratio);
     let ledger = ledger_of(log, &surface, &meter, prices.as_ref());
+    // The policy column is the HTML report's alone: the other forms do without the replay.
+    let policy = html_out.map(|_| PolicyColumn::of(log, &surface, &meter, options.threshold_ratio));
     let report = Report {
         file: input.file.display().to_string(),
         log,
         meter: &meter,
         audit: &audit,
         ledger: &ledger,
+        policy: policy.as_ref(),
     };
     if let Some(out) = html_out {
         super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;

@@ -377,11 +377,19 @@ impl ViewerApp {
                 self.nav.findings_row = None;
                 self.view.zoom = None;
                 self.view.zoom_before_switch = None;
+                // The file shown, reopened: the cursor and selection stay (within the new log).
+                if let (Some((cursor, selected)), Some(s)) =
+                    (self.jobs.keep_place.take(), self.session.as_mut())
+                {
+                    s.seek(cursor.min(s.len()));
+                    self.view.selected = selected.filter(|i| i.get() < s.len());
+                }
                 // Open where the cursor is (the end), not at the last file's scroll offset.
                 self.nav.pending_reveal = self.session.as_ref().and_then(Session::cursor_event);
             }
             Err(message) => {
                 self.jobs.reopen_notice = None;
+                self.jobs.keep_place = None;
                 self.chrome.banner = Some(Banner::error(message));
                 // A session picked in the browser did not open: back to the table.
                 if self.browser.state.is_some() {
@@ -482,7 +490,11 @@ impl ViewerApp {
         let Some(path) = session.path().map(std::path::Path::to_path_buf) else {
             return;
         };
-        self.jobs.reopen_notice = Some(format!("{} {why}: reopened.", path.display()));
+        self.jobs.reopen_notice = Some(format!(
+            "{} {why}: reopened; the cursor stays where it was (or at the new end).",
+            path.display()
+        ));
+        self.jobs.keep_place = Some((session.cursor(), self.view.selected));
         self.commands.push(SessionCommand::Open(path).into());
     }
 
@@ -581,11 +593,10 @@ impl ViewerApp {
         self.panels
             .strip
             .set_audit(self.panels.compactions.cache.audit());
-        self.panels.strip.set_what_if(
-            self.panels
-                .policy
-                .what_if_shown(self.prefs.tab == SideTab::Policy),
-        );
+        // The what-if's curve stays over the strip whichever tab is open (its toggle hides it).
+        self.panels
+            .strip
+            .set_what_if(self.panels.policy.latest_what_if());
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             crate::replay::bar::replay_bar_ui(
@@ -652,9 +663,13 @@ impl ViewerApp {
                 self.jobs.synchronous,
                 &mut self.commands,
             ),
-            SideTab::Findings => {
-                crate::findings::panel::findings_ui(ui, session, &self.view, &mut self.commands)
-            }
+            SideTab::Findings => crate::findings::panel::findings_ui(
+                ui,
+                session,
+                &self.view,
+                (self.nav.findings_row, &mut self.panels.findings),
+                &mut self.commands,
+            ),
             SideTab::Request => request_view::request_ui(
                 ui,
                 session,
@@ -666,7 +681,7 @@ impl ViewerApp {
                 ui,
                 session,
                 &mut self.panels.policy,
-                self.jobs.synchronous,
+                (self.jobs.synchronous, self.view.reveal.is_some()),
                 &mut self.commands,
             ),
         }
@@ -704,6 +719,7 @@ impl eframe::App for ViewerApp {
             job.start_analysis();
         }
         self.poll_background(&ctx);
+        self.chrome.expire_notice(&ctx);
         self.reopen_if_lost();
         self.poll_follow(&ctx);
         self.view.following = self.jobs.follow.is_some();

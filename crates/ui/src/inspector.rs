@@ -434,6 +434,9 @@ fn replace_ui(
         ))
         .strong(),
     );
+    if let Some(text) = crate::surface_panel::replace_range_text(session, idx) {
+        ui.label(RichText::new(text).color(pal.weak_text));
+    }
     if !rep.missing_sources.is_empty() {
         ui.label(
             RichText::new(format!(

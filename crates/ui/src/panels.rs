@@ -28,6 +28,8 @@ pub(crate) struct Panels {
     pub(crate) inspector: InspectorState,
     pub(crate) compactions: CompactionsState,
     pub(crate) policy: PolicyTabState,
+    /// The findings list's scroll.
+    pub(crate) findings: crate::nav::reveal::ListScroll,
     pub(crate) arrows: ArrowState,
     /// Where rows were drawn this frame (for the arrows).
     pub(crate) geometry: RowGeometry,

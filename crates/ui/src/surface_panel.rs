@@ -13,6 +13,7 @@ use crate::command::NavCommand;
 use crate::command::PreviewCommand;
 use crate::command::WindowCommand;
 use crate::command::{SideTab, UiCommand};
+use crate::seq_width::NodeColumns;
 use crate::session::loaded::{PENDING, PENDING_METER_HOVER, Session};
 use crate::summary_cache::SummaryCache;
 use crate::theme::{self, Family, Palette};
@@ -77,6 +78,40 @@ pub fn op_label(session: &Session, idx: EventIdx) -> String {
     }
 }
 
+/// A replace's range told by position (`None` when `idx` is no applied replace): a replace op
+/// names the first and the last node it shadows in surface order, so after a head-anchored
+/// fold its start seq can be larger than its end — `replace 258..250: from the summary at 258
+/// through 250 (9 nodes in surface order; the range is positions on the surface, not seqs)`.
+pub fn replace_range_text(session: &Session, idx: EventIdx) -> Option<String> {
+    let rep = session.surface.replace_of(idx)?;
+    let (a, b) = (
+        session.log.event(rep.first).seq,
+        session.log.event(rep.last).seq,
+    );
+    let first = if session.surface.replace_of(rep.first).is_some() {
+        match session.log.event_type(rep.first) {
+            EventType::ToolResult => format!("the pruned result at {a}"),
+            _ => format!("the summary at {a}"),
+        }
+    } else {
+        format!("seq {a}")
+    };
+    let span = if rep.count > 1 {
+        format!("from {first} through {b}")
+    } else {
+        format!("just {first}")
+    };
+    let order = if a > b {
+        "; the range is positions on the surface, not seqs: the earlier summary came first"
+    } else {
+        ""
+    };
+    Some(format!(
+        "replace {a}..{b}: {span} ({} in surface order{order})",
+        crate::wording::count(rep.count as usize, "node")
+    ))
+}
+
 /// Shows the surface panel.
 pub fn surface_panel_ui(
     ui: &mut Ui,
@@ -87,7 +122,13 @@ pub fn surface_panel_ui(
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
-    header_ui(ui, session, view.threshold_ratio, &pal, commands);
+    header_ui(
+        ui,
+        session,
+        (view.threshold_ratio, view.selected),
+        &pal,
+        commands,
+    );
     let range = match (view.range_start, view.range_end) {
         (Some(a), Some(b)) => match (state.position(session, a), state.position(session, b)) {
             (Some(x), Some(y)) => Some(x.min(y)..=x.max(y)),
@@ -117,13 +158,23 @@ pub fn surface_panel_ui(
         theme::NODE_ROW_HEIGHT,
         session.nodes.len(),
         |ui, rows| {
+            let columns = node_columns(ui, session, rows.clone());
             let mut rects = Vec::with_capacity(rows.len());
             for pos in rows {
                 let Some(&idx) = session.nodes.get(pos) else {
                     continue;
                 };
                 let in_range = range.as_ref().is_some_and(|r| r.contains(&pos));
-                let rect = node_row_ui(ui, session, view, state, idx, in_range, &pal, commands);
+                let rect = node_row_ui(
+                    ui,
+                    session,
+                    view,
+                    state,
+                    idx,
+                    (in_range, &columns),
+                    &pal,
+                    commands,
+                );
                 rects.push((idx, rect));
             }
             geometry.surface = rects;
@@ -146,7 +197,7 @@ pub fn surface_panel_ui(
 fn header_ui(
     ui: &mut Ui,
     session: &Session,
-    ratio: f64,
+    (ratio, selected): (f64, Option<EventIdx>),
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
@@ -169,6 +220,13 @@ fn header_ui(
         )
         .on_hover_text("surface: ops decide the surface; legacy: every eligible event is a node");
     });
+    if let Some(text) = selected
+        .filter(|&i| session.surface.is_on_surface(i))
+        .and_then(|i| replace_range_text(session, i))
+    {
+        ui.label(egui::RichText::new(text).color(pal.family(Family::Compaction)))
+            .on_hover_text("The selected node's replace op: its start and end name the first and last node it shadowed, in surface order");
+    }
     if let Some(change) = &session.last_change
         && !change.left.is_empty()
     {
@@ -266,6 +324,33 @@ pub(super) fn paint_node_frame(
     }
 }
 
+/// Nodes around the rows shown that also set the columns' widths, so that they do not change
+/// with every row scrolled in.
+const FIT_AROUND: usize = 100;
+
+/// The fixed columns' widths for the nodes around the rows `rows` shown (all of them on a
+/// short surface): as wide as their widest text, the summary column takes the rest.
+fn node_columns(ui: &Ui, session: &Session, rows: std::ops::Range<usize>) -> NodeColumns {
+    let from = rows.start.saturating_sub(FIT_AROUND);
+    let to = rows.end.saturating_add(FIT_AROUND).min(session.nodes.len());
+    let texts = session.nodes[from..to.max(from)].iter().map(|&idx| {
+        (
+            session.log.event(idx).seq,
+            role_of(session.log.event_type(idx)),
+            op_label(session, idx),
+            format!("{:>5}", session.tokens_text(idx)),
+        )
+    });
+    NodeColumns::fit(
+        ui,
+        texts,
+        (
+            &FontId::monospace(theme::NODE_FONT_SIZE),
+            &FontId::proportional(theme::NODE_FONT_SIZE),
+        ),
+    )
+}
+
 #[expect(
     clippy::too_many_arguments,
     reason = "a row needs the session, view, caches and the command queue"
@@ -276,7 +361,7 @@ fn node_row_ui(
     view: &ViewState,
     state: &mut SurfacePanelState,
     idx: EventIdx,
-    in_range: bool,
+    (in_range, columns): (bool, &NodeColumns),
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) -> Rect {
@@ -309,8 +394,8 @@ fn node_row_ui(
     paint_node_frame(&painter, rect, bg, in_range, response.hovered(), pal);
     let type_name = session.log.type_name(idx);
     let y = rect.center().y;
-    let mono = FontId::monospace(12.0);
-    let mut x = rect.left() + 8.0;
+    let mono = FontId::monospace(theme::NODE_FONT_SIZE);
+    let mut x = rect.left() + theme::SPACE;
     let col = |x: &mut f32, text: String, width: f32, font: FontId, color| {
         let clip = Rect::from_x_y_ranges(*x..=(*x + width - 4.0).min(rect.right()), rect.y_range());
         painter
@@ -318,12 +403,11 @@ fn node_row_ui(
             .text(Pos2::new(*x, y), Align2::LEFT_CENTER, text, font, color);
         *x += width;
     };
-    let seq_width = crate::seq_width::seq_column_width(ui, session, &mono);
-    col(&mut x, seq.to_string(), seq_width, mono.clone(), pal.text);
+    col(&mut x, seq.to_string(), columns.seq, mono.clone(), pal.text);
     col(
         &mut x,
         role_of(session.log.event_type(idx)).to_string(),
-        theme::ROLE_WIDTH,
+        columns.role,
         mono.clone(),
         pal.family(Family::of(type_name)),
     );
@@ -333,13 +417,12 @@ fn node_row_ui(
     } else {
         pal.weak_text
     };
-    let op_font = FontId::proportional(12.0);
-    let op_width = crate::seq_width::op_column_width(ui, session, &op_font);
-    col(&mut x, op, op_width, op_font, op_color);
+    let op_font = FontId::proportional(theme::NODE_FONT_SIZE);
+    col(&mut x, op, columns.op, op_font, op_color);
     col(
         &mut x,
         format!("{:>5}", session.tokens_text(idx)),
-        theme::TOKENS_WIDTH,
+        columns.tokens,
         mono,
         pal.weak_text,
     );
@@ -360,8 +443,9 @@ fn node_row_ui(
             commands.push(PreviewCommand::RangeStart(idx).into());
         }
     }
+    let range = replace_range_text(session, idx).map_or(String::new(), |t| format!("\n{t}"));
     response.on_hover_text_at_pointer(format!(
-        "{type_name} · {} tokens (the meter's price) · click to select, shift-click to end a replace range",
+        "{type_name} · {} tokens (the meter's price){range}\nclick to select, shift-click to end a replace range",
         session.tokens_text(idx)
     ));
     rect

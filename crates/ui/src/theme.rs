@@ -9,15 +9,18 @@ use surface_engine::{EventState, Severity};
 pub const ROW_HEIGHT: f32 = 18.0;
 /// Height of one surface-panel row, in points.
 pub const NODE_ROW_HEIGHT: f32 = 20.0;
+/// Font size of the surface panel's fixed columns (seq, role, op, tokens).
+pub const NODE_FONT_SIZE: f32 = 12.0;
 /// Height of one row of the Compactions table and of the before | after lists.
 pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// Widths of the Compactions table's columns: seq, kind, trigger, fill before → after,
 /// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
 /// width).
 pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
-/// Width of the Compactions table's short policy column after `seq` ("agrees" / "differs"),
-/// visible at the panel's default width; the whole verdict is in the last column and the hover.
-pub const COMPACTION_POLICY_SHORT_WIDTH: f32 = 58.0;
+/// Width of the Compactions table's short policy column after `seq` ("agrees" / "differs" /
+/// "can't judge"), visible at the panel's default width; the whole verdict is in the last
+/// column and the hover.
+pub const COMPACTION_POLICY_SHORT_WIDTH: f32 = 84.0;
 /// Width of the Compactions table's last column, the policy's verdict (the table scrolls
 /// sideways to it in a narrow panel; the whole verdict is in the row's hover).
 pub const COMPACTION_POLICY_WIDTH: f32 = 340.0;
@@ -49,11 +52,7 @@ pub const TIME_WIDTH: f32 = 68.0;
 pub const TYPE_WIDTH: f32 = 150.0;
 /// Width of the state column.
 pub const STATE_WIDTH: f32 = 78.0;
-/// Width of the op column in the surface panel.
-pub const OP_WIDTH: f32 = 92.0;
-/// Width of the role column in the surface panel.
-pub const ROLE_WIDTH: f32 = 76.0;
-/// Width of the token column in the surface panel.
+/// Width of the token column of the before | after lists.
 pub const TOKENS_WIDTH: f32 = 52.0;
 /// Height of the replay scrubber.
 pub const SCRUBBER_HEIGHT: f32 = 22.0;
@@ -94,6 +93,8 @@ pub const SPACE_LARGE: f32 = 16.0;
 pub const CORNER_RADIUS: f32 = 4.0;
 /// Inner margin of banners.
 pub const BANNER_MARGIN: f32 = 6.0;
+/// Seconds a notice (an information banner) stays before it clears itself.
+pub const NOTICE_SECONDS: f64 = 6.0;
 /// Height of one row of the findings panel (two lines of text).
 pub const FINDING_ROW_HEIGHT: f32 = 38.0;
 /// Font size of the event JSON line in the replace preview.
@@ -186,11 +187,16 @@ pub const BROWSER_ROW_HEIGHT: f32 = 20.0;
 pub const BROWSER_INDENT: f32 = 14.0;
 /// Width of a Policy tab settings field.
 pub const POLICY_FIELD_WIDTH: f32 = 90.0;
-/// Height of a row of the Policy tab's verdict table.
+/// Height of a line of the Policy tab's verdict table (a row with a reason has two).
 pub const POLICY_ROW_HEIGHT: f32 = 18.0;
-/// Widths of the Policy tab's verdict columns (seq, turn.step, total / threshold, outcome,
-/// agrees).
-pub const POLICY_COLUMNS: [f32; 5] = [52.0, 60.0, 120.0, 130.0, 48.0];
+/// Widths of the Policy tab's verdict columns (seq, turn.step, agrees, outcome, total /
+/// threshold, decision, total after, figures); the table scrolls sideways in a narrow panel.
+pub const POLICY_COLUMNS: [f32; 8] = [56.0, 66.0, 88.0, 150.0, 118.0, 300.0, 84.0, 76.0];
+/// Share of the Policy tab's height its upper pane (settings, inferred, totals) takes at
+/// first; the user drags its edge.
+pub const POLICY_UPPER_SHARE: f32 = 0.45;
+/// Height the Policy tab's verdict table keeps at least below the upper pane.
+pub const POLICY_TABLE_MIN_HEIGHT: f32 = 140.0;
 /// Initial width of the project column.
 pub const BROWSER_PROJECT_WIDTH: f32 = 170.0;
 /// Initial width of the two time columns.
@@ -199,8 +205,10 @@ pub const BROWSER_TIME_WIDTH: f32 = 118.0;
 pub const BROWSER_NUMBER_WIDTH: f32 = 84.0;
 /// Initial width of the errors/warnings column.
 pub const BROWSER_PROBLEMS_WIDTH: f32 = 120.0;
-/// Initial width of the format column.
-pub const BROWSER_FORMAT_WIDTH: f32 = 60.0;
+/// Initial width of the format column (`JSONL packed`).
+pub const BROWSER_FORMAT_WIDTH: f32 = 100.0;
+/// Initial width of the path column.
+pub const BROWSER_PATH_WIDTH: f32 = 200.0;
 /// Width of the browser's filter box.
 pub const BROWSER_FILTER_WIDTH: f32 = 280.0;
 /// Width of the browser's progress bar.
@@ -377,6 +385,8 @@ pub struct Palette {
     pub strip_reported: Color32,
     /// Marks of model requests made over the threshold.
     pub strip_over_threshold: Color32,
+    /// The Policy tab's what-if over the strip: its total, its threshold and its compactions.
+    pub what_if: Color32,
     /// Request bar: the system prompt.
     pub bar_system: Color32,
     /// Request bar: the tools.
@@ -431,6 +441,7 @@ const DARK: Palette = Palette {
     strip_window: Color32::from_rgb(150, 150, 160),
     strip_reported: Color32::from_rgb(255, 150, 80),
     strip_over_threshold: Color32::from_rgb(255, 70, 70),
+    what_if: Color32::from_rgb(140, 230, 90),
     bar_system: Color32::from_rgb(120, 210, 210),
     bar_tools: Color32::from_rgb(230, 190, 90),
     bar_messages: Color32::from_rgb(110, 170, 250),
@@ -471,6 +482,7 @@ const LIGHT: Palette = Palette {
     strip_window: Color32::from_rgb(110, 110, 120),
     strip_reported: Color32::from_rgb(220, 100, 20),
     strip_over_threshold: Color32::from_rgb(205, 30, 30),
+    what_if: Color32::from_rgb(30, 145, 40),
     bar_system: Color32::from_rgb(0, 150, 155),
     bar_tools: Color32::from_rgb(200, 140, 0),
     bar_messages: Color32::from_rgb(40, 110, 220),

@@ -1,5 +1,6 @@
 //! The context curve of the HTML report as an inline SVG: the meter's total over the whole log
-//! (the highest figure of each pixel column, so a million events cost one pass), the context
+//! (a band from the lowest to the highest figure of each pixel column, so a million events
+//! cost one pass and a long log's sawtooth still shows its drops), the context
 //! window and the threshold, every replace op marked in its trigger's colour and every
 //! request made over the threshold as a dot. Marks that share a pixel column are drawn once
 //! (the most urgent trigger's colour; short ticks when they crowd), so a thousand compactions
@@ -112,38 +113,57 @@ pub fn context_svg(report: &Report<'_>) -> String {
     svg
 }
 
-/// The area under the highest total of each pixel column.
-fn area(svg: &mut String, plot: &Plot, totals: &[u32]) {
+/// The lowest and highest total of each of `columns` pixel columns over `totals`, each joined
+/// to the previous column's last total (so that a drop between two columns is drawn).
+pub fn column_extents(totals: &[u32], columns: usize) -> Vec<(u32, u32)> {
     let n = totals.len();
-    if n == 0 {
+    let mut out = Vec::with_capacity(columns);
+    let mut last: Option<u32> = None;
+    for c in 0..columns.min(n) {
+        let from = c * n / columns;
+        let to = ((c + 1) * n / columns).clamp(from + 1, n);
+        let slice = &totals[from..to];
+        let lo = slice.iter().copied().min().unwrap_or(0);
+        let hi = slice.iter().copied().max().unwrap_or(0);
+        let (lo, hi) = match last {
+            Some(p) => (lo.min(p), hi.max(p)),
+            None => (lo, hi),
+        };
+        last = slice.last().copied();
+        out.push((lo, hi));
+    }
+    out
+}
+
+/// The meter's total as a band per pixel column, from its lowest to its highest figure there
+/// (a long log's sawtooth stays a sawtooth), over the area under the lowest.
+fn area(svg: &mut String, plot: &Plot, totals: &[u32]) {
+    let columns = totals.len().min((WIDTH - LEFT - RIGHT) as usize);
+    let extents = column_extents(totals, columns);
+    if extents.is_empty() {
         return;
     }
-    let columns = n.min((WIDTH - LEFT - RIGHT) as usize);
+    let x = |c: usize| LEFT + (c as f64 + 0.5) / columns as f64 * (WIDTH - LEFT - RIGHT);
     let base = plot.y(0);
-    let mut line = String::new();
-    for c in 0..columns {
-        let (a, b) = (
-            c * n / columns,
-            ((c + 1) * n / columns).max(c * n / columns + 1),
-        );
-        let peak = totals[a..b.min(n)].iter().copied().max().unwrap_or(0);
-        let x = LEFT + (c as f64 + 0.5) / columns as f64 * (WIDTH - LEFT - RIGHT);
-        let _ = write!(
-            line,
-            "{}{x:.1},{:.1}",
-            if c == 0 { "" } else { " L" },
-            plot.y(u64::from(peak))
-        );
+    let mut lows = String::new();
+    let mut highs = String::new();
+    for (c, &(lo, hi)) in extents.iter().enumerate() {
+        let sep = if c == 0 { "" } else { " L" };
+        let _ = write!(lows, "{sep}{:.1},{:.1}", x(c), plot.y(u64::from(lo)));
+        let _ = write!(highs, "{sep}{:.1},{:.1}", x(c), plot.y(u64::from(hi)));
     }
-    let first_x = LEFT + 0.5 / columns as f64 * (WIDTH - LEFT - RIGHT);
-    let last_x = LEFT + (columns as f64 - 0.5) / columns as f64 * (WIDTH - LEFT - RIGHT);
+    let mut lows_back = String::new();
+    for (c, &(lo, _)) in extents.iter().enumerate().rev() {
+        let _ = write!(lows_back, " L{:.1},{:.1}", x(c), plot.y(u64::from(lo)));
+    }
+    let (first_x, last_x) = (x(0), x(extents.len() - 1));
     let _ = write!(
         svg,
-        r##"<path d="M{first_x:.1},{base:.1} L{line} L{last_x:.1},{base:.1} Z" fill="#cfe0f5" stroke="none"/>"##
+        r##"<path d="M{first_x:.1},{base:.1} L{lows} L{last_x:.1},{base:.1} Z" fill="#cfe0f5" stroke="none"/>"##
     );
     let _ = write!(
         svg,
-        r##"<path d="M{line}" fill="none" stroke="#1f6fd1" stroke-width="1.2"/>"##
+        r##"<path d="M{highs}{lows_back} Z" fill="#1f6fd1" fill-opacity="0.45" stroke="#1f6fd1" stroke-width="1" stroke-linejoin="round"><title>the meter's total: lowest to highest in each column</title></path>"##
     );
 }
 
@@ -313,6 +333,20 @@ mod tests {
         let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![2, 1, 2]);
         assert!(by_column(&[] as &[f64], |&x| x).is_empty());
+    }
+
+    #[test]
+    fn each_column_spans_its_lowest_and_highest_total() {
+        // A sawtooth of period 4 over 2 columns: each column holds a climb and a drop.
+        let totals = [10, 20, 30, 5, 10, 20, 30, 5];
+        assert_eq!(column_extents(&totals, 2), vec![(5, 30), (5, 30)]);
+        // One event per column: joined to the previous column's figure.
+        assert_eq!(
+            column_extents(&[10, 30, 5], 3),
+            vec![(10, 10), (10, 30), (5, 30)]
+        );
+        assert!(column_extents(&[], 4).is_empty());
+        assert_eq!(column_extents(&[7, 9], 5).len(), 2);
     }
 
     #[test]

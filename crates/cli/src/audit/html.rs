@@ -1,15 +1,20 @@
 //! The audit as one self-contained HTML page (no network, no script): the context curve as an
-//! inline SVG, the per-replace table linking to each replace's section, and in each section
-//! the replacement's text beside the text it shadowed with every lost term marked, the
-//! refetches, then the failed compactions, the requests over the threshold and the warnings.
+//! inline SVG, the per-replace table (with the policy replay's verdict on each) linking to each
+//! replace's section — every replace has one, so no link is dead: the first [`DETAILED`] with
+//! the replacement's text beside the text it shadowed with every lost term marked, the others
+//! their facts only — then the failed compactions, the requests over the threshold and the
+//! warnings.
 
 use std::fmt::Write as _;
 
 use super::curve::{context_svg, trigger_colour};
-use super::{Report, compact_json, compaction_facts, fill, opt, plural, replace_facts, trigger};
+use super::{
+    PolicyColumn, Report, compact_json, compaction_facts, fill, opt, plural, replace_facts, trigger,
+};
 use surface_engine::audit::{ReplaceAudit, ShadowedText, Trigger, detail};
+use surface_engine::policy::{AS_DECIDED, CANT_JUDGE_NO_WINDOW};
 
-/// Replace ops shown in full; the table lists every one.
+/// Replace ops shown with their texts; the others' sections hold their facts only.
 pub const DETAILED: usize = 200;
 /// Characters of text shown per side of a replace.
 pub const TEXT_CHARS: usize = 12_000;
@@ -26,6 +31,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 .pair pre{white-space:pre-wrap;word-break:break-word;background:#f8f9fb;border:1px solid #e1e4e8;padding:8px;margin:0;max-height:480px;overflow:auto;font-size:12px}
 .node{color:#6a737d;font-style:italic}mark{background:#ffd8a8;color:#000;padding:0 1px}
 ul.facts{margin:4px 0 8px;padding-left:20px}.legend span{margin-right:14px}.clip{color:#6a737d}
+.differs{color:#c0392b}.unjudged{color:#6a737d}
 ";
 
 /// Escapes text for HTML content and attribute values.
@@ -92,12 +98,12 @@ pub fn html(report: &Report<'_>) -> String {
         if a.replaces.len() > DETAILED {
             let _ = writeln!(
                 out,
-                "<p>The first {DETAILED} of {} replace ops are shown in full; <code>surface-viewer audit --json</code> has every one.</p>",
+                "<p>The first {DETAILED} of {} replace ops are shown with their texts, the others with their facts; <code>surface-viewer audit --json</code> has every one.</p>",
                 a.replaces.len()
             );
         }
-        for r in a.replaces.iter().take(DETAILED) {
-            section(&mut out, report, r);
+        for (k, r) in a.replaces.iter().enumerate() {
+            section(&mut out, report, r, k < DETAILED);
         }
     }
     rest(&mut out, report);
@@ -113,15 +119,30 @@ fn table(out: &mut String, report: &Report<'_>) {
         return;
     }
     let priced = report.priced();
-    out.push_str("<table>\n<thead><tr><th>seq</th><th>kind</th><th>trigger</th><th>fill before → after</th><th>tokens before → after</th><th>saved</th><th>summary</th><th>nodes</th><th>lost terms</th><th>refetches</th><th>summarizer tokens</th><th>saved × calls after</th><th>cache lost</th>");
+    if let Some(policy) = report.policy {
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">policy: {}.</p>",
+            escape(&policy.settings)
+        );
+    }
+    let policy_head = if report.policy.is_some() {
+        "<th>policy</th>"
+    } else {
+        ""
+    };
+    let _ = write!(
+        out,
+        "<table>\n<thead><tr><th>seq</th><th>kind</th><th>trigger</th>{policy_head}"
+    );
+    out.push_str("<th>fill before → after</th><th>tokens before → after</th><th>saved</th><th>summary</th><th>nodes</th><th>lost terms</th><th>refetches</th><th>summarizer tokens</th><th>saved × calls after</th><th>cache lost</th>");
     out.push_str(if priced { "<th>balance</th>" } else { "" });
     out.push_str("</tr></thead>\n<tbody>\n");
-    for (k, r) in a.replaces.iter().enumerate() {
-        let seq = if k < DETAILED {
-            format!("<a href=\"#r-{0}\">{0}</a>", r.seq)
-        } else {
-            r.seq.to_string()
-        };
+    for r in &a.replaces {
+        let seq = format!("<a href=\"#r-{0}\">{0}</a>", r.seq);
+        let policy = report
+            .policy
+            .map_or_else(String::new, |p| policy_cell(p, r));
         let kind = if r.valid {
             r.kind.as_str().to_string()
         } else {
@@ -135,7 +156,7 @@ fn table(out: &mut String, report: &Report<'_>) {
         };
         let _ = writeln!(
             out,
-            "<tr><td class=\"n\">{seq}</td><td>{kind}</td><td><i class=\"trigger\" style=\"background:{}\"></i>{}</td><td>{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{balance}</tr>",
+            "<tr><td class=\"n\">{seq}</td><td>{kind}</td><td><i class=\"trigger\" style=\"background:{}\"></i>{}</td>{policy}<td>{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} → {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{balance}</tr>",
             trigger_colour(r.trigger),
             trigger(r),
             fill(r),
@@ -161,7 +182,27 @@ fn table(out: &mut String, report: &Report<'_>) {
     );
 }
 
-fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit) {
+/// The policy's verdict on `r` as a table cell: its phrase, red when it differs, grey when
+/// the policy cannot judge; the check it belongs to in the title.
+fn policy_cell(policy: &PolicyColumn, r: &ReplaceAudit) -> String {
+    match policy.verdicts.get(&r.event.0) {
+        Some(v) => {
+            let class = match v.agrees {
+                _ if v.cell == CANT_JUDGE_NO_WINDOW => " class=\"unjudged\"",
+                Some(false) if v.cell != AS_DECIDED => " class=\"differs\"",
+                _ => "",
+            };
+            format!(
+                "<td{class} title=\"{}\">{}</td>",
+                escape(&v.detail),
+                escape(&v.cell)
+            )
+        }
+        None => "<td class=\"unjudged\">–</td>".to_string(),
+    }
+}
+
+fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit, with_text: bool) {
     let why = r
         .trigger
         .map_or(String::new(), |t| format!(", {}", t.as_str()));
@@ -205,8 +246,11 @@ fn section(out: &mut String, report: &Report<'_>, r: &ReplaceAudit) {
     for text in replace_facts(r, 8, r.lost_terms.len(), code, mark) {
         fact(text);
     }
+    if let Some(v) = report.policy.and_then(|p| p.verdicts.get(&r.event.0)) {
+        fact(format!("policy: {}", escape(&v.detail).replace('\n', "; ")));
+    }
     out.push_str("</ul>\n");
-    if r.valid {
+    if r.valid && with_text {
         let d = detail(report.log, r);
         let (summary, cut) = clip(&d.replacement, TEXT_CHARS);
         let _ = write!(

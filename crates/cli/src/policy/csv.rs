@@ -57,7 +57,7 @@ pub fn csv(report: &PolicyReport) -> std::io::Result<Vec<u8>> {
             c.exact.into(),
             c.agrees.into(),
             log_pruned.as_str().into(),
-            c.why.as_deref().into(),
+            c.why.as_deref().or(c.note.as_deref()).into(),
         ])?;
     }
     Ok(out.into_inner())

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use surface_engine::policy::{
-    CheckVerdict, Inferred, PolicyReport, ReplayMode, SettingsShown, Totals,
+    CANT_JUDGE_NO_WINDOW, CheckVerdict, Inferred, PolicyReport, ReplayMode, SettingsShown, Totals,
+    four_digits,
 };
 
 /// The report as text.
@@ -23,9 +24,15 @@ pub fn human(file: &str, report: &PolicyReport) -> String {
         || "no context window".to_string(),
         |w| format!("window {w}"),
     );
+    let unjudged = report.checks.iter().filter(|c| c.cant_judge()).count();
+    let unjudged = if unjudged > 0 {
+        format!(", {unjudged} {CANT_JUDGE_NO_WINDOW}")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "{file}: {mode}, {} checks ({fired} fire), {window}, {} disagree",
+        "{file}: {mode}, {} checks ({fired} fire), {window}, {} disagree{unjudged}",
         report.checks.len(),
         report.disagreements()
     );
@@ -41,8 +48,12 @@ pub fn human(file: &str, report: &PolicyReport) -> String {
     let shown: Vec<&CheckVerdict> = report
         .checks
         .iter()
-        .filter(|c| !c.pruned.is_empty() || !c.summaries.is_empty() || c.agrees == Some(false))
-        .filter(|c| c.agrees.is_some() || !c.pruned.is_empty() || !c.summaries.is_empty())
+        .filter(|c| {
+            !c.pruned.is_empty()
+                || !c.summaries.is_empty()
+                || c.agrees == Some(false)
+                || c.note.is_some()
+        })
         .collect();
     if shown.is_empty() {
         let _ = writeln!(out, "  no check fires or disagrees");
@@ -91,7 +102,7 @@ fn settings(s: &SettingsShown, window: Option<u64>) -> String {
             let tokens = window.map_or(String::new(), |w| {
                 format!(" = {} tokens", (w as f64 * r).floor() as u64)
             });
-            format!("retain ratio {r}{tokens}")
+            format!("retain ratio {}{tokens}", four_digits(r))
         }
         (None, Some(n)) => format!("retain {n} tokens"),
         (None, None) => "retain –".to_string(),
@@ -107,13 +118,15 @@ fn settings(s: &SettingsShown, window: Option<u64>) -> String {
     );
     format!(
         "T {}{threshold}, {retain}, retries {}, {pruner}, summary price {}",
-        s.threshold_ratio, s.compaction_retries, s.summary_tokens
+        four_digits(s.threshold_ratio),
+        s.compaction_retries,
+        s.summary_tokens
     )
 }
 
 fn inferred(i: &Inferred) -> String {
     let t = i.threshold_ratio.map_or("T –".to_string(), |[lo, hi]| {
-        format!("T in [{lo:.4}, {hi:.4})")
+        format!("T in [{}, {})", four_digits(lo), four_digits(hi))
     });
     let n = i.retain_tokens.map_or("retain –".to_string(), |[lo, hi]| {
         format!("retain {lo}..={hi} tokens")
@@ -140,6 +153,7 @@ fn check_line(c: &CheckVerdict) -> String {
     let agrees = match c.agrees {
         Some(true) => "yes",
         Some(false) => "NO",
+        None if c.cant_judge() => "n/a",
         None => "–",
     };
     let trigger = match c.trigger {
@@ -184,6 +198,9 @@ fn check_line(c: &CheckVerdict) -> String {
     }
     if let Some(why) = &c.why {
         line.push_str(&format!("\n           ↳ {why}"));
+    }
+    if let Some(note) = &c.note {
+        line.push_str(&format!("\n           · {note}"));
     }
     line
 }

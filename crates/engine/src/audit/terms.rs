@@ -523,10 +523,7 @@ mod tests {
     #[test]
     fn terms_end_where_the_script_changes() {
         // CJK is written without spaces: a path or a name glued to it is a term of its own.
-        assert_eq!(
-            found("值src/index.ts"),
-            [("src/index.ts", TermClass::Path)]
-        );
+        assert_eq!(found("值src/index.ts"), [("src/index.ts", TermClass::Path)]);
         assert_eq!(
             texts("修改了src/index.ts中的parse_amount函数，错误码E0600和1250元"),
             ["src/index.ts", "parse_amount", "E0600", "1250"]
@@ -534,7 +531,10 @@ mod tests {
         assert_eq!(texts("ファイルsrc/main.rsを開く"), ["src/main.rs"]);
         assert_eq!(texts("значениеparse_amount"), ["parse_amount"]);
         // Latin letters with diacritics stay in the word they belong to.
-        assert_eq!(texts("crème_brûlée naïve_value"), ["crème_brûlée", "naïve_value"]);
+        assert_eq!(
+            texts("crème_brûlée naïve_value"),
+            ["crème_brûlée", "naïve_value"]
+        );
         for text in ["值src/index.ts", "a值b", "値:/x/y値"] {
             for t in terms(text) {
                 assert_eq!(&text[t.span.clone()], t.text);

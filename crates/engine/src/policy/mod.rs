@@ -48,10 +48,11 @@ pub use node::{Node, Nodes};
 pub use range::{budgets_for, keep_index};
 pub use replay::replay;
 pub use report::{
-    ActualShown, CheckVerdict, CurveMark, Divergence, LogRange, PolicyReport, ReplayMode,
-    SettingsShown, Totals, WhatIfCurve,
+    ActualShown, CANT_JUDGE_NO_WINDOW, CheckVerdict, CurveMark, Divergence, LogRange, PolicyReport,
+    ReplayMode, SettingsShown, Totals, WhatIfCurve, four_digits,
 };
 pub use settings::{
     DEFAULT_POLICY_THRESHOLD, DEFAULT_RETAIN_RATIO, PRUNE_MARKER, PRUNE_MARKER_CHARS,
     PolicySettings, PrunerSettings, Retain, SettingsError, ValidSettings,
 };
+pub use verdict::{AS_DECIDED, CompactionVerdict, compaction_verdicts, outcome_phrase};

@@ -9,8 +9,8 @@ use super::infer::RatioBracket;
 use super::input::{CheckKind, CheckPoint, Item, PolicyInput};
 use super::node::{Node, Nodes};
 use super::report::{
-    CheckVerdict, CurveMark, Divergence, PolicyReport, ReplayMode, SettingsShown, Totals,
-    WhatIfCurve,
+    CANT_JUDGE_NO_WINDOW, CheckVerdict, CurveMark, Divergence, PolicyReport, ReplayMode,
+    SettingsShown, Totals, WhatIfCurve,
 };
 use super::settings::ValidSettings;
 use super::verdict::{actual_shown, difference};
@@ -62,7 +62,7 @@ pub fn replay(
     let mut notes = Vec::new();
     if walk.no_window {
         notes.push(
-            "no context window in force at some checks: pressure cannot fire there (outcome no-window)"
+            "no context window in force at some checks: pressure cannot fire there (outcome no-window), and where the log compacted the policy can't judge"
                 .to_string(),
         );
     }
@@ -239,8 +239,14 @@ impl Walk<'_> {
             || self.overflow_recoveries < self.ctx.settings.max_overflow_retries;
         // Exact: decide on the log's surface with the log's prices, and compare.
         let exact_now = !self.diverged;
+        // Pressure needs a window: where the log compacted without one the policy cannot
+        // judge, and the replay follows the log (what-if: its compactions stay).
+        let cant_judge = point.kind == CheckKind::Pressure && window.is_none() && log.any();
         let mut decision = None;
         let mut why = None;
+        let mut note = cant_judge.then(|| {
+            format!("{CANT_JUDGE_NO_WINDOW}: the log compacted here with no context window in force, and the policy's pressure check needs one")
+        });
         if exact_now {
             let nodes = if self.what_if() {
                 &self.hyp
@@ -255,13 +261,14 @@ impl Walk<'_> {
                 allowed,
                 true,
             );
-            why = difference(point.kind, &d, log);
+            why = difference(point.kind, &d, log).filter(|_| !cant_judge);
             decision = Some(d);
             if why.is_some() && self.what_if() {
                 self.diverged = true;
                 self.first_divergence = Some(Divergence {
                     step_start_seq: self.seq_of(point.event),
                     why: why.clone().unwrap_or_default(),
+                    cursor,
                 });
                 decision = None;
             }
@@ -270,14 +277,15 @@ impl Walk<'_> {
             self.first_divergence = Some(Divergence {
                 step_start_seq: self.seq_of(point.event),
                 why: why.clone().unwrap_or_default(),
+                cursor,
             });
         }
         let decision = match decision {
             Some(d) => d,
             None => {
                 let total = self.total_at(cursor);
-                // An overflow the smaller hypothetical request would not have hit.
-                let overflowed = point.kind != CheckKind::Overflow || total >= actual_total;
+                let overflowed = point.kind != CheckKind::Overflow
+                    || hypothetical_overflows(total, actual_total, window);
                 let mut d = decide_on(
                     &mut self.ctx,
                     point,
@@ -288,6 +296,10 @@ impl Walk<'_> {
                 );
                 if !overflowed {
                     d.outcome = Outcome::Below;
+                    note = Some(format!(
+                        "no overflow: the hypothetical request ({total} tokens) fits the window{} and is smaller than the log's ({actual_total}), which overflowed",
+                        window.map_or(String::new(), |w| format!(" ({w})"))
+                    ));
                 }
                 if let Some(after) = d.after.take() {
                     self.hyp = after;
@@ -315,9 +327,15 @@ impl Walk<'_> {
         if point.kind == CheckKind::Overflow && decision.after.is_some() {
             self.overflow_recoveries += 1;
         }
+        if !allowed && note.is_none() {
+            note = Some(format!(
+                "past the overflow recoveries in a row ({}): the error stands",
+                self.ctx.settings.max_overflow_retries
+            ));
+        }
         self.count(point.kind, &decision);
         // After a what-if's first divergence nothing is compared.
-        let agrees = exact_now.then_some(why.is_none());
+        let agrees = (exact_now && !cant_judge).then_some(why.is_none());
         let exact = exact_now && why.is_none() && !decision.estimated;
         self.checks.push(CheckVerdict {
             step_start_seq: self.seq_of(point.event),
@@ -335,6 +353,7 @@ impl Walk<'_> {
             actual: Some(actual_shown(log)),
             agrees,
             why,
+            note,
             cursor,
         });
     }
@@ -362,6 +381,13 @@ impl Walk<'_> {
             self.log.event(idx).seq
         }
     }
+}
+
+/// Whether the hypothetical request of an overflow check (`total` tokens) overflows too: at or
+/// over the window in force (the totals count it as a request over the window), or no smaller
+/// than the log's request, which did.
+fn hypothetical_overflows(total: u64, actual_total: u64, window: Option<u64>) -> bool {
+    total >= actual_total || window.is_some_and(|w| total >= w)
 }
 
 /// Decides `point` on `nodes` at `(total, window)`; `allowed` false: an overflow past the
@@ -394,4 +420,19 @@ fn decide_on(
         log: with_log.then_some(&point.log),
     };
     decide(&check, ctx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hypothetical_request_over_the_window_overflows_even_when_smaller_than_the_logs() {
+        // 3156 tokens in a 3072 window: over it, though the log's request was larger still.
+        assert!(hypothetical_overflows(3156, 3300, Some(3072)));
+        assert!(hypothetical_overflows(3300, 3300, Some(4000)));
+        // Under the window and under the log's: it would not have overflowed.
+        assert!(!hypothetical_overflows(3000, 3300, Some(3072)));
+        assert!(!hypothetical_overflows(3000, 3300, None));
+    }
 }

@@ -105,6 +105,11 @@ pub struct CheckVerdict {
     /// What differs, when it does not agree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// Why the check ended as it did, where its figures alone do not say: a check the policy
+    /// cannot judge (no window in force), an overflow the hypothetical request would not have
+    /// hit, an overflow past the retries in a row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// The replay cursor the check measured at (for a viewer to jump to).
     #[serde(skip)]
     pub cursor: usize,
@@ -117,6 +122,9 @@ pub struct Divergence {
     pub step_start_seq: u64,
     /// What differs.
     pub why: String,
+    /// The replay cursor of that check (for a viewer to jump to).
+    #[serde(skip)]
+    pub cursor: usize,
 }
 
 /// Figures over the whole session.
@@ -202,6 +210,30 @@ pub struct PolicyReport {
     pub curve: WhatIfCurve,
 }
 
+/// What a check that compacted with no context window in force reads as: the policy's pressure
+/// check needs a window, so it can neither agree nor disagree there (viewer-spec §10.1).
+pub const CANT_JUDGE_NO_WINDOW: &str = "can't judge: no window";
+
+impl CheckVerdict {
+    /// The log compacted at this pressure check with no window in force: not compared.
+    pub fn cant_judge(&self) -> bool {
+        self.outcome == Outcome::NoWindow
+            && self.agrees.is_none()
+            && self
+                .actual
+                .as_ref()
+                .is_some_and(|a| !a.pruned.is_empty() || !a.summaries.is_empty() || a.failed > 0)
+    }
+}
+
+/// `x` to four significant digits, as every ratio is shown (0.795572916 → 0.7956, 0.8 → 0.8).
+pub fn four_digits(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{x:.3e}").parse().unwrap_or(x)
+}
+
 impl PolicyReport {
     /// Checks whose decision disagrees with the log's.
     pub fn disagreements(&self) -> usize {
@@ -209,5 +241,21 @@ impl PolicyReport {
             .iter()
             .filter(|c| c.agrees == Some(false))
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_show_four_significant_digits() {
+        assert_eq!(four_digits(0.795572916).to_string(), "0.7956");
+        assert_eq!(four_digits(0.8).to_string(), "0.8");
+        assert_eq!(four_digits(0.16).to_string(), "0.16");
+        assert_eq!(four_digits(0.012345678).to_string(), "0.01235");
+        assert_eq!(four_digits(1.0).to_string(), "1");
+        assert_eq!(four_digits(0.0), 0.0);
+        assert!(four_digits(f64::INFINITY).is_infinite());
     }
 }

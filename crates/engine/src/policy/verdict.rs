@@ -1,10 +1,14 @@
 //! Holding one decision of the policy against what the log did at the same check: the same
 //! tool results pruned and the same summary ranges (a failed attempt agrees with a planned
-//! one, whose range the log does not record), and if not, one phrase naming the difference.
+//! one, whose range the log does not record), and if not, one phrase naming the difference;
+//! then the same verdict told per compaction of the log (the viewer's Compactions tab and the
+//! audit's HTML report).
+
+use std::collections::HashMap;
 
 use super::decide::{Decision, Outcome};
-use super::input::{CheckKind, LogCompactions};
-use super::report::{ActualShown, LogRange};
+use super::input::{CheckKind, LogCompactions, PolicyInput};
+use super::report::{ActualShown, CANT_JUDGE_NO_WINDOW, CheckVerdict, LogRange, PolicyReport};
 
 /// What the log did at a check, as the report shows it.
 pub fn actual_shown(log: &LogCompactions) -> ActualShown {
@@ -138,4 +142,176 @@ fn join(seqs: &[u64]) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The policy's verdict on one compaction of the log, a prune or a summary attempt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactionVerdict {
+    /// The check's decision equals the log's (`None`: not compared, or can't judge).
+    pub agrees: Option<bool>,
+    /// One phrase: [`AS_DECIDED`], [`CANT_JUDGE_NO_WINDOW`], or what differs here.
+    pub cell: String,
+    /// The phrase, the check it belongs to and the check's own verdict, one per line.
+    pub detail: String,
+}
+
+/// The phrase of a compaction the policy makes as the log did.
+pub const AS_DECIDED: &str = "as the policy decided";
+
+/// One verdict per compaction of `input`, by the event carrying its replace op, from `report`
+/// (a verify replay of the same input: one check for each of the input's check points; none
+/// when it is not).
+pub fn compaction_verdicts(
+    input: &PolicyInput,
+    report: &PolicyReport,
+) -> HashMap<u32, CompactionVerdict> {
+    let mut out = HashMap::new();
+    if report.checks.len() != input.checks().len() {
+        return out;
+    }
+    for (point, check) in input.checks().iter().zip(&report.checks) {
+        for prune in &point.log.prunes {
+            if let Some(event) = prune.replace_event {
+                let cell = prune_difference(check, prune.target_seq, prune.invalid);
+                out.insert(event, compaction_verdict(check, cell));
+            }
+        }
+        for (k, summary) in point.log.summaries.iter().enumerate() {
+            if let Some(event) = summary.replace_event {
+                let cell = summary_difference(check, k, summary.range, summary.invalid);
+                out.insert(event, compaction_verdict(check, cell));
+            }
+        }
+    }
+    out
+}
+
+fn compaction_verdict(check: &CheckVerdict, cell: String) -> CompactionVerdict {
+    let mut detail = format!("{cell}\n{}", check_name(check));
+    if let Some(why) = check.why.as_ref().filter(|why| **why != cell) {
+        detail.push_str(&format!("\nthe check: {why}"));
+    }
+    CompactionVerdict {
+        agrees: check.agrees,
+        cell,
+        detail,
+    }
+}
+
+/// What the policy does at a check, as the end of a sentence ("the policy summarises").
+pub fn outcome_phrase(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Below => "does not fire (below the threshold)",
+        Outcome::Pruned => "prunes",
+        Outcome::Summarized => "summarises",
+        Outcome::StillAbove => "stays above the threshold after every attempt",
+        Outcome::NoRange => "finds no range to summarise",
+        Outcome::NoWindow => "cannot fire (no window in force)",
+        Outcome::Failed => "fails (the error stands)",
+    }
+}
+
+/// "the check at seq 260 (step 1.9, pressure 15543 / 12800): the policy summarises".
+fn check_name(check: &CheckVerdict) -> String {
+    let step = match (check.turn, check.step) {
+        (Some(t), Some(s)) => format!("step {t}.{s}, "),
+        _ => String::new(),
+    };
+    let trigger = match (check.trigger, check.threshold) {
+        (CheckKind::Pressure, Some(h)) => format!("pressure {} / {h}", check.total),
+        (CheckKind::Pressure, None) => format!("pressure {}, no window", check.total),
+        (CheckKind::Overflow, _) => format!("overflow at {}", check.total),
+        (CheckKind::Command, _) => format!("/compact at {}", check.total),
+    };
+    let verdict = if check.cant_judge() {
+        CANT_JUDGE_NO_WINDOW.to_string()
+    } else {
+        format!("the policy {}", outcome_phrase(check.outcome))
+    };
+    format!(
+        "the check at seq {} ({step}{trigger}): {verdict}",
+        check.step_start_seq
+    )
+}
+
+/// The policy did nothing at the check: why, in a phrase.
+fn not_fired(check: &CheckVerdict) -> Option<String> {
+    if !check.pruned.is_empty() || !check.summaries.is_empty() {
+        return None;
+    }
+    Some(match (check.trigger, check.threshold) {
+        (CheckKind::Pressure, Some(h)) => format!(
+            "the policy would not have fired here ({} < threshold {h})",
+            check.total
+        ),
+        (CheckKind::Pressure, None) => {
+            "the policy would not have fired here (no window in force)".to_string()
+        }
+        _ => format!(
+            "the policy would not compact here (it {})",
+            outcome_phrase(check.outcome)
+        ),
+    })
+}
+
+/// The phrase when the compaction needs no comparison: invalid, can't judge, or agreeing.
+fn settled(check: &CheckVerdict, invalid: bool) -> Option<String> {
+    if invalid {
+        return Some("not applied: an invalid replace op".to_string());
+    }
+    if check.cant_judge() {
+        return Some(CANT_JUDGE_NO_WINDOW.to_string());
+    }
+    (check.agrees != Some(false)).then(|| AS_DECIDED.to_string())
+}
+
+fn prune_difference(check: &CheckVerdict, target: Option<u64>, invalid: bool) -> String {
+    if let Some(phrase) = settled(check, invalid).or_else(|| not_fired(check)) {
+        return phrase;
+    }
+    match target {
+        Some(seq) if !check.pruned.contains(&seq) => {
+            if check.pruned.is_empty() {
+                "a prune the policy would not make (it prunes nothing here)".to_string()
+            } else {
+                format!(
+                    "a prune the policy would not make (it prunes [{}])",
+                    join(&check.pruned)
+                )
+            }
+        }
+        _ => format!(
+            "the policy's prune; the check differs: {}",
+            check.why.as_deref().unwrap_or("—")
+        ),
+    }
+}
+
+fn summary_difference(
+    check: &CheckVerdict,
+    attempt: usize,
+    range: Option<(u64, u64)>,
+    invalid: bool,
+) -> String {
+    if let Some(phrase) = settled(check, invalid).or_else(|| not_fired(check)) {
+        return phrase;
+    }
+    let Some(planned) = check.summaries.get(attempt) else {
+        return match check.summaries.len() {
+            0 => "a summary the policy would not make (it only prunes here)".to_string(),
+            n => format!(
+                "a summary the policy would not make (it makes {n} attempt{})",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+    };
+    match range {
+        Some((start, end)) if (planned.start, planned.end) != (start, end) => {
+            format!("range differs: policy {}..{}", planned.start, planned.end)
+        }
+        _ => format!(
+            "the policy's summary; the check differs: {}",
+            check.why.as_deref().unwrap_or("—")
+        ),
+    }
 }

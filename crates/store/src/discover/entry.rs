@@ -14,6 +14,9 @@ pub struct SessionEntry {
     pub file: PathBuf,
     /// The file's format.
     pub format: Format,
+    /// The log holds packed chunk rows (`text-chunks`, …) as far as the probe saw (its first
+    /// and last bytes; a SQLite store's rows are not looked at).
+    pub packed: bool,
     /// Size of the file in bytes (a SQLite file counts once per session it holds).
     pub size: u64,
     /// The file's last modification, epoch milliseconds.
@@ -46,6 +49,16 @@ impl SessionEntry {
     /// The `--session` argument that opens exactly this session.
     pub fn session_arg(&self) -> Option<&str> {
         self.in_database.then_some(self.id.as_str())
+    }
+
+    /// The format as the browser names it: `JSONL`, `JSONL packed` (chunk rows packed, as the
+    /// harness writes them since July), `Zstandard JSONL (packed)`, `SQLite`.
+    pub fn format_label(&self) -> &'static str {
+        match (self.format, self.packed) {
+            (Format::Jsonl, true) => "JSONL packed",
+            (Format::Zstd, true) => "Zstandard JSONL packed",
+            (format, _) => format.label(),
+        }
     }
 
     /// Last activity: the last event's time, else the file's modification time.

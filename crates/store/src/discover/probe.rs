@@ -3,6 +3,7 @@
 //! decoded bytes, and the last ones of its last frame, which streams through a buffer of a few
 //! windows and is given up once it decodes past one event's limit), the latest title and the
 //! last event time.
+//! Whether the log packs its chunk rows is read from the same bytes.
 //! A JSONL file is a session when its first line is a session header; a Zstandard file when
 //! its first decoded line is one (or when it does not decode: a damaged session file is
 //! reported, not hidden); SQLite files go to [`super::sqlite`].
@@ -69,6 +70,7 @@ fn probe_jsonl(c: &Candidate, file: &mut std::fs::File, head: Vec<u8>) -> Probe 
     };
     entry.title = last_title(&head[first_end..]);
     let tail_text = tail.as_deref().unwrap_or(&head[first_end..]);
+    entry.packed = holds_packed_rows(&head[first_end..]) || holds_packed_rows(tail_text);
     if let Some(t) = last_title(tail_text) {
         entry.title = Some(t);
     }
@@ -111,6 +113,7 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File, limits: &Re
         Some(header) => {
             let mut entry = entry_for(c, Format::Zstd, header);
             entry.title = last_title(&text[first_end..]);
+            entry.packed = holds_packed_rows(&text[first_end..]);
             // The last lines of the last frame are all the listing needs: a last frame that
             // decodes past one event's limit (a bomb, or one giant line) is not looked into.
             let look = limits.with_total_bytes(limits.total_bytes().min(limits.event_bytes()));
@@ -121,6 +124,7 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File, limits: &Re
                 if let Some(t) = last_title(&tail) {
                     entry.title = Some(t);
                 }
+                entry.packed |= holds_packed_rows(&tail);
                 entry.last_event = last_event_time(&tail);
             }
             Probe::Sessions(vec![entry])
@@ -138,10 +142,23 @@ fn probe_zstd(c: &Candidate, head: Vec<u8>, mut file: std::fs::File, limits: &Re
     }
 }
 
+/// Whether `text` (whole lines of a log) holds a packed chunk row: a line that starts with
+/// the type of one (`{"type":"text-chunks"`, `reasoning-chunks`, `tool-call-chunks`).
+fn holds_packed_rows(text: &[u8]) -> bool {
+    const ROWS: [&[u8]; 3] = [
+        br#"{"type":"text-chunks""#,
+        br#"{"type":"reasoning-chunks""#,
+        br#"{"type":"tool-call-chunks""#,
+    ];
+    ROWS.iter()
+        .any(|row| memmem::find_iter(text, row).any(|at| at == 0 || text[at - 1] == b'\n'))
+}
+
 fn entry_for(c: &Candidate, format: Format, h: SessionHeader) -> SessionEntry {
     SessionEntry {
         file: c.path.clone(),
         format,
+        packed: false,
         size: c.size,
         modified: c.modified,
         project: project_of(h.cwd.as_deref(), &c.path),
@@ -209,6 +226,20 @@ pub fn last_event_time(text: &[u8]) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_rows_are_found_at_a_line_start_only() {
+        let packed =
+            b"{\"type\":\"turn/start\",\"seq\":0}\n{\"type\":\"text-chunks\",\"seq0\":1}\n";
+        assert!(holds_packed_rows(packed));
+        assert!(holds_packed_rows(
+            br#"{"type":"tool-call-chunks","seq0":1}"#
+        ));
+        // The text inside a message is no row.
+        let quoted = br#"{"type":"user/message","data":{"text":"{"type":"text-chunks"}"}}"#;
+        assert!(!holds_packed_rows(quoted));
+        assert!(!holds_packed_rows(b"{\"type\":\"assistant/chunk\"}\n"));
+    }
 
     /// A Zstandard session: the header frame, then a last frame of `filler` blank lines and
     /// one event at time 77.

@@ -48,6 +48,7 @@ fn read(
         let title = title_of(&conn, &schema, &h.id).map_err(err)?;
         let last_event = last_time(&conn, &schema, &h.id).map_err(err)?;
         entries.push(SessionEntry {
+            packed: false,
             file: c.path.clone(),
             format: Format::Sqlite,
             size: c.size,

@@ -66,7 +66,7 @@ impl BrowserRow {
             self.title().unwrap_or(""),
             e.id,
             e.file.display(),
-            e.format.label(),
+            e.format_label(),
         )
         .to_lowercase();
         terms.iter().all(|t| hay.contains(t.as_str()))
@@ -94,13 +94,16 @@ pub enum Column {
     Size,
     /// File format.
     Format,
+    /// The file's path (under the folder browsed).
+    Path,
 }
 
 impl Column {
     /// Every column, in display order.
-    pub const ALL: [Column; 9] = [
+    pub const ALL: [Column; 10] = [
         Column::Project,
         Column::Title,
+        Column::Path,
         Column::Created,
         Column::LastActivity,
         Column::Events,
@@ -122,12 +125,16 @@ impl Column {
             Column::Problems => "Errors / warnings",
             Column::Size => "Size",
             Column::Format => "Format",
+            Column::Path => "Path",
         }
     }
 
     /// Whether a first click sorts this column descending (numbers and times: biggest first).
     pub fn descending_first(self) -> bool {
-        !matches!(self, Column::Project | Column::Title | Column::Format)
+        !matches!(
+            self,
+            Column::Project | Column::Title | Column::Format | Column::Path
+        )
     }
 
     /// Compares two rows by this column; values not known yet (not read) go last either way.
@@ -149,7 +156,8 @@ impl Column {
             ),
             Column::Problems => known_by(a.problems(), b.problems(), flip),
             Column::Size => flip(a.entry.size.cmp(&b.entry.size)),
-            Column::Format => flip(a.entry.format.label().cmp(b.entry.format.label())),
+            Column::Format => flip(a.entry.format_label().cmp(b.entry.format_label())),
+            Column::Path => flip(a.entry.file.cmp(&b.entry.file)),
         }
     }
 }
@@ -317,6 +325,7 @@ mod tests {
         BrowserRow::new(SessionEntry {
             file: format!("/r/{id}/session.jsonl").into(),
             format: Format::Jsonl,
+            packed: false,
             size,
             modified: Some(size as i64),
             id: id.into(),

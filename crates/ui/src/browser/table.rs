@@ -1,5 +1,6 @@
 //! The sessions browser: every session under a folder in one virtualised table — project,
-//! title, created, last activity, events, compactions, errors/warnings, size, format —
+//! title, path, created, last activity, events, compactions, errors/warnings, size, format
+//! (`JSONL packed` for a log whose chunk rows are packed) —
 //! sortable by any column, filterable by text, forks under their parent. Double-click or
 //! Enter opens a session; Back (Alt+←) returns here with scroll and sort kept.
 
@@ -355,6 +356,7 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
     state.visible();
     let visible = std::mem::take(&mut state.visible);
     let rows = &state.rows;
+    let root = state.root.as_path();
     let mut builder = TableBuilder::new(ui)
         .id_salt("sessions-table")
         .striped(true)
@@ -367,6 +369,11 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                 .clip(true),
         )
         .column(TableColumn::remainder().at_least(160.0).clip(true))
+        .column(
+            TableColumn::initial(theme::BROWSER_PATH_WIDTH)
+                .at_least(60.0)
+                .clip(true),
+        )
         .column(TableColumn::initial(theme::BROWSER_TIME_WIDTH).clip(true))
         .column(TableColumn::initial(theme::BROWSER_TIME_WIDTH).clip(true))
         .column(TableColumn::initial(theme::BROWSER_NUMBER_WIDTH).clip(true))
@@ -405,7 +412,7 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                 let line = visible[row.index()];
                 let r = &rows[line.row];
                 row.set_selected(selected == Some(line.row));
-                row_cells(&mut row, line, r, rows, &pal, commands);
+                row_cells(&mut row, (line, root), r, rows, &pal, commands);
                 let response = row.response();
                 if response.double_clicked() {
                     commands.push(open_command(r).into());
@@ -442,7 +449,7 @@ fn open_command(r: &BrowserRow) -> BrowserCommand {
 
 fn row_cells(
     row: &mut egui_extras::TableRow<'_, '_>,
-    line: VisibleRow,
+    (line, root): (VisibleRow, &std::path::Path),
     r: &BrowserRow,
     rows: &[BrowserRow],
     pal: &theme::Palette,
@@ -452,6 +459,10 @@ fn row_cells(
     let unknown = || RichText::new("…").color(pal.weak_text);
     row.col(|ui| project_cell(ui, line, r, commands));
     row.col(|ui| title_cell(ui, r, rows, pal));
+    row.col(|ui| {
+        ui.label(RichText::new(path_under(&e.file, root)).color(pal.weak_text))
+            .on_hover_text(e.file.display().to_string());
+    });
     row.col(|ui| {
         ui.label(
             e.created
@@ -500,12 +511,14 @@ fn row_cells(
         ui.label(human_size(e.size));
     });
     row.col(|ui| {
-        ui.label(match e.format {
-            surface_store::Format::Jsonl => "JSONL",
-            surface_store::Format::Zstd => "zstd",
-            surface_store::Format::Sqlite => "SQLite",
-        });
+        ui.label(e.format_label());
     });
+}
+
+/// `file` under the folder browsed (`root`), else whole.
+fn path_under(file: &std::path::Path, root: &std::path::Path) -> String {
+    file.strip_prefix(root)
+        .map_or_else(|_| file.display().to_string(), |p| p.display().to_string())
 }
 
 /// The project cell: the forks' toggle (indented by depth) and the project's short name.
@@ -645,5 +658,14 @@ mod tests {
         assert_eq!(short_project("/home/u/src/proj"), "src/proj");
         assert_eq!(short_project("proj"), "proj");
         assert_eq!(minutes(0), "1970-01-01 00:00");
+        let root = std::path::Path::new("/store");
+        assert_eq!(
+            path_under(std::path::Path::new("/store/p/a.jsonl"), root),
+            "p/a.jsonl"
+        );
+        assert_eq!(
+            path_under(std::path::Path::new("/else/a.jsonl"), root),
+            "/else/a.jsonl"
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! The strips above the panels: the banner (findings, errors, notices) and the load progress
-//! with its cancel button.
+//! The strips above the panels: the banner (findings, errors, notices that clear themselves
+//! after a few seconds) and the load progress with its cancel button.
 
 use egui::{RichText, Ui};
 
@@ -17,6 +17,9 @@ pub struct Banner {
     pub text: String,
     /// Offer a button that opens the findings tab.
     pub show_findings: bool,
+    /// A notice: it clears itself after [`theme::NOTICE_SECONDS`] (errors and the findings
+    /// banner stay until dismissed).
+    pub notice: bool,
 }
 
 impl Banner {
@@ -26,15 +29,17 @@ impl Banner {
             is_error: true,
             text: text.into(),
             show_findings: false,
+            notice: false,
         }
     }
 
-    /// An information banner.
+    /// A notice: information that clears itself after a few seconds.
     pub fn info(text: impl Into<String>) -> Self {
         Banner {
             is_error: false,
             text: text.into(),
             show_findings: false,
+            notice: true,
         }
     }
 }
@@ -67,6 +72,7 @@ pub fn banner_for(session: &Session) -> Option<Banner> {
         is_error: errors > 0,
         text,
         show_findings: errors + warnings > 0,
+        notice: false,
     })
 }
 
@@ -111,4 +117,10 @@ pub fn loading_ui(ui: &mut Ui, job: &LoadJob, commands: &mut Vec<UiCommand>) {
             commands.push(SessionCommand::CancelLoad.into());
         }
     });
+}
+
+/// When the notice `banner` shown since `since` (input time, seconds) clears: `None` for a
+/// banner that stays.
+pub fn notice_expiry(banner: &Banner, since: f64) -> Option<f64> {
+    banner.notice.then_some(since + theme::NOTICE_SECONDS)
 }

@@ -310,7 +310,26 @@ pub const GESTURES: &[(&str, &str)] = &[
         "wheel, Shift+drag or middle-drag on the strip",
         "pan the zoomed strip",
     ),
-    ("double-click the context strip", "show the whole log again"),
+    (
+        "double-click the context strip",
+        "show the whole log again (the cursor stays)",
+    ),
+    (
+        "right-click the context strip",
+        "set the compaction threshold it draws",
+    ),
+    (
+        "hover the context strip",
+        "the figures there; the line under the strip names every mark",
+    ),
+    (
+        "“what-if curve” under the strip",
+        "show or hide the Policy tab's latest what-if",
+    ),
+    (
+        "click a Policy tab row or its first divergence",
+        "move the cursor to that check",
+    ),
     (
         "mouse back / forward buttons",
         "back / forward (as Alt+← / Alt+→)",

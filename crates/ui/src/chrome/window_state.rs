@@ -1,4 +1,5 @@
-//! What the window's chrome keeps between frames: the banner, the native dialog being shown,
+//! What the window's chrome keeps between frames: the banner (and how long a notice has been
+//! shown), the native dialog being shown,
 //! the help overlay, the title set last, whether the fonts are installed, and the start-up
 //! time report.
 
@@ -10,6 +11,8 @@ use crate::session::loader::DialogJob;
 pub(crate) struct Chrome {
     /// The banner under the menu bar (findings, errors, notices).
     pub(crate) banner: Option<Banner>,
+    /// The notice shown and since when (input time), to clear it when it expires.
+    pub(crate) notice_since: Option<(Banner, f64)>,
     /// The native file dialog, on a worker thread.
     pub(crate) dialog: Option<DialogJob>,
     /// The shortcut overlay is shown.
@@ -27,11 +30,39 @@ impl Chrome {
     pub(crate) fn new() -> Self {
         Chrome {
             banner: None,
+            notice_since: None,
             dialog: None,
             show_help: false,
             title: String::new(),
             fonts_ready: false,
             ready: ReadyReport::from_env(),
+        }
+    }
+}
+
+impl Chrome {
+    /// Clears a notice shown for [`crate::theme::NOTICE_SECONDS`] (a new banner starts the
+    /// time again); asks `ctx` for a frame when the shown one will expire.
+    pub(crate) fn expire_notice(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        let Some(banner) = self.banner.clone() else {
+            self.notice_since = None;
+            return;
+        };
+        let since = match &self.notice_since {
+            Some((shown, since)) if *shown == banner => *since,
+            _ => {
+                self.notice_since = Some((banner.clone(), now));
+                now
+            }
+        };
+        if let Some(at) = crate::chrome::banner::notice_expiry(&banner, since) {
+            if now >= at {
+                self.banner = None;
+                self.notice_since = None;
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_secs_f64(at - now));
+            }
         }
     }
 }

@@ -11,13 +11,14 @@ use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke
 
 use surface_engine::EventIdx;
 use surface_engine::audit::{Audit, ReplaceAudit};
-use surface_engine::policy::ReplayMode;
+use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::compactions::compare::{CompareState, compare_ui};
 use crate::compactions::job::AuditCache;
 use crate::compactions::verdicts::{AS_DECIDED, CompactionVerdicts, RowVerdict};
+use crate::nav::reveal::ListScroll;
 use crate::policy::tab::PolicyTabState;
 use crate::session::loaded::Session;
 use crate::theme::{self, Palette};
@@ -126,6 +127,8 @@ pub struct CompactionsState {
     pub compare: CompareState,
     /// The policy's verdict on each compaction.
     pub verdicts: CompactionVerdicts,
+    /// The table's scroll, kept on the selected row.
+    scroll: ListScroll,
 }
 
 impl Default for CompactionsState {
@@ -137,6 +140,7 @@ impl Default for CompactionsState {
             order_for: None,
             compare: CompareState::default(),
             verdicts: CompactionVerdicts::default(),
+            scroll: ListScroll::default(),
         }
     }
 }
@@ -227,6 +231,14 @@ pub fn compactions_ui(
         ui.available_height() * 0.6
     };
     let order = state.order.clone();
+    // A row selected by a key or a jump is scrolled into view.
+    if let Some(row) = view.reveal.and_then(|idx| {
+        order
+            .iter()
+            .position(|&k| audit.replaces.get(k).is_some_and(|r| r.event == idx))
+    }) {
+        state.scroll.reveal_row(row, theme::COMPACTION_ROW_HEIGHT);
+    }
     // The table scrolls sideways, header and rows together, when the panel is narrower.
     ScrollArea::horizontal()
         .id_salt("compactions-wide")
@@ -239,19 +251,26 @@ pub fn compactions_ui(
             );
             ui.scope_builder(egui::UiBuilder::new().max_rect(wide), |ui| {
                 header_ui(ui, state, &pal);
-                ScrollArea::vertical()
+                let area = ScrollArea::vertical()
                     .id_salt("compactions-table")
                     .max_height(table_height)
-                    .auto_shrink([false, true])
-                    .show_rows(ui, theme::COMPACTION_ROW_HEIGHT, order.len(), |ui, rows| {
+                    .auto_shrink([false, true]);
+                let verdicts = &state.verdicts;
+                let output = state.scroll.area(area).show_rows(
+                    ui,
+                    theme::COMPACTION_ROW_HEIGHT,
+                    order.len(),
+                    |ui, rows| {
                         for row in rows {
                             if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
-                                let verdict = state.verdicts.of(r.event.0);
+                                let verdict = verdicts.of(r.event.0);
                                 let shown = focus == Some(r.event);
                                 row_ui(ui, r, verdict, shown, &pal, commands);
                             }
                         }
-                    });
+                    },
+                );
+                state.scroll.update(&output, ui.ctx());
             });
         });
     ui.separator();
@@ -615,6 +634,7 @@ fn paint_cell(
 fn short_verdict(verdict: Option<&RowVerdict>) -> &'static str {
     match verdict {
         Some(v) if v.cell == AS_DECIDED => "agrees",
+        Some(v) if v.cell == CANT_JUDGE_NO_WINDOW => "can't judge",
         Some(v) if v.agrees.is_some() => "differs",
         _ => "–",
     }
@@ -711,6 +731,9 @@ mod tests {
         let other = verdict("a prune the policy would not make", Some(false));
         assert_eq!(short_verdict(Some(&other)), "differs");
         assert_eq!(short_verdict(Some(&verdict("not compared", None))), "–");
+        // No window in force: neutral, never "differs".
+        let unjudged = verdict(CANT_JUDGE_NO_WINDOW, None);
+        assert_eq!(short_verdict(Some(&unjudged)), "can't judge");
         assert_eq!(short_verdict(None), "–");
     }
 

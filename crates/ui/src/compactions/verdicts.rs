@@ -1,23 +1,19 @@
 //! The policy's verdict on each of the log's compactions (issue #24): the verify replay with
 //! the Policy tab's settings, held against every prune and summary the log made — "as the
-//! policy decided", or what differs at that compaction, with the check it belongs to. Built
-//! once per landed report (O(checks)); a row then looks its verdict up by event.
+//! policy decided", "can't judge: no window", or what differs at that compaction, with the
+//! check it belongs to (the engine's [`compaction_verdicts`], which the audit's HTML report
+//! prints too). Built once per landed report (O(checks)); a row then looks its verdict up by
+//! event.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use surface_engine::policy::{CheckKind, CheckVerdict, PolicyInput, PolicyReport};
+use surface_engine::policy::{CompactionVerdict, PolicyInput, PolicyReport, compaction_verdicts};
 
 /// What the table shows for one compaction.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RowVerdict {
-    /// The check's decision equals the log's (`None`: not compared).
-    pub agrees: Option<bool>,
-    /// The cell: "as the policy decided" or what differs here.
-    pub cell: String,
-    /// The hover: the cell, the check it belongs to and the check's own verdict.
-    pub detail: String,
-}
+pub type RowVerdict = CompactionVerdict;
+
+pub use surface_engine::policy::AS_DECIDED;
 
 /// The verdicts of the log's compactions, by the event carrying each replace op.
 #[derive(Debug, Default)]
@@ -37,7 +33,7 @@ impl CompactionVerdicts {
         };
         let key = Arc::as_ptr(report) as usize;
         if self.made_from != Some(key) {
-            self.by_event = verdicts(input, report);
+            self.by_event = compaction_verdicts(input, report);
             self.made_from = Some(key);
         }
     }
@@ -46,149 +42,6 @@ impl CompactionVerdicts {
     pub fn of(&self, event: u32) -> Option<&RowVerdict> {
         self.by_event.get(&event)
     }
-}
-
-/// One verdict per compaction of `input`, from `report` (a verify replay of the same input:
-/// one check for each of the input's check points).
-pub fn verdicts(input: &PolicyInput, report: &PolicyReport) -> HashMap<u32, RowVerdict> {
-    let mut out = HashMap::new();
-    if report.checks.len() != input.checks().len() {
-        return out;
-    }
-    for (point, check) in input.checks().iter().zip(&report.checks) {
-        for prune in &point.log.prunes {
-            if let Some(event) = prune.replace_event {
-                let cell = prune_difference(check, prune.target_seq, prune.invalid);
-                out.insert(event, row(check, cell));
-            }
-        }
-        for (k, summary) in point.log.summaries.iter().enumerate() {
-            if let Some(event) = summary.replace_event {
-                let cell = summary_difference(check, k, summary.range, summary.invalid);
-                out.insert(event, row(check, cell));
-            }
-        }
-    }
-    out
-}
-
-/// The phrase shown when a compaction is the policy's own.
-pub const AS_DECIDED: &str = "as the policy decided";
-
-fn row(check: &CheckVerdict, cell: String) -> RowVerdict {
-    let mut detail = format!("{cell}\n{}", check_name(check));
-    if let Some(why) = check.why.as_ref().filter(|why| **why != cell) {
-        detail.push_str(&format!("\nthe check: {why}"));
-    }
-    RowVerdict {
-        agrees: check.agrees,
-        cell,
-        detail,
-    }
-}
-
-/// "check at seq 260 (step 1.9, pressure 15543 / 12800)".
-fn check_name(check: &CheckVerdict) -> String {
-    let step = match (check.turn, check.step) {
-        (Some(t), Some(s)) => format!("step {t}.{s}, "),
-        _ => String::new(),
-    };
-    let trigger = match (check.trigger, check.threshold) {
-        (CheckKind::Pressure, Some(h)) => format!("pressure {} / {h}", check.total),
-        (CheckKind::Pressure, None) => format!("pressure {}, no window", check.total),
-        (CheckKind::Overflow, _) => format!("overflow at {}", check.total),
-        (CheckKind::Command, _) => format!("/compact at {}", check.total),
-    };
-    format!(
-        "the check at seq {} ({step}{trigger}): the policy {}",
-        check.step_start_seq,
-        check.outcome.as_str()
-    )
-}
-
-/// The policy did nothing at the check: why, in a phrase.
-fn not_fired(check: &CheckVerdict) -> Option<String> {
-    if !check.pruned.is_empty() || !check.summaries.is_empty() {
-        return None;
-    }
-    Some(match (check.trigger, check.threshold) {
-        (CheckKind::Pressure, Some(h)) => format!(
-            "the policy would not have fired here ({} < threshold {h})",
-            check.total
-        ),
-        (CheckKind::Pressure, None) => {
-            "the policy would not have fired here (no window in force)".to_string()
-        }
-        _ => format!(
-            "the policy would not compact here ({})",
-            check.outcome.as_str()
-        ),
-    })
-}
-
-fn invalid_or_agreeing(check: &CheckVerdict, invalid: bool) -> Option<String> {
-    if invalid {
-        return Some("not applied: an invalid replace op".to_string());
-    }
-    (check.agrees != Some(false)).then(|| AS_DECIDED.to_string())
-}
-
-fn prune_difference(check: &CheckVerdict, target: Option<u64>, invalid: bool) -> String {
-    if let Some(phrase) = invalid_or_agreeing(check, invalid).or_else(|| not_fired(check)) {
-        return phrase;
-    }
-    match target {
-        Some(seq) if !check.pruned.contains(&seq) => {
-            if check.pruned.is_empty() {
-                "a prune the policy would not make (it prunes nothing here)".to_string()
-            } else {
-                format!(
-                    "a prune the policy would not make (it prunes [{}])",
-                    join(&check.pruned)
-                )
-            }
-        }
-        _ => format!(
-            "the policy's prune; the check differs: {}",
-            check.why.as_deref().unwrap_or("—")
-        ),
-    }
-}
-
-fn summary_difference(
-    check: &CheckVerdict,
-    attempt: usize,
-    range: Option<(u64, u64)>,
-    invalid: bool,
-) -> String {
-    if let Some(phrase) = invalid_or_agreeing(check, invalid).or_else(|| not_fired(check)) {
-        return phrase;
-    }
-    let Some(planned) = check.summaries.get(attempt) else {
-        return match check.summaries.len() {
-            0 => "a summary the policy would not make (it only prunes here)".to_string(),
-            n => format!(
-                "a summary the policy would not make (it makes {n} attempt{})",
-                if n == 1 { "" } else { "s" }
-            ),
-        };
-    };
-    match range {
-        Some((start, end)) if (planned.start, planned.end) != (start, end) => {
-            format!("range differs: policy {}..{}", planned.start, planned.end)
-        }
-        _ => format!(
-            "the policy's summary; the check differs: {}",
-            check.why.as_deref().unwrap_or("—")
-        ),
-    }
-}
-
-fn join(seqs: &[u64]) -> String {
-    seqs.iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]
@@ -220,7 +73,7 @@ mod tests {
             .iter()
             .map(|c| c.log.prunes.len() + c.log.summaries.len())
             .sum();
-        (compactions, verdicts(&input, &report))
+        (compactions, compaction_verdicts(&input, &report))
     }
 
     #[test]
@@ -260,6 +113,6 @@ mod tests {
         let full = PolicyInput::build(&log, &surface, &meter);
         let settings = PolicySettings::default().validate(None).unwrap();
         let report = replay(&log, &meter, &full, &settings, ReplayMode::Verify);
-        assert!(verdicts(&input, &report).is_empty());
+        assert!(compaction_verdicts(&input, &report).is_empty());
     }
 }

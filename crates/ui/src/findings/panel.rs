@@ -1,5 +1,5 @@
 //! The findings panel: every finding of `check`, errors first, click to jump ("computing…"
-//! while the loader still computes them).
+//! while the loader still computes them); the selected row is scrolled into view.
 
 use egui::{RichText, ScrollArea, Ui};
 
@@ -7,6 +7,7 @@ use surface_engine::Severity;
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
+use crate::nav::reveal::ListScroll;
 use crate::session::loaded::Session;
 use crate::theme::{self, Palette};
 use crate::view::ViewState;
@@ -16,6 +17,7 @@ pub fn findings_ui(
     ui: &mut Ui,
     session: &Session,
     view: &ViewState,
+    (row, scroll): (Option<usize>, &mut ListScroll),
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -38,9 +40,15 @@ pub fn findings_ui(
     ui.separator();
     let order = &index.order;
     let row_height = theme::FINDING_ROW_HEIGHT;
-    ScrollArea::vertical()
+    // The row selected by a key or a jump is scrolled into view.
+    if let Some(row) = row.filter(|_| view.reveal.is_some()) {
+        scroll.reveal_row(row, row_height);
+    }
+    let area = ScrollArea::vertical()
         .id_salt("findings")
-        .auto_shrink([false, false])
+        .auto_shrink([false, false]);
+    let output = scroll
+        .area(area)
         .show_rows(ui, row_height, order.len(), |ui, rows| {
             for row in rows {
                 let Some(&n) = order.get(row) else { continue };
@@ -87,6 +95,7 @@ pub fn findings_ui(
                 }
             }
         });
+    scroll.update(&output, ui.ctx());
 }
 
 /// The counts of errors and warnings, and the buttons to the previous and next finding.

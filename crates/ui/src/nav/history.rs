@@ -41,6 +41,11 @@ impl History {
         let continues_drag = seek && self.seek_landed == Some(from);
         self.seek_landed = seek.then_some(to);
         if continues_drag {
+            // A drag (or a click a double-click took back) that ends where it began: no jump.
+            if self.back.last() == Some(&to) {
+                self.back.pop();
+                self.seek_landed = None;
+            }
             return;
         }
         self.back.push(from);

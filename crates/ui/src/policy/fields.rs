@@ -1,7 +1,7 @@
 //! The Policy tab's settings as the text the user types: read back into [`PolicySettings`],
 //! filled from settings, and a setting picked inside the intervals the log was inferred to obey.
 
-use surface_engine::policy::{Inferred, PolicySettings, PrunerSettings, Retain};
+use surface_engine::policy::{Inferred, PolicySettings, PrunerSettings, Retain, four_digits};
 
 /// One text field per setting (the tab's own widget state, like the search box's text).
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +29,8 @@ pub struct PolicyFields {
 }
 
 impl PolicyFields {
-    /// The text of `settings` (pruner sizes default when the pruner is off).
+    /// The text of `settings` (pruner sizes default when the pruner is off; ratios to four
+    /// significant digits, as the command line prints them).
     pub fn of(settings: &PolicySettings) -> Self {
         let pruner = settings.pruner.unwrap_or_default();
         let (ratio, tokens) = match settings.retain {
@@ -37,9 +38,9 @@ impl PolicyFields {
             Retain::Tokens(n) => (surface_engine::policy::DEFAULT_RETAIN_RATIO, Some(n)),
         };
         PolicyFields {
-            threshold_ratio: settings.threshold_ratio.to_string(),
+            threshold_ratio: four_digits(settings.threshold_ratio).to_string(),
             retain_in_tokens: tokens.is_some(),
-            retain_ratio: ratio.to_string(),
+            retain_ratio: four_digits(ratio).to_string(),
             retain_tokens: tokens.map(|n| n.to_string()).unwrap_or_default(),
             compaction_retries: settings.compaction_retries.to_string(),
             pruner_on: settings.pruner.is_some(),
@@ -129,10 +130,17 @@ pub fn inside_inferred(inferred: &Inferred, base: &PolicySettings) -> PolicySett
         // [lo, hi) cut to the valid (0, 1]: its middle; when it lies wholly above 1 (the log
         // never came near its threshold), 1, the nearest valid ratio.
         let hi = if hi.is_finite() { hi.min(1.0) } else { 1.0 };
-        settings.threshold_ratio = if hi > lo {
+        let middle = if hi > lo {
             (lo + hi) / 2.0
         } else {
             lo.min(1.0)
+        };
+        // Four significant digits, as the field shows it, when that stays inside.
+        let short = four_digits(middle);
+        settings.threshold_ratio = if short >= lo && short < hi {
+            short
+        } else {
+            middle
         };
     }
     if let Some([lo, hi]) = inferred.retain_tokens
@@ -230,6 +238,31 @@ mod tests {
         );
         let nothing = inside_inferred(&Inferred::default(), &PolicySettings::default());
         assert_eq!(nothing, PolicySettings::default());
+    }
+
+    #[test]
+    fn ratios_read_to_four_significant_digits() {
+        // The middle of [0.79114583, 0.8) is 0.795572916…: 0.7956 lies inside, and is set.
+        let inferred = Inferred {
+            threshold_ratio: Some([0.791_145_833_3, 0.8]),
+            ..Inferred::default()
+        };
+        let s = inside_inferred(&inferred, &PolicySettings::default());
+        assert_eq!(s.threshold_ratio, 0.7956);
+        assert_eq!(PolicyFields::of(&s).threshold_ratio, "0.7956");
+        // A field shows four digits of whatever the settings hold.
+        let long = PolicySettings {
+            threshold_ratio: 0.795_572_916,
+            ..PolicySettings::default()
+        };
+        assert_eq!(PolicyFields::of(&long).threshold_ratio, "0.7956");
+        // An interval too narrow for four digits keeps its middle.
+        let narrow = Inferred {
+            threshold_ratio: Some([0.795_61, 0.795_62]),
+            ..Inferred::default()
+        };
+        let t = inside_inferred(&narrow, &PolicySettings::default()).threshold_ratio;
+        assert!((0.795_61..0.795_62).contains(&t), "{t}");
     }
 
     #[test]

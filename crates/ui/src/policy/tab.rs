@@ -1,17 +1,19 @@
 //! The Policy tab (viewer-spec §10, issue #24): the policy's settings as fields, verify or
-//! what-if, the settings inferred from the log, one verdict per check (a click moves the
-//! cursor there), the first divergence, and the log's totals beside the replay's.
+//! what-if, the settings inferred from the log, the first divergence (a link to its check), and
+//! the log's totals beside the replay's in a pane that scrolls; under it the verdict table
+//! (`table`), one row per check, always in view.
 
-use egui::{RichText, Role, ScrollArea, Sense, TextEdit, Ui, WidgetInfo};
+use egui::{RichText, Role, ScrollArea, TextEdit, Ui, WidgetInfo};
 
-use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode};
+use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode, four_digits};
 
 use crate::command::NavCommand;
 use crate::command::PolicyCommand;
 use crate::command::UiCommand;
 use crate::policy::fields::{PolicyFields, interval_text};
 use crate::policy::job::PolicyJob;
-use crate::policy::rows::{VERDICT_COLUMNS, totals_rows, verdict_cells};
+use crate::policy::rows::totals_rows;
+use crate::policy::table::VerdictTable;
 use crate::session::loaded::Session;
 use crate::theme;
 
@@ -27,6 +29,8 @@ pub struct PolicyTabState {
     pub fields: PolicyFields,
     /// The input and reports of the open log.
     pub job: PolicyJob,
+    /// The verdict table's layout and scroll.
+    pub table: VerdictTable,
 }
 
 impl Default for PolicyTabState {
@@ -37,6 +41,7 @@ impl Default for PolicyTabState {
             settings,
             mode: ReplayMode::Verify,
             job: PolicyJob::default(),
+            table: VerdictTable::default(),
         }
     }
 }
@@ -45,14 +50,12 @@ impl PolicyTabState {
     /// Forgets the open log's work (a new log was loaded); the settings stay.
     pub fn reset(&mut self) {
         self.job.reset();
+        self.table = VerdictTable::default();
     }
 
-    /// The what-if report to draw over the context strip: the latest what-if report when the
-    /// tab is `shown` in what-if mode.
-    pub fn what_if_shown(&self, shown: bool) -> Option<std::sync::Arc<PolicyReport>> {
-        if !shown || self.mode != ReplayMode::WhatIf {
-            return None;
-        }
+    /// The latest what-if report (drawn over the context strip while its toggle is on,
+    /// whichever tab is open).
+    pub fn latest_what_if(&self) -> Option<std::sync::Arc<PolicyReport>> {
         self.job
             .landed(ReplayMode::WhatIf)
             .map(|(_, report)| std::sync::Arc::clone(report))
@@ -65,39 +68,82 @@ impl PolicyTabState {
     }
 }
 
-/// Draws the tab.
+/// Draws the tab: on top, in a pane that scrolls and that the user can make taller or
+/// shorter, the mode, the settings, what the log implies, the first divergence and the
+/// totals; below it, always in view at any window size, the verdict table. `cursor` is the
+/// replay cursor; `reveal` when it just jumped (the table scrolls to the check there).
 pub fn policy_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut PolicyTabState,
+    (synchronous, reveal): (bool, bool),
+    commands: &mut Vec<UiCommand>,
+) {
+    let report = replay_ui(ui, session, state, synchronous);
+    let height = ui.available_height();
+    let table_room = theme::POLICY_TABLE_MIN_HEIGHT.min(height / 2.0);
+    egui::Panel::top("policy-upper")
+        .resizable(true)
+        .default_size(height * theme::POLICY_UPPER_SHARE)
+        .min_size(theme::POLICY_ROW_HEIGHT * 2.0)
+        .max_size((height - table_room).max(theme::POLICY_ROW_HEIGHT * 2.0))
+        .show(ui, |ui| {
+            ScrollArea::vertical()
+                .id_salt("policy-upper-scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    upper_ui(ui, session, state, report.as_ref(), commands)
+                });
+        });
+    if let Some(report) = report {
+        crate::policy::table::verdict_table_ui(
+            ui,
+            &report,
+            &mut state.table,
+            (session.cursor(), reveal),
+            commands,
+        );
+    }
+}
+
+/// Starts or polls the replay of the settings in force; the report to show (the latest,
+/// while the next is computed), or `None` while none can be.
+fn replay_ui(
+    ui: &Ui,
+    session: &Session,
+    state: &mut PolicyTabState,
     synchronous: bool,
+) -> Option<std::sync::Arc<PolicyReport>> {
+    let meter = session.meter()?;
+    state
+        .settings
+        .validate(meter.window_at(session.len()))
+        .ok()?;
+    state.job.ensure(
+        session,
+        &state.settings,
+        state.mode,
+        Some(ui.ctx()),
+        synchronous,
+    );
+    if state.job.poll() {
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(100));
+    }
+    state.job.report_or_latest(state.mode).cloned()
+}
+
+/// The upper pane: mode, settings, and for the report what the log implies, the first
+/// divergence (a link to its check) and the totals.
+fn upper_ui(
+    ui: &mut Ui,
+    session: &Session,
+    state: &mut PolicyTabState,
+    report: Option<&std::sync::Arc<PolicyReport>>,
     commands: &mut Vec<UiCommand>,
 ) {
     let palette = theme::palette(ui);
-    ui.horizontal(|ui| {
-        ui.label("Mode:");
-        for (mode, label, hover) in [
-            (
-                ReplayMode::Verify,
-                "verify",
-                "Replay every check on the log as it is and hold each decision against the log's",
-            ),
-            (
-                ReplayMode::WhatIf,
-                "what-if",
-                "Remove the log's compactions and replay the session with these settings",
-            ),
-        ] {
-            if ui
-                .selectable_label(state.mode == mode, label)
-                .on_hover_text(hover)
-                .clicked()
-                && state.mode != mode
-            {
-                commands.push(PolicyCommand::SetPolicyMode(mode).into());
-            }
-        }
-    });
+    mode_ui(ui, state.mode, commands);
     ui.add_space(theme::SPACE_SMALL);
     if settings_fields(ui, &mut state.fields) {
         match state.fields.parse(&state.settings) {
@@ -114,41 +160,55 @@ pub fn policy_ui(
         ui.label(format!("Token meter {}", crate::session::loaded::PENDING));
         return;
     };
-    let window = meter.window_at(session.len());
-    if let Err(e) = state.settings.validate(window) {
+    if let Err(e) = state.settings.validate(meter.window_at(session.len())) {
         ui.label(RichText::new(e.to_string()).color(palette.error));
         return;
     }
-    state.job.ensure(
-        session,
-        &state.settings,
-        state.mode,
-        Some(ui.ctx()),
-        synchronous,
-    );
-    if state.job.poll() {
-        ui.ctx()
-            .request_repaint_after(std::time::Duration::from_millis(100));
-    }
-    let current = state
-        .job
-        .report_for(session.len(), &state.settings, state.mode)
-        .is_some();
-    let Some(report) = state.job.report_or_latest(state.mode).cloned() else {
+    let Some(report) = report else {
         ui.label(format!(
             "Replaying the policy {}",
             crate::session::loaded::PENDING
         ));
         return;
     };
+    let current = state
+        .job
+        .report_for(session.len(), &state.settings, state.mode)
+        .is_some();
     if !current {
         ui.label(RichText::new("Replaying the new settings…").color(palette.weak_text));
     }
-    inferred_ui(ui, &report, commands);
+    inferred_ui(ui, report, commands);
     ui.separator();
-    summary_ui(ui, &report, &palette);
-    ui.separator();
-    verdicts_ui(ui, &report, &palette, commands);
+    summary_ui(ui, report, &palette, commands);
+}
+
+/// Verify or what-if.
+fn mode_ui(ui: &mut Ui, mode: ReplayMode, commands: &mut Vec<UiCommand>) {
+    ui.horizontal(|ui| {
+        ui.label("Mode:");
+        for (m, label, hover) in [
+            (
+                ReplayMode::Verify,
+                "verify",
+                "Replay every check on the log as it is and hold each decision against the log's",
+            ),
+            (
+                ReplayMode::WhatIf,
+                "what-if",
+                "Remove the log's compactions and replay the session with these settings (its curve is drawn over the context strip)",
+            ),
+        ] {
+            if ui
+                .selectable_label(mode == m, label)
+                .on_hover_text(hover)
+                .clicked()
+                && mode != m
+            {
+                commands.push(PolicyCommand::SetPolicyMode(m).into());
+            }
+        }
+    });
 }
 
 /// The settings' fields; true when one changed.
@@ -229,7 +289,7 @@ fn inferred_ui(ui: &mut Ui, report: &PolicyReport, commands: &mut Vec<UiCommand>
     };
     ui.label(format!(
         "T {} · retain {} tokens · pruner {pruner} · prune threshold {}",
-        interval_text(inferred.threshold_ratio.map(|r| r.map(round3)), true),
+        interval_text(inferred.threshold_ratio.map(|r| r.map(four_digits)), true),
         interval_text(inferred.retain_tokens, false),
         interval_text(inferred.threshold_chars, false),
     ));
@@ -245,27 +305,48 @@ fn inferred_ui(ui: &mut Ui, report: &PolicyReport, commands: &mut Vec<UiCommand>
     }
 }
 
-/// `x` to three decimals (for display).
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
-/// The first divergence and the totals, the log's beside the replay's.
-fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
+/// The first divergence (a link: a click moves the cursor to its check) and the totals, the
+/// log's beside the replay's.
+fn summary_ui(
+    ui: &mut Ui,
+    report: &PolicyReport,
+    palette: &theme::Palette,
+    commands: &mut Vec<UiCommand>,
+) {
     match &report.first_divergence {
-        Some(d) => ui.label(
+        Some(d) => {
+            ui.horizontal_wrapped(|ui| {
+                let link = ui
+                    .link(
+                        RichText::new(format!("First divergence at seq {}", d.step_start_seq))
+                            .color(palette.warning),
+                    )
+                    .on_hover_text("Move the cursor to this check");
+                if link.clicked() {
+                    commands.push(NavCommand::Seek(d.cursor).into());
+                }
+                ui.label(RichText::new(format!(": {}", d.why)).color(palette.warning));
+            });
+        }
+        None => {
+            ui.label(format!(
+                "No divergence: {} checks, {} disagree",
+                report.checks.len(),
+                report.disagreements()
+            ));
+        }
+    }
+    let unjudged = report.checks.iter().filter(|c| c.cant_judge()).count();
+    if unjudged > 0 {
+        ui.label(
             RichText::new(format!(
-                "First divergence at seq {}: {}",
-                d.step_start_seq, d.why
+                "{}: {} (the log compacted with no context window in force)",
+                surface_engine::policy::CANT_JUDGE_NO_WINDOW,
+                crate::wording::count(unjudged, "check")
             ))
-            .color(palette.warning),
-        ),
-        None => ui.label(format!(
-            "No divergence: {} checks, {} disagree",
-            report.checks.len(),
-            report.disagreements()
-        )),
-    };
+            .color(palette.weak_text),
+        );
+    }
     for note in &report.notes {
         ui.label(RichText::new(note).color(palette.weak_text));
     }
@@ -289,98 +370,4 @@ fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
                 ui.end_row();
             }
         });
-}
-
-/// The verdict table's column widths: the theme's, narrowed in proportion when the panel is
-/// narrower than they are together, so that the last column (agrees) is never cut off.
-fn column_widths(available: f32, spacing: f32) -> [f32; 5] {
-    let columns = theme::POLICY_COLUMNS;
-    let gaps = spacing * (columns.len() - 1) as f32;
-    let wanted: f32 = columns.iter().sum();
-    let scale = ((available - gaps) / wanted).clamp(0.5, 1.0);
-    columns.map(|w| w * scale)
-}
-
-/// One row per check; a click moves the cursor to the check, hovering shows what differs.
-fn verdicts_ui(
-    ui: &mut Ui,
-    report: &PolicyReport,
-    palette: &theme::Palette,
-    commands: &mut Vec<UiCommand>,
-) {
-    let widths = column_widths(ui.available_width(), ui.spacing().item_spacing.x);
-    ui.horizontal(|ui| {
-        for (title, width) in VERDICT_COLUMNS.iter().zip(widths) {
-            ui.add_sized(
-                [width, theme::POLICY_ROW_HEIGHT],
-                egui::Label::new(RichText::new(*title).strong()),
-            );
-        }
-    });
-    if report.checks.is_empty() {
-        ui.label("No checks: the log has no steps or /compact commands.");
-        return;
-    }
-    ScrollArea::vertical()
-        .id_salt("policy-verdicts")
-        .auto_shrink([false, true])
-        .show_rows(
-            ui,
-            theme::POLICY_ROW_HEIGHT,
-            report.checks.len(),
-            |ui, rows| {
-                for check in &report.checks[rows] {
-                    let cells = verdict_cells(check);
-                    let row = ui.horizontal(|ui| {
-                        let mut clicked = false;
-                        for (k, (text, width)) in cells.iter().zip(widths).enumerate() {
-                            let mut rich = RichText::new(text);
-                            if k == 4 && check.agrees == Some(false) {
-                                rich = rich.color(palette.error);
-                            }
-                            let cell = ui.add_sized(
-                                [width, theme::POLICY_ROW_HEIGHT],
-                                egui::Label::new(rich).truncate().sense(Sense::click()),
-                            );
-                            clicked |= cell.clicked();
-                        }
-                        clicked
-                    });
-                    let hover = check
-                        .why
-                        .clone()
-                        .unwrap_or_else(|| "Click: move the cursor to this check".to_string());
-                    let response = row.response.interact(Sense::hover()).on_hover_text(hover);
-                    response.widget_info(|| {
-                        WidgetInfo::labeled(
-                            Role::Button,
-                            true,
-                            format!("check seq {}", check.step_start_seq),
-                        )
-                    });
-                    if row.inner {
-                        commands.push(NavCommand::Seek(check.cursor).into());
-                    }
-                }
-            },
-        );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn verdict_columns_fit_a_narrow_panel() {
-        let wide = column_widths(1000.0, 8.0);
-        assert_eq!(
-            wide,
-            theme::POLICY_COLUMNS,
-            "room enough: the theme's widths"
-        );
-        let narrow = column_widths(360.0, 8.0);
-        let total: f32 = narrow.iter().sum::<f32>() + 4.0 * 8.0;
-        assert!(total <= 360.0 + 0.01, "{total}");
-        assert!(narrow[4] > 0.0);
-    }
 }

@@ -223,10 +223,8 @@ pub fn replay_bar_ui(
         overview.zoom,
         commands,
     );
-    crate::strip::legend::strip_legend_ui(
-        ui,
-        overview.time_axis && crate::strip::axis::has_time_axis(&session.time),
-    );
+    let time = overview.time_axis && crate::strip::axis::has_time_axis(&session.time);
+    crate::strip::legend::strip_legend_ui(ui, strip.legend(time), strip.what_if_toggle(), commands);
     scrubber_ui(ui, session, state, &overview, &pal, commands);
 }
 
@@ -297,8 +295,10 @@ fn scrubber_ui(
         theme::SCRUBBER_HANDLE_RADIUS,
         pal.text,
     );
+    // The release too: a fast drag's last move and release come in one frame, where the
+    // scrubber is no longer dragged; the cursor ends where the button was released.
     if let Some(pos) = response.interact_pointer_pos()
-        && (response.clicked() || response.dragged())
+        && (response.clicked() || response.dragged() || response.drag_stopped())
     {
         commands.push(NavCommand::Seek(cursor_on_axis(pos.x, rect, &axis)).into());
     }

@@ -57,9 +57,12 @@ impl ViewerApp {
                         return;
                     }
                     Ok(FollowUpdate::Reload { reason }) => {
-                        self.chrome.banner = Some(Banner::info(format!(
-                            "The followed file changed underneath ({reason}); reloaded it."
-                        )));
+                        // Shown once the reload lands (its own banner would replace one set
+                        // now); the cursor stays where it was, or at the new end.
+                        self.jobs.reopen_notice = Some(format!(
+                            "The followed file changed underneath ({reason}): reloaded it; the cursor stays where it was (or at the new end)."
+                        ));
+                        self.jobs.keep_place = Some((session.cursor(), self.view.selected));
                         let path = session.path().map(Path::to_path_buf);
                         let id = Some(session.info.id.clone());
                         if let Some(path) = path {

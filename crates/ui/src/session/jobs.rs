@@ -24,6 +24,9 @@ pub(crate) struct Jobs {
     /// Why the current load was started when it reopens a file that shrank under the viewer
     /// (shown once that load lands).
     pub(crate) reopen_notice: Option<String>,
+    /// The cursor and selection to keep when the current load reopens the file shown (a
+    /// followed file that was truncated or replaced): clamped to the new log's end.
+    pub(crate) keep_place: Option<(usize, Option<surface_engine::EventIdx>)>,
     /// Open files with a live follower (`--follow`, or the Follow toggle).
     pub(crate) follow_requested: bool,
     /// The live follower of the open log.
@@ -44,6 +47,7 @@ impl Jobs {
             hold_analysis: false,
             start_analysis_next: false,
             reopen_notice: None,
+            keep_place: None,
             follow_requested: false,
             follow: None,
             synchronous,

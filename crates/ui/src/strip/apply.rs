@@ -1,5 +1,5 @@
 //! Applying the [`StripCommand`]s: the range the context strip shows (zoom, pan), its x axis,
-//! and the compaction threshold it draws.
+//! the compaction threshold it draws, and the what-if's toggle.
 
 use surface_engine::EventIdx;
 
@@ -37,6 +37,7 @@ impl ViewerApp {
                     self.view.threshold_ratio = r;
                 }
             }
+            StripCommand::ShowWhatIf(shown) => self.panels.strip.hide_what_if = !shown,
         }
     }
 

@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-use egui::text::LayoutJob;
-use egui::{Color32, FontId, Mesh, Pos2, Rect, TextFormat};
+use egui::{Mesh, Pos2, Rect};
 
 use surface_engine::audit::{Audit, Trigger};
 
@@ -188,49 +187,6 @@ pub fn hover_lines(audit: &Audit, from: usize, to: usize) -> Option<String> {
 
 /// At most this many marks of one kind are named in the hover.
 const HOVER_MAX: usize = 3;
-
-/// The legend of the marks' colours, as one line of coloured chips and names.
-pub fn legend(job: &mut LayoutJob, font: FontId, pal: &Palette) {
-    let text = TextFormat::simple(font.clone(), pal.weak_text);
-    job.append("\nmarks: ", 0.0, text.clone());
-    let chip = |job: &mut LayoutJob, color: Color32, name: &str| {
-        job.append("■", 0.0, TextFormat::simple(font.clone(), color));
-        job.append(name, 2.0, text.clone());
-        job.append(" ", 0.0, text.clone());
-    };
-    for t in [
-        Some(Trigger::Overflow),
-        Some(Trigger::Command),
-        Some(Trigger::Pressure),
-        Some(Trigger::BelowThreshold),
-        None,
-    ] {
-        chip(job, pal.trigger(t), t.map_or("none", Trigger::as_str));
-    }
-    job.append("(top: replace ops by trigger) · ", 0.0, text.clone());
-    job.append(
-        "▲",
-        0.0,
-        TextFormat::simple(font.clone(), pal.strip_over_threshold),
-    );
-    job.append("model request over the threshold", 2.0, text.clone());
-    job.append(" ", 0.0, text.clone());
-    job.append("(bottom) · ", 0.0, text.clone());
-    job.append(
-        "■",
-        0.0,
-        TextFormat::simple(font.clone(), pal.strip_reported),
-    );
-    job.append(
-        "prompt tokens the provider reported for a model call · ",
-        2.0,
-        text.clone(),
-    );
-    job.append("—", 0.0, TextFormat::simple(font.clone(), pal.strip_window));
-    job.append("context window · ", 2.0, text.clone());
-    job.append("- -", 0.0, TextFormat::simple(font, pal.warning));
-    job.append("compaction threshold", 2.0, text);
-}
 
 #[cfg(test)]
 mod tests {

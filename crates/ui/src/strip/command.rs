@@ -1,5 +1,5 @@
-//! The context strip's commands: the range it shows, its x axis, and the threshold it draws —
-//! applied by [`crate::strip::apply`].
+//! The context strip's commands: the range it shows, its x axis, the threshold it draws and
+//! whether the what-if is drawn over it — applied by [`crate::strip::apply`].
 
 use crate::strip::zoom::Zoom;
 
@@ -19,4 +19,6 @@ pub enum StripCommand {
     ToggleTimeAxis,
     /// Set the compaction threshold as a fraction of the context window.
     SetThresholdRatio(f64),
+    /// Draw the Policy tab's latest what-if over the strip, or not.
+    ShowWhatIf(bool),
 }

@@ -26,7 +26,7 @@ use surface_engine::{EventIdx, Meter};
 use crate::command::StripCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::{PENDING_METER_HOVER, Session};
-use crate::strip::audit_layer::{AuditLayer, hover_lines, legend};
+use crate::strip::audit_layer::{AuditLayer, hover_lines};
 use crate::strip::axis::Axis;
 use crate::strip::minmax::MinMax;
 use crate::strip::time_bands::TimeLayer;
@@ -43,13 +43,16 @@ pub struct StripState {
     columns: Option<Columns>,
     audit: Option<Arc<Audit>>,
     layer: Option<AuditLayer>,
-    /// The Policy tab's what-if drawn over the curve, and its per-column cache.
+    /// The Policy tab's latest what-if, drawn over the curve unless hidden, and its per-column
+    /// cache.
     what_if: Option<Arc<surface_engine::policy::PolicyReport>>,
+    /// The user hid the what-if (the toggle under the strip).
+    pub(crate) hide_what_if: bool,
     what_if_layer: Option<crate::strip::what_if_layer::WhatIfLayer>,
     /// The meter's totals per cursor, for the min/max of any range.
     pyramid: Option<MinMax>,
-    /// Where a range brush started (x), while one is dragged.
-    brush_from: Option<f32>,
+    /// The pointer gestures in progress.
+    gestures: crate::strip::input::Gestures,
 }
 
 impl StripState {
@@ -91,9 +94,29 @@ impl StripState {
         self.columns.as_ref().is_some_and(|c| c.time.is_some())
     }
 
-    /// The what-if report whose curve is drawn over the strip (`None`: none).
+    /// The what-if report whose curve is drawn over the strip unless hidden (`None`: none).
     pub fn set_what_if(&mut self, report: Option<Arc<surface_engine::policy::PolicyReport>>) {
         self.what_if = report;
+    }
+
+    /// `Some(shown)` when a what-if exists: whether its curve is drawn.
+    pub fn what_if_toggle(&self) -> Option<bool> {
+        self.what_if.as_ref().map(|_| !self.hide_what_if)
+    }
+
+    /// What the legend under the strip names: the audit's colours once known, the what-if's
+    /// threshold ratio while one exists.
+    pub fn legend(&self, time: bool) -> crate::strip::legend::Legend {
+        crate::strip::legend::Legend {
+            time,
+            audited: self.audit.is_some(),
+            what_if: self.what_if.as_ref().map(|r| r.settings.threshold_ratio),
+        }
+    }
+
+    /// The what-if layer drawn this frame (`None`: none, or hidden).
+    fn shown_what_if(&self) -> Option<&crate::strip::what_if_layer::WhatIfLayer> {
+        self.what_if_layer.as_ref().filter(|_| !self.hide_what_if)
     }
 }
 
@@ -406,21 +429,16 @@ pub fn context_strip_ui(
         (ratio, &axis, &zoom),
         &pal,
     );
-    // The what-if layer is laid out per event over the whole log: drawn only while the
-    // strip shows all of it on the index axis (else the columns would not line up).
-    if let Some(layer) = &state.what_if_layer
-        && zoom.is_whole(len)
-        && !axis.is_time()
-    {
-        layer.paint(ui, rect, columns.y_max, &pal);
+    if let Some(layer) = state.shown_what_if() {
+        layer.paint(ui, rect, (columns.y_max, &columns.windows), &pal);
     }
     crate::strip::input::strip_input(
         ui,
         &response,
         rect,
-        &zoom,
-        &axis,
-        &mut state.brush_from,
+        (&zoom, &axis),
+        &mut state.gestures,
+        session.cursor(),
         &pal,
         commands,
     );
@@ -484,10 +502,13 @@ impl StripState {
                 if self
                     .what_if_layer
                     .as_ref()
-                    .is_none_or(|l| !l.is_for(report, width, len)) =>
+                    .is_none_or(|l| !l.is_for(report, (axis, zoom), width, len)) =>
             {
                 self.what_if_layer = Some(crate::strip::what_if_layer::WhatIfLayer::compute(
-                    report, meter, width,
+                    report,
+                    meter,
+                    (axis, zoom),
+                    width,
                 ));
             }
             Some(_) => {}
@@ -510,8 +531,9 @@ fn threshold_menu_ui(ui: &mut Ui, ratio: f64, commands: &mut Vec<UiCommand>) {
     }
 }
 
-/// The strip's tooltip at `pos`: the figures at that cursor, the time, the range shown (of
-/// `len` events), the marks near the pointer, and the legend.
+/// The strip's tooltip at `pos`: the figures at that cursor (the what-if's too when it is
+/// drawn), the time, the range shown (of `len` events) and the marks near the pointer. The
+/// legend is under the strip and the gestures in the F1 help: neither is repeated here.
 fn hover_job(
     ui: &Ui,
     session: &Session,
@@ -524,26 +546,33 @@ fn hover_job(
     let at = |x: f32| axis.cursor_at_fraction(zoom, f64::from((x - rect.left()) / rect.width()));
     let c = at(pos.x);
     let mut text = hover_text(session, c, ratio);
+    let column = (pos.x - rect.left()).floor().max(0.0);
+    if let Some(layer) = state.shown_what_if()
+        && let Some(total) = layer.total_at_column(column as usize)
+    {
+        text.push_str(&format!(
+            "\nwhat-if (T {}): {total} tokens",
+            surface_engine::policy::four_digits(layer.ratio())
+        ));
+    }
     if let Some(layer) = state.columns.as_ref().and_then(|c| c.time.as_ref()) {
         let ms = zoom.start + f64::from((pos.x - rect.left()) / rect.width()) * zoom.span();
         text.push_str(&format!(
             "\ntime {}",
             crate::strip::ticks::elapsed_and_clock(ms, session.time.origin())
         ));
-        if let Some(more) = layer.hover((pos.x - rect.left()).floor()) {
+        if let Some(more) = layer.hover(column) {
             text.push('\n');
             text.push_str(&more);
         }
     }
     if !zoom.is_whole(axis.extent()) {
         text.push_str(&format!(
-            "\nshowing cursors {}..{} of {len} (double-click: the whole log)",
+            "\nshowing cursors {}..{} of {len}",
             axis.cursor_at(zoom.start),
             axis.cursor_at(zoom.end)
         ));
     }
-    let font = TextStyle::Body.resolve(ui.style());
-    let mut job = LayoutJob::default();
     if let Some(audit) = &state.audit {
         // The marks within a few pixels of the pointer: cursors k are events k - 1.
         let reach = theme::SCRUBBER_MARKER_SPACING / 2.0;
@@ -553,13 +582,15 @@ fn hover_job(
             text.push('\n');
             text.push_str(&lines);
         }
-        job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
-        legend(&mut job, font, pal);
-    } else {
-        job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
-        job.append("\n", 0.0, TextFormat::simple(font.clone(), pal.text));
-        crate::strip::legend::append_legend(&mut job, font, pal, axis.is_time());
     }
+    let font = TextStyle::Body.resolve(ui.style());
+    let mut job = LayoutJob::default();
+    job.append(&text, 0.0, TextFormat::simple(font.clone(), pal.text));
+    job.append(
+        "\nclick: move the cursor · F1: every gesture",
+        0.0,
+        TextFormat::simple(font, pal.weak_text),
+    );
     job
 }
 
@@ -871,9 +902,6 @@ pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
             u.output
         ));
     }
-    text.push_str(
-        "\nclick: move the cursor · drag: zoom to a range · Ctrl+wheel, W/S: zoom · wheel, Shift+drag, A/D: pan · double-click: whole log · right-click: threshold",
-    );
     text
 }
 

@@ -1,6 +1,7 @@
 //! The context strip's pointer gestures: click seeks, a drag brushes a range and zooms to
 //! it, Shift+drag or a middle-button drag pans, Ctrl+wheel zooms at the pointer, the wheel
-//! pans, a double-click shows the whole log again. Each becomes a [`UiCommand`].
+//! pans, a double-click shows the whole log again — and puts the cursor back where the
+//! double-click's first click found it, so that it does not seek. Each becomes a [`UiCommand`].
 
 use egui::{Rect, Response, Stroke, Ui};
 
@@ -16,19 +17,35 @@ const BRUSH_MIN: f32 = 4.0;
 /// Spans panned per point of wheel scrolling (Ctrl+wheel arrives as a zoom delta instead).
 const WHEEL_PAN_PER_POINT: f64 = 1.0 / 600.0;
 
+/// What the strip's gestures keep between frames.
+#[derive(Debug, Default)]
+pub struct Gestures {
+    /// Where a range brush started (x), while one is dragged.
+    brush_from: Option<f32>,
+    /// The last click's seek: when (input time) and the cursor before it, which a
+    /// double-click puts back.
+    click: Option<(f64, usize)>,
+}
+
 /// Turns the strip's pointer input into seeks and zoom changes; draws the brush while it is
-/// dragged. `brush_from` is the brush's start while one is dragged.
+/// dragged. `cursor` is the replay cursor now.
 #[allow(clippy::too_many_arguments)]
 pub fn strip_input(
     ui: &Ui,
     response: &Response,
     rect: Rect,
-    zoom: &Zoom,
-    axis: &Axis<'_>,
-    brush_from: &mut Option<f32>,
+    (zoom, axis): (&Zoom, &Axis<'_>),
+    gestures: &mut Gestures,
+    cursor: usize,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
+    let now = ui.input(|i| i.time);
+    let mut seek = |commands: &mut Vec<UiCommand>, to: usize| {
+        gestures.click = Some((now, cursor));
+        commands.push(NavCommand::Seek(to).into());
+    };
+    let brush_from = &mut gestures.brush_from;
     let fraction = |x: f32| f64::from((x - rect.left()) / rect.width().max(1.0));
     let len = axis.extent();
     // Where a brush's end lands: on a whole cursor on the index axis, at any time on the time
@@ -42,6 +59,18 @@ pub fn strip_input(
     };
     if response.double_clicked() {
         *brush_from = None;
+        // The first click of the two moved the cursor: put it back.
+        // The second press comes within the double-click delay of the first release (the
+        // seek), and is released within a click's duration.
+        let window = ui.ctx().options(|o| {
+            o.input_options.max_double_click_delay + o.input_options.max_click_duration
+        });
+        if let Some((at, before)) = gestures.click.take()
+            && now - at <= window
+            && before != cursor
+        {
+            commands.push(NavCommand::Seek(before).into());
+        }
         commands.push(StripCommand::SetZoom(None).into());
         return;
     }
@@ -77,14 +106,13 @@ pub fn strip_input(
                 let (start, end) = (brushed(a), brushed(b));
                 commands.push(StripCommand::SetZoom(Some(Zoom { start, end })).into());
             } else {
-                commands
-                    .push(NavCommand::Seek(axis.cursor_at_fraction(zoom, fraction(pos.x))).into());
+                seek(commands, axis.cursor_at_fraction(zoom, fraction(pos.x)));
             }
         }
     } else if response.clicked()
         && let Some(pos) = response.interact_pointer_pos()
     {
-        commands.push(NavCommand::Seek(axis.cursor_at_fraction(zoom, fraction(pos.x))).into());
+        seek(commands, axis.cursor_at_fraction(zoom, fraction(pos.x)));
     }
     if response.hovered() {
         let (zoom_delta, scroll) = ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta));

@@ -1,10 +1,26 @@
 //! The context strip's legend, one line under it: what the x axis is (and how to switch it),
-//! and what the curve, the lines, the squares and the marks mean, each in its own colour.
+//! what the curve, the lines, the squares and the marks mean, each in its own colour — the
+//! replace ops' trigger colours once the audit is known, the what-if's curve and threshold
+//! while one is drawn — and the toggle that shows or hides the what-if.
 
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, TextFormat, Ui};
 
+use surface_engine::audit::Trigger;
+
+use crate::command::{StripCommand, UiCommand};
 use crate::theme::{self, Palette};
+
+/// What the legend names besides the fixed marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Legend {
+    /// The x axis is wall-clock time.
+    pub time: bool,
+    /// The replace ops carry their trigger's colour (the audit is known).
+    pub audited: bool,
+    /// A what-if is drawn: its threshold ratio.
+    pub what_if: Option<f64>,
+}
 
 /// What the legend names the x axis after.
 pub fn axis_name(time: bool) -> &'static str {
@@ -16,16 +32,10 @@ pub fn axis_name(time: bool) -> &'static str {
 }
 
 /// The legend as coloured chips and names.
-pub fn legend_job(font: FontId, pal: &Palette, time: bool) -> LayoutJob {
+pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
     let mut job = LayoutJob::default();
-    append_legend(&mut job, font, pal, time);
-    job
-}
-
-/// Appends the legend to `job` (the strip's hover ends with it).
-pub fn append_legend(job: &mut LayoutJob, font: FontId, pal: &Palette, time: bool) {
     let text = TextFormat::simple(font.clone(), pal.weak_text);
-    job.append(axis_name(time), 0.0, text.clone());
+    job.append(axis_name(legend.time), 0.0, text.clone());
     let mut chip = |glyph: &str, color: Color32, name: &str| {
         job.append(" · ", 0.0, text.clone());
         job.append(glyph, 0.0, TextFormat::simple(font.clone(), color));
@@ -34,18 +44,39 @@ pub fn append_legend(job: &mut LayoutJob, font: FontId, pal: &Palette, time: boo
     chip("■", pal.strip_curve, "context tokens (the harness's meter)");
     chip("—", pal.strip_window, "context window");
     chip("- -", pal.warning, "compaction threshold");
+    if let Some(ratio) = legend.what_if {
+        let ratio = surface_engine::policy::four_digits(ratio);
+        chip("—", pal.what_if, &format!("what-if total (T {ratio})"));
+        chip("- -", pal.what_if, "what-if threshold");
+    }
     chip(
         "■",
         pal.strip_reported,
         "prompt tokens the provider reported for a model call",
     );
-    chip(
-        "▮",
-        pal.family(theme::Family::Compaction),
-        "replace op (top; trigger colour once audited)",
-    );
+    if legend.audited {
+        for t in [
+            Some(Trigger::Overflow),
+            Some(Trigger::Command),
+            Some(Trigger::Pressure),
+            Some(Trigger::BelowThreshold),
+            None,
+        ] {
+            let name = match t {
+                Some(t) => format!("{} op", t.as_str()),
+                None => "op without a trigger".to_string(),
+            };
+            chip("▮", pal.trigger(t), &name);
+        }
+    } else {
+        chip(
+            "▮",
+            pal.family(theme::Family::Compaction),
+            "replace op (top; trigger colour once audited)",
+        );
+    }
     chip("▲", pal.strip_over_threshold, "request over the threshold");
-    if time {
+    if legend.time {
         chip("▬", pal.strip_call_span(), "model call");
         chip(
             "■",
@@ -54,15 +85,44 @@ pub fn append_legend(job: &mut LayoutJob, font: FontId, pal: &Palette, time: boo
         );
         chip("■", pal.weak_text.gamma_multiply(0.4), "idle");
     }
+    job
 }
 
-/// Shows the legend under the strip.
-pub fn strip_legend_ui(ui: &mut Ui, time: bool) {
+/// Shows the legend under the strip, after the what-if toggle when a what-if exists
+/// (`what_if_shown`: `Some(shown)`).
+pub fn strip_legend_ui(
+    ui: &mut Ui,
+    legend: Legend,
+    what_if_shown: Option<bool>,
+    commands: &mut Vec<UiCommand>,
+) {
     let pal = theme::palette(ui);
     let font = FontId::proportional(theme::STRIP_LEGEND_SIZE);
-    let mut job = legend_job(font, &pal, time);
-    job.wrap.max_width = ui.available_width();
-    ui.label(job);
+    ui.horizontal(|ui| {
+        if let Some(shown) = what_if_shown {
+            let mut on = shown;
+            let toggle = ui
+                .checkbox(
+                    &mut on,
+                    egui::RichText::new("what-if curve")
+                        .size(theme::STRIP_LEGEND_SIZE)
+                        .color(pal.what_if),
+                )
+                .on_hover_text(
+                    "Draw the Policy tab's latest what-if over the strip: its total and its threshold",
+                );
+            if toggle.changed() {
+                commands.push(StripCommand::ShowWhatIf(on).into());
+            }
+        }
+        let shown = Legend {
+            what_if: legend.what_if.filter(|_| what_if_shown == Some(true)),
+            ..legend
+        };
+        let mut job = legend_job(font, &pal, shown);
+        job.wrap.max_width = ui.available_width();
+        ui.label(job);
+    });
 }
 
 #[cfg(test)]
@@ -72,7 +132,8 @@ mod tests {
     #[test]
     fn the_legend_names_every_mark() {
         let pal = theme::palette_for(&egui::Visuals::dark());
-        let index = legend_job(FontId::proportional(10.0), &pal, false).text;
+        let font = || FontId::proportional(10.0);
+        let index = legend_job(font(), &pal, Legend::default()).text;
         for name in [
             "context window",
             "compaction threshold",
@@ -82,7 +143,28 @@ mod tests {
         }
         // Model calls, compactions and idle time are drawn on the time axis only.
         assert!(!index.contains("idle") && !index.contains('▬'), "{index}");
-        let time = legend_job(FontId::proportional(10.0), &pal, true).text;
+        assert!(!index.contains("what-if"), "{index}");
+        let time = Legend {
+            time: true,
+            ..Legend::default()
+        };
+        let time = legend_job(font(), &pal, time).text;
         assert!(time.contains("idle") && time.contains("x: wall-clock time"));
+        // The audit's trigger colours, and the what-if's curve and threshold, each named.
+        let all = Legend {
+            audited: true,
+            what_if: Some(0.795572916),
+            ..Legend::default()
+        };
+        let all = legend_job(font(), &pal, all).text;
+        for name in [
+            "overflow op",
+            "pressure op",
+            "below-threshold op",
+            "what-if total (T 0.7956)",
+            "what-if threshold",
+        ] {
+            assert!(all.contains(name), "{name}: {all}");
+        }
     }
 }

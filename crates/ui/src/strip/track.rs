@@ -24,8 +24,9 @@ pub fn seek_on_click_or_drag(
     len: usize,
     commands: &mut Vec<UiCommand>,
 ) {
+    // The release too: a fast drag ends where the button was released.
     if let Some(pos) = response.interact_pointer_pos()
-        && (response.clicked() || response.dragged())
+        && (response.clicked() || response.dragged() || response.drag_stopped())
     {
         commands
             .push(NavCommand::Seek(cursor_from_x(pos.x, rect.left(), rect.width(), len)).into());

@@ -1,5 +1,8 @@
-//! The Policy tab's what-if over the context strip: the hypothetical total as a second line,
-//! and a tick at the foot of the strip for each hypothetical compaction.
+//! The Policy tab's what-if over the context strip, in its own colour: the hypothetical total
+//! as a second line, the what-if's own threshold as a dashed line (its dashes fill the gaps of
+//! the log's threshold, so equal thresholds read as one line of both colours), and a tick at the
+//! foot of the strip for each hypothetical compaction. Laid out per pixel column of the range
+//! shown, on either axis, once per report, width, length and range.
 
 use std::sync::Arc;
 
@@ -8,34 +11,89 @@ use egui::{Mesh, Rect, Shape, Ui, Vec2};
 use surface_engine::Meter;
 use surface_engine::policy::{PolicyReport, WhatIfCurve};
 
-use crate::strip::track::fraction_from_cursor;
+use crate::strip::axis::Axis;
+use crate::strip::zoom::Zoom;
 use crate::theme::{self, Palette};
 
-/// The what-if line per pixel column, for one report, width and length.
+/// `(width, events, range start bits, range end bits, time axis)`.
+type LayerKey = (u32, usize, u64, u64, bool);
+
+/// The what-if line per pixel column, for one report, width, length and range.
 #[derive(Debug)]
 pub struct WhatIfLayer {
     report: Arc<PolicyReport>,
-    key: (usize, usize),
+    key: LayerKey,
     points: Vec<u64>,
+    /// Columns of the hypothetical compactions inside the range shown.
+    marks: Vec<f32>,
+}
+
+fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> LayerKey {
+    (
+        width as u32,
+        len,
+        zoom.start.to_bits(),
+        zoom.end.to_bits(),
+        axis.is_time(),
+    )
 }
 
 impl WhatIfLayer {
-    /// The layer of `report` (a what-if) on a `width`-column strip over the meter's events.
-    pub fn compute(report: &Arc<PolicyReport>, meter: &Meter, width: usize) -> Self {
+    /// The layer of `report` (a what-if) on a `width`-column strip showing `zoom` on `axis`.
+    pub fn compute(
+        report: &Arc<PolicyReport>,
+        meter: &Meter,
+        (axis, zoom): (&Axis<'_>, &Zoom),
+        width: usize,
+    ) -> Self {
+        let marks = report
+            .curve
+            .marks
+            .iter()
+            .filter_map(|m| {
+                let f = axis.fraction(zoom, m.cursor);
+                (0.0..=1.0).contains(&f).then_some(f as f32 * width as f32)
+            })
+            .collect();
         WhatIfLayer {
             report: Arc::clone(report),
-            key: (width, meter.len()),
-            points: what_if_points(&report.curve, meter, width),
+            key: key_of(width, meter.len(), axis, zoom),
+            points: what_if_points(&report.curve, meter, (axis, zoom), width),
+            marks,
         }
     }
 
-    /// Whether this layer was computed for `report` at `width` over `len` events.
-    pub fn is_for(&self, report: &Arc<PolicyReport>, width: usize, len: usize) -> bool {
-        Arc::ptr_eq(&self.report, report) && self.key == (width, len)
+    /// Whether this layer was computed for `report` at `width` over `len` events showing
+    /// `zoom` on `axis`.
+    pub fn is_for(
+        &self,
+        report: &Arc<PolicyReport>,
+        (axis, zoom): (&Axis<'_>, &Zoom),
+        width: usize,
+        len: usize,
+    ) -> bool {
+        Arc::ptr_eq(&self.report, report) && self.key == key_of(width, len, axis, zoom)
     }
 
-    /// Paints the line and the marks over the strip's `rect` scaled to `y_max` tokens.
-    pub fn paint(&self, ui: &Ui, rect: Rect, y_max: u64, pal: &Palette) {
+    /// The what-if's threshold ratio.
+    pub fn ratio(&self) -> f64 {
+        self.report.settings.threshold_ratio
+    }
+
+    /// The what-if total at pixel column `column` (for the hover).
+    pub fn total_at_column(&self, column: usize) -> Option<u64> {
+        self.points.get(column).copied()
+    }
+
+    /// Paints the line, the threshold of each window stretch (`(from, to, window)` columns)
+    /// and the marks over the strip's `rect` scaled to `y_max` tokens.
+    pub fn paint(
+        &self,
+        ui: &Ui,
+        rect: Rect,
+        (y_max, windows): (u64, &[(f32, f32, u64)]),
+        pal: &Palette,
+    ) {
         let plot = rect.shrink2(Vec2::new(0.0, theme::STRIP_PADDING));
         let y_of = |tokens: u64| {
             plot.bottom() - (tokens as f32 / y_max.max(1) as f32).min(1.0) * plot.height()
@@ -46,31 +104,60 @@ impl WhatIfLayer {
             let y = y_of(tokens);
             mesh.add_colored_rect(
                 Rect::from_x_y_ranges(x..=x + 1.0, y..=y + theme::STROKE_MEDIUM),
-                pal.warning,
+                pal.what_if,
             );
         }
-        let len = self.key.1;
-        for mark in &self.report.curve.marks {
-            let x = rect.left() + fraction_from_cursor(mark.cursor, len) * rect.width();
-            let half = theme::STRIP_OP_MARK_WIDTH / 2.0;
+        for &(from, to, window) in windows {
+            let threshold = surface_engine::meter::threshold(window, self.ratio());
+            if threshold > y_max {
+                continue;
+            }
+            let y = y_of(threshold);
+            let (x0, x1) = (rect.left() + from, rect.left() + to);
+            // Offset by one dash: in the gaps of the log's threshold.
+            let mut x = x0 + theme::STRIP_DASH;
+            while x < x1 {
+                let end = (x + theme::STRIP_DASH).min(x1);
+                mesh.add_colored_rect(
+                    Rect::from_x_y_ranges(x..=end, y..=y + theme::STROKE_THIN),
+                    pal.what_if,
+                );
+                x += theme::STRIP_DASH * 2.0;
+            }
+        }
+        let half = theme::STRIP_OP_MARK_WIDTH / 2.0;
+        for &column in &self.marks {
+            let x = rect.left() + column;
             mesh.add_colored_rect(
                 Rect::from_x_y_ranges(
                     x - half..=x + half,
                     rect.bottom() - theme::STRIP_OP_MARK..=rect.bottom(),
                 ),
-                pal.warning,
+                pal.what_if,
             );
         }
         ui.painter_at(rect).add(Shape::mesh(mesh));
     }
 }
 
-/// The what-if total at the last cursor of each of `width` columns over the meter's events.
-pub fn what_if_points(curve: &WhatIfCurve, meter: &Meter, width: usize) -> Vec<u64> {
+/// The what-if total at the last cursor of each of `width` columns of the range `zoom` shown
+/// on `axis` (a column without an event holds the total of the cursor before it).
+pub fn what_if_points(
+    curve: &WhatIfCurve,
+    meter: &Meter,
+    (axis, zoom): (&Axis<'_>, &Zoom),
+    width: usize,
+) -> Vec<u64> {
     let len = meter.len();
     (0..width)
         .map(|c| {
-            let cursor = ((c + 1) * len).div_ceil(width.max(1)).min(len);
+            let (from, to) = axis.column_bounds(zoom, c, width);
+            let to = to.min(len + 1);
+            let cursor = if from < to {
+                to - 1
+            } else {
+                from.saturating_sub(1).min(len)
+            };
             curve.total_at(meter, cursor)
         })
         .collect()
@@ -89,13 +176,26 @@ mod tests {
         let input = PolicyInput::build(&session.log, &surface, meter);
         let settings = PolicySettings::default().validate(None).unwrap();
         let report = replay(&session.log, meter, &input, &settings, ReplayMode::WhatIf);
-        let points = what_if_points(&report.curve, meter, 7);
+        let axis = Axis::Index { len: meter.len() };
+        let whole = axis.whole();
+        let points = what_if_points(&report.curve, meter, (&axis, &whole), 7);
         assert_eq!(points.len(), 7);
         assert_eq!(
             points[6],
             report.curve.total_at(meter, meter.len()),
             "the last column is the end of the log"
         );
-        assert!(what_if_points(&report.curve, meter, 0).is_empty());
+        assert!(what_if_points(&report.curve, meter, (&axis, &whole), 0).is_empty());
+        // Zoomed to the first half: the last column is the middle of the log.
+        let half = Zoom {
+            start: 0.0,
+            end: (meter.len() / 2) as f64,
+        };
+        let zoomed = what_if_points(&report.curve, meter, (&axis, &half), 7);
+        assert_eq!(
+            zoomed[6],
+            report.curve.total_at(meter, meter.len() / 2),
+            "{zoomed:?}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! payload summary), shadow brackets in the gutter, family filters and the search box.
 
 use egui::{Key, ScrollArea, Ui};
+use surface_engine::EventIdx;
 
 use crate::command::TimelineCommand;
 use crate::command::UiCommand;
@@ -29,6 +30,9 @@ pub fn offset_to_reveal(
     Some((top - (viewport_height - row_height) / 2.0).max(0.0))
 }
 
+/// Frames a reveal is retried until its row is seen whole.
+const REVEAL_ATTEMPTS: u8 = 8;
+
 // --- Drawing --------------------------------------------------------------------------
 
 /// Shows the timeline: toolbar, header, rows.
@@ -53,7 +57,17 @@ pub fn timeline_ui(
         // bottom stays there as rows arrive; a cursor stepped back keeps its row in view.
         .stick_to_bottom(view.following && session.cursor() == session.len());
     let retry = state.retry_reveal.take();
-    if let Some(target) = view.reveal.or(retry)
+    // The rows' view is about to change size (a banner came or went, the strip grew): a cursor
+    // row that was in view stays in view.
+    let resizing = (ui.available_height() - state.viewport_height).abs() > 0.5;
+    let keep = (resizing && state.cursor_seen)
+        .then(|| session.cursor_event())
+        .flatten();
+    let target = view.reveal.or(retry).or(keep);
+    if view.reveal.is_some() || keep.is_some() {
+        state.reveal_attempts = REVEAL_ATTEMPTS;
+    }
+    if let Some(target) = target
         && let Ok(row) = state.row_of(target)
         && let Some(offset) =
             offset_to_reveal(row, theme::ROW_HEIGHT, state.offset, state.viewport_height)
@@ -74,14 +88,30 @@ pub fn timeline_ui(
         crate::timeline::rows::brackets_ui(ui, session, state, &range, &row_rects, &pal, commands);
         geometry.timeline = row_rects;
     });
-    let resized = state.viewport_height != output.inner_rect.height();
     state.offset = output.state.clamped_offset().y;
     state.viewport_height = output.inner_rect.height();
-    // Checked again next frame, and for as long as the viewport keeps changing size.
-    if let Some(target) = view.reveal.or(retry.filter(|_| resized)) {
+    let seen = |state: &TimelineState, idx: EventIdx| {
+        state.row_of(idx).is_ok_and(|row| {
+            offset_to_reveal(
+                row,
+                theme::ROW_HEIGHT,
+                state.offset - 0.5,
+                state.viewport_height + 1.0,
+            )
+            .is_none()
+        })
+    };
+    // A reveal is checked again on the next frames until its row is seen whole: the scroll
+    // area clamps to the last frame's content height, and the panels around may still change
+    // size (a banner, the strip) and hide the row again.
+    if let Some(target) = target.filter(|&t| !seen(state, t))
+        && state.reveal_attempts > 0
+    {
+        state.reveal_attempts -= 1;
         state.retry_reveal = Some(target);
         ui.ctx().request_repaint();
     }
+    state.cursor_seen = session.cursor_event().is_some_and(|c| seen(state, c));
     geometry.timeline_clip = output.inner_rect;
     geometry.gutter_right = output.inner_rect.left() + theme::GUTTER_WIDTH;
 }

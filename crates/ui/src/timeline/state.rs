@@ -24,6 +24,11 @@ pub struct TimelineState {
     /// frame's content height (0 on a log's first frame), and the panels around may still
     /// change size (a banner, the strip) and hide the row again.
     pub(crate) retry_reveal: Option<EventIdx>,
+    /// Frames left to see the revealed row whole before giving up.
+    pub(crate) reveal_attempts: u8,
+    /// The cursor's row was whole in the view at the end of the last frame: when the view
+    /// changes size (a banner comes or goes) it is kept in view.
+    pub(crate) cursor_seen: bool,
 }
 
 impl TimelineState {
