@@ -1020,3 +1020,71 @@ fn markdown_of_the_sample_matches_the_snapshot() {
         "the sample's Markdown audit changed; review it and run UPDATE_SNAPSHOTS=1 cargo test --test suite audit::\n{markdown}"
     );
 }
+
+/// Every `href="#…"` of `html` and every `id="…"`.
+fn anchors(html: &str) -> (Vec<&str>, std::collections::HashSet<&str>) {
+    let hrefs = html
+        .split("href=\"#")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    let ids = html
+        .split(" id=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    (hrefs, ids)
+}
+
+#[test]
+fn the_html_report_of_a_long_log_links_only_to_sections_it_holds() {
+    // More compactions than the report shows with their texts.
+    let config = surface_synth::SynthConfig {
+        target_events: 40_000,
+        chunks_per_message: 4,
+        compaction_every: 1,
+        ..surface_synth::SynthConfig::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("long.session.jsonl");
+    let file = std::fs::File::create(&log).unwrap();
+    surface_synth::generate(&config, std::io::BufWriter::new(file)).unwrap();
+    let out_path = dir.path().join("audit.html");
+    let out = run(&[
+        "audit",
+        log.to_str().unwrap(),
+        "--html",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    let replaces = html.matches("<section id=\"r-").count();
+    assert!(
+        replaces > surface_cli::audit::DETAILED,
+        "{replaces} sections: the log needs more compactions than are shown in full"
+    );
+    let (hrefs, ids) = anchors(&html);
+    assert!(
+        hrefs.len() > 2 * surface_cli::audit::DETAILED,
+        "{}",
+        hrefs.len()
+    );
+    let dead: Vec<&&str> = hrefs.iter().filter(|h| !ids.contains(**h)).collect();
+    assert!(
+        dead.is_empty(),
+        "{} dead links, the first {:?}",
+        dead.len(),
+        dead.first()
+    );
+    // The chart is a band from each column's lowest to its highest total, and the table has
+    // the policy's verdict on every compaction.
+    assert!(html.contains("lowest to highest in each column"));
+    assert!(html.contains("<th>policy</th>"));
+    assert!(html.contains("as the policy decided") || html.contains("class=\"differs\""));
+    assert_eq!(well_formed(&html).iter().filter(|n| *n == "svg").count(), 1);
+}

@@ -40,10 +40,16 @@ mod surface;
 #[cfg(feature = "gui")]
 mod ui;
 #[cfg(feature = "gui")]
+mod ui_keys;
+#[cfg(feature = "gui")]
 mod ui_nav;
 #[cfg(feature = "gui")]
 mod ui_policy;
 #[cfg(feature = "gui")]
+mod ui_policy_tab;
+#[cfg(feature = "gui")]
 mod ui_save;
+#[cfg(feature = "gui")]
+mod ui_snapshot;
 #[cfg(feature = "gui")]
 mod ui_time_axis;

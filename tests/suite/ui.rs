@@ -2,6 +2,7 @@
 //! log, step with the keyboard, pick a replace range, jump to a finding, search.
 
 use crate::common;
+use crate::ui_snapshot::{snapshot, with_pixels};
 
 use std::path::PathBuf;
 
@@ -260,7 +261,8 @@ fn the_bundled_sample_and_upstream_fixtures_open_and_replay() {
 }
 
 /// Pixel snapshots of the main layout with a replace selected, dark and light. They render
-/// through wgpu (lavapipe or Mesa EGL on CI); update with `UPDATE_SNAPSHOTS=1 cargo test --test ui`.
+/// through wgpu (lavapipe or Mesa EGL on CI; skipped with a note on a machine without either,
+/// see `ui_snapshot`); update with `UPDATE_SNAPSHOTS=1 cargo test --test suite ui::`.
 #[test]
 fn main_layout_snapshots() {
     let mut results = egui_kittest::SnapshotResults::new();
@@ -270,17 +272,17 @@ fn main_layout_snapshots() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let path = write_log(&dir);
-        let mut harness = Harness::builder()
+        let builder = Harness::builder()
             .with_size(egui::vec2(1400.0, 700.0))
-            .with_theme(theme)
-            .wgpu()
-            .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+            .with_theme(theme);
+        let mut harness =
+            with_pixels(builder, name).build_eframe(move |_cc| ViewerApp::new_for_test(&path));
         press(&mut harness, Key::Home, 1);
         harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowRight);
         harness.run();
         harness.get_by_label("event seq 6").hover();
         harness.run();
-        harness.snapshot(name);
+        snapshot(&mut harness, name);
         results.extend_harness(&mut harness);
     }
 }
@@ -402,10 +404,10 @@ fn a_sqlite_file_with_several_sessions_offers_a_picker() {
 fn a_laptop_screen_keeps_all_three_panels_readable() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_log(&dir);
-    let mut harness = Harness::builder()
+    let builder = Harness::builder()
         .with_size(egui::vec2(1280.0, 720.0))
-        .with_max_steps(64)
-        .wgpu()
+        .with_max_steps(64);
+    let mut harness = with_pixels(builder, "laptop_layout_1280x720")
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
     harness.run();
     // Fixed timeline columns: gutter, seq, time, type, state (theme.rs).
@@ -446,7 +448,7 @@ fn a_laptop_screen_keeps_all_three_panels_readable() {
     // Something to inspect: the panel does not move, the timeline still shows payloads.
     check_layout(&harness, 260.0, 460.0);
     assert_eq!(harness.get_by_label("Inspector").rect().left(), side_before);
-    harness.snapshot("laptop_layout_1280x720");
+    snapshot(&mut harness, "laptop_layout_1280x720");
 }
 
 fn small_store(dir: &tempfile::TempDir) -> (PathBuf, Vec<surface_synth::StoredSession>) {
@@ -591,21 +593,19 @@ fn the_browser_keeps_its_scroll_position_across_a_session() {
 #[test]
 fn cjk_text_renders_with_the_bundled_font() {
     let mut installed = false;
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(520.0, 90.0))
-        .wgpu()
-        .build_ui(move |ui| {
-            if !installed {
-                // Fonts apply from the next pass.
-                surface_ui::theme::install_fonts(ui.ctx());
-                installed = true;
-                ui.ctx().request_repaint();
-                return;
-            }
-            ui.label("中文：修复解析负数金额的测试。");
-            ui.label("日本語：ログのパーサーを直す、カタカナ。");
-            ui.label("한국어: 빌드 오류 고치기");
-        });
+    let builder = Harness::builder().with_size(egui::vec2(520.0, 90.0));
+    let mut harness = with_pixels(builder, "cjk_text_bundled_font").build_ui(move |ui| {
+        if !installed {
+            // Fonts apply from the next pass.
+            surface_ui::theme::install_fonts(ui.ctx());
+            installed = true;
+            ui.ctx().request_repaint();
+            return;
+        }
+        ui.label("中文：修复解析负数金额的测试。");
+        ui.label("日本語：ログのパーサーを直す、カタカナ。");
+        ui.label("한국어: 빌드 오류 고치기");
+    });
     harness.run();
     harness.get_by_label("한국어: 빌드 오류 고치기");
     let fonts: Vec<String> = harness.ctx.fonts(|f| {
@@ -615,7 +615,7 @@ fn cjk_text_renders_with_the_bundled_font() {
             .collect()
     });
     assert_eq!(fonts, [surface_ui::CJK_FONT_NAME]);
-    harness.snapshot("cjk_text_bundled_font");
+    snapshot(&mut harness, "cjk_text_bundled_font");
 }
 
 /// The upstream fixture holding Chinese text draws it with the bundled font: every CJK

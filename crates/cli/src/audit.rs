@@ -28,7 +28,7 @@ use surface_engine::policy::{
 };
 use surface_engine::{EventLog, Meter, Surface};
 
-pub use html::html;
+pub use html::{DETAILED, html};
 pub use human::human;
 pub use markdown::markdown;
 

@@ -86,6 +86,7 @@ impl NodeColumns {
     }
 
     /// The four widths together.
+    #[cfg(test)]
     pub fn total(&self) -> f32 {
         self.seq + self.role + self.op + self.tokens
     }

@@ -144,6 +144,10 @@ fn upper_ui(
 ) {
     let palette = theme::palette(ui);
     mode_ui(ui, state.mode, commands);
+    // The verdict first: in view without scrolling the pane.
+    if let Some(report) = report {
+        divergence_ui(ui, report, &palette, commands);
+    }
     ui.add_space(theme::SPACE_SMALL);
     if settings_fields(ui, &mut state.fields) {
         match state.fields.parse(&state.settings) {
@@ -180,7 +184,7 @@ fn upper_ui(
     }
     inferred_ui(ui, report, commands);
     ui.separator();
-    summary_ui(ui, report, &palette, commands);
+    summary_ui(ui, report, &palette);
 }
 
 /// Verify or what-if.
@@ -271,6 +275,8 @@ fn text_field(ui: &mut Ui, label: &str, text: &mut String) -> bool {
     };
     let response = ui.add(
         TextEdit::singleline(text)
+            // Its own id: lines above it come and go (the divergence), focus stays.
+            .id_salt(("policy-field", label))
             .desired_width(theme::POLICY_FIELD_WIDTH)
             .hint_text(hint),
     );
@@ -305,9 +311,9 @@ fn inferred_ui(ui: &mut Ui, report: &PolicyReport, commands: &mut Vec<UiCommand>
     }
 }
 
-/// The first divergence (a link: a click moves the cursor to its check) and the totals, the
-/// log's beside the replay's.
-fn summary_ui(
+/// The first divergence (a link: a click moves the cursor to its check) and the checks the
+/// policy cannot judge.
+fn divergence_ui(
     ui: &mut Ui,
     report: &PolicyReport,
     palette: &theme::Palette,
@@ -347,6 +353,10 @@ fn summary_ui(
             .color(palette.weak_text),
         );
     }
+}
+
+/// The report's notes and the totals, the log's beside the replay's.
+fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
     for note in &report.notes {
         ui.label(RichText::new(note).color(palette.weak_text));
     }

@@ -159,11 +159,10 @@ fn row_ui(
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
-    let response = ui.interact(
-        rect,
-        ui.scope_id().with(("policy-check", k)),
-        Sense::click(),
-    );
+    // The part of the row in view takes the click (a row is wider than a narrow panel).
+    let hit = rect.intersect(ui.clip_rect());
+    let hit = if hit.is_positive() { hit } else { rect };
+    let response = ui.interact(hit, ui.scope_id().with(("policy-check", k)), Sense::click());
     let reason = reason_text(check);
     response.widget_info(|| {
         let mut info = WidgetInfo::selected(

@@ -1,5 +1,6 @@
-//! What scenario tests and benches read about the context strip's x axis: whether it shows
-//! wall-clock time, the range it shows, and how many of its columns are idle time.
+//! What scenario tests and benches read about the context strip: whether its x axis shows
+//! wall-clock time, the range it shows, how many of its columns are idle time, and whether the
+//! what-if is drawn over it.
 
 use crate::app::ViewerApp;
 use crate::strip::zoom::Zoom;
@@ -30,5 +31,11 @@ impl ViewerApp {
     /// True when the strip's last frame was drawn on the time axis.
     pub fn strip_drawn_on_time(&self) -> bool {
         self.panels.strip.drawn_on_time()
+    }
+
+    /// The threshold ratio of the what-if drawn over the strip's last frame (`None`: none
+    /// drawn, or hidden by its toggle).
+    pub fn strip_what_if(&self) -> Option<f64> {
+        self.panels.strip.what_if_drawn()
     }
 }

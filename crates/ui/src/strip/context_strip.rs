@@ -114,6 +114,11 @@ impl StripState {
         }
     }
 
+    /// The threshold ratio of the what-if drawn over the last frame (`None`: none, or hidden).
+    pub fn what_if_drawn(&self) -> Option<f64> {
+        self.shown_what_if().map(|l| l.ratio())
+    }
+
     /// The what-if layer drawn this frame (`None`: none, or hidden).
     fn shown_what_if(&self) -> Option<&crate::strip::what_if_layer::WhatIfLayer> {
         self.what_if_layer.as_ref().filter(|_| !self.hide_what_if)
@@ -1024,5 +1029,11 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("no context window"), "{text}");
+        // Short: the gestures are in the F1 help, the legend under the strip.
+        assert!(
+            !text.contains("Ctrl+wheel") && !text.contains("right-click"),
+            "{text}"
+        );
+        assert!(text.lines().count() <= 4, "{text}");
     }
 }
