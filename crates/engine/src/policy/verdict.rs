@@ -201,13 +201,13 @@ fn compaction_verdict(check: &CheckVerdict, cell: String) -> CompactionVerdict {
 /// What the policy does at a check, as the end of a sentence ("the policy summarises").
 pub fn outcome_phrase(outcome: Outcome) -> &'static str {
     match outcome {
-        Outcome::Below => "does not fire (below the threshold)",
+        Outcome::Below => "stays below the threshold",
         Outcome::Pruned => "prunes",
         Outcome::Summarized => "summarises",
         Outcome::StillAbove => "stays above the threshold after every attempt",
         Outcome::NoRange => "finds no range to summarise",
-        Outcome::NoWindow => "cannot fire (no window in force)",
-        Outcome::Failed => "fails (the error stands)",
+        Outcome::NoWindow => "cannot fire without a window",
+        Outcome::Failed => "fails and the error stands",
     }
 }
 

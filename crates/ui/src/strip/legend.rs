@@ -36,25 +36,37 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
     let mut job = LayoutJob::default();
     let text = TextFormat::simple(font.clone(), pal.weak_text);
     job.append(axis_name(legend.time), 0.0, text.clone());
-    let mut chip = |glyph: &str, color: Color32, name: &str| {
+    let chip = |job: &mut LayoutJob, glyph: &str, color: Color32, name: &str| {
         job.append(" · ", 0.0, text.clone());
         job.append(glyph, 0.0, TextFormat::simple(font.clone(), color));
         job.append(name, 3.0, text.clone());
     };
-    chip("■", pal.strip_curve, "context tokens (the harness's meter)");
-    chip("—", pal.strip_window, "context window");
-    chip("- -", pal.warning, "compaction threshold");
+    chip(
+        &mut job,
+        "■",
+        pal.strip_curve,
+        "context tokens (the harness's meter)",
+    );
+    chip(&mut job, "—", pal.strip_window, "context window");
+    chip(&mut job, "- -", pal.warning, "compaction threshold");
     if let Some(ratio) = legend.what_if {
         let ratio = surface_engine::policy::four_digits(ratio);
-        chip("—", pal.what_if, &format!("what-if total (T {ratio})"));
-        chip("- -", pal.what_if, "what-if threshold");
+        chip(
+            &mut job,
+            "—",
+            pal.what_if,
+            &format!("what-if total (T {ratio})"),
+        );
+        chip(&mut job, "- -", pal.what_if, "what-if threshold");
     }
     chip(
+        &mut job,
         "■",
         pal.strip_reported,
         "prompt tokens the provider reported for a model call",
     );
     if legend.audited {
+        job.append(" · replace ops (top) by trigger:", 0.0, text.clone());
         for t in [
             Some(Trigger::Overflow),
             Some(Trigger::Command),
@@ -62,28 +74,33 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
             Some(Trigger::BelowThreshold),
             None,
         ] {
-            let name = match t {
-                Some(t) => format!("{} op", t.as_str()),
-                None => "op without a trigger".to_string(),
-            };
-            chip("▮", pal.trigger(t), &name);
+            let name = t.map_or("none", Trigger::as_str);
+            job.append("▮", 4.0, TextFormat::simple(font.clone(), pal.trigger(t)));
+            job.append(name, 2.0, text.clone());
         }
     } else {
         chip(
+            &mut job,
             "▮",
             pal.family(theme::Family::Compaction),
             "replace op (top; trigger colour once audited)",
         );
     }
-    chip("▲", pal.strip_over_threshold, "request over the threshold");
+    chip(
+        &mut job,
+        "▲",
+        pal.strip_over_threshold,
+        "request over the threshold",
+    );
     if legend.time {
-        chip("▬", pal.strip_call_span(), "model call");
+        chip(&mut job, "▬", pal.strip_call_span(), "model call");
         chip(
+            &mut job,
             "■",
             pal.family(theme::Family::Compaction).gamma_multiply(0.5),
             "compaction",
         );
-        chip("■", pal.weak_text.gamma_multiply(0.4), "idle");
+        chip(&mut job, "■", pal.weak_text.gamma_multiply(0.4), "idle");
     }
     job
 }
@@ -98,7 +115,7 @@ pub fn strip_legend_ui(
 ) {
     let pal = theme::palette(ui);
     let font = FontId::proportional(theme::STRIP_LEGEND_SIZE);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if let Some(shown) = what_if_shown {
             let mut on = shown;
             let toggle = ui
@@ -119,9 +136,7 @@ pub fn strip_legend_ui(
             what_if: legend.what_if.filter(|_| what_if_shown == Some(true)),
             ..legend
         };
-        let mut job = legend_job(font, &pal, shown);
-        job.wrap.max_width = ui.available_width();
-        ui.label(job);
+        ui.add(egui::Label::new(legend_job(font, &pal, shown)).wrap());
     });
 }
 
@@ -158,9 +173,9 @@ mod tests {
         };
         let all = legend_job(font(), &pal, all).text;
         for name in [
-            "overflow op",
-            "pressure op",
-            "below-threshold op",
+            "by trigger:",
+            "overflow",
+            "below-threshold",
             "what-if total (T 0.7956)",
             "what-if threshold",
         ] {
