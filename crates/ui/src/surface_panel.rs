@@ -1,6 +1,8 @@
-//! The surface panel: the nodes the model sees at the replay cursor, in order, with role, op,
-//! the meter's price and a summary, under the meter's total, window and fill; click to select,
-//! shift-click to pick a replace range.
+//! The surface panel: the nodes the model sees at the replay cursor, in order, with role, the
+//! meter's price, op and a summary (the fixed columns as wide as their texts, a replace's label
+//! running into the summary on its own row, so the summaries take the rest of the panel), under
+//! the meter's total, window and fill and a selected replace's range told by position; click to
+//! select, shift-click to pick a replace range.
 
 use std::collections::HashMap;
 use surface_engine::EventType;
@@ -333,11 +335,17 @@ const FIT_AROUND: usize = 100;
 fn node_columns(ui: &Ui, session: &Session, rows: std::ops::Range<usize>) -> NodeColumns {
     let from = rows.start.saturating_sub(FIT_AROUND);
     let to = rows.end.saturating_add(FIT_AROUND).min(session.nodes.len());
+    // The op column fits `append` (or `legacy`): a replace's longer label runs into the
+    // summary column on its own row, so the summaries of the other rows keep the room.
     let texts = session.nodes[from..to.max(from)].iter().map(|&idx| {
+        let op = match session.log.op(idx) {
+            SurfaceOp::Replace { .. } => "append".to_string(),
+            _ => op_label(session, idx),
+        };
         (
             session.log.event(idx).seq,
             role_of(session.log.event_type(idx)),
-            op_label(session, idx),
+            op,
             format!("{:>5}", session.tokens_text(idx)),
         )
     });
@@ -411,14 +419,6 @@ fn node_row_ui(
         mono.clone(),
         pal.family(Family::of(type_name)),
     );
-    let op = op_label(session, idx);
-    let op_color = if op.starts_with("replace") {
-        pal.family(Family::Compaction)
-    } else {
-        pal.weak_text
-    };
-    let op_font = FontId::proportional(theme::NODE_FONT_SIZE);
-    col(&mut x, op, columns.op, op_font, op_color);
     col(
         &mut x,
         format!("{:>5}", session.tokens_text(idx)),
@@ -426,6 +426,21 @@ fn node_row_ui(
         mono,
         pal.weak_text,
     );
+    let op = op_label(session, idx);
+    let op_color = if op.starts_with("replace") {
+        pal.family(Family::Compaction)
+    } else {
+        pal.weak_text
+    };
+    let op_font = FontId::proportional(theme::NODE_FONT_SIZE);
+    // A replace's label may be wider than the column: the summary starts after it.
+    let op_width = painter
+        .layout_no_wrap(op.clone(), op_font.clone(), op_color)
+        .size()
+        .x
+        + theme::COLUMN_MARGIN;
+    let op_width = columns.op.max(op_width);
+    col(&mut x, op, op_width, op_font, op_color);
     let summary = state
         .summaries
         .get(idx, || summarize(&session.log, idx))
