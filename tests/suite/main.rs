@@ -31,6 +31,7 @@ mod meter_scenarios;
 mod policy;
 mod policy_generated;
 mod policy_spec;
+mod policy_whatif;
 mod properties;
 mod readme_examples;
 mod rewritten;

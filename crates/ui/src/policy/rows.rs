@@ -78,6 +78,7 @@ mod tests {
             exact: true,
             actual: None,
             agrees: Some(false),
+            near: false,
             why: Some("the log did not summarise".into()),
             cursor: 40,
         }
