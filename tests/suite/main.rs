@@ -22,6 +22,7 @@ mod csv_out;
 mod envelope_scan;
 mod era_bounds;
 mod findings;
+mod fleet;
 mod follow;
 mod formats;
 mod hostile;
