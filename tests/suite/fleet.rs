@@ -44,7 +44,13 @@ fn json_of(args: &[&str], code: i32) -> Value {
 /// A folder with a copy of every policy fixture log.
 fn fixture_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["p01.jsonl", "p01.packed.jsonl", "p02.jsonl", "p11.jsonl", "p12.jsonl"] {
+    for name in [
+        "p01.jsonl",
+        "p01.packed.jsonl",
+        "p02.jsonl",
+        "p11.jsonl",
+        "p12.jsonl",
+    ] {
         std::fs::copy(fixtures().join(name), dir.path().join(name)).unwrap();
     }
     dir
@@ -168,12 +174,21 @@ fn the_reports_have_a_row_per_session_and_the_totals() {
     let (code, text, err) = run(&["policy", root, "--what-if", "--threshold-ratio", "0.7"]);
     assert_eq!(code, Some(1), "{err}");
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("session") && lines[0].contains("near"), "{text}");
+    assert!(
+        lines[0].starts_with("session") && lines[0].contains("near"),
+        "{text}"
+    );
     assert_eq!(lines.len(), 1 + 5 + 1 + 1, "{text}");
     assert!(lines[6].starts_with("total"), "{text}");
-    assert!(lines[7].contains("the what-if against the logs: fired +"), "{text}");
+    assert!(
+        lines[7].contains("the what-if against the logs: fired +"),
+        "{text}"
+    );
     let p01 = lines.iter().find(|l| l.contains("p01.jsonl")).unwrap();
-    assert!(p01.contains("10 → 13 (11–15)") && p01.contains("365984 → 342427"), "{p01}");
+    assert!(
+        p01.contains("10 → 13 (11–15)") && p01.contains("365984 → 342427"),
+        "{p01}"
+    );
     // No progress bar when stderr is not a terminal.
     assert!(err.is_empty(), "{err:?}");
     let (code, text, _) = run(&["cost", root]);
@@ -182,7 +197,10 @@ fn the_reports_have_a_row_per_session_and_the_totals() {
     assert!(text.contains("5 sessions under"), "{text}");
     // CSV: the header, one row per session.
     for (cmd, header) in [
-        ("policy", surface_cli::fleet::policy_dir::CSV_COLUMNS.join(",")),
+        (
+            "policy",
+            surface_cli::fleet::policy_dir::CSV_COLUMNS.join(","),
+        ),
         ("cost", surface_cli::fleet::cost_dir::CSV_COLUMNS.join(",")),
     ] {
         let (_, csv, _) = run(&[cmd, root, "--csv"]);
@@ -231,7 +249,15 @@ fn unreadable_files_a_bomb_and_a_fifo_are_rows_with_their_error() {
     for args in [
         vec!["policy", root, "--max-bytes", "16M", "--json"],
         vec!["policy", root, "--max-bytes", "16M", "--what-if", "--json"],
-        vec!["cost", root, "--max-bytes", "16M", "--prices", &prices, "--json"],
+        vec![
+            "cost",
+            root,
+            "--max-bytes",
+            "16M",
+            "--prices",
+            &prices,
+            "--json",
+        ],
     ] {
         let doc = json_of(&args, 1);
         let rows = doc["sessions"].as_array().unwrap();
@@ -259,7 +285,10 @@ fn unreadable_files_a_bomb_and_a_fifo_are_rows_with_their_error() {
     let (code, text, _) = run(&["policy", root, "--max-bytes", "16M"]);
     assert_eq!(code, Some(1));
     assert!(text.contains("bomb.jsonl.zstd: unreadable: "), "{text}");
-    assert!(text.contains("1 session under") && text.contains("2 unreadable"), "{text}");
+    assert!(
+        text.contains("1 session under") && text.contains("2 unreadable"),
+        "{text}"
+    );
     if have_fifo {
         assert!(text.contains("pipe.jsonl: skipped: a FIFO"), "{text}");
     }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::ledger_sums::LedgerSums;
 use super::sessions::{ErrorRow, Fleet, each_session};
 use super::table::table;
-use crate::cost::{PriceOptions, money};
+use crate::cost::{PriceOptions, money, signed_money};
 use crate::csv_out::{Cell, CsvWriter};
 use crate::dir::plural;
 use crate::load::write_context;
@@ -144,6 +144,10 @@ fn opt_money(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), money)
 }
 
+fn opt_signed(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), signed_money)
+}
+
 fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> String {
     let priced = t.ledger.currency.is_some();
     let mut header = vec![
@@ -184,7 +188,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
             c.prompt_saved.to_string(),
         ];
         if priced {
-            cells.extend([opt_money(s.all.cost), opt_money(c.balance)]);
+            cells.extend([opt_money(s.all.cost), opt_signed(c.balance)]);
         }
         rows.push(cells);
     }
@@ -203,7 +207,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
         l.prompt_saved.to_string(),
     ];
     if priced {
-        total.extend([opt_money(l.cost), opt_money(l.compaction_balance)]);
+        total.extend([opt_money(l.cost), opt_signed(l.compaction_balance)]);
     }
     rows.push(total);
     let mut out = table(&header, &rows);

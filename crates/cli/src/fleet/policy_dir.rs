@@ -290,7 +290,7 @@ fn change(a: f64, b: f64) -> String {
     if p.abs() < 0.05 {
         "±0 %".to_string()
     } else {
-        format!("{p:+.1} %")
+        format!("{p:+.1} %").replacen('-', "−", 1)
     }
 }
 

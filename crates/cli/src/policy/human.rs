@@ -9,8 +9,7 @@ use super::{Ledgers, PolicyRun};
 use crate::cost::money;
 use surface_engine::cost::LedgerSummary;
 use surface_engine::policy::{
-    CheckVerdict, CountRange, EstimateBasis, Inferred, PolicyReport, Ranges, ReplayMode,
-    SettingsShown, Totals,
+    CheckVerdict, CountRange, EstimateBasis, Inferred, Ranges, ReplayMode, SettingsShown, Totals,
 };
 
 /// The report as text.
@@ -89,12 +88,9 @@ pub fn human(file: &str, run: &PolicyRun) -> String {
             .map_or(String::new(), |r| format!("  ({}–{})", r.min, r.max));
         let _ = writeln!(out, "  {label:<24} {a:>10} {b:>10}{range}");
     }
-    if let Some(r) = &run.ranges {
-        ranges_note(&mut out, r, report);
-    }
     ledgers(&mut out, &run.ledger, report.mode);
     if let Some(basis) = &run.estimate {
-        estimate(&mut out, basis);
+        estimate(&mut out, basis, run.ranges.as_ref());
     }
     out
 }
@@ -107,20 +103,6 @@ fn range_of(r: &Ranges, label: &str) -> Option<CountRange> {
         "summaries" => Some(r.summaries),
         _ => None,
     }
-}
-
-fn ranges_note(out: &mut String, r: &Ranges, report: &PolicyReport) {
-    let Some(spread) = report.spread.filter(|_| report.first_divergence.is_some()) else {
-        return;
-    };
-    let _ = writeln!(
-        out,
-        "  after the first divergence every total is an estimate: the provider's prompt ran {:+.1} % to {:+.1} % of the median ratio to the meter's estimate; {} check{} within that of the threshold (near); (min–max): the counts with every later threshold moved by it",
-        spread.low * 100.0,
-        spread.high * 100.0,
-        r.near,
-        if r.near == 1 { " lies" } else { "s lie" }
-    );
 }
 
 /// The ledgers side by side (verify: the log's alone).
@@ -190,14 +172,56 @@ fn ledger_rows() -> [Row; 11] {
     ]
 }
 
-/// What the what-if ledger rests on, in words.
-fn estimate(out: &mut String, b: &EstimateBasis) {
+/// `-16.4 %` with a true minus sign.
+fn percent(x: f64) -> String {
+    let text = format!("{:+.1} %", x * 100.0);
+    text.replacen('-', "−", 1)
+}
+
+/// What the what-if's figures rest on, in words.
+fn estimate(out: &mut String, b: &EstimateBasis, ranges: Option<&Ranges>) {
     let Some(from) = b.from_seq else {
-        out.push_str("  what-if ledger: the log's own (the replay never diverges)\n");
+        out.push_str("  what-if: the replay never diverges: every figure is the log's\n");
         return;
     };
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let _ = writeln!(
+        out,
+        "  ~ from seq {from} on every what-if figure is an estimate ({} estimated, {} made up):",
+        plural(b.calls_estimated, "agent call", "agent calls"),
+        plural(b.summarizer_calls, "summarizer call", "summarizer calls"),
+    );
+    match b.spread {
+        Some(s) => {
+            let near = ranges.map_or(0, |r| r.near);
+            let _ = writeln!(
+                out,
+                "    totals and agent prompts are re-anchored at each call's ratio of reported prompt to the meter's estimate"
+            );
+            let _ = writeln!(
+                out,
+                "    (median {:.3}; its observed spread, {} to {} over {} calls, puts the threshold within reach of {}: near;",
+                s.ratio_median,
+                percent(s.low),
+                percent(s.high),
+                s.calls,
+                plural(near, "check", "checks"),
+            );
+            let _ = writeln!(
+                out,
+                "    (min–max) are the counts with every later threshold moved by that spread)"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "    no call reports usage: totals are the meter's, with no spread to judge them by"
+            );
+        }
+    }
     let line = &b.summarizer_line;
-    let summarizer = if line.summaries >= 2 && line.slope != 1.1 {
+    let summarizer = if line.summaries >= 2 && (line.slope, line.intercept) != (1.1, 0.0) {
         format!(
             "{:.3} × shadowed {} {:.0} (least squares over the log's {} summaries)",
             line.slope,
@@ -207,35 +231,10 @@ fn estimate(out: &mut String, b: &EstimateBasis) {
         )
     } else {
         format!(
-            "shadowed + 10 % (the log has {} summar{} with usage)",
-            line.summaries,
-            if line.summaries == 1 { "y" } else { "ies" }
+            "shadowed + 10 % (the log has {} with usage)",
+            plural(line.summaries, "summary", "summaries")
         )
     };
-    let ratio = b.spread.map_or_else(
-        || "1 (no call with usage)".to_string(),
-        |s| {
-            format!(
-                "median {:.3}, observed spread {:+.1} % to {:+.1} % over {} calls",
-                s.ratio_median,
-                s.low * 100.0,
-                s.high * 100.0,
-                s.calls
-            )
-        },
-    );
-    let _ = writeln!(
-        out,
-        "  ~ estimated from seq {from} on ({} agent call{}, {} summarizer call{} made up):",
-        b.calls_estimated,
-        if b.calls_estimated == 1 { "" } else { "s" },
-        b.summarizer_calls,
-        if b.summarizer_calls == 1 { "" } else { "s" }
-    );
-    let _ = writeln!(
-        out,
-        "    agent prompt = the log's + the replay's total − the meter's at the request; prompt / meter estimate: {ratio}"
-    );
     let _ = writeln!(
         out,
         "    summarizer prompt = {summarizer}; output {} (the summary price)",
@@ -243,10 +242,10 @@ fn estimate(out: &mut String, b: &EstimateBasis) {
     );
     let noise = b
         .cache_noise_median
-        .map_or_else(|| "0 (no noise measured)".to_string(), |n| n.to_string());
+        .map_or_else(|| "0 (none measured)".to_string(), |n| n.to_string());
     let _ = writeln!(
         out,
-        "    cache lost = surface from the change to the end × that call's ratio; where only the log compacted: the noise median {noise}"
+        "    cache lost = the surface from the change to the end × that call's ratio; where only the log compacted: the noise median {noise}"
     );
 }
 
