@@ -17,10 +17,9 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use surface_engine::cost::{Ledger, LedgerSummary, PriceTable, parts_of};
+use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
 use surface_engine::policy::{
-    EstimateBasis, PolicyInput, PolicyReport, Ranges, ReplayMode, count_ranges, replay,
-    what_if_ledger,
+    EstimateBasis, PolicyReport, Ranges, ReplayMode, count_ranges, replay, what_if_ledger,
 };
 use surface_engine::{EventLog, Surface};
 
@@ -107,15 +106,17 @@ pub fn policy_of(
     let surface = Surface::at_end(log);
     let meter = super::meter_of(log, &surface);
     let settings = settings_of(options, meter.window_at(log.len()))?;
-    let policy_input = PolicyInput::build(log, &surface, &meter);
     let mode = if options.what_if {
         ReplayMode::WhatIf
     } else {
         ReplayMode::Verify
     };
-    let report = replay(log, &meter, &policy_input, &settings, mode);
-    let ranges = count_ranges(log, &meter, &policy_input, &settings, &report);
-    let parts = parts_of(log, &surface, &meter);
+    let ((report, ranges), parts) =
+        surface_passes::policy_parts_of(log, &surface, &meter, |input| {
+            let report = replay(log, &meter, &input, &settings, mode);
+            let ranges = count_ranges(log, &meter, &input, &settings, &report);
+            (report, ranges)
+        });
     let actual = LedgerSummary::of(&Ledger::build(&parts, prices));
     let what_if = what_if_ledger(&parts, &report, &meter);
     let ledger = Ledgers {

@@ -153,6 +153,13 @@ pub fn what_if_ledger(
             .map(|f| f.event.get())
             .filter(|&e| e >= divergence)
             .collect(),
+        summarizer_sum: summarizer_sum(actual),
+        summarizers: actual
+            .calls
+            .iter()
+            .filter(|c| c.kind == CallKind::Summarizer)
+            .map(|c| (c.cursor, c.route))
+            .collect(),
         calls: Vec::with_capacity(actual.calls.len()),
         new_index: vec![None; actual.calls.len()],
         attempt_calls: Vec::new(),
@@ -200,6 +207,19 @@ fn summary_points(actual: &LedgerParts) -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// The tokens of the log's summarizer calls with usage, summed.
+fn summarizer_sum(actual: &LedgerParts) -> Tokens {
+    let mut sum = Tokens::default();
+    for c in actual
+        .calls
+        .iter()
+        .filter(|c| c.kind == CallKind::Summarizer && c.reported)
+    {
+        sum.add(&c.tokens);
+    }
+    sum
+}
+
 struct Build<'a> {
     actual: &'a LedgerParts,
     report: &'a PolicyReport,
@@ -210,6 +230,10 @@ struct Build<'a> {
     basis: &'a mut EstimateBasis,
     /// Events of the log's compactions the what-if removed, ascending.
     removed: Vec<usize>,
+    /// The tokens of the log's summarizer calls with usage, summed.
+    summarizer_sum: Tokens,
+    /// `(cursor, route)` of the log's summarizer calls, in log order.
+    summarizers: Vec<(usize, u32)>,
     calls: Vec<Call>,
     /// Each log call's index among the what-if's calls (kept calls only).
     new_index: Vec<Option<usize>>,
@@ -344,15 +368,7 @@ impl Build<'_> {
     /// `prompt` split into uncached, cache read and cache write as the log's summarizer calls
     /// split theirs (all uncached when it has none).
     fn summarizer_split(&self, prompt: u64) -> (u64, u64, u64) {
-        let mut sum = Tokens::default();
-        for c in self
-            .actual
-            .calls
-            .iter()
-            .filter(|c| c.kind == CallKind::Summarizer && c.reported)
-        {
-            sum.add(&c.tokens);
-        }
+        let sum = self.summarizer_sum;
         let total = sum.prompt();
         if total == 0 {
             return (prompt, 0, 0);
@@ -370,13 +386,18 @@ impl Build<'_> {
     /// The route of the log's last summarizer call before `at` (else its first, else the agent
     /// call's in force).
     fn summarizer_route(&self, at: usize) -> u32 {
+        let before = self.summarizers.partition_point(|&(c, _)| c <= at);
+        if let Some(&(_, route)) = before
+            .checked_sub(1)
+            .and_then(|k| self.summarizers.get(k))
+            .or_else(|| self.summarizers.first())
+        {
+            return route;
+        }
         let calls = &self.actual.calls;
-        let summarizers = || calls.iter().filter(|c| c.kind == CallKind::Summarizer);
-        summarizers()
-            .take_while(|c| c.cursor <= at)
-            .last()
-            .or_else(|| summarizers().next())
-            .or_else(|| calls.iter().take_while(|c| c.cursor <= at).last())
+        let k = calls.partition_point(|c| c.cursor <= at);
+        k.checked_sub(1)
+            .and_then(|k| calls.get(k))
             .or_else(|| calls.first())
             .map_or(0, |c| c.route)
     }
