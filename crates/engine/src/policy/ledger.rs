@@ -14,7 +14,7 @@
 //! - Each hypothetical summary attempt (a failed one too: the summarizer was paid) is a
 //!   summarizer call whose prompt comes from a least-squares line of the log's own summarizer
 //!   prompts against the meter tokens they summarised (with fewer than two, shadowed tokens
-//!   + 10 %), split as the log's summarizer calls split theirs, and whose output is the
+//!   plus 10 %), split as the log's summarizer calls split theirs, and whose output is the
 //!   summary price (`--summary-tokens`).
 //! - The log's compactions after the divergence, and their summarizer calls, are gone.
 
