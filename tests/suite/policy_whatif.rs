@@ -411,7 +411,7 @@ fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
     assert_eq!(code, Some(1));
     for words in [
         "what-if ~",
-        "~ estimated from seq 211 on",
+        "~ from seq 211 on every what-if figure is an estimate",
         "least squares over the log's 8 summaries",
         "observed spread",
         "(estimated, near)",
