@@ -1,5 +1,6 @@
-//! A folder as the input of `check DIR` and `sessions DIR`: every session found under it,
-//! notes about what was skipped on stderr, and exit 2 when nothing is there to read.
+//! A folder as the input of `check DIR`, `sessions DIR`, `policy DIR` and `cost DIR`: every
+//! session found under it, notes about what was skipped on stderr, and exit 2 when nothing is
+//! there to read.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -36,6 +37,7 @@ pub fn discover(
     if let Some(id) = only {
         found.sessions.retain(|s| s.id == id);
         found.unreadable.clear();
+        found.special.clear();
         if found.sessions.is_empty() {
             anyhow::bail!("{}: no session {id:?} under this folder", dir.display());
         }

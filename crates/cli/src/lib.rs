@@ -1,6 +1,7 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
 //! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
-//! `check` and `sessions` also on a folder. Each subcommand is a thin shell over `store` + `engine`.
+//! `check`, `sessions`, `policy` and `cost` also on a folder (§13). Each subcommand is a thin
+//! shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +11,7 @@ mod check_dir;
 pub mod cost;
 mod csv_out;
 mod dir;
+pub mod fleet;
 mod load;
 mod messages;
 pub mod policy;
@@ -43,7 +45,8 @@ Exit status (as grep's): 0 clean; 1 findings — check found an error-level find
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
 error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
 and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
-read, check and sessions exit 2 only when none can be read.";
+read, policy when any disagrees (a what-if: diverges) or cannot be read, cost when any cannot
+be read; check, policy, cost and sessions exit 2 only when none can be read.";
 
 /// The first line of `--help`: what the tool is for and every headless command (a scenario
 /// test holds it complete against the subcommands clap knows).
@@ -174,27 +177,34 @@ pub enum Command {
     },
     /// What context cost: the model calls' tokens per turn and in total, the cache hit rate,
     /// and each compaction's summarizer tokens, saved tokens, broken cache and (with --prices)
-    /// balance.
+    /// balance. FILE may be a folder: one row per session, in parallel, and the totals.
     Cost {
         #[command(flatten)]
         input: Input,
         /// One JSON document on stdout.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
-        /// CSV on stdout, one row per model call.
+        /// CSV on stdout, one row per model call (a folder: one row per session).
         #[arg(long)]
         csv: bool,
         #[command(flatten)]
         prices: cost::PriceOptions,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// The harness's compaction policy replayed: verify every decision the log holds, the
-    /// settings it implies, and --what-if another setting; exit 0 when every decision agrees,
-    /// 1 when some disagree, 2 on trouble.
+    /// settings it implies, and --what-if another setting with its ledger beside the log's;
+    /// exit 0 when every decision agrees, 1 when some disagree, 2 on trouble. FILE may be a
+    /// folder: one row per session, in parallel, and the totals.
     Policy {
         #[command(flatten)]
         input: Input,
         #[command(flatten)]
         options: policy::PolicyOptions,
+        /// Worker threads for a folder (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// The sessions in a file: id, created, events, parent. FILE may be a folder: every
     /// session under it, with its project, title and figures.
@@ -221,8 +231,8 @@ pub enum Command {
 /// The file and session every command reads.
 #[derive(Debug, Args)]
 pub struct Input {
-    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content); for `check`, also
-    /// a folder.
+    /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content); for `check`,
+    /// `policy` and `cost`, also a folder.
     pub file: PathBuf,
     /// Session id in a SQLite file (default: the only one, else the most recently created).
     #[arg(long, value_name = "ID")]
@@ -320,6 +330,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             json,
             csv,
             prices,
+            jobs,
+        } if input.file.is_dir() => fleet::cost_dir::run(&input, (json, csv), &prices, jobs)?,
+        Command::Cost {
+            input,
+            json,
+            csv,
+            prices,
+            ..
         } => {
             let format = match (json, csv) {
                 (true, _) => cost::CostFormat::Json,
@@ -328,7 +346,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             };
             cost::run(&input, format, &prices)?
         }
-        Command::Policy { input, options } => policy::run(&input, &options)?,
+        Command::Policy {
+            input,
+            options,
+            jobs,
+        } if input.file.is_dir() => fleet::policy_dir::run(&input, &options, jobs)?,
+        Command::Policy { input, options, .. } => policy::run(&input, &options)?,
         Command::Sessions {
             file,
             session,

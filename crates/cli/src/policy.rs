@@ -1,7 +1,9 @@
 //! `policy`: the harness's compaction policy replayed over a log (viewer-spec §10.4) — verify
-//! every decision, the inferred settings, and `--what-if` another setting on the same session;
-//! a readable report, one JSON document or CSV (one row per check). Exit 0 when every decision
-//! agrees with the log, 1 when some disagree (or a what-if diverges), 2 on trouble.
+//! every decision, the inferred settings, and `--what-if` another setting on the same session
+//! with its counts as ranges and its ledger beside the log's (§11); a readable report, one JSON
+//! document or CSV (one row per check). Exit 0 when every decision agrees with the log, 1 when
+//! some disagree (or a what-if diverges), 2 on trouble. [`policy_of`] is the per-session run
+//! that `policy DIR` (`fleet/`) makes on every session.
 
 mod csv;
 mod human;
@@ -12,10 +14,14 @@ use std::io::Write as _;
 use clap::Args;
 use serde::Serialize;
 
+use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use surface_engine::Surface;
-use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, replay};
+use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
+use surface_engine::policy::{
+    EstimateBasis, PolicyReport, Ranges, ReplayMode, count_ranges, replay, what_if_ledger,
+};
+use surface_engine::{EventLog, Surface};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
@@ -51,55 +57,129 @@ pub struct PolicyOptions {
     /// One JSON document on stdout.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// CSV on stdout, one row per check.
+    /// CSV on stdout, one row per check (a folder: one row per session).
     #[arg(long)]
     pub csv: bool,
+    #[command(flatten)]
+    pub prices: PriceOptions,
 }
 
-/// The JSON document: the file, then the report.
-#[derive(Serialize)]
-struct Document<'a> {
-    file: &'a str,
-    #[serde(flatten)]
-    report: &'a PolicyReport,
+/// The actual and what-if ledgers side by side (viewer-spec §11, "In the what-if").
+#[derive(Clone, Debug, Serialize)]
+pub struct Ledgers {
+    /// The log's own ledger.
+    pub actual: LedgerSummary,
+    /// The what-if's estimate (`null` in verify mode).
+    pub what_if: Option<LedgerSummary>,
 }
 
-/// Runs `policy`.
-pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
-    // Settings that cannot be read are refused before the log is; a retain budget in tokens
-    // is held against the log's threshold once the window is known.
-    settings_of(options, None)?;
-    let loaded = load(input, false)?;
-    let log = &loaded.log;
+/// One session's policy run: the replay, its counts as ranges and both ledgers.
+pub struct PolicyRun {
+    /// The replay's report.
+    pub report: PolicyReport,
+    /// A what-if's fired, summary and prune counts as ranges (`None` in verify mode).
+    pub ranges: Option<Ranges>,
+    /// The ledgers.
+    pub ledger: Ledgers,
+    /// What the what-if ledger rests on (`None` in verify mode).
+    pub estimate: Option<EstimateBasis>,
+}
+
+impl PolicyRun {
+    /// Whether the run makes the command exit 1: a decision disagrees (verify) or the what-if
+    /// diverges.
+    pub fn differs(&self) -> bool {
+        match self.report.mode {
+            ReplayMode::Verify => self.report.disagreements() > 0,
+            ReplayMode::WhatIf => self.report.first_divergence.is_some(),
+        }
+    }
+}
+
+/// Replays the policy over `log` with the settings of `options` (held against the log's
+/// window), with the ledgers priced by `prices`.
+pub fn policy_of(
+    log: &EventLog,
+    options: &PolicyOptions,
+    prices: Option<&PriceTable>,
+) -> anyhow::Result<PolicyRun> {
     let surface = Surface::at_end(log);
     let meter = super::meter_of(log, &surface);
     let settings = settings_of(options, meter.window_at(log.len()))?;
-    let policy_input = PolicyInput::build(log, &surface, &meter);
     let mode = if options.what_if {
         ReplayMode::WhatIf
     } else {
         ReplayMode::Verify
     };
-    let report = replay(log, &meter, &policy_input, &settings, mode);
+    let ((report, ranges), parts) =
+        surface_passes::policy_parts_of(log, &surface, &meter, |input| {
+            let report = replay(log, &meter, &input, &settings, mode);
+            let ranges = count_ranges(log, &meter, &input, &settings, &report);
+            (report, ranges)
+        });
+    let actual = LedgerSummary::of(&Ledger::build(&parts, prices));
+    let what_if = what_if_ledger(&parts, &report, &meter);
+    let ledger = Ledgers {
+        actual,
+        what_if: what_if
+            .as_ref()
+            .map(|w| LedgerSummary::of(&Ledger::build(&w.parts, prices))),
+    };
+    Ok(PolicyRun {
+        report,
+        ranges,
+        ledger,
+        estimate: what_if.map(|w| w.basis),
+    })
+}
+
+/// The JSON document: the file, the report, then the ranges and ledgers.
+#[derive(Serialize)]
+struct Document<'a> {
+    file: &'a str,
+    prices: Option<String>,
+    #[serde(flatten)]
+    report: &'a PolicyReport,
+    ranges: Option<&'a Ranges>,
+    ledger: &'a Ledgers,
+    estimate: Option<&'a EstimateBasis>,
+}
+
+/// Runs `policy`.
+pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
+    // Settings and a price file that cannot be read are refused before the log is; a retain
+    // budget in tokens is held against the log's threshold once the window is known.
+    settings_of(options, None)?;
+    let prices = options.prices.read()?;
+    let loaded = load(input, false)?;
+    let run = policy_of(&loaded.log, options, prices.as_ref())?;
     let file = input.file.display().to_string();
     if options.json {
         print_json(&Document {
             file: &file,
-            report: &report,
+            prices: options
+                .prices
+                .prices
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            report: &run.report,
+            ranges: run.ranges.as_ref(),
+            ledger: &run.ledger,
+            estimate: run.estimate.as_ref(),
         })?;
     } else {
         let text = if options.csv {
-            csv::csv(&report)?
+            csv::csv(&run.report)?
         } else {
-            human::human(&file, &report).into_bytes()
+            human::human(&file, &run).into_bytes()
         };
         let mut out = std::io::stdout().lock();
         write_context(out.write_all(&text))?;
         write_context(out.flush())?;
     }
-    let disagrees = match mode {
-        ReplayMode::Verify => report.disagreements() > 0,
-        ReplayMode::WhatIf => report.first_divergence.is_some(),
-    };
-    Ok(if disagrees { EXIT_FINDINGS } else { EXIT_OK })
+    Ok(if run.differs() {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
 }

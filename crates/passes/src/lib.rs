@@ -1,6 +1,7 @@
 //! The engine's whole-log passes run on every core, shared by the command line and the desktop
-//! viewer: the token meter, pipelined over threads ([`meter_of`]), and `check` with its two
-//! independent halves side by side ([`check_report_of`]). The engine stays single-threaded and
+//! viewer: the token meter, pipelined over threads ([`meter_of`]), `check` with its two
+//! independent halves side by side ([`check_report_of`]), and the policy replay's input beside
+//! the cost ledger's parts ([`policy_parts_of`]). The engine stays single-threaded and
 //! pure; the threads live here, in one place, so neither shell has to call the other. They are
 //! rayon's: the global pool (a thread per core) by default, or the pool given to the `_in`
 //! variants (tests run 1, 2 and 8 workers).
@@ -9,6 +10,8 @@
 
 mod check_threads;
 mod meter_threads;
+mod policy_threads;
 
 pub use check_threads::{check_report_of, check_report_of_in};
 pub use meter_threads::{meter_of, meter_of_in};
+pub use policy_threads::{policy_parts_of, policy_parts_of_in};

@@ -5,7 +5,7 @@ use surface_engine::policy::PolicyReport;
 use crate::csv_out::CsvWriter;
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "step_start_seq",
     "turn",
     "step",
@@ -21,6 +21,7 @@ pub const COLUMNS: [&str; 15] = [
     "agrees",
     "log_pruned",
     "why",
+    "near",
 ];
 
 /// The report as CSV with a header line (see [`crate::csv_out`]).
@@ -58,6 +59,7 @@ pub fn csv(report: &PolicyReport) -> std::io::Result<Vec<u8>> {
             c.agrees.into(),
             log_pruned.as_str().into(),
             c.why.as_deref().or(c.note.as_deref()).into(),
+            c.near.into(),
         ])?;
     }
     Ok(out.into_inner())

@@ -14,6 +14,7 @@ mod compactions;
 mod figures;
 mod ledger;
 mod prices;
+mod summary;
 mod tokens;
 mod totals;
 
@@ -27,6 +28,7 @@ pub use compactions::{CompactionFacts, calls_seeing, compaction_facts, fill_posi
 pub use figures::{CompactionCost, CompactionTotals, SummarizerFigures};
 pub use ledger::{Ledger, LedgerParts, PricedCall, PricedRoute, charged_in_gaps};
 pub use prices::{ANY_MODEL, DEFAULT_PER, ModelPrice, PriceError, PriceTable};
+pub use summary::LedgerSummary;
 pub use tokens::Tokens;
 pub use totals::{LedgerTotals, Totals, TurnLedger};
 

@@ -74,6 +74,21 @@ pub struct PlannedSummary {
     pub ok: bool,
 }
 
+/// One change a decision made to the surface (recorded for a what-if's ledger).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// A summary (else a prune).
+    pub summary: bool,
+    /// The surface position of its first shadowed node.
+    pub position: usize,
+    /// The events of the nodes it shadowed.
+    pub removed: Vec<u32>,
+    /// The node that replaced them.
+    pub replacement: Node,
+    /// Σ of the shadowed nodes' prices.
+    pub shadowed_tokens: u64,
+}
+
 /// What the policy does at one check.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
@@ -93,6 +108,8 @@ pub struct Decision {
     pub estimated: bool,
     /// The surface after the check, when it changed.
     pub after: Option<Nodes>,
+    /// Its changes to the surface, in order, when the check asked for them.
+    pub applied: Vec<Applied>,
 }
 
 /// What a decision needs besides the surface.
@@ -152,6 +169,20 @@ pub struct Check<'a> {
     pub window: Option<u64>,
     /// What the log did there, when its prices and outcomes may be used.
     pub log: Option<&'a LogCompactions>,
+    /// The pressure threshold is `⌊W × T⌋` times this (1: the policy's own; a what-if's range
+    /// moves the thresholds after its first divergence by the observed spread).
+    pub threshold_scale: f64,
+    /// Record each change in [`Decision::applied`].
+    pub record: bool,
+}
+
+/// `threshold × scale`, rounded; exactly `threshold` at scale 1.
+fn scaled(threshold: u64, scale: f64) -> u64 {
+    if scale == 1.0 {
+        threshold
+    } else {
+        (threshold as f64 * scale).round().max(0.0) as u64
+    }
 }
 
 /// Decides one check.
@@ -165,6 +196,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
         total_after: check.total,
         estimated: false,
         after: None,
+        applied: Vec::new(),
     };
     let sum0 = check.nodes.sum;
     let total_of = |sum: u64| (check.total as i128 + sum as i128 - sum0 as i128).max(0) as u64;
@@ -174,8 +206,9 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
                 d.outcome = Outcome::NoWindow;
                 return d;
             };
-            let threshold = ctx.settings.threshold(window);
-            d.threshold = Some(threshold);
+            let real = ctx.settings.threshold(window);
+            d.threshold = Some(real);
+            let threshold = scaled(real, check.threshold_scale);
             if check.total < threshold {
                 return d;
             }
@@ -221,6 +254,15 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
                 }
             };
             nodes.splice(p, 1, replacement);
+            if check.record {
+                d.applied.push(Applied {
+                    summary: false,
+                    position: p,
+                    removed: vec![node.event],
+                    replacement,
+                    shadowed_tokens: u64::from(node.price),
+                });
+            }
             d.pruned.push(PlannedPrune { node, replacement });
         }
         if !d.pruned.is_empty() {
@@ -279,6 +321,15 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
         };
         if summary.is_hypothetical() {
             summary.seq = nodes.list[0].seq;
+        }
+        if check.record {
+            d.applied.push(Applied {
+                summary: true,
+                position: 0,
+                removed: nodes.list[..keep].iter().map(|n| n.event).collect(),
+                replacement: summary,
+                shadowed_tokens,
+            });
         }
         nodes.splice(0, keep, summary);
         d.total_after = total_of(nodes.sum);

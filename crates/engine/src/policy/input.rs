@@ -13,6 +13,7 @@ use memchr::memmem;
 use super::facts::{tool_call_blocks, tool_result_chars};
 use super::inferred::Inferred;
 use super::node::Node;
+use super::spread::Spread;
 use crate::audit::{self, OverflowWatch};
 use crate::meter::BaselineKind;
 use crate::{
@@ -145,6 +146,9 @@ pub struct PolicyInput {
     pub(super) checks: Vec<CheckPoint>,
     /// `(event, price)` of every summary message the log applied.
     pub(super) summary_prices: Vec<u64>,
+    /// At every agent call with usage, its reported prompt over the meter's estimate of the
+    /// same request (unclamped), in log order: the what-if's observed spread.
+    pub(super) prompt_ratios: Vec<f64>,
     /// When an older harness than the HEAD one whose policy is modelled wrote the log, or may
     /// have (nothing in it is newer than that era): the era in words.
     pub(super) older_era: Option<String>,
@@ -170,6 +174,12 @@ impl PolicyInput {
     /// Events the input covers.
     pub fn events(&self) -> usize {
         self.events
+    }
+
+    /// The observed spread of the provider's prompt against the meter's estimate (`None`: no
+    /// agent call with usage).
+    pub fn spread(&self) -> Option<Spread> {
+        Spread::of(&self.prompt_ratios)
     }
 
     /// The mean price of the log's own summary messages, if it has any.
@@ -426,7 +436,9 @@ impl<'a> Builder<'a> {
         let ratio = if prompt.is_nan() || estimate == 0 {
             1.0
         } else {
-            (prompt / estimate as f64).clamp(0.1, 10.0)
+            let ratio = prompt / estimate as f64;
+            self.out.prompt_ratios.push(ratio);
+            ratio.clamp(0.1, 10.0)
         };
         self.out.items.push(Item::Anchor {
             cursor: idx.0 + 1,

@@ -33,19 +33,25 @@ mod facts;
 mod infer;
 mod inferred;
 mod input;
+mod ledger;
 mod node;
 mod range;
+mod ranges;
 mod replay;
 mod report;
 mod settings;
+mod spread;
+mod trace;
 mod verdict;
 
 pub use decide::{Outcome, PlannedSummary};
 pub use facts::{json_string_chars, tool_call_blocks, tool_result_chars};
 pub use inferred::Inferred;
 pub use input::{CheckKind, CheckPoint, LogCompactions, LogPrune, LogSummary, PolicyInput};
+pub use ledger::{EstimateBasis, SummarizerLine, WhatIfLedger, what_if_ledger};
 pub use node::{Node, Nodes};
 pub use range::{budgets_for, keep_index};
+pub use ranges::{CountRange, Ranges, count_ranges};
 pub use replay::replay;
 pub use report::{
     ActualShown, CANT_JUDGE_NO_WINDOW, CheckVerdict, CurveMark, Divergence, LogRange, PolicyReport,
@@ -55,4 +61,6 @@ pub use settings::{
     DEFAULT_POLICY_THRESHOLD, DEFAULT_RETAIN_RATIO, PRUNE_MARKER, PRUNE_MARKER_CHARS,
     PolicySettings, PrunerSettings, Retain, SettingsError, ValidSettings,
 };
+pub use spread::Spread;
+pub use trace::{HypAttempt, HypCompaction, RequestTail, WhatIfTrace};
 pub use verdict::{AS_DECIDED, CompactionVerdict, compaction_verdicts, outcome_phrase};

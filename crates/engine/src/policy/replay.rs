@@ -13,8 +13,11 @@ use super::report::{
     SettingsShown, Totals, WhatIfCurve,
 };
 use super::settings::ValidSettings;
+use super::spread::Spread;
+use super::trace::{HypAttempt, HypCompaction, RequestTail, WhatIfTrace};
 use super::verdict::{actual_shown, difference};
 use crate::{EventIdx, EventLog, Meter};
+use std::collections::HashSet;
 
 /// Replays the policy with `settings` over the log `input` was built from (`meter` is that
 /// log's meter). The settings are ones [`PolicySettings::validate`](super::PolicySettings::validate)
@@ -25,6 +28,19 @@ pub fn replay(
     input: &PolicyInput,
     settings: &ValidSettings,
     mode: ReplayMode,
+) -> PolicyReport {
+    replay_scaled(log, meter, input, settings, mode, 1.0)
+}
+
+/// [`replay`] with every pressure threshold after a what-if's first divergence multiplied by
+/// `threshold_scale` (see [`super::count_ranges`]).
+pub(super) fn replay_scaled(
+    log: &EventLog,
+    meter: &Meter,
+    input: &PolicyInput,
+    settings: &ValidSettings,
+    mode: ReplayMode,
+    threshold_scale: f64,
 ) -> PolicyReport {
     let window = meter.window_at(input.events);
     let summary_tokens = settings
@@ -57,6 +73,12 @@ pub fn replay(
         last_offset: 0,
         no_window: false,
         ratio: RatioBracket::default(),
+        threshold_scale,
+        spread: input.spread(),
+        trace: WhatIfTrace::default(),
+        watched: HashSet::new(),
+        pending_position: None,
+        awaiting_ratio: false,
     };
     walk.run();
     let mut notes = Vec::new();
@@ -83,7 +105,9 @@ pub fn replay(
         totals: walk.totals,
         actual_totals: walk.actual_totals,
         notes,
+        spread: walk.spread,
         curve: walk.curve,
+        trace: walk.trace,
     }
 }
 
@@ -112,6 +136,18 @@ struct Walk<'a> {
     no_window: bool,
     /// The threshold ratio the log's pressure checks bracket.
     ratio: RatioBracket,
+    /// Pressure thresholds after the first divergence are multiplied by this.
+    threshold_scale: f64,
+    /// The observed spread of the provider's prompt against the meter's estimate.
+    spread: Option<Spread>,
+    /// The what-if's record for its ledger.
+    trace: WhatIfTrace,
+    /// Compaction replacement nodes on the what-if surface whose shadowing is recorded.
+    watched: HashSet<u32>,
+    /// The earliest surface position hypothetical compactions changed since the last request.
+    pending_position: Option<usize>,
+    /// The last request recorded a tail whose call's ratio the next anchor gives.
+    awaiting_ratio: bool,
 }
 
 impl Walk<'_> {
@@ -166,6 +202,11 @@ impl Walk<'_> {
                     if self.what_if() {
                         self.anchor_correction = (self.step_delta as f64 * (ratio - 1.0)) as i64;
                         self.note_offset(cursor as usize);
+                        if std::mem::take(&mut self.awaiting_ratio)
+                            && let Some(tail) = self.trace.tails.last_mut()
+                        {
+                            tail.ratio = Some(ratio);
+                        }
                     }
                 }
                 Item::Request(cursor) => self.request(cursor as usize),
@@ -185,13 +226,86 @@ impl Walk<'_> {
         }
         if self.what_if() {
             if !compaction || !self.diverged {
-                self.hyp.replace_range(first, last, node);
+                self.watch_shadowing(first, last, node.event as usize);
+                if self.hyp.replace_range(first, last, node).is_some() && compaction {
+                    self.watched.insert(node.event);
+                }
             }
             self.note_offset(node.event as usize + 1);
         }
     }
 
+    /// Records which watched compaction replacements the replace of `first ..= last` on the
+    /// what-if surface shadows (`by`: the event a call's cursor must pass to no longer see
+    /// them).
+    fn watch_shadowing(&mut self, first: u32, last: u32, by: usize) {
+        if self.watched.is_empty() {
+            return;
+        }
+        let (Some(a), Some(b)) = (self.hyp.position(first), self.hyp.position(last)) else {
+            return;
+        };
+        for n in self.hyp.list.get(a..=b).unwrap_or(&[]) {
+            if self.watched.remove(&n.event) {
+                self.trace.until.insert(n.event, by);
+            }
+        }
+    }
+
+    /// Records a hypothetical decision at check `index` (cursor `cursor`) for the ledger.
+    fn record(&mut self, index: usize, cursor: usize, d: &Decision) {
+        let by = cursor.saturating_sub(1);
+        for a in &d.applied {
+            for e in &a.removed {
+                if self.watched.remove(e) {
+                    self.trace.until.insert(*e, by);
+                }
+            }
+            self.watched.insert(a.replacement.event);
+            self.pending_position = Some(
+                self.pending_position
+                    .map_or(a.position, |p| p.min(a.position)),
+            );
+            self.trace.compactions.push(HypCompaction {
+                check: index,
+                cursor,
+                summary: a.summary,
+                position: a.position,
+                shadowed_tokens: a.shadowed_tokens,
+                replacement_tokens: u64::from(a.replacement.price),
+                node: a.replacement.event,
+            });
+        }
+        for s in &d.summaries {
+            self.trace.attempts.push(HypAttempt {
+                check: index,
+                cursor,
+                shadowed_tokens: s.shadowed_tokens,
+                ok: s.ok,
+            });
+        }
+    }
+
     fn request(&mut self, cursor: usize) {
+        if self.what_if() {
+            self.awaiting_ratio = false;
+            if let Some(p) = self.pending_position.take() {
+                let tail = self
+                    .hyp
+                    .list
+                    .get(p..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|n| u64::from(n.price))
+                    .sum();
+                self.trace.tails.push(RequestTail {
+                    cursor,
+                    tail,
+                    ratio: None,
+                });
+                self.awaiting_ratio = true;
+            }
+        }
         let actual = self.meter.at(cursor).total;
         let window = self.meter.window_at(cursor);
         let threshold = window.map(|w| self.ctx.settings.threshold(w));
@@ -259,12 +373,13 @@ impl Walk<'_> {
                 nodes,
                 (actual_total, window),
                 allowed,
-                true,
+                (true, 1.0),
             );
             why = difference(point.kind, &d, log).filter(|_| !cant_judge);
             decision = Some(d);
             if why.is_some() && self.what_if() {
                 self.diverged = true;
+                self.trace.divergence_cursor = Some(cursor);
                 self.first_divergence = Some(Divergence {
                     step_start_seq: self.seq_of(point.event),
                     why: why.clone().unwrap_or_default(),
@@ -286,13 +401,15 @@ impl Walk<'_> {
                 let total = self.total_at(cursor);
                 let overflowed = point.kind != CheckKind::Overflow
                     || hypothetical_overflows(total, actual_total, window);
+                // The divergent check's own total is the meter's: only later ones are moved.
+                let scale = if exact_now { 1.0 } else { self.threshold_scale };
                 let mut d = decide_on(
                     &mut self.ctx,
                     point,
                     &self.hyp,
                     (total, window),
                     allowed && overflowed,
-                    false,
+                    (false, scale),
                 );
                 if !overflowed {
                     d.outcome = Outcome::Below;
@@ -301,6 +418,7 @@ impl Walk<'_> {
                         window.map_or(String::new(), |w| format!(" ({w})"))
                     ));
                 }
+                self.record(self.checks.len(), cursor, &d);
                 if let Some(after) = d.after.take() {
                     self.hyp = after;
                     self.note_offset(cursor);
@@ -337,6 +455,14 @@ impl Walk<'_> {
         // After a what-if's first divergence nothing is compared.
         let agrees = (exact_now && !cant_judge).then_some(why.is_none());
         let exact = exact_now && why.is_none() && !decision.estimated;
+        // After the divergence a total is an estimate: near when the threshold lies within
+        // the observed spread of it.
+        let near = !exact_now
+            && point.kind == CheckKind::Pressure
+            && decision
+                .threshold
+                .zip(self.spread)
+                .is_some_and(|(h, s)| s.near(decision.total, h));
         self.checks.push(CheckVerdict {
             step_start_seq: self.seq_of(point.event),
             turn: point.turn,
@@ -352,6 +478,7 @@ impl Walk<'_> {
             exact,
             actual: Some(actual_shown(log)),
             agrees,
+            near,
             why,
             note,
             cursor,
@@ -391,14 +518,15 @@ fn hypothetical_overflows(total: u64, actual_total: u64, window: Option<u64>) ->
 }
 
 /// Decides `point` on `nodes` at `(total, window)`; `allowed` false: an overflow past the
-/// retries, whose error stands; `with_log`: the log's own prices and outcomes may be used.
+/// retries, whose error stands; `with_log`: the log's own prices and outcomes may be used
+/// (else the decision's changes are recorded); `threshold_scale` multiplies the threshold.
 fn decide_on(
     ctx: &mut Context<'_>,
     point: &CheckPoint,
     nodes: &Nodes,
     (total, window): (u64, Option<u64>),
     allowed: bool,
-    with_log: bool,
+    (with_log, threshold_scale): (bool, f64),
 ) -> Decision {
     if !allowed {
         return Decision {
@@ -410,6 +538,7 @@ fn decide_on(
             total_after: total,
             estimated: false,
             after: None,
+            applied: Vec::new(),
         };
     }
     let check = Check {
@@ -418,6 +547,8 @@ fn decide_on(
         total,
         window,
         log: with_log.then_some(&point.log),
+        threshold_scale,
+        record: !with_log,
     };
     decide(&check, ctx)
 }

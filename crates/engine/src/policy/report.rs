@@ -8,6 +8,8 @@ use super::decide::{Outcome, PlannedSummary};
 use super::inferred::Inferred;
 use super::input::CheckKind;
 use super::settings::{PolicySettings, PrunerSettings};
+use super::spread::Spread;
+use super::trace::WhatIfTrace;
 use crate::Meter;
 
 /// Verify the log's decisions, or replay another setting on its session.
@@ -102,6 +104,9 @@ pub struct CheckVerdict {
     pub actual: Option<ActualShown>,
     /// The policy's decision equals the log's (`null` when not compared).
     pub agrees: Option<bool>,
+    /// After a what-if's first divergence: the threshold lies within the observed spread of
+    /// the estimated total, so the check could have gone either way.
+    pub near: bool,
     /// What differs, when it does not agree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
@@ -205,9 +210,15 @@ pub struct PolicyReport {
     pub actual_totals: Totals,
     /// Things the reader should know about this log, one sentence each.
     pub notes: Vec<String>,
+    /// The observed spread of the provider's prompt against the meter's estimate (`null`: no
+    /// agent call with usage).
+    pub spread: Option<Spread>,
     /// The hypothetical curve (what-if; empty in verify).
     #[serde(skip)]
     pub curve: WhatIfCurve,
+    /// What the what-if did after its first divergence, for its ledger (empty in verify).
+    #[serde(skip)]
+    pub trace: WhatIfTrace,
 }
 
 /// What a check that compacted with no context window in force reads as: the policy's pressure

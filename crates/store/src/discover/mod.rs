@@ -45,6 +45,9 @@ pub struct Discovery {
     pub unreadable: Vec<UnreadableFile>,
     /// What was skipped and why (unreadable folders, symlink loops, special files).
     pub notes: Vec<String>,
+    /// Special files (FIFOs, sockets, devices) skipped without opening them, each with what
+    /// it is: a folder report may give them a row.
+    pub special: Vec<UnreadableFile>,
     /// Regular files looked at.
     pub files_seen: usize,
 }
@@ -72,6 +75,14 @@ pub fn find_sessions_within(
     let walked = walk(root)?;
     let mut found = Discovery {
         notes: walked.notes,
+        special: walked
+            .special
+            .into_iter()
+            .map(|(file, kind)| UnreadableFile {
+                file,
+                error: format!("{kind}, not a session file: skipped without opening it"),
+            })
+            .collect(),
         files_seen: walked.files.len(),
         ..Default::default()
     };

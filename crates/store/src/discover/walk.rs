@@ -26,6 +26,9 @@ pub struct Walk {
     pub files: Vec<Candidate>,
     /// What was skipped and why (unreadable folders, symlink loops, special files).
     pub notes: Vec<String>,
+    /// The special files skipped, each with its kind ("a FIFO (named pipe)", …), sorted by
+    /// path.
+    pub special: Vec<(PathBuf, &'static str)>,
 }
 
 /// Identity of a file or folder, to walk each once however many links lead to it.
@@ -76,6 +79,7 @@ pub fn walk(root: &Path) -> Result<Walk, StoreError> {
         ));
     }
     walker.out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    walker.out.special.sort();
     Ok(walker.out)
 }
 
@@ -138,8 +142,9 @@ impl Walker {
                     continue;
                 }
                 pending.push(path);
-            } else if special_file_kind(&metadata).is_some() {
+            } else if let Some(kind) = special_file_kind(&metadata) {
                 self.special += 1;
+                self.out.special.push((path, kind));
             } else if id.is_none_or(|id| self.seen.insert(id)) {
                 let modified = metadata
                     .modified()
@@ -222,5 +227,6 @@ mod tests {
         let walk = walk(dir.path()).unwrap();
         assert!(walk.files.is_empty());
         assert!(walk.notes.iter().any(|n| n.contains("1 special file")));
+        assert_eq!(walk.special, [(fifo, "a FIFO (named pipe)")]);
     }
 }

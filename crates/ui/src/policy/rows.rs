@@ -247,6 +247,7 @@ mod tests {
             exact: false,
             actual: None,
             agrees: Some(false),
+            near: false,
             why: Some("the log did not summarise".into()),
             note: None,
             cursor: 40,

@@ -1,0 +1,292 @@
+//! `cost DIR` (viewer-spec §13): the ledger of every session under a folder, in parallel, one
+//! row per session — calls, prompt, cache read and hit rate, output, compactions with the
+//! cache they broke and the prompt they saved, and with `--prices` the cost and compaction's
+//! balance — and the fleet's totals. `--json`: `{"sessions": [{"file", …, "totals"}],
+//! "totals"}`, each session's fields those of its `cost FILE --json`; `--csv`: one row per
+//! session. Exit as `check DIR`: 1 when any session cannot be read, 2 only when none can be.
+
+use std::io::Write as _;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::ledger_sums::LedgerSums;
+use super::sessions::{ErrorRow, Fleet, each_session};
+use super::table::table;
+use crate::cost::{PriceOptions, money, signed_money};
+use crate::csv_out::{Cell, CsvWriter};
+use crate::dir::plural;
+use crate::load::write_context;
+use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
+use surface_engine::Surface;
+use surface_engine::cost::{LedgerSummary, ledger_of};
+
+/// The `--csv` columns, in order.
+pub const CSV_COLUMNS: [&str; 19] = [
+    "file",
+    "session",
+    "error",
+    "agent_calls",
+    "summarizer_calls",
+    "uncached",
+    "cache_read",
+    "cache_write",
+    "output",
+    "prompt",
+    "cache_hit_rate",
+    "cost",
+    "compactions",
+    "summaries",
+    "prunes",
+    "summarizer_tokens",
+    "prompt_saved",
+    "cache_lost",
+    "balance",
+];
+
+/// The fleet's totals: sessions, and their ledgers summed.
+#[derive(Debug, Default, Serialize)]
+struct CostFleetTotals {
+    sessions: usize,
+    unreadable: usize,
+    skipped: usize,
+    #[serde(flatten)]
+    ledger: LedgerSums,
+}
+
+/// Runs `cost DIR` (`json` / `csv`: the output's form).
+pub fn run(
+    input: &Input,
+    (json, csv): (bool, bool),
+    options: &PriceOptions,
+    jobs: Option<usize>,
+) -> anyhow::Result<u8> {
+    let prices = options.read()?;
+    let fleet = each_session(input, jobs, "cost", |log| {
+        let surface = Surface::at_end(log);
+        let meter = crate::meter_of(log, &surface);
+        Ok(LedgerSummary::of(&ledger_of(
+            log,
+            &surface,
+            &meter,
+            prices.as_ref(),
+        )))
+    })?;
+    let mut totals = CostFleetTotals {
+        unreadable: fleet.unreadable(),
+        skipped: fleet.skipped(),
+        ..CostFleetTotals::default()
+    };
+    for row in fleet.rows.iter().filter_map(|r| r.done()) {
+        totals.sessions += 1;
+        totals.ledger.add(row);
+    }
+    if json {
+        print_json(&json!({
+            "root": input.file,
+            "prices": options.prices,
+            "sessions": sessions_json(&fleet)?,
+            "totals": totals,
+            "notes": fleet.notes,
+        }))?;
+    } else {
+        let text = if csv {
+            csv_text(&fleet)?
+        } else {
+            human(input, &fleet, &totals).into_bytes()
+        };
+        let mut out = std::io::stdout().lock();
+        write_context(out.write_all(&text))?;
+        write_context(out.flush())?;
+    }
+    Ok(if totals.sessions == 0 {
+        EXIT_UNREADABLE
+    } else if totals.unreadable > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
+}
+
+fn sessions_json(fleet: &Fleet<LedgerSummary>) -> anyhow::Result<Vec<Value>> {
+    fleet
+        .rows
+        .iter()
+        .map(|r| {
+            Ok(match r.done() {
+                Some(ledger) => {
+                    let mut v = json!({"file": r.file});
+                    if let Some(id) = &r.session {
+                        v["session"] = json!(id);
+                    }
+                    if let (Value::Object(o), Value::Object(fields)) =
+                        (&mut v, serde_json::to_value(ledger)?)
+                    {
+                        o.extend(fields);
+                    }
+                    v
+                }
+                None => serde_json::to_value(ErrorRow::from(r))?,
+            })
+        })
+        .collect()
+}
+
+fn opt<T: ToString>(x: Option<T>) -> String {
+    x.map_or_else(|| "–".to_string(), |x| x.to_string())
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), |r| format!("{:.1}%", r * 100.0))
+}
+
+fn opt_money(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), money)
+}
+
+fn opt_signed(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".to_string(), signed_money)
+}
+
+fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> String {
+    let priced = t.ledger.currency.is_some();
+    let mut header = vec![
+        "session",
+        "agent",
+        "summ",
+        "prompt",
+        "cache read",
+        "hit rate",
+        "output",
+        "summaries",
+        "prunes",
+        "cache lost",
+        "prompt saved",
+    ];
+    if priced {
+        header.extend(["cost", "balance"]);
+    }
+    let mut rows = Vec::new();
+    let mut errors = String::new();
+    for r in &fleet.rows {
+        let Some(l) = r.done() else {
+            errors.push_str(&r.error_line());
+            continue;
+        };
+        let (s, c) = (&l.totals, &l.compaction_totals);
+        let mut cells = vec![
+            r.label(),
+            s.agent.calls.to_string(),
+            s.summarizer.calls.to_string(),
+            s.all.prompt.to_string(),
+            opt(s.all.cache_read),
+            percent(s.all.cache_hit_rate),
+            s.all.output.to_string(),
+            c.summaries.to_string(),
+            c.prunes.to_string(),
+            opt(c.cache_lost),
+            c.prompt_saved.to_string(),
+        ];
+        if priced {
+            cells.extend([opt_money(s.all.cost), opt_signed(c.balance)]);
+        }
+        rows.push(cells);
+    }
+    let l = &t.ledger;
+    let mut total = vec![
+        "total".to_string(),
+        l.agent_calls.to_string(),
+        l.summarizer_calls.to_string(),
+        l.prompt.to_string(),
+        opt(l.cache_read),
+        percent(l.cache_hit_rate),
+        l.output.to_string(),
+        l.summaries.to_string(),
+        l.prunes.to_string(),
+        opt(l.cache_lost),
+        l.prompt_saved.to_string(),
+    ];
+    if priced {
+        total.extend([opt_money(l.cost), opt_signed(l.compaction_balance)]);
+    }
+    rows.push(total);
+    let mut out = table(&header, &rows);
+    out.push_str(&errors);
+    let mut extra = Vec::new();
+    if t.unreadable > 0 {
+        extra.push(format!("{} unreadable", t.unreadable));
+    }
+    if t.skipped > 0 {
+        extra.push(format!("{} skipped", t.skipped));
+    }
+    let extra = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", extra.join(", "))
+    };
+    let money_line = match (&l.currency, l.cost, l.compaction_balance) {
+        (Some(cur), Some(cost), Some(b)) => {
+            format!(
+                "; cost {} {cur}, compaction's balance {} {cur}",
+                money(cost),
+                money(b)
+            )
+        }
+        (Some(cur), Some(cost), None) => format!("; cost {} {cur}", money(cost)),
+        _ => String::new(),
+    };
+    out.push_str(&format!(
+        "{} under {}{extra}: {} agent and {} summarizer calls, {} prompt tokens; {} summaries and {} prunes saved {} prompt tokens{}{money_line}\n",
+        plural(t.sessions, "session"),
+        input.file.display(),
+        l.agent_calls,
+        l.summarizer_calls,
+        l.prompt,
+        l.summaries,
+        l.prunes,
+        l.prompt_saved,
+        l.cache_lost
+            .map_or(String::new(), |c| format!(" and broke {c} tokens of cache")),
+    ));
+    out
+}
+
+fn csv_text(fleet: &Fleet<LedgerSummary>) -> std::io::Result<Vec<u8>> {
+    let mut out = CsvWriter::new(Vec::new(), &CSV_COLUMNS)?;
+    for r in &fleet.rows {
+        let file = r.file.display().to_string();
+        let Some(l) = r.done() else {
+            let mut cells: Vec<Cell<'_>> = vec![
+                file.as_str().into(),
+                r.session.as_deref().into(),
+                r.error().into(),
+            ];
+            cells.resize(CSV_COLUMNS.len(), Cell::Empty);
+            out.row(&cells)?;
+            continue;
+        };
+        let (s, c) = (&l.totals.all, &l.compaction_totals);
+        out.row(&[
+            file.as_str().into(),
+            r.session.as_deref().into(),
+            Cell::Empty,
+            l.totals.agent.calls.into(),
+            l.totals.summarizer.calls.into(),
+            s.uncached.into(),
+            s.cache_read.into(),
+            s.cache_write.into(),
+            s.output.into(),
+            s.prompt.into(),
+            s.cache_hit_rate.into(),
+            s.cost.into(),
+            c.compactions.into(),
+            c.summaries.into(),
+            c.prunes.into(),
+            c.summarizer_tokens.into(),
+            c.prompt_saved.into(),
+            c.cache_lost.into(),
+            c.balance.into(),
+        ])?;
+    }
+    Ok(out.into_inner())
+}

@@ -1,0 +1,11 @@
+//! Folders for the per-session reports (viewer-spec §13): `policy DIR` and `cost DIR` run the
+//! per-file command on every session under a folder in parallel, with a progress bar on a
+//! terminal, one row per session and the fleet's totals.
+
+pub mod cost_dir;
+mod ledger_sums;
+pub mod policy_dir;
+mod policy_totals;
+mod progress;
+mod sessions;
+mod table;
