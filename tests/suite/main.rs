@@ -13,6 +13,7 @@ mod bombs;
 mod check_parallel;
 mod cli;
 mod cli_outputs;
+mod compare;
 mod cost;
 mod envelope_scan;
 mod era_bounds;

@@ -14,6 +14,7 @@ mod divergence;
 mod position;
 mod row;
 mod same_content;
+mod upgrade;
 
 pub use alignment::{CallPair, TurnPair, align};
 pub use analysed::{Analysed, CallFigures, analyse, analyse_parts};
@@ -22,6 +23,7 @@ pub use divergence::{DivergenceKind, Split, first_split};
 pub use position::{Position, Positions};
 pub use row::{Difference, Ratio, Row};
 pub use same_content::{LEFT_OUT, first_difference, same_content, same_row_content};
+pub use upgrade::upgraded;
 
 #[cfg(test)]
 mod tests;

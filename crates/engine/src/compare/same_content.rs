@@ -12,6 +12,8 @@
 
 use serde_json::Value;
 
+use super::upgrade::upgraded;
+
 /// The keys left out of the comparison, wherever they occur.
 pub const LEFT_OUT: [&str; 10] = [
     "seq",
@@ -57,10 +59,8 @@ fn same_leaving(a: &[u8], b: &[u8], keys: Keys) -> bool {
     match same_tokens(a, b, keys) {
         Some(true) => true,
         _ => match (parse(a), parse(b)) {
-            (Some(x), Some(y)) => {
-                let mut path = Vec::new();
-                !differs(&x, &y, keys, &mut path)
-            }
+            (Some(x), Some(y)) if keys == Keys::Events => first_difference(&x, &y).is_none(),
+            (Some(x), Some(y)) => !differs(&x, &y, keys, &mut Vec::new()),
             _ => false,
         },
     }
@@ -70,9 +70,12 @@ fn parse(text: &[u8]) -> Option<Value> {
     serde_json::from_slice(text).ok()
 }
 
-/// The path of the first difference between two values (`data.message.content[0].text`; empty
-/// for the values themselves), left-out keys skipped; `None` when they are equal.
+/// The path of the first difference between two events' values (`data.message.content[0].text`;
+/// empty for the values themselves), left-out keys skipped and older shapes read as HEAD reads
+/// them ([`upgraded`]); `None` when they are equal.
 pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
+    let (new_a, new_b) = (upgraded(a), upgraded(b));
+    let (a, b) = (new_a.as_ref().unwrap_or(a), new_b.as_ref().unwrap_or(b));
     let mut path = Vec::new();
     if differs(a, b, Keys::Events, &mut path) {
         Some(path.concat())
