@@ -246,7 +246,10 @@ fn the_runs_exercise_what_the_counts_check() {
         .flat_map(|r| counts(&events(&text(r))))
         .collect();
     let any = |k: usize| all.iter().any(|c| c[k] > 0);
-    assert!(any(4) && any(5) && any(6), "summaries, prunes and a failed compaction");
+    assert!(
+        any(4) && any(5) && any(6),
+        "summaries, prunes and a failed compaction"
+    );
     // p02 compacted more than p01: the difference is not zero.
     let c = compared(&run_of(P01), &run_of(P02));
     assert_eq!(c.totals.b_minus_a.summaries, 3);
@@ -269,8 +272,14 @@ fn peak_and_requests_over_the_threshold_follow_the_meter() {
     };
     let ((a, peak_a), (b, peak_b)) = (run_at(&a_text), run_at(&b_text));
     let c = compared(&a, &b);
-    assert_eq!((c.totals.a.over_threshold, c.totals.b.over_threshold), (9, 1));
-    assert_eq!((c.totals.a.peak_total, c.totals.b.peak_total), (peak_a, peak_b));
+    assert_eq!(
+        (c.totals.a.over_threshold, c.totals.b.over_threshold),
+        (9, 1)
+    );
+    assert_eq!(
+        (c.totals.a.peak_total, c.totals.b.peak_total),
+        (peak_a, peak_b)
+    );
     assert_eq!(c.totals.b_over_a.over_threshold, Some(1.0 / 9.0));
 }
 
@@ -342,7 +351,10 @@ fn rewritten_mid_july(head: &EventLog, header: &Value) -> String {
                 data.insert("isError".into(), block["isError"].clone());
             }
             "turn/start" => {
-                data.insert("trigger".into(), json!({"kind": "message", "source": {"kind": "user"}}));
+                data.insert(
+                    "trigger".into(),
+                    json!({"kind": "message", "source": {"kind": "user"}}),
+                );
             }
             _ => {}
         }
@@ -360,7 +372,10 @@ fn a_log_against_itself_written_by_an_older_era_does_not_diverge() {
     let old = run_of_text(&old_text, None);
     // Another era by the viewer's own detector, and not a copy of the bytes.
     let (era_head, era_old) = (detect_era(&head.log), detect_era(&old.log));
-    assert!(era_old.at_least < era_head.at_least, "{era_old:?} vs {era_head:?}");
+    assert!(
+        era_old.at_least < era_head.at_least,
+        "{era_old:?} vs {era_head:?}"
+    );
     assert!(old.log.packed_rows.is_empty() && !head.log.packed_rows.is_empty());
     let flat = |t: &str| {
         events(&old_text)
@@ -453,7 +468,10 @@ fn an_empty_log_compares_with_nothing_in_it() {
     let p01 = run_of(P01);
     let c = compared(&empty, &p01);
     let d = c.first_divergence.as_ref().unwrap();
-    assert_eq!((d.kind, d.index, d.a_seq, d.b_seq), (DivergenceKind::AEnded, 0, None, Some(0)));
+    assert_eq!(
+        (d.kind, d.index, d.a_seq, d.b_seq),
+        (DivergenceKind::AEnded, 0, None, Some(0))
+    );
     assert!(c.turns.iter().all(|t| t.a.is_none()));
     assert_eq!(c.totals.a.agent_calls, 0);
     assert_eq!(c.totals.b_over_a.prompt, None); // A is 0
@@ -477,14 +495,24 @@ fn stdout(out: &Output) -> String {
 #[test]
 fn compare_json_is_the_document_of_section_12() {
     let out = run(&["compare", P01, P02, "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(doc["a"]["file"], json!(P01));
     assert_eq!(doc["b"]["file"], json!(P02));
     let d = &doc["first_divergence"];
     assert_eq!(
         (&d["a_seq"], &d["a_type"], &d["b_seq"], &d["b_type"]),
-        (&json!(211), &json!("step/start"), &json!(211), &json!("compaction/prune"))
+        (
+            &json!(211),
+            &json!("step/start"),
+            &json!(211),
+            &json!("compaction/prune")
+        )
     );
     let row_keys = [
         "agent_calls",
@@ -505,7 +533,10 @@ fn compare_json_is_the_document_of_section_12() {
         assert!(t["turn"].is_u64());
         for side in ["a", "b"] {
             let row = &t[side];
-            assert!(row.is_null() || row_keys.iter().all(|k| row.get(k).is_some()), "{t}");
+            assert!(
+                row.is_null() || row_keys.iter().all(|k| row.get(k).is_some()),
+                "{t}"
+            );
             if row.is_object() {
                 assert!(row["cost"].is_null(), "cost is null unless priced");
             }
@@ -513,10 +544,16 @@ fn compare_json_is_the_document_of_section_12() {
     }
     for side in ["a", "b", "b_minus_a", "b_over_a"] {
         let row = &doc["totals"][side];
-        assert!(row_keys.iter().all(|k| row.get(k).is_some()), "{side}: {row}");
+        assert!(
+            row_keys.iter().all(|k| row.get(k).is_some()),
+            "{side}: {row}"
+        );
     }
     assert_eq!(doc["totals"]["b_minus_a"]["summaries"], json!(3));
-    assert!(doc["totals"]["b_over_a"]["failed"].is_null(), "A is 0: null");
+    assert!(
+        doc["totals"]["b_over_a"]["failed"].is_null(),
+        "A is 0: null"
+    );
     // Priced: every row has a cost.
     let out = run(&["compare", P01, P02, "--json", "--prices", PRICES]);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -529,23 +566,38 @@ fn the_report_names_the_divergence_the_turns_and_the_cheaper_run() {
     let out = run(&["compare", P01, P02]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert!(text.contains("first divergence after 211 equal events"), "{text}");
+    assert!(
+        text.contains("first divergence after 211 equal events"),
+        "{text}"
+    );
     assert!(text.contains("A  seq 211"), "{text}");
     assert!(text.contains("B  seq 211"), "{text}");
     assert!(text.contains("compaction/prune"), "{text}");
     assert!(text.contains(" total  A"), "{text}");
     let last = text.lines().last().unwrap();
-    assert!(last.starts_with("B was cheaper than A by 6070 tokens"), "{last}");
+    assert!(
+        last.starts_with("B was cheaper than A by 6070 tokens"),
+        "{last}"
+    );
     assert!(last.contains("summaries 8 → 11"), "{last}");
     // In money the other run wins: the summarizer calls cost more than the prompts saved.
     let out = run(&["compare", P01, P02, "--prices", PRICES]);
     let last = stdout(&out).lines().last().unwrap().to_string();
-    assert!(last.starts_with("A was cheaper than B by 0.000297 USD"), "{last}");
+    assert!(
+        last.starts_with("A was cheaper than B by 0.000297 USD"),
+        "{last}"
+    );
     // The same run twice: no divergence, no winner.
     let out = run(&["compare", P01, P01_PACKED]);
     let text = stdout(&out);
     assert!(text.contains("no divergence"), "{text}");
-    assert!(text.lines().last().unwrap().starts_with("neither run was cheaper"), "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("neither run was cheaper"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -165,16 +165,15 @@ fn table(out: &mut String, report: &Report<'_>) {
         priced,
     );
     cells(out, "", "B/A", Some(ratio_cells(&totals.b_over_a)), priced);
-    let _ = writeln!(
-        out,
-        "  calls = agent calls; prompt, cache read, output of the agent calls; summ / prune = summaries / prunes; \
-         peak = the highest meter total; over = requests at or over the threshold; summ.tokens = the summarizer calls' prompt + output{}",
-        if priced {
-            "; cost = every call, agent and summarizer"
-        } else {
-            ""
-        }
+    out.push_str(
+        "  calls = agent calls, with their prompt, cache read and output; summ / prune = summaries / prunes;\n  \
+         peak = the highest meter total; over = requests at or over the threshold;\n  \
+         summ.tokens = the summarizer calls' prompt + output",
     );
+    if priced {
+        out.push_str("; cost = every call, agent and summarizer");
+    }
+    out.push('\n');
 }
 
 /// The cells of one line: twelve texts, the last the cost.
@@ -287,7 +286,7 @@ pub fn cheaper_line(report: &Report<'_>) -> String {
         _ => (
             format!("{} tokens", (c.b - c.a).abs()),
             format!(
-                "B − A: agent prompts {}, agent output {}, summarizer calls {} (the prompt and output of every call)",
+                "B − A: agent prompts {}, agent output {}, summarizer calls {}",
                 signed(d.prompt),
                 signed(d.output),
                 signed(d.summarizer_tokens)
@@ -304,8 +303,12 @@ pub fn cheaper_line(report: &Report<'_>) -> String {
                 Which::A => ("A", "B", c.a, c.b),
                 Which::B => ("B", "A", c.b, c.a),
             };
+            let counted = match c.measure {
+                Measure::Tokens => "; the prompt and output of every call",
+                Measure::Cost => "",
+            };
             let percent = if high > 0.0 {
-                format!(" ({:.1}% less)", (high - low) * 100.0 / high)
+                format!(" ({:.1}% less{counted})", (high - low) * 100.0 / high)
             } else {
                 String::new()
             };

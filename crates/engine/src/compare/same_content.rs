@@ -203,10 +203,10 @@ impl<'a> Tokens<'a> {
         let start = self.at;
         let mut i = start + 1;
         loop {
-            match *self.text.get(i)? {
+            i += memchr::memchr2(b'"', b'\\', self.text.get(i..)?)?;
+            match self.text[i] {
                 b'"' => break,
-                b'\\' => i += 2,
-                _ => i += 1,
+                _ => i += 2,
             }
         }
         self.at = i + 1;
