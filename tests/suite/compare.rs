@@ -619,3 +619,45 @@ fn trouble_is_exit_2_with_the_file_named() {
         }
     }
 }
+
+#[test]
+fn sessions_of_a_sqlite_file_are_picked_per_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("store.db");
+    let p01 = text(P01);
+    crate::formats::to_sqlite(&db, 17, &p01, &common::log_of(&p01));
+    let db = db.to_str().unwrap();
+    // The same session in SQLite and in JSONL: no divergence.
+    let out = run(&["compare", db, P01, "--session-a", "policy-p01", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["a"]["session"], json!("policy-p01"));
+    assert!(
+        doc["first_divergence"].is_null(),
+        "{}",
+        doc["first_divergence"]
+    );
+    // Another session of the same file on B's side.
+    let out = run(&[
+        "compare",
+        db,
+        db,
+        "--session-a",
+        "policy-p01",
+        "--session-b",
+        "older",
+        "--json",
+    ]);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["b"]["session"], json!("older"));
+    assert!(doc["first_divergence"].is_object());
+    // A session the file does not hold: trouble.
+    let out = run(&["compare", db, P01, "--session-a", "no-such-session"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-session"));
+}
