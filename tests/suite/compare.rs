@@ -661,3 +661,32 @@ fn sessions_of_a_sqlite_file_are_picked_per_side() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-session"));
 }
+
+#[test]
+fn the_audit_without_terms_is_the_audit_less_its_lost_terms() {
+    // What the comparison reads of the audit, on every log at hand: every figure but the terms.
+    let mut files: Vec<PathBuf> = [P01, P02, P11, P12, SAMPLE, "assets/problems.session.jsonl"]
+        .iter()
+        .map(|r| path(r))
+        .collect();
+    files.extend(common::upstream_files());
+    let mut refetches = 0;
+    for file in files {
+        let log = common::log_of(&std::fs::read_to_string(&file).unwrap());
+        let surface = Surface::at_end(&log);
+        let meter = Meter::build(&log, &surface);
+        let full = surface_engine::audit::audit(&log, &surface, &meter, 0.8);
+        let lite = surface_engine::audit::audit_without_terms(&log, &surface, &meter, 0.8);
+        let mut without = full.clone();
+        for r in &mut without.replaces {
+            r.lost_terms.clear();
+        }
+        assert_eq!(lite, without, "{}", file.display());
+        refetches += full
+            .replaces
+            .iter()
+            .map(|r| r.refetches.len())
+            .sum::<usize>();
+    }
+    assert!(refetches > 0, "some refetch was found both ways");
+}

@@ -10,7 +10,7 @@ use super::model::{
     ReplaceKind, Trigger,
 };
 use super::refetch::{CallIndex, read_message_calls, read_tool_call};
-use super::text::node_text;
+use super::text::{answered_call, node_text};
 use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
@@ -128,7 +128,9 @@ impl Pass<'_> {
                 Some(Effect::Appended) => {
                     self.nodes += 1;
                     let is_result = kind == tool_result;
-                    if i < terms_until || is_result {
+                    if !self.with_terms && is_result {
+                        self.result(idx, answered_call(log, idx).as_deref());
+                    } else if i < terms_until || is_result {
                         let text = node_text(log, idx);
                         if i < terms_until {
                             self.terms.add(idx.0, &text.text);
