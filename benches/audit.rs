@@ -5,6 +5,10 @@
 //! parts alone (`check_report` against `cli::meter_of` + `audit`).
 //! The ratios of the medians are printed at the end of each group.
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;

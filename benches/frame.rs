@@ -8,6 +8,10 @@
 //! same zooming on the 1k log, which a cost of O(pixels) makes equal — and panning on every
 //! frame, where the timeline follows the range and lays out new rows.
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -3,6 +3,10 @@
 //! Logs come from the synthetic generator (HEAD shape, packed chunk rows; the 1M case also
 //! without packing).
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;

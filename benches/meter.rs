@@ -4,6 +4,10 @@
 //! the CLI build it, prices read on every core (`cli::meter_of`) — and a replay step with the
 //! meter's figure read at the new cursor against a bare step (target: at most twice).
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;

@@ -5,6 +5,10 @@
 //! on the same log, and the whole `policy` pipeline in memory beside `check`'s (target ≤ 1.5×).
 //! The ratios of the medians are printed at the end of each group.
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;
@@ -40,15 +44,12 @@ fn policy_part(log: &EventLog) -> usize {
     let surface = Surface::at_end(log);
     let meter = surface_cli::meter_of(log, &surface);
     let input = PolicyInput::build(log, &surface, &meter);
-    replay(
-        log,
-        &meter,
-        &input,
-        &PolicySettings::default(),
-        ReplayMode::Verify,
-    )
-    .checks
-    .len()
+    let Ok(settings) = PolicySettings::default().validate(meter.window_at(log.len())) else {
+        return 0;
+    };
+    replay(log, &meter, &input, &settings, ReplayMode::Verify)
+        .checks
+        .len()
 }
 
 fn bench_policy(c: &mut Criterion) {
@@ -66,11 +67,16 @@ fn bench_policy(c: &mut Criterion) {
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let input = PolicyInput::build(&log, &surface, &meter);
-        let defaults = PolicySettings::default();
+        let window = meter.window_at(log.len());
+        let defaults = PolicySettings::default()
+            .validate(window)
+            .expect("the defaults");
         let other = PolicySettings {
             threshold_ratio: 0.7,
-            ..defaults
-        };
+            ..*defaults
+        }
+        .validate(window)
+        .expect("T 0.7");
         let mut group = c.benchmark_group(format!("policy/{label}"));
         if large {
             common::configure_large(&mut group, 10);

@@ -7,6 +7,10 @@
 //! events (target: 1M ≤ 1.5 × 10k, both in this run). "no checkpoints" is the same jump with
 //! checkpoints turned off: the jump before them, which applies every list change in between.
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;

@@ -3,6 +3,10 @@
 //! build it avoids, and the whole live-follow step (parse the new lines, `EventLog::extend`,
 //! `catch_up`), against a full reload (`load` bench).
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::hint::black_box;

@@ -4,6 +4,10 @@
 //!
 //! Run one subject with a filter: `cargo test --test suite policy::`.
 
+// Test code: an unwrap that fails fails the test, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 mod invariants;
 
@@ -15,6 +19,7 @@ mod cli;
 mod cli_outputs;
 mod compare;
 mod cost;
+mod csv_out;
 mod envelope_scan;
 mod era_bounds;
 mod findings;
@@ -26,6 +31,7 @@ mod meter;
 mod meter_scenarios;
 mod policy;
 mod policy_generated;
+mod policy_spec;
 mod properties;
 mod readme_examples;
 mod rewritten;

@@ -51,10 +51,10 @@ impl Lab {
     }
 
     fn run(&self, settings: &PolicySettings, mode: ReplayMode) -> PolicyReport {
-        settings
+        let settings = settings
             .validate(self.meter.window_at(self.log.len()))
             .unwrap();
-        replay(&self.log, &self.meter, &self.input, settings, mode)
+        replay(&self.log, &self.meter, &self.input, &settings, mode)
     }
 }
 
@@ -448,13 +448,7 @@ fn every_upstream_fixture_and_bundled_sample_replays_without_a_panic() {
     for file in files {
         let lab = Lab::of(read_jsonl(std::fs::read(&file).unwrap(), None).unwrap());
         for mode in [ReplayMode::Verify, ReplayMode::WhatIf] {
-            let report = replay(
-                &lab.log,
-                &lab.meter,
-                &lab.input,
-                &PolicySettings::default(),
-                mode,
-            );
+            let report = lab.run(&PolicySettings::default(), mode);
             assert_eq!(report.checks.len(), lab.input.checks().len());
             let name = file.display().to_string();
             // A log written before the HEAD harness says which policy is modelled.

@@ -34,8 +34,8 @@ fn verify(bytes: &[u8], settings: &PolicySettings) -> PolicyReport {
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let input = PolicyInput::build(&log, &surface, &meter);
-    settings.validate(meter.window_at(log.len())).unwrap();
-    replay(&log, &meter, &input, settings, ReplayMode::Verify)
+    let settings = settings.validate(meter.window_at(log.len())).unwrap();
+    replay(&log, &meter, &input, &settings, ReplayMode::Verify)
 }
 
 /// Thresholds × retain budgets, the pruner on and off in turn (each threshold sees both).

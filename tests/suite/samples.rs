@@ -228,7 +228,8 @@ fn the_default_policy_agrees_with_the_sample_and_once_not_with_the_problems() {
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let input = PolicyInput::build(&log, &surface, &meter);
-        replay(&log, &meter, &input, settings, ReplayMode::Verify)
+        let settings = settings.validate(meter.window_at(log.len())).unwrap();
+        replay(&log, &meter, &input, &settings, ReplayMode::Verify)
     };
     let defaults = PolicySettings::default();
     let sample = verify("sample.session.jsonl", &defaults);

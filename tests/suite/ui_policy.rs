@@ -129,7 +129,9 @@ fn disagreeing_compactions(path: &std::path::Path, t: f64) -> usize {
     let settings = PolicySettings {
         threshold_ratio: t,
         ..PolicySettings::default()
-    };
+    }
+    .validate(meter.window_at(log.len()))
+    .unwrap();
     let report = replay(&log, &meter, &input, &settings, ReplayMode::Verify);
     input
         .checks()

@@ -77,12 +77,12 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
         })?,
         CostFormat::Csv | CostFormat::Human => {
             let text = if format == CostFormat::Csv {
-                csv::csv(&ledger)
+                csv::csv(&ledger)?
             } else {
-                human::human(&report)
+                human::human(&report).into_bytes()
             };
             let mut out = std::io::stdout().lock();
-            write_context(out.write_all(text.as_bytes()))?;
+            write_context(out.write_all(&text))?;
             write_context(out.flush())?;
         }
     }

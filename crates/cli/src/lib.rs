@@ -9,6 +9,7 @@ mod check;
 mod check_dir;
 pub mod compare;
 pub mod cost;
+mod csv_out;
 mod dir;
 mod load;
 mod messages;

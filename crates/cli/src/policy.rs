@@ -89,12 +89,12 @@ pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
         })?;
     } else {
         let text = if options.csv {
-            csv::csv(&report)
+            csv::csv(&report)?
         } else {
-            human::human(&file, &report)
+            human::human(&file, &report).into_bytes()
         };
         let mut out = std::io::stdout().lock();
-        write_context(out.write_all(text.as_bytes()))?;
+        write_context(out.write_all(&text))?;
         write_context(out.flush())?;
     }
     let disagrees = match mode {

@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write as _};
 
 use serde_json::json;
 
+use super::csv_out::CsvWriter;
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions};
 use surface_engine::{EventIdx, EventLog, Meter, Surface};
@@ -43,22 +44,19 @@ pub fn run(input: &Input, format: TokensFormat, options: &MeterOptions) -> anyho
     match format {
         TokensFormat::Json => write_json(&mut out, input, log, &meter, ratio)?,
         TokensFormat::Csv => {
-            write_context(writeln!(out, "{}", COLUMNS.join(",")))?;
+            let mut csv = write_context(CsvWriter::new(&mut out, &COLUMNS))?;
             for i in 0..log.len() {
                 let r = Row::of(log, &meter, i, ratio);
-                let cell = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
-                write_context(writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{}",
-                    r.seq,
-                    csv_field(r.type_name),
-                    r.total,
-                    r.surface,
-                    r.kind,
-                    r.baseline,
-                    cell(r.window),
-                    cell(r.threshold)
-                ))?;
+                write_context(csv.row(&[
+                    r.seq.into(),
+                    r.type_name.into(),
+                    r.total.into(),
+                    r.surface.into(),
+                    r.kind.into(),
+                    r.baseline.into(),
+                    r.window.into(),
+                    r.threshold.into(),
+                ]))?;
             }
         }
         TokensFormat::Human => write_human(&mut out, input, log, &meter, ratio)?,
@@ -93,15 +91,6 @@ impl<'a> Row<'a> {
             window: meter.window_at(i + 1),
             threshold: meter.threshold_at(i + 1, ratio),
         }
-    }
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 

@@ -8,8 +8,9 @@
 //! `None` and [`crate::PackedData::parse`] decides, so every accepted row and every
 //! error message is exactly serde's (a differential test holds the two together).
 //!
-//! The caller must pass text that is one valid JSON value (the JSONL reader's envelope scan
-//! has checked the whole line); string contents are skipped, not validated, here.
+//! The caller passes text that is one valid JSON value (the JSONL reader's envelope scan has
+//! checked the whole line); string contents are skipped, not validated, here. Text that is
+//! not JSON never makes it panic: a row cut anywhere is `None`.
 
 use super::packed::ChunkKind;
 
@@ -153,11 +154,12 @@ fn plain_i64(text: &[u8]) -> Option<i64> {
 
 /// The end of the string starting at `b[at] == '"'` (one past its closing quote). `None` at a
 /// `\uD…` escape: serde refuses a lone surrogate half when it decodes the string, so it
-/// decides those rows.
+/// decides those rows. `None` too for a string the text ends inside (an escape at the very
+/// end included): never valid JSON, which the caller promised, but no reason to panic.
 fn string_end(b: &[u8], at: usize) -> Option<usize> {
     let mut i = expect(b, at, b'"')?;
     loop {
-        i += memchr::memchr2(b'"', b'\\', &b[i..])?;
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
         if b[i] == b'"' {
             return Some(i + 1);
         }
@@ -259,6 +261,27 @@ mod tests {
         }
         let no_id = r#"{"turn":1,"step":1,"index":2,"dt":[],"args":["{"]}"#;
         assert_eq!(quick_row(ChunkKind::ToolCall, no_id), None);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_refused_not_a_panic() {
+        // Cut inside a string, after an escape's backslash (the last byte), or mid-escape.
+        for json in [
+            r#"{"turn":1,"step":1,"index":0,"dt":[],"texts":["a\"#,
+            r#"{"turn":1,"step":1,"index":0,"dt":[],"texts":["a\\"#,
+            r#"{"turn":1,"step":1,"index":0,"dt":[],"texts":["\"#,
+            r#"{"turn":1,"step":1,"index":0,"dt":[],"texts":["abc"#,
+            r#"{"turn":1,"step":1,"index":0,"dt":[1,"#,
+            r#"{"turn":1,"step":1,"index":0,"dt":["#,
+            r#"{"turn""#,
+            r#"{""#,
+            "{",
+            "",
+        ] {
+            for kind in [ChunkKind::Text, ChunkKind::ToolCall] {
+                assert_eq!(quick_row(kind, json), None, "{json}");
+            }
+        }
     }
 
     proptest! {

@@ -5,6 +5,10 @@
 //! generated log, looked up in order (a hit for most, an insert for new ones), and the nodes'
 //! event indices inserted and removed. The figures and the choice are in `KeyMap`'s doc comment.
 
+// A benchmark: an unwrap that fails stops the run, as it should.
+// The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::hint::black_box;

@@ -231,10 +231,11 @@ impl PolicyRun {
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let input = PolicyInput::build(&log, &surface, &meter);
-        self.settings
+        let settings = self
+            .settings
             .validate(meter.window_at(log.len()))
             .map_err(|e| invalid(&e.to_string()))?;
-        let report = replay(&log, &meter, &input, &self.settings, ReplayMode::Verify);
+        let report = replay(&log, &meter, &input, &settings, ReplayMode::Verify);
         let found = report.checks.into_iter().rev().find(|v| match point {
             Point::Pressure => v.trigger == CheckKind::Pressure && v.step_start_seq == seq,
             Point::Overflow => v.trigger == CheckKind::Overflow,

@@ -1,11 +1,10 @@
 //! `cost --csv`: one row per model call, agent and summarizer, in log order (a spreadsheet sums
-//! and pivots them by turn or kind; the compactions are in `--json`). Quoting is `tokens`'s.
-
-use std::fmt::Write as _;
+//! and pivots them by turn or kind; the compactions are in `--json`), through the one CSV
+//! writer (`crate::csv_out`): provider, model and price key come from the log.
 
 use surface_engine::cost::Ledger;
 
-use crate::tokens::csv_field;
+use crate::csv_out::CsvWriter;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 14] = [
@@ -25,34 +24,29 @@ pub const COLUMNS: [&str; 14] = [
     "cost",
 ];
 
-/// The CSV text.
-pub fn csv(ledger: &Ledger) -> String {
-    let mut out = COLUMNS.join(",");
-    out.push('\n');
-    let cell = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
-    let text = |v: Option<&str>| v.map_or(String::new(), csv_field);
+/// The CSV text (see [`crate::csv_out`]).
+pub fn csv(ledger: &Ledger) -> std::io::Result<Vec<u8>> {
+    let mut out = CsvWriter::new(Vec::new(), &COLUMNS)?;
     for c in &ledger.calls {
         let call = &c.call;
         let route = ledger.routes.get(call.route as usize);
         let t = &call.tokens;
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            call.seq,
-            call.kind.as_str(),
-            cell(call.turn),
-            cell(call.step),
-            text(route.and_then(|r| r.route.provider.as_deref())),
-            text(route.and_then(|r| r.route.model.as_deref())),
-            text(route.and_then(|r| r.price_key.as_deref())),
-            call.reported,
-            t.uncached,
-            t.cache_read,
-            t.cache_write,
-            t.output,
-            c.prompt,
-            c.cost.map_or(String::new(), |x| x.to_string()),
-        );
+        out.row(&[
+            call.seq.into(),
+            call.kind.as_str().into(),
+            call.turn.into(),
+            call.step.into(),
+            route.and_then(|r| r.route.provider.as_deref()).into(),
+            route.and_then(|r| r.route.model.as_deref()).into(),
+            route.and_then(|r| r.price_key.as_deref()).into(),
+            call.reported.into(),
+            t.uncached.into(),
+            t.cache_read.into(),
+            t.cache_write.into(),
+            t.output.into(),
+            c.prompt.into(),
+            c.cost.into(),
+        ])?;
     }
-    out
+    Ok(out.into_inner())
 }

@@ -1,8 +1,8 @@
 //! `policy --csv`: one row per check, for a spreadsheet.
 
-use std::fmt::Write as _;
-
 use surface_engine::policy::PolicyReport;
+
+use crate::csv_out::CsvWriter;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 15] = [
@@ -23,11 +23,9 @@ pub const COLUMNS: [&str; 15] = [
     "why",
 ];
 
-/// The report as CSV with a header line.
-pub fn csv(report: &PolicyReport) -> String {
-    let mut out = COLUMNS.join(",");
-    out.push('\n');
-    let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
+/// The report as CSV with a header line (see [`crate::csv_out`]).
+pub fn csv(report: &PolicyReport) -> std::io::Result<Vec<u8>> {
+    let mut out = CsvWriter::new(Vec::new(), &COLUMNS)?;
     let list = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(" ");
     for c in &report.checks {
         let trigger = serde_json::to_value(c.trigger)
@@ -43,35 +41,24 @@ pub fn csv(report: &PolicyReport) -> String {
         let log_pruned = c.actual.as_ref().map_or(String::new(), |a| {
             list(&mut a.pruned.iter().map(u64::to_string))
         });
-        let agrees = c.agrees.map_or(String::new(), |a| a.to_string());
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            c.step_start_seq,
-            opt(c.turn),
-            opt(c.step),
-            trigger,
-            c.total,
-            opt(c.threshold),
-            opt(c.window),
-            c.outcome.as_str(),
-            list(&mut c.pruned.iter().map(u64::to_string)),
-            summaries,
-            c.total_after,
-            c.exact,
-            agrees,
-            log_pruned,
-            quote(c.why.as_deref().unwrap_or("")),
-        );
+        let pruned = list(&mut c.pruned.iter().map(u64::to_string));
+        out.row(&[
+            c.step_start_seq.into(),
+            c.turn.into(),
+            c.step.into(),
+            trigger.as_str().into(),
+            c.total.into(),
+            c.threshold.into(),
+            c.window.into(),
+            c.outcome.as_str().into(),
+            pruned.as_str().into(),
+            summaries.as_str().into(),
+            c.total_after.into(),
+            c.exact.into(),
+            c.agrees.into(),
+            log_pruned.as_str().into(),
+            c.why.as_deref().into(),
+        ])?;
     }
-    out
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn quote(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
+    Ok(out.into_inner())
 }

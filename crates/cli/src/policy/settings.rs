@@ -4,11 +4,11 @@
 use anyhow::{anyhow, bail};
 
 use super::PolicyOptions;
-use surface_engine::policy::{PolicySettings, PrunerSettings, Retain};
+use surface_engine::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
 
 /// The settings `options` give (the harness's defaults for the rest), checked against
 /// `window` when it is known.
-pub fn settings_of(options: &PolicyOptions, window: Option<u64>) -> anyhow::Result<PolicySettings> {
+pub fn settings_of(options: &PolicyOptions, window: Option<u64>) -> anyhow::Result<ValidSettings> {
     let mut s = PolicySettings::default();
     if let Some(t) = &options.threshold_ratio {
         s.threshold_ratio = ratio("--threshold-ratio", t)?;
@@ -34,8 +34,7 @@ pub fn settings_of(options: &PolicyOptions, window: Option<u64>) -> anyhow::Resu
     if let Some(text) = &options.summary_tokens {
         s.summary_tokens = Some(count("--summary-tokens", text)?);
     }
-    s.validate(window)?;
-    Ok(s)
+    Ok(s.validate(window)?)
 }
 
 fn ratio(flag: &str, text: &str) -> anyhow::Result<f64> {
@@ -173,5 +172,12 @@ mod tests {
         let s = settings_of(&ok, Some(16_000)).unwrap();
         assert_eq!(s.threshold(16_000), 11_200);
         assert_eq!(s.retain_budget(16_000), 2_000);
+        // A retain budget of 0 tokens is legal.
+        let zero = PolicyOptions {
+            retain_tokens: some("0"),
+            ..Default::default()
+        };
+        let s = settings_of(&zero, Some(16_000)).unwrap();
+        assert_eq!(s.retain_tokens(), Some(0));
     }
 }

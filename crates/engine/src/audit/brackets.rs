@@ -7,14 +7,9 @@
 use crate::EventType;
 use std::collections::HashMap;
 
-use memchr::memmem;
-use serde_json::Value;
-
 use super::events::{CompactionEvent, CompactionFields, TurnField, read_fields};
-use crate::{EventIdx, EventLog, EventText, Finding, Rule, SurfaceOp};
-
-/// The failure code of a model call that overflowed the context window.
-pub const OVERFLOW_CODE: &str = "CONTEXT_WINDOW_EXCEEDED";
+use super::overflow::OverflowWatch;
+use crate::{EventIdx, EventLog, Finding, Rule, SurfaceOp};
 
 /// One summarizing compaction: the events of its bracket, as far as the log has them.
 #[derive(Clone, Debug, Default)]
@@ -98,26 +93,10 @@ pub struct Scan {
 enum Role {
     Other,
     Compaction(CompactionEvent, bool),
-    StepStart,
-    StepEnd,
-    /// `turn/start`: a step boundary for the check a compaction belongs to, nothing more.
-    TurnStart,
+    /// `step/start`, `step/end`, `turn/start`, `turn/end` (boundaries of the check a
+    /// compaction belongs to) and `assistant/message`: read by the overflow watch too.
+    Step(EventType),
     Chunk,
-    Assistant,
-}
-
-/// The open step, for the overflow trigger.
-#[derive(Clone, Copy, Debug, Default)]
-struct Step {
-    open: bool,
-    message_seen: bool,
-    overflowed: bool,
-}
-
-impl Step {
-    fn overflowed(&self) -> bool {
-        self.open && !self.message_seen && self.overflowed
-    }
 }
 
 /// Scans `log`. With `overflow`, the steps' `assistant/chunk`s are searched for the overflow
@@ -127,11 +106,12 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         .types
         .iter()
         .map(|(id, _)| match log.types.kind(id) {
-            EventType::StepStart => Role::StepStart,
-            EventType::StepEnd | EventType::TurnEnd => Role::StepEnd,
-            EventType::TurnStart => Role::TurnStart,
+            kind @ (EventType::StepStart
+            | EventType::StepEnd
+            | EventType::TurnStart
+            | EventType::TurnEnd
+            | EventType::AssistantMessage) => Role::Step(kind),
             EventType::AssistantChunk => Role::Chunk,
-            EventType::AssistantMessage => Role::Assistant,
             kind => CompactionEvent::of(kind).map_or(Role::Other, |(k, h)| Role::Compaction(k, h)),
         })
         .collect();
@@ -140,32 +120,26 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         log,
         out: Scan::default(),
         open: HashMap::new(),
-        step: Step::default(),
+        watch: OverflowWatch::default(),
+        overflowed: false,
         last_summary: None,
         last_prune: None,
-        finder: memmem::Finder::new(OVERFLOW_CODE),
         check_start: None,
     };
     for idx in log.indices() {
         let role = roles[log.event(idx).kind.0 as usize];
         match role {
             Role::Other => {}
-            Role::StepStart => {
-                s.check_start = None;
-                s.step = Step {
-                    open: true,
-                    ..Step::default()
+            Role::Step(kind) => {
+                s.watch.event(log, idx, kind);
+                if kind != EventType::AssistantMessage {
+                    s.check_start = None;
+                    s.overflowed = false;
                 }
             }
-            Role::StepEnd => {
-                s.check_start = None;
-                s.step = Step::default();
-            }
-            Role::TurnStart => s.check_start = None,
-            Role::Assistant => s.step.message_seen = true,
             Role::Chunk => {
-                if overflow && s.step.open && !s.step.message_seen && s.is_overflow_finish(idx) {
-                    s.step.overflowed = true;
+                if overflow && s.watch.event(log, idx, EventType::AssistantChunk) {
+                    s.overflowed = true;
                 }
             }
             Role::Compaction(kind, head) => s.compaction(idx, kind, head),
@@ -182,10 +156,12 @@ struct Scanner<'a> {
     out: Scan,
     /// Open brackets by `compactionId` (id-less June brackets under `None`), innermost last.
     open: HashMap<Option<String>, Vec<usize>>,
-    step: Step,
+    /// The open step, for the overflow trigger.
+    watch: OverflowWatch,
+    /// The open step's model call overflowed (before its message).
+    overflowed: bool,
     last_summary: Option<(EventIdx, usize)>,
     last_prune: Option<(EventIdx, usize)>,
-    finder: memmem::Finder<'static>,
     /// The first compaction event since the last step boundary.
     check_start: Option<EventIdx>,
 }
@@ -201,34 +177,15 @@ impl Scanner<'_> {
         ));
     }
 
-    /// A `finish` chunk whose `reason.failure.code` is the overflow code (the text is searched
-    /// before anything is parsed; packed rows hold only deltas).
-    fn is_overflow_finish(&self, idx: EventIdx) -> bool {
-        let EventText::Line { start, len } = self.log.event(idx).text() else {
-            return false;
-        };
-        let start = start as usize;
-        let bytes = self
-            .log
-            .text
-            .get(start..start + len as usize)
-            .unwrap_or(&[]);
-        if self.finder.find(bytes).is_none() {
-            return false;
-        }
-        let data = self.log.data_value(idx);
-        let chunk = data.get("chunk");
-        chunk.and_then(|c| c.get("type")).and_then(Value::as_str) == Some("finish")
-            && chunk
-                .and_then(|c| c.pointer("/reason/failure/code"))
-                .and_then(Value::as_str)
-                == Some(OVERFLOW_CODE)
+    /// The open step's model call overflowed and its message has not come yet.
+    fn step_overflowed(&self) -> bool {
+        self.overflowed && self.watch.in_step()
     }
 
     /// Whether a compaction event at `idx` lies in a step that overflowed (a start whose
     /// `turn` is null ran outside any step).
     fn overflowed_at(&self, turn: TurnField) -> bool {
-        turn != TurnField::Null && self.step.overflowed()
+        turn != TurnField::Null && self.step_overflowed()
     }
 
     fn compaction(&mut self, idx: EventIdx, kind: CompactionEvent, head: bool) {
@@ -316,7 +273,7 @@ impl Scanner<'_> {
                 }
             }
             CompactionEvent::Prune => {
-                let overflow = self.step.overflowed();
+                let overflow = self.step_overflowed();
                 self.out.prunes.push(Prune {
                     event: idx,
                     fields,

@@ -34,12 +34,14 @@ pub struct Detail {
     pub shadowed: Vec<ShadowedText>,
 }
 
-/// The [`Detail`] of an audited replace (O(its nodes' text)).
+/// The [`Detail`] of an audited replace (O(its nodes' text)); `audit` is one of `log`'s (nodes
+/// of another log past this one's end are left out).
 pub fn detail(log: &EventLog, audit: &ReplaceAudit) -> Detail {
     let lost: HashSet<&str> = audit.lost_terms.iter().map(|t| t.term.as_str()).collect();
     let shadowed = audit
         .shadowed_nodes
         .iter()
+        .filter(|node| node.get() < log.len())
         .map(|&node| {
             let text = node_text(log, node).text;
             let lost_spans = if lost.is_empty() {

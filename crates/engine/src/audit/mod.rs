@@ -14,11 +14,12 @@ mod events;
 mod findings;
 mod lost;
 mod model;
+mod overflow;
 mod refetch;
 mod terms;
 mod text;
 
-pub use brackets::{Bracket, Link, OVERFLOW_CODE, Prune, Scan, scan as scan_compactions};
+pub use brackets::{Bracket, Link, Prune, Scan, scan as scan_compactions};
 pub use build::{audit, audit_without_terms};
 pub use detail::{Detail, ShadowedText, detail};
 pub use events::{CompactionEvent, CompactionFields, TurnField, read_fields};
@@ -27,6 +28,7 @@ pub use model::{
     Audit, CompactionRecord, FailedCompaction, LostTerm, OverThresholdRequest, Refetch,
     ReplaceAudit, ReplaceKind, Trigger,
 };
+pub use overflow::{OVERFLOW_CODE, OverflowWatch};
 pub use refetch::canonical_arguments;
 pub use terms::{
     MIN_NUMBER_DIGITS, MIN_TERM_LEN, Term, TermClass, for_each_term, spans_where, terms,

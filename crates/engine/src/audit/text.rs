@@ -68,8 +68,12 @@ struct Block<'a> {
     tool_call_id: Option<Cow<'a, str>>,
 }
 
-/// The text and answered call of the surface node at `idx`.
+/// The text and answered call of the surface node at `idx` (nothing when `idx` is not an event
+/// of `log`).
 pub fn node_text(log: &EventLog, idx: EventIdx) -> NodeText {
+    if idx.get() >= log.len() {
+        return NodeText::default();
+    }
     let json = log.event_json(idx);
     let kind = log.event_type(idx);
     // The eras that wrap context in tags are read through the derived message.
@@ -268,5 +272,18 @@ fn value_block_text(b: &Value, text: &mut String) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_past_the_log_has_no_text() {
+        assert_eq!(
+            node_text(&EventLog::default(), EventIdx(3)),
+            NodeText::default()
+        );
     }
 }

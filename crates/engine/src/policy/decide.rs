@@ -10,7 +10,7 @@ use super::facts::{ExactChars, pruned};
 use super::input::{CheckKind, LogCompactions};
 use super::node::{Node, Nodes};
 use super::range::keep_index;
-use super::settings::PolicySettings;
+use super::settings::{PrunerSettings, ValidSettings};
 use crate::{EventIdx, EventLog};
 
 /// How a check ended.
@@ -100,7 +100,7 @@ pub struct Context<'a> {
     /// The log (a predicted prune reads the tool result's text).
     pub log: &'a EventLog,
     /// The settings replayed.
-    pub settings: &'a PolicySettings,
+    pub settings: &'a ValidSettings,
     /// The price of a summary the log did not make.
     pub summary_price: u64,
     /// The next made-up node's event number.
@@ -114,6 +114,29 @@ impl Context<'_> {
         let id = self.next_hypothetical;
         self.next_hypothetical = self.next_hypothetical.saturating_add(1);
         id
+    }
+
+    /// Whether `pruner` prunes `node`: a tool result of the log whose text holds more than its
+    /// threshold. The bound first: most results are far below it, their text unread. A node
+    /// the replay made up is never pruned again (a prune leaves at most head + marker + tail,
+    /// within the threshold of valid settings) nor read: it is not in the log.
+    fn prunes(&mut self, node: &Node, pruner: &PrunerSettings) -> bool {
+        node.result
+            && !node.is_hypothetical()
+            && u64::from(node.chars) > pruner.threshold_chars
+            && self.exact.of(self.log, node) > pruner.threshold_chars
+    }
+
+    /// Whether a pressure check that fired on `nodes` under `window` would have written
+    /// compaction events: a tool result to prune, or a summary range under the retain budget
+    /// (viewer-spec §10.4: a check that fired but found neither writes nothing).
+    pub fn would_act(&mut self, nodes: &Nodes, window: u64) -> bool {
+        if let Some(pruner) = self.settings.pruner
+            && nodes.list.iter().any(|n| self.prunes(n, &pruner))
+        {
+            return true;
+        }
+        keep_index(&nodes.list, self.settings.retain_budget(window)).is_some()
     }
 }
 
@@ -159,7 +182,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
             (
                 true,
                 ctx.settings.retain_budget(window),
-                1 + ctx.settings.compaction_retries as usize,
+                (ctx.settings.compaction_retries as usize).saturating_add(1),
                 Some(threshold),
             )
         }
@@ -170,11 +193,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
     if prune && let Some(pruner) = ctx.settings.pruner {
         for p in 0..nodes.list.len() {
             let node = nodes.list[p];
-            // The bound first: most results are far below the threshold, their text unread.
-            if !node.result
-                || u64::from(node.chars) <= pruner.threshold_chars
-                || ctx.exact.of(ctx.log, &node) <= pruner.threshold_chars
-            {
+            if !ctx.prunes(&node, &pruner) {
                 continue;
             }
             let from_log = check.log.and_then(|l| {

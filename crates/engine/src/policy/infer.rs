@@ -1,22 +1,26 @@
 //! Inference (viewer-spec §10.4): the tightest settings consistent with every decision the
-//! log holds — the threshold ratio from which checks fired and which did not, the retain
-//! budget from each pressure summary's range, and the pruner's size test from the tool
-//! results it pruned and the ones it left.
+//! log holds — the retain budget from each pressure summary's range and the pruner's size test
+//! from the tool results it pruned and the ones it left (neither depends on the settings
+//! replayed: [`infer`], once per input), and the threshold ratio from which checks fired and
+//! which did not ([`RatioBracket`], fed by each replay: a check that wrote nothing bounds T
+//! only where the replay, had the check fired, would have written something — which depends
+//! on the retain budget and the pruner replayed).
 
 use super::facts::ExactChars;
 use super::inferred::Inferred;
 use super::input::{CheckKind, Item, PolicyInput};
 use super::node::{Node, Nodes};
 use super::range::budgets_for;
-use crate::{EventLog, Meter};
+use crate::EventLog;
 
-/// Infers the settings from the log's own decisions (independent of any setting); `log` is the
-/// one `input` was built from (the exact size of a tool result is read from it when needed).
-pub fn infer(log: &EventLog, meter: &Meter, input: &PolicyInput) -> Inferred {
+/// The settings the log's compactions bracket whatever the settings replayed: the retain
+/// budget and the pruner (`threshold_ratio` is left `None`: see [`RatioBracket`]). `log` is
+/// the one `input` was built from (the exact size of a tool result is read from it when
+/// needed).
+pub fn infer(log: &EventLog, input: &PolicyInput) -> Inferred {
     let mut nodes = Nodes::default();
     // Tool results the log left and pruned at its compactions: sized once, at the end.
     let (mut kept, mut pruned_results) = (Vec::new(), Vec::new());
-    let mut ratio: Option<(f64, f64)> = None;
     let mut retain: Option<(u64, u64)> = None;
     let mut pruned_any = false;
     let mut in_pressure = false;
@@ -43,20 +47,10 @@ pub fn infer(log: &EventLog, meter: &Meter, input: &PolicyInput) -> Inferred {
                 nodes.replace_range(first, last, node);
             }
             Item::Check(k) => {
-                let check = &input.checks[k as usize];
+                let Some(check) = input.checks.get(k as usize) else {
+                    continue;
+                };
                 in_pressure = check.kind == CheckKind::Pressure;
-                let cursor = check.cursor as usize;
-                if check.kind == CheckKind::Pressure
-                    && let Some(window) = meter.window_at(cursor).filter(|&w| w > 0)
-                {
-                    let v = (meter.at(cursor).total + 1) as f64 / window as f64;
-                    let (lo, hi) = ratio.unwrap_or((0.0, 1.0));
-                    ratio = Some(if check.log.any() {
-                        (lo, hi.min(v))
-                    } else {
-                        (lo.max(v), hi)
-                    });
-                }
                 if check.kind != CheckKind::Command && check.log.any() {
                     let pruned: Vec<u64> = check
                         .log
@@ -74,16 +68,8 @@ pub fn infer(log: &EventLog, meter: &Meter, input: &PolicyInput) -> Inferred {
                     }
                 }
             }
-            Item::StepStart(_) | Item::Anchor { .. } | Item::Request(_) => {}
+            Item::StepStart(_) | Item::OverflowReset | Item::Anchor { .. } | Item::Request(_) => {}
         }
-    }
-    if let Some((lo, hi)) = ratio {
-        if lo >= hi {
-            out.conflicts.push(format!(
-                "threshold ratio: a check that did not fire needs T ≥ {lo:.6}, one that fired T < {hi:.6}"
-            ));
-        }
-        out.threshold_ratio = Some([lo, hi]);
     }
     if let Some((lo, hi)) = retain {
         if lo > hi {
@@ -131,10 +117,88 @@ fn largest_chars(log: &EventLog, exact: &mut ExactChars, mut results: Vec<Node>)
     largest
 }
 
+/// The threshold ratio's interval `[lo, hi)`, fed the log's pressure checks in log order: a
+/// check that compacted (or tried to) needs `T < (total + 1) / W`; one that wrote nothing
+/// needs `T ≥ (total + 1) / W` only when the replay, had it fired, would have acted there.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RatioBracket(Option<(f64, f64)>);
+
+impl RatioBracket {
+    /// A pressure check at `total` under `window` (a window of 0 says nothing); `compacted`
+    /// when the log compacted there. `would_act` is asked only when the check wrote nothing
+    /// and its bound would tighten the interval.
+    pub fn check(
+        &mut self,
+        total: u64,
+        window: u64,
+        compacted: bool,
+        would_act: impl FnOnce() -> bool,
+    ) {
+        if window == 0 {
+            return;
+        }
+        let v = (total.saturating_add(1)) as f64 / window as f64;
+        let (lo, hi) = self.0.unwrap_or((0.0, 1.0));
+        self.0 = Some(if compacted {
+            (lo, hi.min(v))
+        } else if v > lo && would_act() {
+            (v, hi)
+        } else {
+            (lo, hi)
+        });
+    }
+
+    /// Writes the interval (and a conflict when it is empty) into `inferred`.
+    pub fn finish(self, inferred: &mut Inferred) {
+        let Some((lo, hi)) = self.0 else {
+            return;
+        };
+        if lo >= hi {
+            inferred.conflicts.insert(
+                0,
+                format!(
+                    "threshold ratio: a check that did not fire needs T ≥ {lo:.6}, one that fired T < {hi:.6}"
+                ),
+            );
+        }
+        inferred.threshold_ratio = Some([lo, hi]);
+    }
+}
+
 impl PolicyInput {
-    /// The settings the log's decisions bracket ([`infer`]), computed on the
-    /// first call; `log` and `meter` are the ones the input was built from.
-    pub fn inferred(&self, log: &EventLog, meter: &Meter) -> &Inferred {
-        self.inferred.get_or_init(|| infer(log, meter, self))
+    /// The retain budget and pruner the log's compactions bracket ([`infer`]), computed on
+    /// the first call; `log` is the one the input was built from.
+    pub fn inferred(&self, log: &EventLog) -> &Inferred {
+        self.inferred.get_or_init(|| infer(log, self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn silent_checks_bound_the_ratio_only_where_the_policy_would_act() {
+        let mut r = RatioBracket::default();
+        r.check(799, 1000, false, || true); // T ≥ 0.8
+        r.check(899, 1000, true, || unreachable!()); // T < 0.9
+        // Fired at any T ≤ 0.95 but had nothing to do: says nothing.
+        r.check(949, 1000, false, || false);
+        // Below the lower bound already: not asked.
+        r.check(500, 1000, false, || unreachable!());
+        r.check(0, 0, false, || unreachable!());
+        let mut inferred = Inferred::default();
+        r.finish(&mut inferred);
+        assert_eq!(inferred.threshold_ratio, Some([0.8, 0.9]));
+        assert!(inferred.conflicts.is_empty());
+        // The silent check that would have acted contradicts the firing one.
+        r.check(949, 1000, false, || true);
+        let mut inferred = Inferred::default();
+        r.finish(&mut inferred);
+        assert_eq!(inferred.threshold_ratio, Some([0.95, 0.9]));
+        assert_eq!(inferred.conflicts.len(), 1);
+        let mut nothing = Inferred::default();
+        RatioBracket::default().finish(&mut nothing);
+        assert_eq!(nothing.threshold_ratio, None);
     }
 }

@@ -10,10 +10,10 @@ use std::sync::OnceLock;
 
 use memchr::memmem;
 
-use super::facts::tool_result_chars;
+use super::facts::{tool_call_blocks, tool_result_chars};
 use super::inferred::Inferred;
 use super::node::Node;
-use crate::audit::{self, OVERFLOW_CODE};
+use crate::audit::{self, OverflowWatch};
 use crate::meter::BaselineKind;
 use crate::{
     Effect, Era, EventIdx, EventLog, EventText, Meter, Surface, SurfaceOp, detect_era,
@@ -120,6 +120,10 @@ pub enum Item {
     Check(u32),
     /// A `step/start` read (its cursor): the surface the next anchor's `S0` is.
     StepStart(u32),
+    /// An `assistant/message`, a `turn/end` or a `turn/start`: the overflow recoveries in a
+    /// row start again from 0 (viewer-spec §10.3; a `turn/start` because the turn before it
+    /// has ended even when its `turn/end` is missing).
+    OverflowReset,
     /// A usage anchor set at `cursor − 1`: `ratio` is the provider's reported input over the
     /// meter's estimate of it (1 for an estimated anchor).
     Anchor {
@@ -146,8 +150,9 @@ pub struct PolicyInput {
     pub(super) older_era: Option<String>,
     /// Events read.
     pub(super) events: usize,
-    /// The settings the log's decisions bracket: independent of any setting, so inferred once,
-    /// by the first replay.
+    /// The retain budget and the pruner the log's compactions bracket: independent of any
+    /// setting, so inferred once, by the first replay (the threshold ratio's interval is the
+    /// replay's: see [`super::infer`]).
     pub(super) inferred: OnceLock<Inferred>,
 }
 
@@ -210,11 +215,10 @@ struct Builder<'a> {
     brackets: HashMap<u32, usize>,
     prunes: HashMap<u32, usize>,
     scan: audit::Scan,
-    finder: memmem::Finder<'static>,
+    /// The open step's overflow finishes.
+    watch: OverflowWatch,
     text_key: memmem::Finder<'static>,
     header_seen: bool,
-    step_open: bool,
-    message_seen: bool,
     step_event: Option<u32>,
     turn_step: (Option<u64>, Option<u64>),
     owner: Owner,
@@ -284,11 +288,9 @@ impl<'a> Builder<'a> {
             brackets,
             prunes,
             scan,
-            finder: memmem::Finder::new(OVERFLOW_CODE),
+            watch: OverflowWatch::default(),
             text_key: memmem::Finder::new(br#""text":"#),
             header_seen: false,
-            step_open: false,
-            message_seen: false,
             step_event: None,
             turn_step: (None, None),
             owner: Owner::Pressure(None),
@@ -335,14 +337,27 @@ impl<'a> Builder<'a> {
         let role = self.roles[self.log.event(idx).kind.0 as usize];
         match role {
             Role::Header => self.header_seen = true,
-            Role::StepStart => self.step_start(idx),
-            Role::StepEnd | Role::TurnEnd => {
-                self.step_open = false;
+            Role::StepStart => {
+                self.watch.event(self.log, idx, EventType::StepStart);
+                self.step_start(idx);
+            }
+            Role::StepEnd => {
+                self.watch.event(self.log, idx, EventType::StepEnd);
                 self.boundary();
             }
-            Role::TurnStart => self.boundary(),
+            Role::TurnEnd => {
+                self.watch.event(self.log, idx, EventType::TurnEnd);
+                self.boundary();
+                self.out.items.push(Item::OverflowReset);
+            }
+            Role::TurnStart => {
+                self.watch.event(self.log, idx, EventType::TurnStart);
+                self.boundary();
+                self.out.items.push(Item::OverflowReset);
+            }
             Role::Assistant => {
-                self.message_seen = true;
+                self.watch.event(self.log, idx, EventType::AssistantMessage);
+                self.out.items.push(Item::OverflowReset);
                 if let Some(&ratio) = self.anchors.get(&i) {
                     self.anchor(idx, ratio);
                 }
@@ -351,7 +366,7 @@ impl<'a> Builder<'a> {
                 }
             }
             Role::Chunk => {
-                if self.step_open && self.is_overflow_finish(idx) {
+                if self.watch.event(self.log, idx, EventType::AssistantChunk) {
                     let k = self.push_check(CheckKind::Overflow, i + 1, self.step_event);
                     self.owner = Owner::Overflow(k);
                 }
@@ -394,8 +409,6 @@ impl<'a> Builder<'a> {
         }
         self.owner = Owner::Pressure(None);
         self.command_id = None;
-        self.step_open = true;
-        self.message_seen = false;
         self.step_start_cursor = idx.0 + 1;
         self.out.items.push(Item::StepStart(idx.0 + 1));
     }
@@ -525,32 +538,6 @@ impl<'a> Builder<'a> {
         self.command_id = Some(id);
     }
 
-    /// A `finish` chunk of the open step, before its message, whose failure is an overflow.
-    fn is_overflow_finish(&self, idx: EventIdx) -> bool {
-        if self.message_seen {
-            return false;
-        }
-        let EventText::Line { start, len } = self.log.event(idx).text() else {
-            return false;
-        };
-        let start = start as usize;
-        let bytes = self
-            .log
-            .text
-            .get(start..start + len as usize)
-            .unwrap_or(&[]);
-        if self.finder.find(bytes).is_none() {
-            return false;
-        }
-        let data = self.log.data_value(idx);
-        let chunk = data.get("chunk").unwrap_or(&data);
-        chunk.get("type").and_then(|t| t.as_str()) == Some("finish")
-            && chunk
-                .pointer("/reason/failure/code")
-                .and_then(|c| c.as_str())
-                == Some(OVERFLOW_CODE)
-    }
-
     /// The event's surface effect, as a stream item.
     fn effect(&mut self, idx: EventIdx) {
         match self.surface.effect(idx) {
@@ -604,7 +591,7 @@ impl<'a> Builder<'a> {
         let kind = log.event_type(idx);
         let result = kind == EventType::ToolResult;
         let calls = if kind == EventType::AssistantMessage {
-            tool_calls(&log.event_bytes(idx))
+            tool_call_blocks(&log.event_bytes(idx))
         } else {
             0
         };
@@ -636,39 +623,3 @@ impl<'a> Builder<'a> {
 /// Tool results whose JSON line is longer than this many bytes have their code points counted
 /// when the input is built; shorter ones keep the length as an upper bound.
 const EXACT_ABOVE: u64 = 4096;
-
-/// `tool-call` blocks of an `assistant/message`'s text: none without the word at all (most
-/// messages, no parse), else the compact `"type":"tool-call"` the harness writes counted
-/// (inside a string its quotes would be escaped), else the lenient parse's count.
-fn tool_calls(bytes: &[u8]) -> u16 {
-    if memmem::find(bytes, b"tool-call").is_none() {
-        return 0;
-    }
-    let compact = memmem::find_iter(bytes, br#""type":"tool-call""#).count();
-    let count = if compact > 0 {
-        compact
-    } else {
-        turn_fields_of_bytes(bytes).tool_call_ids.len()
-    };
-    count.min(usize::from(u16::MAX)) as u16
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tool_calls;
-
-    #[test]
-    fn tool_calls_are_counted_without_a_parse_when_compact() {
-        assert_eq!(
-            tool_calls(br#"{"data":{"message":{"content":[{"type":"text","text":"hi"}]}}}"#),
-            0
-        );
-        let two = br#"{"data":{"message":{"content":[{"type":"tool-call","id":"a","name":"n","arguments":"{}"},{"type":"tool-call","id":"b","name":"n","arguments":"{}"}]}}}"#;
-        assert_eq!(tool_calls(two), 2);
-        // Spaced JSON falls back to the parse; a quoted mention is no call.
-        let spaced = br#"{"data": {"message": {"content": [{"type": "tool-call", "id": "a", "name": "n", "arguments": "{}"}]}}}"#;
-        assert_eq!(tool_calls(spaced), 1);
-        let quoted = br#"{"data":{"message":{"content":[{"type":"text","text":"a \"type\":\"tool-call\" here"}]}}}"#;
-        assert_eq!(tool_calls(quoted), 0);
-    }
-}

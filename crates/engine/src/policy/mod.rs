@@ -6,7 +6,9 @@
 //! Pure and cheap enough to recompute on every settings change: [`PolicyInput::build`] reads
 //! the log once (O(log), with the [`Surface`](crate::Surface) and
 //! [`Meter`](crate::Meter) already built), then [`replay`] walks that input with any
-//! [`PolicySettings`] in O(surface changes + checks × surface size at a firing check).
+//! [`PolicySettings`] that [`PolicySettings::validate`] accepted ([`ValidSettings`]: a replay
+//! cannot be given settings nobody checked) in O(surface changes + checks × surface size at a
+//! firing check).
 //!
 //! ```no_run
 //! # use surface_engine::{EventLog, Surface, Meter};
@@ -15,13 +17,14 @@
 //! let surface = Surface::at_end(log);
 //! let meter = Meter::build(log, &surface);
 //! let input = PolicyInput::build(log, &surface, &meter); // once per log
-//! let settings = PolicySettings::default();
-//! settings.validate(meter.window_at(log.len())).expect("valid settings");
+//! let window = meter.window_at(log.len());
+//! let Ok(settings) = PolicySettings::default().validate(window) else { return };
 //! let report = replay(log, &meter, &input, &settings, ReplayMode::Verify);
 //! println!("{} checks, {} disagree", report.checks.len(), report.disagreements());
 //! // A what-if: the hypothetical curve is report.curve.total_at(&meter, cursor).
-//! let what_if = replay(log, &meter, &input, &PolicySettings { threshold_ratio: 0.7, ..settings },
-//!                      ReplayMode::WhatIf);
+//! let other = PolicySettings { threshold_ratio: 0.7, ..*settings };
+//! let Ok(other) = other.validate(window) else { return };
+//! let what_if = replay(log, &meter, &input, &other, ReplayMode::WhatIf);
 //! # }
 //! ```
 
@@ -38,8 +41,7 @@ mod settings;
 mod verdict;
 
 pub use decide::{Outcome, PlannedSummary};
-pub use facts::{json_string_chars, tool_result_chars};
-pub use infer::infer;
+pub use facts::{json_string_chars, tool_call_blocks, tool_result_chars};
 pub use inferred::Inferred;
 pub use input::{CheckKind, CheckPoint, LogCompactions, LogPrune, LogSummary, PolicyInput};
 pub use node::{Node, Nodes};
@@ -51,5 +53,5 @@ pub use report::{
 };
 pub use settings::{
     DEFAULT_POLICY_THRESHOLD, DEFAULT_RETAIN_RATIO, PRUNE_MARKER, PRUNE_MARKER_CHARS,
-    PolicySettings, PrunerSettings, Retain, SettingsError,
+    PolicySettings, PrunerSettings, Retain, SettingsError, ValidSettings,
 };

@@ -62,11 +62,13 @@ impl Nodes {
         self.list.iter().rposition(|n| n.event == event)
     }
 
-    /// Replaces the `count` nodes from position `at` by `node`; returns their price sum.
+    /// Replaces the `count` nodes from position `at` by `node`; returns their price sum. A
+    /// range past the tail is cut at it (from past the tail: `node` is appended).
     pub fn splice(&mut self, at: usize, count: usize, node: Node) -> u64 {
-        let end = (at + count).min(self.list.len());
+        let at = at.min(self.list.len());
+        let end = at.saturating_add(count).min(self.list.len());
         let removed: u64 = self.list[at..end].iter().map(|n| u64::from(n.price)).sum();
-        self.sum = self.sum - removed + u64::from(node.price);
+        self.sum = self.sum.saturating_sub(removed) + u64::from(node.price);
         self.list.splice(at..end, std::iter::once(node));
         removed
     }
@@ -115,5 +117,13 @@ mod tests {
         );
         assert_eq!(s.replace_range(4, 0, node(10, 1)), None, "out of order");
         assert_eq!(s.replace_range(1, 4, node(10, 1)), None, "shadowed start");
+        // Past the tail: cut at it, never a panic.
+        assert_eq!(s.splice(2, usize::MAX, node(11, 7)), 14);
+        assert_eq!(s.splice(99, 1, node(12, 1)), 0);
+        assert_eq!(
+            s.list.iter().map(|n| n.event).collect::<Vec<_>>(),
+            [0, 9, 11, 12]
+        );
+        assert_eq!(s.sum, 10 + 5 + 7 + 1);
     }
 }

@@ -50,8 +50,14 @@ pub fn budgets_for(nodes: &[Node], keep: usize) -> Option<(u64, u64)> {
         last += 1;
     }
     let suffix = |from: usize| -> u64 { nodes[from..].iter().map(|n| u64::from(n.price)).sum() };
-    // The budget's node k satisfies suffix(k + 1) < budget ≤ suffix(k), for k in keep..=last.
-    Some((suffix(last + 1) + 1, suffix(keep)))
+    // The budget's node k satisfies suffix(k + 1) < budget ≤ suffix(k), for k in keep..=last;
+    // the newest node is reached by every budget up to its price, 0 included.
+    let lo = if last + 1 == nodes.len() {
+        0
+    } else {
+        suffix(last + 1) + 1
+    };
+    Some((lo, suffix(keep)))
 }
 
 #[cfg(test)]
@@ -86,9 +92,10 @@ mod tests {
         assert_eq!(keep_index(&nodes, 351), Some(1));
         assert_eq!(keep_index(&nodes, 0), Some(3));
         assert_eq!(keep_index(&nodes, 10_000), None);
-        assert_eq!(budgets_for(&nodes, 3), Some((1, 350)));
+        // Budget 0 keeps the newest node (and its pairing): the interval starts at 0.
+        assert_eq!(budgets_for(&nodes, 3), Some((0, 350)));
         assert_eq!(budgets_for(&nodes, 1), Some((351, 700)));
-        for b in [1, 200, 350, 351, 650, 700] {
+        for b in [0, 1, 200, 350, 351, 650, 700] {
             let keep = keep_index(&nodes, b).unwrap();
             let (lo, hi) = budgets_for(&nodes, keep).unwrap();
             assert!(lo <= b && b <= hi, "{b}: {lo}..={hi}");

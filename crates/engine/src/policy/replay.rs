@@ -5,24 +5,25 @@
 
 use super::decide::{Check, Context, Decision, Outcome, decide};
 use super::facts::ExactChars;
+use super::infer::RatioBracket;
 use super::input::{CheckKind, CheckPoint, Item, PolicyInput};
 use super::node::{Node, Nodes};
 use super::report::{
     CheckVerdict, CurveMark, Divergence, PolicyReport, ReplayMode, SettingsShown, Totals,
     WhatIfCurve,
 };
-use super::settings::PolicySettings;
+use super::settings::ValidSettings;
 use super::verdict::{actual_shown, difference};
 use crate::{EventIdx, EventLog, Meter};
 
 /// Replays the policy with `settings` over the log `input` was built from (`meter` is that
-/// log's meter). Settings are used as given: check them first with
-/// [`PolicySettings::validate`].
+/// log's meter). The settings are ones [`PolicySettings::validate`](super::PolicySettings::validate)
+/// accepted.
 pub fn replay(
     log: &EventLog,
     meter: &Meter,
     input: &PolicyInput,
-    settings: &PolicySettings,
+    settings: &ValidSettings,
     mode: ReplayMode,
 ) -> PolicyReport {
     let window = meter.window_at(input.events);
@@ -55,6 +56,7 @@ pub fn replay(
         curve: WhatIfCurve::default(),
         last_offset: 0,
         no_window: false,
+        ratio: RatioBracket::default(),
     };
     walk.run();
     let mut notes = Vec::new();
@@ -69,11 +71,13 @@ pub fn replay(
             "the policy modelled is the HEAD harness's compaction-basic with the tool-result pruner; this log may come from an older harness (era: {era}), whose compactions another policy made"
         ));
     }
+    let mut inferred = input.inferred(log).clone();
+    walk.ratio.finish(&mut inferred);
     PolicyReport {
         mode,
         window,
-        settings: SettingsShown::of(settings, summary_tokens),
-        inferred: input.inferred(log, meter).clone(),
+        settings: SettingsShown::of(settings.get(), summary_tokens),
+        inferred,
         checks: walk.checks,
         first_divergence: walk.first_divergence,
         totals: walk.totals,
@@ -106,6 +110,8 @@ struct Walk<'a> {
     curve: WhatIfCurve,
     last_offset: i64,
     no_window: bool,
+    /// The threshold ratio the log's pressure checks bracket.
+    ratio: RatioBracket,
 }
 
 impl Walk<'_> {
@@ -153,9 +159,9 @@ impl Walk<'_> {
                     compaction,
                 } => self.replace(node, first, last, compaction),
                 Item::StepStart(_) => {
-                    self.overflow_recoveries = 0;
                     self.step_delta = self.hyp.sum as i64 - self.actual.sum as i64;
                 }
+                Item::OverflowReset => self.overflow_recoveries = 0,
                 Item::Anchor { cursor, ratio } => {
                     if self.what_if() {
                         self.anchor_correction = (self.step_delta as f64 * (ratio - 1.0)) as i64;
@@ -163,7 +169,11 @@ impl Walk<'_> {
                     }
                 }
                 Item::Request(cursor) => self.request(cursor as usize),
-                Item::Check(k) => self.check(&input.checks[k as usize]),
+                Item::Check(k) => {
+                    if let Some(point) = input.checks.get(k as usize) {
+                        self.check(point);
+                    }
+                }
             }
         }
     }
@@ -217,6 +227,13 @@ impl Walk<'_> {
         a.peak_total = a.peak_total.max(actual_total);
         if point.kind == CheckKind::Pressure && window.is_none() {
             self.no_window = true;
+        }
+        if point.kind == CheckKind::Pressure
+            && let Some(w) = window
+        {
+            let (ctx, nodes) = (&mut self.ctx, &self.actual);
+            self.ratio
+                .check(actual_total, w, log.any(), || ctx.would_act(nodes, w));
         }
         let allowed = point.kind != CheckKind::Overflow
             || self.overflow_recoveries < self.ctx.settings.max_overflow_retries;

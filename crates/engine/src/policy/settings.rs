@@ -1,6 +1,9 @@
 //! The compaction policy's settings (viewer-spec §10): threshold, retain budget, retries and
 //! the tool-result pruner, with the harness's defaults and the checks that refuse a setting
-//! the harness could not have run with.
+//! the harness could not have run with — passed, they give the [`ValidSettings`] a replay
+//! takes.
+
+use std::ops::Deref;
 
 use serde::Serialize;
 use thiserror::Error;
@@ -120,10 +123,32 @@ pub enum SettingsError {
     SummaryTokens,
 }
 
+/// Settings [`PolicySettings::validate`] accepted: the only settings
+/// [`replay`](super::replay) takes. Read them through `Deref`; change them by validating new
+/// ones.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValidSettings(PolicySettings);
+
+impl Deref for ValidSettings {
+    type Target = PolicySettings;
+
+    fn deref(&self) -> &PolicySettings {
+        &self.0
+    }
+}
+
+impl ValidSettings {
+    /// The settings.
+    pub fn get(&self) -> &PolicySettings {
+        &self.0
+    }
+}
+
 impl PolicySettings {
     /// Checks the settings on their own and, when the window is known, against it (a retain
-    /// budget in tokens must stay below the threshold).
-    pub fn validate(&self, window: Option<u64>) -> Result<(), SettingsError> {
+    /// budget in tokens must stay below the threshold; 0 is a legal budget), and hands them
+    /// back as [`ValidSettings`].
+    pub fn validate(&self, window: Option<u64>) -> Result<ValidSettings, SettingsError> {
         let t = self.threshold_ratio;
         if !(t > 0.0 && t <= 1.0) {
             return Err(SettingsError::ThresholdRatio(t));
@@ -158,7 +183,7 @@ impl PolicySettings {
         if self.summary_tokens == Some(0) {
             return Err(SettingsError::SummaryTokens);
         }
-        Ok(())
+        Ok(ValidSettings(*self))
     }
 
     /// `⌊window × threshold_ratio⌋` (an f64 product, as the harness computes it).
@@ -198,7 +223,7 @@ mod tests {
     #[test]
     fn defaults_are_valid_and_give_the_harness_figures() {
         let s = PolicySettings::default();
-        assert_eq!(s.validate(Some(16_000)), Ok(()));
+        assert_eq!(s.validate(Some(16_000)).map(|v| *v.get()), Ok(s));
         assert_eq!(s.threshold(16_000), 12_800);
         assert_eq!(s.retain_budget(16_000), 2_560);
     }
@@ -241,6 +266,13 @@ mod tests {
             }),
             ..base
         };
-        assert_eq!(ok.validate(None), Ok(()));
+        assert!(ok.validate(None).is_ok());
+        // A retain budget of 0 tokens is legal (the summary keeps only the newest node).
+        let zero = PolicySettings {
+            retain: Retain::Tokens(0),
+            ..base
+        };
+        assert!(zero.validate(Some(16_000)).is_ok());
+        assert!(zero.validate(None).is_ok());
     }
 }

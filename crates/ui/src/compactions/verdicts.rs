@@ -211,7 +211,9 @@ mod tests {
         let settings = PolicySettings {
             threshold_ratio,
             ..PolicySettings::default()
-        };
+        }
+        .validate(meter.window_at(log.len()))
+        .expect("valid settings");
         let report = replay(&log, &meter, &input, &settings, ReplayMode::Verify);
         let compactions = input
             .checks()
@@ -256,13 +258,8 @@ mod tests {
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let full = PolicyInput::build(&log, &surface, &meter);
-        let report = replay(
-            &log,
-            &meter,
-            &full,
-            &PolicySettings::default(),
-            ReplayMode::Verify,
-        );
+        let settings = PolicySettings::default().validate(None).unwrap();
+        let report = replay(&log, &meter, &full, &settings, ReplayMode::Verify);
         assert!(verdicts(&input, &report).is_empty());
     }
 }

@@ -137,8 +137,8 @@ impl PolicyJob {
     }
 
     /// Builds the input of `session` when the latest one is for another length, then replays
-    /// `settings` (already validated) in `mode` on the latest input when its report is for
-    /// something else. `blocking` computes on this thread (tests); short logs are computed
+    /// `settings` in `mode` on the latest input when its report is for something else (settings
+    /// the log's window refuses are not replayed; the tab shows why). `blocking` computes on this thread (tests); short logs are computed
     /// here on their first build, but a log that grew (a followed session) is rebuilt in the
     /// background, its replays running on the previous input meanwhile.
     pub fn ensure(
@@ -153,6 +153,9 @@ impl PolicyJob {
             return;
         };
         let events = session.len();
+        let Ok(valid) = settings.validate(meter.window_at(events)) else {
+            return;
+        };
         let stale = self.input.as_ref().is_none_or(|(n, _)| *n != events);
         if stale && self.input_job.is_none() {
             let grew = self.input.is_some();
@@ -191,22 +194,21 @@ impl PolicyJob {
             return;
         }
         if blocking || built_at < BLOCKING_BELOW {
-            let report = replay(&session.log, meter, &input, settings, mode);
+            let report = replay(&session.log, meter, &input, &valid, mode);
             self.land(mode, key, report, input);
             return;
         }
         let log = Arc::clone(&session.log);
         let shared_meter = Arc::clone(meter);
         let worker_input = Arc::clone(&input);
-        let settings = *settings;
         let rx = spawn("surface-viewer-policy-replay", ctx, move || {
-            replay(&log, &shared_meter, &worker_input, &settings, mode)
+            replay(&log, &shared_meter, &worker_input, &valid, mode)
         });
         match rx {
             // A newer request replaces the one running: its result is dropped when it lands.
             Some(rx) => self.slot_mut(mode).job = Some((key, input, rx)),
             None => {
-                let report = replay(&session.log, meter, &input, &settings, mode);
+                let report = replay(&session.log, meter, &input, &valid, mode);
                 self.land(mode, key, report, input);
             }
         }

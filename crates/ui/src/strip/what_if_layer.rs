@@ -87,13 +87,8 @@ mod tests {
         let meter = session.meter().expect("a meter");
         let surface = surface_engine::Surface::at_end(&session.log);
         let input = PolicyInput::build(&session.log, &surface, meter);
-        let report = replay(
-            &session.log,
-            meter,
-            &input,
-            &PolicySettings::default(),
-            ReplayMode::WhatIf,
-        );
+        let settings = PolicySettings::default().validate(None).unwrap();
+        let report = replay(&session.log, meter, &input, &settings, ReplayMode::WhatIf);
         let points = what_if_points(&report.curve, meter, 7);
         assert_eq!(points.len(), 7);
         assert_eq!(

@@ -1,0 +1,164 @@
+//! The overflow finish (viewer-spec §8's `overflow` trigger, §10.3's overflow recovery): an
+//! `assistant/chunk` whose `data.chunk` is a `finish` with `reason.failure.code`
+//! `CONTEXT_WINDOW_EXCEEDED`, inside an open step and before that step's `assistant/message`.
+//! The one detector the audit and the policy both read the log with.
+
+use memchr::memmem;
+use serde_json::Value;
+
+use crate::{EventIdx, EventLog, EventText, EventType};
+
+/// The failure code of a model call that overflowed the context window.
+pub const OVERFLOW_CODE: &str = "CONTEXT_WINDOW_EXCEEDED";
+
+/// Follows the step boundaries of a log read in order and tells the overflow finishes of the
+/// open step: feed it every event (in log order) whose type [`OverflowWatch::event`] names.
+#[derive(Clone, Debug)]
+pub struct OverflowWatch {
+    finder: memmem::Finder<'static>,
+    /// A `step/start` was read and no `step/end`, `turn/end` or `turn/start` since.
+    open: bool,
+    /// The open step's `assistant/message` was read.
+    message_seen: bool,
+}
+
+impl Default for OverflowWatch {
+    fn default() -> Self {
+        OverflowWatch {
+            finder: memmem::Finder::new(OVERFLOW_CODE),
+            open: false,
+            message_seen: false,
+        }
+    }
+}
+
+impl OverflowWatch {
+    /// Reads event `idx` of type `kind`: a step boundary or message moves the watch; an
+    /// `assistant/chunk` gives true when it is an overflow finish of the open step before its
+    /// message. Chunks are read only then (the text is searched for the code before anything
+    /// is parsed; packed rows hold only deltas, never a finish).
+    pub fn event(&mut self, log: &EventLog, idx: EventIdx, kind: EventType) -> bool {
+        match kind {
+            EventType::StepStart => {
+                self.open = true;
+                self.message_seen = false;
+                false
+            }
+            // A new turn closes a step whose end is missing.
+            EventType::StepEnd | EventType::TurnEnd | EventType::TurnStart => {
+                self.open = false;
+                false
+            }
+            EventType::AssistantMessage => {
+                self.message_seen = true;
+                false
+            }
+            EventType::AssistantChunk => self.in_step() && self.is_overflow_finish(log, idx),
+            _ => false,
+        }
+    }
+
+    /// Inside an open step, before its `assistant/message`: where an overflow finish counts.
+    pub fn in_step(&self) -> bool {
+        self.open && !self.message_seen
+    }
+
+    /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code,
+    /// read as viewer-spec §8 and §10.3 say: the stream chunk is `data.chunk`.
+    pub fn is_overflow_finish(&self, log: &EventLog, idx: EventIdx) -> bool {
+        if !matches!(log.event(idx).text(), EventText::Line { .. }) {
+            return false;
+        }
+        if self.finder.find(log.line_text(idx)).is_none() {
+            return false;
+        }
+        let data = log.data_value(idx);
+        let Some(chunk) = data.get("chunk") else {
+            return false;
+        };
+        chunk.get("type").and_then(Value::as_str) == Some("finish")
+            && chunk
+                .pointer("/reason/failure/code")
+                .and_then(Value::as_str)
+                == Some(OVERFLOW_CODE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EventBatch, NewEvent, SurfaceOp};
+
+    /// A log of `(type, data)` events, each kept as a line.
+    fn log_of(events: &[(&str, &str)]) -> EventLog {
+        let mut text = Vec::new();
+        let mut batch = EventBatch::default();
+        for (seq, &(type_name, data)) in events.iter().enumerate() {
+            let json = format!(r#"{{"type":"{type_name}","seq":{seq},"data":{data}}}"#);
+            let start = text.len() as u64;
+            text.extend_from_slice(json.as_bytes());
+            batch.push(NewEvent {
+                seq: seq as u64,
+                time: None,
+                type_name,
+                op: SurfaceOp::None,
+                sources: None,
+                line: 0,
+                text: EventText::Line {
+                    start,
+                    len: json.len() as u32,
+                },
+                plain: false,
+            });
+        }
+        EventLog::new(None, text, batch)
+    }
+
+    const FINISH: &str = r#"{"turn":1,"step":1,"chunk":{"type":"finish","reason":{"kind":"error","failure":{"message":"too long","code":"CONTEXT_WINDOW_EXCEEDED"}}}}"#;
+
+    /// The events of `log` the watch reports, by index.
+    fn reported(log: &EventLog) -> Vec<u32> {
+        let mut watch = OverflowWatch::default();
+        log.indices()
+            .filter(|&idx| watch.event(log, idx, log.event_type(idx)))
+            .map(|idx| idx.0)
+            .collect()
+    }
+
+    #[test]
+    fn a_finish_in_data_chunk_inside_the_step_before_its_message() {
+        let step = r#"{"turn":1,"step":1}"#;
+        let log = log_of(&[
+            ("assistant/chunk", FINISH), // 0: no step open
+            ("step/start", step),
+            ("assistant/chunk", FINISH), // 2: counts
+            // 3: the finish at data's top level is not the spec's chunk
+            (
+                "assistant/chunk",
+                r#"{"turn":1,"step":1,"type":"finish","reason":{"failure":{"code":"CONTEXT_WINDOW_EXCEEDED"}}}"#,
+            ),
+            // 4: another code; 5: the code in a text delta
+            (
+                "assistant/chunk",
+                r#"{"turn":1,"step":1,"chunk":{"type":"finish","reason":{"failure":{"code":"RATE_LIMITED"}}}}"#,
+            ),
+            (
+                "assistant/chunk",
+                r#"{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"CONTEXT_WINDOW_EXCEEDED"}}"#,
+            ),
+            ("assistant/chunk", FINISH), // 6: counts (a retry overflowed again)
+            ("assistant/message", r#"{"turn":1,"step":1,"content":[]}"#),
+            ("assistant/chunk", FINISH), // 8: after the step's message
+            ("step/end", step),
+            ("assistant/chunk", FINISH), // 10: the step has ended
+            ("step/start", step),
+            ("assistant/chunk", FINISH), // 12: counts
+            ("turn/end", r#"{"turn":1}"#),
+            ("assistant/chunk", FINISH), // 14: the turn has ended
+            ("step/start", step),
+            ("turn/start", r#"{"turn":2}"#),
+            ("assistant/chunk", FINISH), // 17: a new turn, no step open
+        ]);
+        assert_eq!(reported(&log), [2, 6, 12]);
+    }
+}
