@@ -395,8 +395,8 @@ fn small_rows(first_type: &str) -> Vec<Row> {
 }
 
 /// A database in schema `v` with the session of `text` between two others: "tie" (same
-/// `created_at`, earlier row) and "older" (earlier `created_at`, later row).
-fn to_sqlite(path: &Path, v: i64, text: &str, reference: &EventLog) {
+/// `created_at`, earlier row) and "older" (earlier `created_at`, later row). Also `compare.rs`'s.
+pub(crate) fn to_sqlite(path: &Path, v: i64, text: &str, reference: &EventLog) {
     let conn = create_db(path, v);
     let (header, _) = split(text);
     let created = header["createdAt"].as_i64().unwrap();

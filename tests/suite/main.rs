@@ -17,6 +17,7 @@ mod bombs;
 mod check_parallel;
 mod cli;
 mod cli_outputs;
+mod compare;
 mod cost;
 mod csv_out;
 mod envelope_scan;

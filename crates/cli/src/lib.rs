@@ -1,5 +1,6 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
+//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11),
+//! `compare` (§12);
 //! `check`, `sessions`, `policy` and `cost` also on a folder (§13). Each subcommand is a thin
 //! shell over `store` + `engine`.
 
@@ -8,6 +9,7 @@
 pub mod audit;
 mod check;
 mod check_dir;
+pub mod compare;
 pub mod cost;
 mod csv_out;
 mod dir;
@@ -43,16 +45,16 @@ pub const EXIT_UNREADABLE: u8 = 2;
 const EXIT_STATUS_HELP: &str = "\
 Exit status (as grep's): 0 clean; 1 findings — check found an error-level finding, preview
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
-error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
-and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
+error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost,
+compare and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, policy when any disagrees (a what-if: diverges) or cannot be read, cost when any cannot
 be read; check, policy, cost and sessions exit 2 only when none can be read.";
 
 /// The first line of `--help`: what the tool is for and every headless command (a scenario
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
-Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, sessions; \
-without one, the desktop viewer opens.";
+Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, \
+compare, sessions; without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -192,6 +194,14 @@ pub enum Command {
         /// Worker threads for a folder (default: one per core).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
+    },
+    /// Two runs side by side (the same task under two settings, a fork and its parent): the
+    /// first divergence, per turn and in total the calls, tokens, compactions, peak, requests
+    /// over the threshold, refetches and (with --prices) cost, B − A and B / A, and which run
+    /// was cheaper and why.
+    Compare {
+        #[command(flatten)]
+        options: compare::CompareOptions,
     },
     /// The harness's compaction policy replayed: verify every decision the log holds, the
     /// settings it implies, and --what-if another setting with its ledger beside the log's;
@@ -346,6 +356,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             };
             cost::run(&input, format, &prices)?
         }
+        Command::Compare { options } => compare::run(&options)?,
         Command::Policy {
             input,
             options,

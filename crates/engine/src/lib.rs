@@ -8,6 +8,7 @@
 
 pub mod audit;
 mod check;
+pub mod compare;
 pub mod cost;
 mod data_diff;
 mod effect;

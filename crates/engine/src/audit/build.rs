@@ -10,7 +10,7 @@ use super::model::{
     ReplaceKind, Trigger,
 };
 use super::refetch::{CallIndex, read_message_calls, read_tool_call};
-use super::text::node_text;
+use super::text::{answered_call, node_text};
 use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
@@ -20,6 +20,23 @@ use crate::{
 /// [`Surface::at_end`]; its cursor does not matter) and `meter` built from it; `ratio` is the
 /// threshold ratio (the harness's default is [`crate::DEFAULT_THRESHOLD_RATIO`]).
 pub fn audit(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
+    audit_with(log, surface, meter, ratio, true)
+}
+
+/// [`audit`] with every replace's `lost_terms` left empty, for a view that does not show them
+/// (the comparison of two runs): every other figure is the same, and no node's text is read
+/// but a tool result's call id.
+pub fn audit_without_terms(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
+    audit_with(log, surface, meter, ratio, false)
+}
+
+fn audit_with(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    ratio: f64,
+    with_terms: bool,
+) -> Audit {
     let scan = scan(log, true);
     let mut warnings = scan.warnings.clone();
     warnings.extend(mismatch_findings(log, surface, &scan));
@@ -31,6 +48,7 @@ pub fn audit(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Au
         ratio,
         scan: &scan,
         terms: TermIndex::default(),
+        with_terms,
         calls: CallIndex::default(),
         pending: std::collections::HashMap::new(),
         replaces: Vec::new(),
@@ -63,6 +81,8 @@ struct Pass<'a> {
     ratio: f64,
     scan: &'a Scan,
     terms: TermIndex,
+    /// Whether lost terms are looked for (else `terms` stays empty).
+    with_terms: bool,
     calls: CallIndex,
     /// Refetching calls waiting for their result: call id → (replace, refetch).
     pending: std::collections::HashMap<String, (usize, usize)>,
@@ -77,7 +97,10 @@ impl Pass<'_> {
         let log = self.log;
         let n = self.surface.processed().min(log.len());
         // Nodes that enter after the last replace op cannot be lost by one.
-        let terms_until = self.scan.links.last().map_or(0, |(i, _)| i.get() + 1);
+        let terms_until = match self.with_terms {
+            true => self.scan.links.last().map_or(0, |(i, _)| i.get() + 1),
+            false => 0,
+        };
         let tool_call = log.types.id_of(EventType::ToolCall);
         let tool_result = log.types.id_of(EventType::ToolResult);
         let assistant = log.types.id_of(EventType::AssistantMessage);
@@ -105,7 +128,9 @@ impl Pass<'_> {
                 Some(Effect::Appended) => {
                     self.nodes += 1;
                     let is_result = kind == tool_result;
-                    if i < terms_until || is_result {
+                    if !self.with_terms && is_result {
+                        self.result(idx, answered_call(log, idx).as_deref());
+                    } else if i < terms_until || is_result {
                         let text = node_text(log, idx);
                         if i < terms_until {
                             self.terms.add(idx.0, &text.text);
@@ -175,7 +200,9 @@ impl Pass<'_> {
                 .shadowed(node, self.log.event(node).seq, position);
             shadowed_tokens += self.meter.price(node);
         }
-        self.terms.add(idx.0, &node_text(self.log, idx).text);
+        if self.with_terms {
+            self.terms.add(idx.0, &node_text(self.log, idx).text);
+        }
         let lost_terms = self.terms.lost(&taken);
         let nodes_before = self.nodes;
         self.nodes = self.nodes.saturating_sub(u64::from(rep.count)) + 1;

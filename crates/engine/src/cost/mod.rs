@@ -19,7 +19,7 @@ mod tokens;
 mod totals;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use balance::{Balance, BalanceInput, Pricing, balance};
 pub use cache::{Gap, charged, gap_at, lost_between, median, noise};

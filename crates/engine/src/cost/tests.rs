@@ -7,8 +7,8 @@ use super::*;
 use crate::audit::ReplaceKind;
 use crate::{EventBatch, EventLog, EventText, Meter, NewEvent, Surface, SurfaceOp};
 
-/// A log of JSON lines, read as the store reads them.
-fn log_of(lines: &[Value]) -> EventLog {
+/// A log of JSON lines, read as the store reads them (the comparison's tests use it too).
+pub(crate) fn log_of(lines: &[Value]) -> EventLog {
     let mut text = Vec::new();
     let mut batch = EventBatch::default();
     for (k, v) in lines.iter().enumerate() {
@@ -57,23 +57,23 @@ fn ledger(lines: &[Value], prices: Option<&PriceTable>) -> Ledger {
 }
 
 /// A text of `n` ASCII characters: a user message of it costs `4 + n/4 + 4` meter tokens.
-fn text(n: usize) -> String {
+pub(crate) fn text(n: usize) -> String {
     "x".repeat(n)
 }
 
-fn header(seq: u64) -> Value {
+pub(crate) fn header(seq: u64) -> Value {
     json!({"type": "request/header", "seq": seq, "data": {"header": {
         "config": {"provider": "acme", "model": "m1"}, "system": "sys"}}})
 }
 
-fn user(seq: u64, chars: usize) -> Value {
+pub(crate) fn user(seq: u64, chars: usize) -> Value {
     json!({"type": "user/message", "seq": seq, "surfaceOp": "append",
         "data": {"content": [{"type": "text", "text": text(chars)}]}})
 }
 
 /// A step: `step/start`, an `assistant/message` with `usage` (`[uncached, cache_read,
 /// cache_write, output]`), `step/end`; seqs `seq`, `seq + 1`, `seq + 2`.
-fn step(seq: u64, turn: u64, step: u64, usage: [u64; 4]) -> Vec<Value> {
+pub(crate) fn step(seq: u64, turn: u64, step: u64, usage: [u64; 4]) -> Vec<Value> {
     let [i, r, w, o] = usage;
     vec![
         json!({"type": "step/start", "seq": seq, "data": {"turn": turn, "step": step}}),
@@ -87,7 +87,7 @@ fn step(seq: u64, turn: u64, step: u64, usage: [u64; 4]) -> Vec<Value> {
 }
 
 /// `compaction/prune` then its replace (a user message of `chars` characters).
-fn prune(seq: u64, start: u64, end: u64, chars: usize) -> Vec<Value> {
+pub(crate) fn prune(seq: u64, start: u64, end: u64, chars: usize) -> Vec<Value> {
     vec![
         json!({"type": "compaction/prune", "seq": seq, "data": {
             "shadowedRange": {"start": start, "end": end}, "shadowedSeqs": [start],
@@ -99,7 +99,14 @@ fn prune(seq: u64, start: u64, end: u64, chars: usize) -> Vec<Value> {
 }
 
 /// `compaction/start`, `summary` (usage `[input, output]`), the replace, `end`.
-fn summary(seq: u64, turn: u64, start: u64, end: u64, chars: usize, usage: [u64; 2]) -> Vec<Value> {
+pub(crate) fn summary(
+    seq: u64,
+    turn: u64,
+    start: u64,
+    end: u64,
+    chars: usize,
+    usage: [u64; 2],
+) -> Vec<Value> {
     let id = format!("c{seq}");
     vec![
         json!({"type": "compaction/start", "seq": seq, "data": {"compactionId": id, "turn": turn}}),

@@ -1,0 +1,181 @@
+//! `compare`: two runs side by side (viewer-spec §12) — the first divergence with both events,
+//! a table per turn with B − A, the totals with B − A and B / A, and one line saying which run
+//! was cheaper and why; or one JSON document. Each log is read and analysed on its own thread.
+
+mod human;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::cost::PriceOptions;
+use super::load::{Loaded, load, write_context};
+use super::{EXIT_OK, Input, MeterOptions, print_json};
+use surface_engine::Surface;
+use surface_engine::compare::{Analysed, Comparison, Side, analyse, compare};
+use surface_engine::cost::PriceTable;
+
+/// What `compare` reads and prints.
+#[derive(Debug, Args)]
+pub struct CompareOptions {
+    /// The first run, A (.jsonl, .jsonl.zstd or SQLite).
+    pub a: PathBuf,
+    /// The second run, B.
+    pub b: PathBuf,
+    /// Session id of A in a SQLite file (default: the only one, else the most recent).
+    #[arg(long, value_name = "ID")]
+    pub session_a: Option<String>,
+    /// Session id of B in a SQLite file.
+    #[arg(long, value_name = "ID")]
+    pub session_b: Option<String>,
+    /// The most text one session may hold once decompressed, in bytes (512M, 2G); past it the
+    /// file is not read (exit 2).
+    #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+    pub max_bytes: Option<u64>,
+    /// One JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub meter: MeterOptions,
+    #[command(flatten)]
+    pub prices: PriceOptions,
+}
+
+impl CompareOptions {
+    fn inputs(&self) -> [Input; 2] {
+        [(&self.a, &self.session_a), (&self.b, &self.session_b)].map(|(file, session)| Input {
+            file: file.clone(),
+            session: session.clone(),
+            max_bytes: self.max_bytes,
+        })
+    }
+}
+
+/// One run read and analysed.
+pub struct Run {
+    /// The file as the user named it.
+    pub file: String,
+    /// The log read.
+    pub loaded: Loaded,
+    /// Its analysis.
+    pub analysed: Analysed,
+}
+
+impl Run {
+    fn side(&self) -> Side<'_> {
+        Side {
+            log: &self.loaded.log,
+            analysed: &self.analysed,
+        }
+    }
+}
+
+/// Reads and analyses one run.
+fn run_of(input: &Input, ratio: f64, prices: Option<&PriceTable>) -> anyhow::Result<Run> {
+    let loaded = load(input, false)?;
+    let log = &loaded.log;
+    let surface = Surface::at_end(log);
+    let meter = super::meter_of(log, &surface);
+    let analysed = analyse(log, &surface, &meter, ratio, prices);
+    Ok(Run {
+        file: input.file.display().to_string(),
+        loaded,
+        analysed,
+    })
+}
+
+/// A run as the JSON document names it.
+#[derive(Serialize)]
+struct RunInfo<'a> {
+    file: &'a str,
+    session: &'a str,
+    events: usize,
+    turns: u64,
+    caching: bool,
+    window: Option<u64>,
+}
+
+impl<'a> RunInfo<'a> {
+    fn of(run: &'a Run) -> Self {
+        RunInfo {
+            file: &run.file,
+            session: &run.loaded.session.id,
+            events: run.analysed.events,
+            turns: run.analysed.positions.turns(),
+            caching: run.analysed.caching,
+            window: run.analysed.window,
+        }
+    }
+}
+
+/// The JSON document (viewer-spec §12).
+#[derive(Serialize)]
+struct Document<'a> {
+    a: RunInfo<'a>,
+    b: RunInfo<'a>,
+    threshold_ratio: f64,
+    prices: Option<String>,
+    currency: Option<&'a str>,
+    #[serde(flatten)]
+    comparison: &'a Comparison,
+}
+
+/// Everything the human report reads.
+pub struct Report<'a> {
+    /// Run A.
+    pub a: &'a Run,
+    /// Run B.
+    pub b: &'a Run,
+    /// The comparison.
+    pub comparison: &'a Comparison,
+    /// The currency, when both runs were priced.
+    pub currency: Option<&'a str>,
+}
+
+/// Runs `compare`.
+pub fn run(options: &CompareOptions) -> anyhow::Result<u8> {
+    // A bad price file is refused before any log is read.
+    let prices = options.prices.read()?;
+    let ratio = options.meter.threshold_ratio;
+    let [input_a, input_b] = options.inputs();
+    // The two runs are independent until they are compared: one each on two threads (the
+    // meter inside each still spreads over the pool).
+    let (a, b) = std::thread::scope(|s| {
+        let b = s.spawn(|| run_of(&input_b, ratio, prices.as_ref()));
+        let a = run_of(&input_a, ratio, prices.as_ref());
+        let b = b
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("reading {} failed", input_b.file.display())));
+        (a, b)
+    });
+    let (a, b) = (a?, b?);
+    let comparison = compare(a.side(), b.side());
+    let currency = prices.as_ref().map(|p| p.currency.as_str());
+    if options.json {
+        print_json(&Document {
+            a: RunInfo::of(&a),
+            b: RunInfo::of(&b),
+            threshold_ratio: ratio,
+            prices: options
+                .prices
+                .prices
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            currency,
+            comparison: &comparison,
+        })?;
+    } else {
+        let text = human::human(&Report {
+            a: &a,
+            b: &b,
+            comparison: &comparison,
+            currency,
+        });
+        let mut out = std::io::stdout().lock();
+        write_context(out.write_all(text.as_bytes()))?;
+        write_context(out.flush())?;
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,353 @@
+//! The `compare` report for a reader: both runs, the first divergence with both events in one
+//! line each (the timeline's summaries), a table per turn (A, B, B − A), the totals with B / A,
+//! and one line that says which run was cheaper and why.
+
+use std::fmt::Write as _;
+
+use super::{Report, Run};
+use crate::cost::{money, signed_money};
+use surface_engine::compare::{
+    Difference, Divergence, DivergenceKind, Measure, Position, Ratio, Row, Run as Which,
+};
+use surface_engine::one_line;
+
+/// Characters of an event's summary shown beside the divergence.
+const SUMMARY_CHARS: usize = 100;
+
+/// The human-readable report.
+pub fn human(report: &Report<'_>) -> String {
+    let mut out = String::new();
+    run_line(&mut out, "A", report.a);
+    run_line(&mut out, "B", report.b);
+    let _ = writeln!(
+        out,
+        "threshold ratio {}; {}",
+        report.a.analysed.threshold_ratio,
+        match report.currency {
+            Some(c) => format!("costs in {c}"),
+            None => "prices: none (tokens only; --prices FILE for money)".to_string(),
+        }
+    );
+    out.push('\n');
+    divergence(&mut out, report);
+    out.push('\n');
+    table(&mut out, report);
+    out.push('\n');
+    out.push_str(&cheaper_line(report));
+    out.push('\n');
+    out
+}
+
+fn run_line(out: &mut String, name: &str, run: &Run) {
+    let a = &run.analysed;
+    let window = a
+        .window
+        .map_or_else(|| "no window".to_string(), |w| format!("window {w}"));
+    let _ = writeln!(
+        out,
+        "{name}: {} — {} events, {} turn{}, {} agent call{}, {window}",
+        run.file,
+        a.events,
+        a.positions.turns(),
+        plural(a.positions.turns()),
+        a.total.agent_calls,
+        plural(a.total.agent_calls),
+    );
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn divergence(out: &mut String, report: &Report<'_>) {
+    let Some(d) = &report.comparison.first_divergence else {
+        let _ = writeln!(
+            out,
+            "no divergence: both logs hold the same {} events (seq, time, ids and provenance left out)",
+            report.a.analysed.events
+        );
+        return;
+    };
+    let what = match d.kind {
+        DivergenceKind::Type => "another type".to_string(),
+        DivergenceKind::Content => match d.path.as_deref() {
+            Some("") | None => "the same type, other content".to_string(),
+            Some(path) => format!("the same type, other content at {path}"),
+        },
+        DivergenceKind::AEnded => "A ends there, B goes on".to_string(),
+        DivergenceKind::BEnded => "B ends there, A goes on".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "first divergence after {} equal event{}: {what}",
+        d.index,
+        plural(d.index as u64)
+    );
+    event_line(out, "A", d.a_seq, &d.a_type, d.a_position, &d.a_summary);
+    event_line(out, "B", d.b_seq, &d.b_type, d.b_position, &d.b_summary);
+    explain(out, d);
+}
+
+fn event_line(
+    out: &mut String,
+    name: &str,
+    seq: Option<u64>,
+    kind: &Option<String>,
+    position: Option<Position>,
+    summary: &Option<String>,
+) {
+    let (Some(seq), Some(kind)) = (seq, kind) else {
+        let _ = writeln!(out, "  {name}  (ended)");
+        return;
+    };
+    let at = position.map_or_else(String::new, |p| format!("turn {}.{}", p.turn, p.step));
+    let summary = summary
+        .as_deref()
+        .map_or_else(String::new, |s| one_line(s, SUMMARY_CHARS));
+    let _ = writeln!(out, "  {name}  seq {seq:<7} {at:<10} {kind:<18} {summary}");
+}
+
+/// What the divergence means when one run compacted where the other went on.
+fn explain(out: &mut String, d: &Divergence) {
+    let compacting = |t: &Option<String>| {
+        t.as_deref()
+            .is_some_and(|t| t.starts_with("compaction/") || t.starts_with("compact/"))
+    };
+    let line = match (compacting(&d.a_type), compacting(&d.b_type)) {
+        (true, false) => "  A compacted here; B did not (yet)",
+        (false, true) => "  B compacted here; A did not (yet)",
+        _ => return,
+    };
+    let _ = writeln!(out, "{line}");
+}
+
+const COLUMNS: [&str; 11] = [
+    "calls",
+    "prompt",
+    "cache read",
+    "output",
+    "summ",
+    "prune",
+    "failed",
+    "peak",
+    "over",
+    "refetch",
+    "summ.tokens",
+];
+const WIDTHS: [usize; 11] = [6, 9, 10, 8, 5, 6, 6, 7, 5, 7, 11];
+
+fn table(out: &mut String, report: &Report<'_>) {
+    let priced = report.currency.is_some();
+    let _ = write!(out, "{:>6}  {:<4}", "turn", "run");
+    for (c, w) in COLUMNS.iter().zip(WIDTHS) {
+        let _ = write!(out, "  {c:>w$}");
+    }
+    if priced {
+        let _ = write!(out, "  {:>11}", "cost");
+    }
+    out.push('\n');
+    for t in &report.comparison.turns {
+        let turn = t.turn.to_string();
+        cells(out, &turn, "A", t.a.as_ref().map(row_cells), priced);
+        cells(out, "", "B", t.b.as_ref().map(row_cells), priced);
+        if let Some(d) = &t.b_minus_a {
+            cells(out, "", "B−A", Some(difference_cells(d)), priced);
+        }
+    }
+    let totals = &report.comparison.totals;
+    cells(out, "total", "A", Some(row_cells(&totals.a)), priced);
+    cells(out, "", "B", Some(row_cells(&totals.b)), priced);
+    cells(
+        out,
+        "",
+        "B−A",
+        Some(difference_cells(&totals.b_minus_a)),
+        priced,
+    );
+    cells(out, "", "B/A", Some(ratio_cells(&totals.b_over_a)), priced);
+    out.push_str(
+        "  calls = agent calls, with their prompt, cache read and output; summ / prune = summaries / prunes;\n  \
+         peak = the highest meter total; over = requests at or over the threshold;\n  \
+         summ.tokens = the summarizer calls' prompt + output",
+    );
+    if priced {
+        out.push_str("; cost = every call, agent and summarizer");
+    }
+    out.push('\n');
+}
+
+/// The cells of one line: twelve texts, the last the cost.
+type Cells = [String; 12];
+
+fn cells(out: &mut String, turn: &str, run: &str, cells: Option<Cells>, priced: bool) {
+    let _ = write!(out, "{turn:>6}  {run:<4}");
+    let Some(cells) = cells else {
+        out.push_str("  (no such turn)\n");
+        return;
+    };
+    for (c, w) in cells.iter().zip(WIDTHS) {
+        let _ = write!(out, "  {c:>w$}");
+    }
+    if priced {
+        let _ = write!(out, "  {:>11}", cells[11]);
+    }
+    out.push('\n');
+}
+
+fn dash() -> String {
+    "–".to_string()
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(dash, |v| v.to_string())
+}
+
+fn row_cells(r: &Row) -> Cells {
+    [
+        r.agent_calls.to_string(),
+        r.prompt.to_string(),
+        opt(r.cache_read),
+        r.output.to_string(),
+        r.summaries.to_string(),
+        r.prunes.to_string(),
+        r.failed.to_string(),
+        r.peak_total.to_string(),
+        r.over_threshold.to_string(),
+        r.refetches.to_string(),
+        r.summarizer_tokens.to_string(),
+        r.cost.map_or_else(dash, money),
+    ]
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+fn difference_cells(d: &Difference) -> Cells {
+    [
+        signed(d.agent_calls),
+        signed(d.prompt),
+        d.cache_read.map_or_else(dash, signed),
+        signed(d.output),
+        signed(d.summaries),
+        signed(d.prunes),
+        signed(d.failed),
+        signed(d.peak_total),
+        signed(d.over_threshold),
+        signed(d.refetches),
+        signed(d.summarizer_tokens),
+        d.cost.map_or_else(dash, signed_money),
+    ]
+}
+
+fn ratio(r: Option<f64>) -> String {
+    r.map_or_else(dash, |r| format!("{r:.3}"))
+}
+
+fn ratio_cells(r: &Ratio) -> Cells {
+    [
+        ratio(r.agent_calls),
+        ratio(r.prompt),
+        ratio(r.cache_read),
+        ratio(r.output),
+        ratio(r.summaries),
+        ratio(r.prunes),
+        ratio(r.failed),
+        ratio(r.peak_total),
+        ratio(r.over_threshold),
+        ratio(r.refetches),
+        ratio(r.summarizer_tokens),
+        ratio(r.cost),
+    ]
+}
+
+/// Which run was cheaper, by how much, where the difference lies and what each run did.
+pub fn cheaper_line(report: &Report<'_>) -> String {
+    let t = &report.comparison.totals;
+    let c = &t.cheaper;
+    let d = &t.b_minus_a;
+    let (amount, parts) = match (c.measure, report.currency) {
+        (Measure::Cost, Some(currency)) => {
+            let summ = d.summarizer_cost.unwrap_or(0.0);
+            let agent = d.cost.unwrap_or(0.0) - summ;
+            (
+                format!("{} {currency}", money((c.b - c.a).abs())),
+                format!(
+                    "B − A: agent calls {}, summarizer calls {}",
+                    signed_money(agent),
+                    signed_money(summ)
+                ),
+            )
+        }
+        _ => (
+            format!("{} tokens", (c.b - c.a).abs()),
+            format!(
+                "B − A: agent prompts {}, agent output {}, summarizer calls {}",
+                signed(d.prompt),
+                signed(d.output),
+                signed(d.summarizer_tokens)
+            ),
+        ),
+    };
+    let head = match c.run {
+        None => match c.measure {
+            Measure::Cost => format!("neither run was cheaper: both cost {}", money(c.a)),
+            Measure::Tokens => format!("neither run was cheaper: both paid for {} tokens", c.a),
+        },
+        Some(run) => {
+            let (cheap, dear, low, high) = match run {
+                Which::A => ("A", "B", c.a, c.b),
+                Which::B => ("B", "A", c.b, c.a),
+            };
+            let counted = match c.measure {
+                Measure::Tokens => "; the prompt and output of every call",
+                Measure::Cost => "",
+            };
+            let percent = if high > 0.0 {
+                format!(" ({:.1}% less{counted})", (high - low) * 100.0 / high)
+            } else {
+                String::new()
+            };
+            format!("{cheap} was cheaper than {dear} by {amount}{percent}")
+        }
+    };
+    let why = behaviour(&t.a, &t.b);
+    if c.run.is_none() && why.is_empty() {
+        return head;
+    }
+    let why = if why.is_empty() {
+        "the runs compacted alike".to_string()
+    } else {
+        why
+    };
+    format!("{head}: {parts}; {why}")
+}
+
+/// What each run did that differs: compactions, refetches, requests over the threshold, peak.
+fn behaviour(a: &Row, b: &Row) -> String {
+    let mut parts = Vec::new();
+    let mut pair = |what: &str, x: u64, y: u64| {
+        if x != y {
+            parts.push(format!("{what} {x} → {y}"));
+        }
+    };
+    pair("summaries", a.summaries, b.summaries);
+    pair("prunes", a.prunes, b.prunes);
+    pair("failed compactions", a.failed, b.failed);
+    pair("refetches", a.refetches, b.refetches);
+    pair(
+        "requests over the threshold",
+        a.over_threshold,
+        b.over_threshold,
+    );
+    pair("agent calls", a.agent_calls, b.agent_calls);
+    pair("peak total", a.peak_total, b.peak_total);
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!("A → B: {}", parts.join(", "))
+}
