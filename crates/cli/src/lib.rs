@@ -1,6 +1,7 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
 //! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11);
-//! `check` and `sessions` also on a folder. Each subcommand is a thin shell over `store` + `engine`.
+//! `check` and `sessions` also on a folder; `export` (§13) writes sessions as Parquet tables. Each
+//! subcommand is a thin shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +11,7 @@ mod check_dir;
 pub mod cost;
 mod csv_out;
 mod dir;
+pub mod export;
 mod load;
 mod messages;
 pub mod policy;
@@ -43,13 +45,14 @@ Exit status (as grep's): 0 clean; 1 findings — check found an error-level find
 proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable input, a usage
 error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost
 and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
-read, check and sessions exit 2 only when none can be read.";
+read, check and sessions exit 2 only when none can be read. export exits 1 when some session
+could not be read (its sessions row holds the error), 2 when none could.";
 
 /// The first line of `--help`: what the tool is for and every headless command (a scenario
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
-Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, sessions; \
-without one, the desktop viewer opens.";
+Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, sessions, \
+export; without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -216,6 +219,13 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
     },
+    /// Every session under the PATHs as Apache Parquet tables for DuckDB, Polars, Spark or
+    /// Trino: OUT/<table>/part-NNNNN.parquet for sessions, events, calls, checks, compactions
+    /// and findings (docs/export.md).
+    Export {
+        #[command(flatten)]
+        options: export::ExportOptions,
+    },
 }
 
 /// The file and session every command reads.
@@ -343,6 +353,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 sessions::run(&file, session.as_deref(), &limits, json)?
             }
         }
+        Command::Export { options } => export::run(&options)?,
     };
     Ok(ExitCode::from(code))
 }
