@@ -21,6 +21,7 @@ mod cost;
 mod csv_out;
 mod envelope_scan;
 mod era_bounds;
+mod export;
 mod findings;
 mod follow;
 mod formats;

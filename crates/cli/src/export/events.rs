@@ -7,51 +7,52 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use surface_engine::{
-    EventIdx, EventLog, EventState, EventText, EventType, Meter, Surface, SurfaceOp,
+    EventIdx, EventLog, EventState, EventText, EventType, Meter, Surface, SurfaceOp, TypeId,
 };
 
-use super::table::{Column, Getter, Table, int, opt_int};
+use super::table::{Column, Getter, NULL, Table, int, or_null};
 use super::writer::{SessionKey, TableWriter};
 
-/// One event.
+/// One event, kept small: a row group buffers 65,536 of them. Integer fields hold [`NULL`]
+/// for null.
 pub struct EventRow {
     seq: i64,
-    time: Option<i64>,
-    kind: String,
-    turn: Option<i64>,
-    step: Option<i64>,
-    on_surface: bool,
+    time: i64,
+    turn: i64,
+    step: i64,
+    shadowed_by: i64,
+    total: i64,
+    price: i64,
+    replace_start: i64,
+    replace_end: i64,
+    line: i64,
+    bytes: i64,
+    kind: Arc<str>,
     state: &'static str,
-    shadowed_by: Option<i64>,
-    total: Option<i64>,
-    price: Option<i64>,
     surface_op: Option<&'static str>,
-    replace_start: Option<i64>,
-    replace_end: Option<i64>,
-    line: Option<i64>,
-    bytes: Option<i64>,
+    on_surface: bool,
     packed: bool,
     seed: bool,
-    payload: Option<String>,
+    payload: Option<Box<str>>,
 }
 
 /// The columns without the payload.
 const COLUMNS: [Column<EventRow>; 17] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
-    Column::nullable("time", Getter::Time(|r| r.time)),
-    Column::required("type", Getter::Text(|r| Some(r.kind.as_str()))),
-    Column::nullable("turn", Getter::Int64(|r| r.turn)),
-    Column::nullable("step", Getter::Int64(|r| r.step)),
+    Column::nullable("time", Getter::Time(|r| or_null(r.time))),
+    Column::required("type", Getter::Text(|r| Some(&r.kind))),
+    Column::nullable("turn", Getter::Int64(|r| or_null(r.turn))),
+    Column::nullable("step", Getter::Int64(|r| or_null(r.step))),
     Column::required("on_surface", Getter::Bool(|r| Some(r.on_surface))),
     Column::required("state", Getter::Text(|r| Some(r.state))),
-    Column::nullable("shadowed_by", Getter::Int64(|r| r.shadowed_by)),
-    Column::nullable("total", Getter::Int64(|r| r.total)),
-    Column::nullable("price", Getter::Int64(|r| r.price)),
+    Column::nullable("shadowed_by", Getter::Int64(|r| or_null(r.shadowed_by))),
+    Column::nullable("total", Getter::Int64(|r| or_null(r.total))),
+    Column::nullable("price", Getter::Int64(|r| or_null(r.price))),
     Column::nullable("surface_op", Getter::Text(|r| r.surface_op)),
-    Column::nullable("replace_start", Getter::Int64(|r| r.replace_start)),
-    Column::nullable("replace_end", Getter::Int64(|r| r.replace_end)),
-    Column::nullable("line", Getter::Int64(|r| r.line)),
-    Column::nullable("bytes", Getter::Int64(|r| r.bytes)),
+    Column::nullable("replace_start", Getter::Int64(|r| or_null(r.replace_start))),
+    Column::nullable("replace_end", Getter::Int64(|r| or_null(r.replace_end))),
+    Column::nullable("line", Getter::Int64(|r| or_null(r.line))),
+    Column::nullable("bytes", Getter::Int64(|r| or_null(r.bytes))),
     Column::required("packed", Getter::Bool(|r| Some(r.packed))),
     Column::required("seed", Getter::Bool(|r| Some(r.seed))),
 ];
@@ -146,14 +147,18 @@ pub fn write(
     meter: &Meter,
     payload: bool,
 ) -> anyhow::Result<()> {
+    // One shared copy of each type's name, not one per row.
+    let names: Vec<Arc<str>> = (0..log.types.len())
+        .map(|k| Arc::from(log.types.name(TypeId(k as u32))))
+        .collect();
     let mut turns = TurnTracker::default();
     for idx in log.indices() {
         let e = log.event(idx);
         let (turn, step) = turns.next(log, idx);
         let state = surface.state(idx);
         let shadowed_by = match state {
-            EventState::Shadowed { by } => Some(int(log.event(by).seq)),
-            _ => None,
+            EventState::Shadowed { by } => int(log.event(by).seq),
+            _ => NULL,
         };
         let (surface_op, replace) = match log.op(idx) {
             SurfaceOp::None => (None, None),
@@ -162,29 +167,41 @@ pub fn write(
             SurfaceOp::Malformed(_) => (Some("malformed"), None),
         };
         let (bytes, packed) = match e.text() {
-            EventText::Line { len, .. } => (Some(i64::from(len)), false),
-            EventText::PackedMember { .. } => (None, true),
-            EventText::Synthesized(_) => (None, false),
+            EventText::Line { len, .. } => (i64::from(len), false),
+            EventText::PackedMember { .. } => (NULL, true),
+            EventText::Synthesized(_) => (NULL, false),
         };
+        let i = idx.get();
         let row = EventRow {
             seq: int(e.seq),
-            time: e.time(),
-            kind: log.type_name(idx).to_string(),
-            turn: opt_int(turn),
-            step: opt_int(step),
-            on_surface: state == EventState::OnSurface,
-            state: state.label(),
+            time: e.time().unwrap_or(NULL),
+            turn: turn.map_or(NULL, int),
+            step: step.map_or(NULL, int),
             shadowed_by,
-            total: (idx.get() < meter.len()).then(|| i64::from(meter.total_after(idx.get()))),
-            price: log.is_eligible(idx).then(|| int(meter.price(idx))),
-            surface_op,
-            replace_start: replace.map(|(s, _)| int(s)),
-            replace_end: replace.map(|(_, e)| int(e)),
-            line: (e.line > 0).then_some(i64::from(e.line)),
+            total: if i < meter.len() {
+                i64::from(meter.total_after(i))
+            } else {
+                NULL
+            },
+            price: if log.is_eligible(idx) {
+                int(meter.price(idx))
+            } else {
+                NULL
+            },
+            replace_start: replace.map_or(NULL, |(s, _)| int(s)),
+            replace_end: replace.map_or(NULL, |(_, e)| int(e)),
+            line: if e.line > 0 { i64::from(e.line) } else { NULL },
             bytes,
+            kind: names
+                .get(e.kind.0 as usize)
+                .cloned()
+                .unwrap_or_else(|| Arc::from("")),
+            state: state.label(),
+            surface_op,
+            on_surface: state == EventState::OnSurface,
             packed,
             seed: e.is_seed(),
-            payload: payload.then(|| log.event_json(idx).into_owned()),
+            payload: payload.then(|| log.event_json(idx).into()),
         };
         out.push(key, row)?;
     }

@@ -6,14 +6,15 @@
 //! Written beside OUT and moved into place at the end (`staging.rs`). Column by column:
 //! docs/export.md.
 
-mod analysis;
 mod calls;
 mod checks;
 mod compactions;
 mod events;
 mod findings;
 mod jobs;
+mod pages;
 mod part;
+mod session;
 mod sessions;
 mod staging;
 mod table;
@@ -33,8 +34,9 @@ use super::dir::{plural, threads};
 use super::load::write_context;
 use super::policy::{PolicyOptions, settings_of};
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input};
-use analysis::{Recipe, analyse};
 use part::{Parts, RowCounts};
+use session::{Outcome, Recipe};
+use sessions::SessionRow;
 use staging::Staging;
 use writer::SessionKey;
 
@@ -231,12 +233,6 @@ impl PolicySettingsArgs {
     }
 }
 
-/// How one session went.
-enum Outcome {
-    Exported,
-    Unreadable(String),
-}
-
 /// Runs `export`.
 pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
     // Everything the command line gets wrong is refused before anything is read or written.
@@ -253,6 +249,7 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
         policy: &policy,
         prices: prices.as_ref(),
         tables,
+        payload: options.payload,
     };
     let mut out = std::io::stdout().lock();
     let mut unreadable = 0usize;
@@ -262,7 +259,7 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
             path: u.file.display().to_string(),
         });
         let mut part = parts.take()?;
-        let written = part.write_unreadable(&key, &u.error);
+        let written = part.write_sessions(&key, SessionRow::unreadable(&u.error));
         parts.put(part);
         written?;
         write_context(writeln!(out, "{}: unreadable: {}", key.path, u.error))?;
@@ -283,27 +280,10 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
                 session: job.session.clone(),
                 max_bytes: options.max_bytes,
             };
-            let analysed = analyse(&input, &recipe);
-            let key = Arc::new(SessionKey {
-                session_id: match &analysed {
-                    Ok(a) if !a.session.id.is_empty() => Some(a.session.id.clone()),
-                    _ => job.id.clone(),
-                },
-                path: job.file.display().to_string(),
-            });
             let mut part = parts.take()?;
-            let (written, outcome) = match &analysed {
-                Ok(a) => (part.write_session(&key, a), Outcome::Exported),
-                Err(e) => {
-                    let error = format!("{e:#}");
-                    (
-                        part.write_unreadable(&key, &error),
-                        Outcome::Unreadable(error),
-                    )
-                }
-            };
+            let exported = session::export(&input, job.id.as_deref(), &recipe, &mut part);
             parts.put(part);
-            written.map(|()| (key, outcome))
+            exported
         },
         |result: anyhow::Result<(Arc<SessionKey>, Outcome)>| {
             if failed.is_some() {

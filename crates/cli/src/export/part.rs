@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::anyhow;
 
-use super::analysis::Analysis;
 use super::staging::{Staging, part_name};
 use super::table::Table;
 use super::writer::{SessionKey, TableWriter};
@@ -45,15 +44,14 @@ impl RowCounts {
     }
 }
 
-/// One part file per table written.
+/// One part file per table written (`None`: the table is not written).
 pub struct Part {
-    sessions: Option<TableWriter<sessions::SessionRow>>,
-    events: Option<TableWriter<events::EventRow>>,
-    calls: Option<TableWriter<calls::CallRow>>,
-    checks: Option<TableWriter<checks::CheckRow>>,
-    compactions: Option<TableWriter<compactions::CompactionRow>>,
-    findings: Option<TableWriter<findings::FindingRow>>,
-    payload: bool,
+    pub(super) sessions: Option<TableWriter<sessions::SessionRow>>,
+    pub(super) events: Option<TableWriter<events::EventRow>>,
+    pub(super) calls: Option<TableWriter<calls::CallRow>>,
+    pub(super) checks: Option<TableWriter<checks::CheckRow>>,
+    pub(super) compactions: Option<TableWriter<compactions::CompactionRow>>,
+    pub(super) findings: Option<TableWriter<findings::FindingRow>>,
 }
 
 /// Creates the part file `number` of `table` when it is written.
@@ -88,43 +86,17 @@ impl Part {
             checks: open(tables.checks, &checks::TABLE, &root, number)?,
             compactions: open(tables.compactions, &compactions::TABLE, &root, number)?,
             findings: open(tables.findings, &findings::TABLE, &root, number)?,
-            payload,
         })
     }
 
-    /// Writes every row of an analysed session.
-    pub fn write_session(&mut self, key: &Arc<SessionKey>, a: &Analysis) -> anyhow::Result<()> {
-        let missing = |what: &str| anyhow!("the {what} was not computed for a table that needs it");
-        if let Some(out) = &mut self.sessions {
-            sessions::write(out, key, a)?;
-        }
-        if let Some(out) = &mut self.events {
-            events::write(out, key, &a.log, &a.surface, &a.meter, self.payload)?;
-        }
-        if let Some(out) = &mut self.calls {
-            let ledger = a.ledger.as_ref().ok_or_else(|| missing("ledger"))?;
-            calls::write(out, key, &a.log, ledger)?;
-        }
-        if let Some(out) = &mut self.checks {
-            for report in a.verify.iter().chain(&a.what_if) {
-                checks::write(out, key, &a.log, report)?;
-            }
-        }
-        if let Some(out) = &mut self.compactions {
-            let audit = a.audit.as_ref().ok_or_else(|| missing("audit"))?;
-            let ledger = a.ledger.as_ref().ok_or_else(|| missing("ledger"))?;
-            compactions::write(out, key, &a.log, audit, ledger)?;
-        }
-        if let Some(out) = &mut self.findings {
-            findings::write(out, key, &a.check.findings)?;
-        }
-        Ok(())
-    }
-
-    /// Writes the `sessions` row of a session that could not be read.
-    pub fn write_unreadable(&mut self, key: &Arc<SessionKey>, error: &str) -> anyhow::Result<()> {
+    /// Writes a session's `sessions` row (when that table is written).
+    pub fn write_sessions(
+        &mut self,
+        key: &Arc<SessionKey>,
+        row: sessions::SessionRow,
+    ) -> anyhow::Result<()> {
         match &mut self.sessions {
-            Some(out) => sessions::write_unreadable(out, key, error),
+            Some(out) => sessions::write(out, key, row),
             None => Ok(()),
         }
     }

@@ -6,11 +6,12 @@
 
 use std::sync::Arc;
 
-use surface_engine::EventType;
-use surface_engine::audit::ReplaceKind;
-use surface_engine::policy::Totals;
+use surface_engine::audit::{Audit, ReplaceKind};
+use surface_engine::cost::Ledger;
+use surface_engine::policy::{PolicyReport, Totals};
+use surface_engine::{CheckReport, EventLog, EventType, Meter, Mode};
+use surface_store::{Format, SessionInfo};
 
-use super::analysis::Analysis;
 use super::table::{Column, Getter, Table, count, int, opt_int};
 use super::writer::{SessionKey, TableWriter};
 
@@ -189,85 +190,81 @@ pub static TABLE: Table<SessionRow> = Table {
     columns: &COLUMNS,
 };
 
-/// Writes the row of a session that could not be read.
-pub fn write_unreadable(
-    out: &mut TableWriter<SessionRow>,
-    key: &Arc<SessionKey>,
-    error: &str,
-) -> anyhow::Result<()> {
-    let row = SessionRow {
-        error: Some(error.to_string()),
-        ..SessionRow::default()
-    };
-    out.push(key, row)
-}
-
-/// Writes the row of an analysed session.
-pub fn write(
-    out: &mut TableWriter<SessionRow>,
-    key: &Arc<SessionKey>,
-    a: &Analysis,
-) -> anyhow::Result<()> {
-    out.push(key, row(a))
-}
-
-fn row(a: &Analysis) -> SessionRow {
-    let log = &a.log;
-    let header = log.header.as_ref();
-    let errors = a.check.findings.iter().filter(|f| f.is_error()).count();
-    let mut row = SessionRow {
-        format: Some(format_name(a.format)),
-        packed: Some(!log.packed_rows.is_empty()),
-        created: a
-            .session
-            .created
-            .or_else(|| header.and_then(|h| h.created_at)),
-        first_time: log.events.iter().find_map(|e| e.time()),
-        last_time: log.last_time(),
-        parent_session: a.session.parent.clone(),
-        seed_length: opt_int(a.session.seed_length),
-        origin: a.session.origin.clone(),
-        cwd: header.and_then(|h| h.cwd.clone()),
-        events: Some(count(log.len())),
-        turns: Some(count(
-            log.indices()
-                .filter(|&i| log.event_type(i) == EventType::TurnStart)
-                .count(),
-        )),
-        mode: Some(a.surface.mode().as_str()),
-        era: Some(a.check.era.era.id()),
-        errors: Some(count(errors)),
-        warnings: Some(count(a.check.findings.len() - errors)),
-        window: opt_int(a.meter.window_at(log.len())),
-        peak_total: Some(i64::from(
-            (0..a.meter.len())
-                .map(|i| a.meter.total_after(i))
-                .max()
-                .unwrap_or(0),
-        )),
-        policy_error: a.policy_error.clone(),
-        ..SessionRow::default()
-    };
-    if let Some(l) = &a.ledger {
-        let t = &l.totals;
-        row.agent_calls = Some(int(t.agent.calls));
-        row.summarizer_calls = Some(int(t.summarizer.calls));
-        row.uncached = Some(int(t.all.uncached));
-        row.cache_read = opt_int(t.all.cache_read);
-        row.cache_write = Some(int(t.all.cache_write));
-        row.output = Some(int(t.all.output));
-        row.prompt = Some(int(t.all.prompt));
-        row.caching = Some(l.caching);
-        row.cache_hit_rate = t.all.cache_hit_rate;
-        row.cache_noise_median = opt_int(l.cache_noise_median);
-        row.cost = t.all.cost;
-        row.currency = l.currency.clone();
-        let c = &l.compaction_totals;
-        row.prompt_saved = Some(c.prompt_saved);
-        row.cache_lost = opt_int(c.cache_lost);
-        row.compaction_balance = c.balance;
+impl SessionRow {
+    /// The row of a session that could not be read: its error, nothing else.
+    pub fn unreadable(error: &str) -> Self {
+        SessionRow {
+            error: Some(error.to_string()),
+            ..SessionRow::default()
+        }
     }
-    if let Some(audit) = &a.audit {
+
+    /// What the file, the header and the log say, and `check`'s verdict.
+    pub fn read(
+        format: Format,
+        session: &SessionInfo,
+        log: &EventLog,
+        mode: Mode,
+        check: &CheckReport,
+    ) -> Self {
+        let header = log.header.as_ref();
+        let errors = check.findings.iter().filter(|f| f.is_error()).count();
+        SessionRow {
+            format: Some(format_name(format)),
+            packed: Some(!log.packed_rows.is_empty()),
+            created: session
+                .created
+                .or_else(|| header.and_then(|h| h.created_at)),
+            first_time: log.events.iter().find_map(|e| e.time()),
+            last_time: log.last_time(),
+            parent_session: session.parent.clone(),
+            seed_length: opt_int(session.seed_length),
+            origin: session.origin.clone(),
+            cwd: header.and_then(|h| h.cwd.clone()),
+            events: Some(count(log.len())),
+            turns: Some(count(
+                log.indices()
+                    .filter(|&i| log.event_type(i) == EventType::TurnStart)
+                    .count(),
+            )),
+            mode: Some(mode.as_str()),
+            era: Some(check.era.era.id()),
+            errors: Some(count(errors)),
+            warnings: Some(count(check.findings.len() - errors)),
+            ..SessionRow::default()
+        }
+    }
+
+    /// The meter's window at the end and its peak.
+    pub fn meter(&mut self, log: &EventLog, meter: &Meter) {
+        self.window = opt_int(meter.window_at(log.len()));
+        let peak = (0..meter.len()).map(|i| meter.total_after(i)).max();
+        self.peak_total = Some(i64::from(peak.unwrap_or(0)));
+    }
+
+    /// The ledger's totals and the compactions' cost.
+    pub fn ledger(&mut self, l: &Ledger) {
+        let t = &l.totals;
+        self.agent_calls = Some(int(t.agent.calls));
+        self.summarizer_calls = Some(int(t.summarizer.calls));
+        self.uncached = Some(int(t.all.uncached));
+        self.cache_read = opt_int(t.all.cache_read);
+        self.cache_write = Some(int(t.all.cache_write));
+        self.output = Some(int(t.all.output));
+        self.prompt = Some(int(t.all.prompt));
+        self.caching = Some(l.caching);
+        self.cache_hit_rate = t.all.cache_hit_rate;
+        self.cache_noise_median = opt_int(l.cache_noise_median);
+        self.cost = t.all.cost;
+        self.currency = l.currency.clone();
+        let c = &l.compaction_totals;
+        self.prompt_saved = Some(c.prompt_saved);
+        self.cache_lost = opt_int(c.cache_lost);
+        self.compaction_balance = c.balance;
+    }
+
+    /// The audit's counts.
+    pub fn audit(&mut self, audit: &Audit) {
         let valid = |kind| {
             audit
                 .replaces
@@ -275,31 +272,54 @@ fn row(a: &Analysis) -> SessionRow {
                 .filter(|r| r.valid && r.kind == kind)
                 .count()
         };
-        row.replaces = Some(count(audit.replaces.len()));
-        row.summaries = Some(count(valid(ReplaceKind::Summary)));
-        row.prunes = Some(count(valid(ReplaceKind::Prune)));
-        row.failed_compactions = Some(count(audit.failed.len()));
+        self.replaces = Some(count(audit.replaces.len()));
+        self.summaries = Some(count(valid(ReplaceKind::Summary)));
+        self.prunes = Some(count(valid(ReplaceKind::Prune)));
+        self.failed_compactions = Some(count(audit.failed.len()));
     }
-    if let Some(v) = &a.verify {
-        row.threshold_ratio = Some(v.settings.threshold_ratio);
-        row.checks = Some(count(v.totals.checks));
-        row.disagreements = Some(count(v.disagreements()));
-        row.first_disagreement_seq = v.first_divergence.as_ref().map(|d| int(d.step_start_seq));
-        row.log = Some(v.actual_totals.clone());
+
+    /// The policy's verify replay: the log's own decisions and the disagreements.
+    pub fn verify(&mut self, v: &PolicyReport) {
+        self.threshold_ratio = Some(v.settings.threshold_ratio);
+        self.checks = Some(count(v.totals.checks));
+        self.disagreements = Some(count(v.disagreements()));
+        self.first_disagreement_seq = v.first_divergence.as_ref().map(|d| int(d.step_start_seq));
+        self.log = Some(v.actual_totals.clone());
     }
-    if let Some(w) = &a.what_if {
-        row.what_if = Some(w.totals.clone());
-        row.what_if_first_divergence_seq =
+
+    /// The what-if replay's totals.
+    pub fn what_if(&mut self, w: &PolicyReport) {
+        self.what_if = Some(w.totals.clone());
+        self.what_if_first_divergence_seq =
             w.first_divergence.as_ref().map(|d| int(d.step_start_seq));
     }
-    row
+
+    /// Why the policy was not replayed.
+    pub fn policy_error(&mut self, error: String) {
+        self.policy_error = Some(error);
+    }
+
+    /// The session turned out unreadable after all (its file shrank while it was read): the
+    /// error, beside what was learnt before.
+    pub fn failed(&mut self, error: String) {
+        self.error = Some(error);
+    }
+}
+
+/// Writes a session's row.
+pub fn write(
+    out: &mut TableWriter<SessionRow>,
+    key: &Arc<SessionKey>,
+    row: SessionRow,
+) -> anyhow::Result<()> {
+    out.push(key, row)
 }
 
 /// `"jsonl"`, `"zstd"` or `"sqlite"`, as `check --json` names them.
-pub fn format_name(format: surface_store::Format) -> &'static str {
+pub fn format_name(format: Format) -> &'static str {
     match format {
-        surface_store::Format::Jsonl => "jsonl",
-        surface_store::Format::Zstd => "zstd",
-        surface_store::Format::Sqlite => "sqlite",
+        Format::Jsonl => "jsonl",
+        Format::Zstd => "zstd",
+        Format::Sqlite => "sqlite",
     }
 }

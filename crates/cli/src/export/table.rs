@@ -123,6 +123,18 @@ impl<R> Table<R> {
         ))
     }
 
+    /// The names of the text columns, the key columns included.
+    pub fn text_columns(&self) -> Vec<&'static str> {
+        let keys = KEY_COLUMNS.iter().map(|(name, _)| *name);
+        keys.chain(
+            self.columns
+                .iter()
+                .filter(|c| matches!(c.get, Getter::Text(_)))
+                .map(|c| c.name),
+        )
+        .collect()
+    }
+
     /// Every column as `(name, type, nullable)`, the key columns first (for the docs' table).
     pub fn describe(&self) -> Vec<(&'static str, &'static str, bool)> {
         let keys = KEY_COLUMNS.map(|(name, nullable)| (name, "STRING", nullable));
@@ -139,6 +151,14 @@ impl<R> Table<R> {
 /// `u64` as Parquet's signed INT64 (figures past `i64::MAX` do not occur; they would saturate).
 pub fn int(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The null of a compact row's INT64 field (figures saturate at `i64::MAX`, so none is this).
+pub const NULL: i64 = i64::MIN;
+
+/// A compact row's INT64 field as a cell.
+pub fn or_null(v: i64) -> Option<i64> {
+    (v != NULL).then_some(v)
 }
 
 /// An optional `u64` as INT64.

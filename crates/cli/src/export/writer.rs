@@ -13,8 +13,9 @@ use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
 use parquet::data_type::{ByteArray, DataType};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
 
 use super::table::{Getter, KEY_COLUMNS, Table};
 
@@ -63,8 +64,17 @@ impl<R> TableWriter<R> {
         let schema = table
             .schema()
             .with_context(|| format!("the {} table's schema", table.name))?;
-        let properties = WriterProperties::builder()
+        // Dictionary encoding only where values repeat (text: types, states, paths); numbers
+        // are plain-encoded. Statistics (min, max, nulls) per column chunk, for a reader's
+        // pruning of row groups.
+        let mut properties = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
+            .set_dictionary_enabled(false)
+            .set_statistics_enabled(EnabledStatistics::Chunk);
+        for name in table.text_columns() {
+            properties = properties.set_column_dictionary_enabled(ColumnPath::from(name), true);
+        }
+        let properties = properties
             .set_created_by(format!("surface-viewer {}", env!("CARGO_PKG_VERSION")))
             .set_key_value_metadata(Some(vec![
                 KeyValue::new("schema_version".to_string(), SCHEMA_VERSION.to_string()),
@@ -190,7 +200,8 @@ fn write_column<R>(
         }
         (Getter::Bool(f), ColumnWriter::BoolColumnWriter(w)) => write_values(w, rows, f, nullable),
         (Getter::Text(f), ColumnWriter::ByteArrayColumnWriter(w)) => {
-            write_values(w, rows, |r| f(r).map(ByteArray::from), nullable)
+            let mut shared = SharedTexts::default();
+            write_values(w, rows, |r| f(r).map(|s| shared.get(s)), nullable)
         }
         _ => Err(anyhow!("the schema's type differs from the table's")),
     }
@@ -200,7 +211,7 @@ fn write_column<R>(
 fn write_values<T: DataType, R>(
     writer: &mut ColumnWriterImpl<'_, T>,
     rows: &[R],
-    get: impl Fn(&R) -> Option<T::T>,
+    mut get: impl FnMut(&R) -> Option<T::T>,
     nullable: bool,
 ) -> anyhow::Result<()> {
     let mut values = Vec::with_capacity(rows.len());
@@ -220,4 +231,33 @@ fn write_values<T: DataType, R>(
     let levels = nullable.then_some(levels.as_slice());
     writer.write_batch(&values, levels, None)?;
     Ok(())
+}
+
+/// The values of a text column whose rows share a few strings (an event's type, its state, a
+/// session's path): each distinct string (by address) becomes one shared buffer that every row
+/// holding it points to, instead of a copy per row. A column whose strings are all different
+/// (messages, payloads) stops looking once [`SharedTexts::MAX`] are kept and none came back.
+#[derive(Default)]
+struct SharedTexts {
+    seen: Vec<(usize, usize, ByteArray)>,
+    hits: usize,
+}
+
+impl SharedTexts {
+    const MAX: usize = 64;
+
+    fn get(&mut self, text: &str) -> ByteArray {
+        let key = (text.as_ptr() as usize, text.len());
+        let looking = self.seen.len() < Self::MAX || self.hits > 0;
+        if looking && let Some((_, _, shared)) = self.seen.iter().find(|(p, n, _)| (*p, *n) == key)
+        {
+            self.hits += 1;
+            return shared.clone();
+        }
+        let value = ByteArray::from(text);
+        if self.seen.len() < Self::MAX {
+            self.seen.push((key.0, key.1, value.clone()));
+        }
+        value
+    }
 }
