@@ -12,8 +12,9 @@ use anyhow::anyhow;
 
 use super::staging::{Staging, part_name};
 use super::table::Table;
+use super::tables::Tables;
 use super::writer::{SessionKey, TableWriter};
-use super::{Tables, calls, checks, compactions, events, findings, sessions};
+use super::{calls, checks, compactions, events, findings, sessions};
 
 /// Rows written to each table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,8 +21,9 @@ use surface_store::{Opened, StoreError, open_for_viewer};
 use super::pages::releasing;
 use super::part::Part;
 use super::sessions::SessionRow;
+use super::tables::Tables;
 use super::writer::SessionKey;
-use super::{Tables, calls, checks, compactions, events, findings};
+use super::{calls, checks, compactions, events, findings};
 use crate::Input;
 use crate::policy::{PolicyOptions, settings_of};
 
