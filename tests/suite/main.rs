@@ -22,6 +22,7 @@ mod cost;
 mod csv_out;
 mod envelope_scan;
 mod era_bounds;
+mod export;
 mod findings;
 mod fleet;
 mod follow;

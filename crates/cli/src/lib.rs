@@ -1,7 +1,8 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
 //! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11),
 //! `compare` (§12);
-//! `check`, `sessions`, `policy` and `cost` also on a folder (§13). Each subcommand is a thin
+//! `check`, `sessions`, `policy` and `cost` also on a folder, and `export`
+//! writes sessions as Parquet tables (§13). Each subcommand is a thin
 //! shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]
@@ -13,6 +14,7 @@ pub mod compare;
 pub mod cost;
 mod csv_out;
 mod dir;
+pub mod export;
 pub mod fleet;
 mod load;
 mod messages;
@@ -48,13 +50,14 @@ proposes an invalid op, policy disagrees with the log; 2 trouble — unreadable 
 error, a refused write, nothing to show. surface, messages, tokens, request, audit, cost,
 compare and sessions exit 0 or 2. A folder: check exits 1 when any session has an error or cannot be
 read, policy when any disagrees (a what-if: diverges) or cannot be read, cost when any cannot
-be read; check, policy, cost and sessions exit 2 only when none can be read.";
+be read; check, policy, cost and sessions exit 2 only when none can be read. export exits 1 when
+some session could not be read (its sessions row holds the error), 2 when none could.";
 
 /// The first line of `--help`: what the tool is for and every headless command (a scenario
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
 Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, \
-compare, sessions; without one, the desktop viewer opens.";
+compare, sessions, export; without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -236,6 +239,13 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
     },
+    /// Every session under the PATHs as Apache Parquet tables for DuckDB, Polars, Spark or
+    /// Trino: OUT/<table>/part-NNNNN.parquet for sessions, events, calls, checks, compactions
+    /// and findings (docs/export.md).
+    Export {
+        #[command(flatten)]
+        options: export::ExportOptions,
+    },
 }
 
 /// The file and session every command reads.
@@ -377,6 +387,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 sessions::run(&file, session.as_deref(), &limits, json)?
             }
         }
+        Command::Export { options } => export::run(&options)?,
     };
     Ok(ExitCode::from(code))
 }

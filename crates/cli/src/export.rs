@@ -1,0 +1,275 @@
+//! `export PATH... --to OUT`: every session under the PATHs as Apache Parquet tables
+//! (viewer-spec §13) — `OUT/<table>/part-NNNNN.parquet` for `sessions`, `events`, `calls`,
+//! `checks`, `compactions` and `findings` — that DuckDB, Polars, Spark and Trino read with a
+//! glob. Sessions are read and analysed in parallel, one at a time per worker, and their rows
+//! streamed into row groups; a session that cannot be read is a `sessions` row with its error.
+//! Written beside OUT and moved into place at the end (`staging.rs`). Column by column:
+//! docs/export.md.
+
+mod calls;
+mod checks;
+mod compactions;
+mod events;
+mod findings;
+mod jobs;
+mod pages;
+mod part;
+mod session;
+mod sessions;
+mod staging;
+mod table;
+mod tables;
+mod writer;
+
+use std::io::{IsTerminal as _, Write as _};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::Args;
+use surface_store::{ReadLimits, for_each_parallel};
+
+use super::cost::PriceOptions;
+use super::dir::{plural, threads};
+use super::load::write_context;
+use super::policy::{PolicyOptions, settings_of};
+use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input};
+use part::{Parts, RowCounts};
+use session::{Outcome, Recipe};
+use sessions::SessionRow;
+use staging::Staging;
+pub use tables::{TABLE_NAMES, Tables};
+use writer::SessionKey;
+
+pub use writer::{ROW_GROUP_ROWS, SCHEMA_VERSION};
+
+/// Every column of every table as `(table, column, Parquet type, nullable)`, in file order
+/// (`events` with its `payload` column): what docs/export.md documents.
+pub fn columns() -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    let mut out = Vec::new();
+    let mut add = |table: &'static str, cols: Vec<(&'static str, &'static str, bool)>| {
+        out.extend(cols.into_iter().map(|(c, t, n)| (table, c, t, n)));
+    };
+    add("sessions", sessions::TABLE.describe());
+    add("events", events::TABLE_WITH_PAYLOAD.describe());
+    add("calls", calls::TABLE.describe());
+    add("checks", checks::TABLE.describe());
+    add("compactions", compactions::TABLE.describe());
+    add("findings", findings::TABLE.describe());
+    out
+}
+
+/// `export`'s arguments.
+#[derive(Debug, Args)]
+pub struct ExportOptions {
+    /// Session files (.jsonl, .jsonl.zstd, SQLite) and folders to search for them.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The folder to write: one folder per table, part-NNNNN.parquet files in each.
+    #[arg(long, value_name = "OUT")]
+    pub to: PathBuf,
+    /// Only these tables (comma-separated): sessions, events, calls, checks, compactions,
+    /// findings.
+    #[arg(long, value_name = "T,...", value_delimiter = ',')]
+    pub tables: Option<Vec<String>>,
+    /// Add each event's JSON to the events table (a `payload` column).
+    #[arg(long)]
+    pub payload: bool,
+    /// OUT may exist: replace its table folders (only those written, only when they hold
+    /// nothing but part files), leave everything else in it.
+    #[arg(long)]
+    pub force: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The most text one session may hold once decompressed (512M, 2G); a session past it is
+    /// a sessions row with the error.
+    #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+    pub max_bytes: Option<u64>,
+    #[command(flatten)]
+    pub prices: PriceOptions,
+    #[command(flatten)]
+    pub policy: PolicySettingsArgs,
+}
+
+/// The policy's settings for the `checks` table (and the audit's threshold ratio), as
+/// `policy` reads them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PolicySettingsArgs {
+    /// Threshold ratio T (the policy's and the audit's; default 0.8).
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub threshold_ratio: Option<String>,
+    /// Retain ratio R of a summary (default 0.16).
+    #[arg(long, value_name = "R", allow_hyphen_values = true)]
+    pub retain_ratio: Option<String>,
+    /// Retain budget in tokens N, instead of a ratio.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub retain_tokens: Option<String>,
+    /// Summaries per pressure check beyond the first (default 1).
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub compaction_retries: Option<String>,
+    /// Replay without the tool-result pruner.
+    #[arg(long)]
+    pub no_prune: bool,
+    /// The pruner's sizes: threshold, head kept, tail kept (default 8192,4096,1024).
+    #[arg(long, value_name = "CHARS,HEAD,TAIL", allow_hyphen_values = true)]
+    pub prune: Option<String>,
+    /// Price of a hypothetical summary in the what-if (default: the mean of the log's own).
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
+    pub summary_tokens: Option<String>,
+    /// Also replay each session without its compactions under these settings: `checks` rows
+    /// of mode `what-if`, and the `what_if_*` columns of `sessions`.
+    #[arg(long)]
+    pub what_if: bool,
+}
+
+impl PolicySettingsArgs {
+    /// As `policy`'s options.
+    fn options(&self) -> PolicyOptions {
+        PolicyOptions {
+            threshold_ratio: self.threshold_ratio.clone(),
+            retain_ratio: self.retain_ratio.clone(),
+            retain_tokens: self.retain_tokens.clone(),
+            compaction_retries: self.compaction_retries.clone(),
+            no_prune: self.no_prune,
+            prune: self.prune.clone(),
+            summary_tokens: self.summary_tokens.clone(),
+            what_if: self.what_if,
+            ..PolicyOptions::default()
+        }
+    }
+}
+
+/// Runs `export`.
+pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
+    // Everything the command line gets wrong is refused before anything is read or written.
+    let tables = Tables::of(options.tables.as_deref())?;
+    let policy = options.policy.options();
+    settings_of(&policy, None)?;
+    let prices = options.prices.read()?;
+    let limits = ReadLimits::with_max_bytes(options.max_bytes);
+    let threads = threads(options.jobs);
+    let found = jobs::jobs_of(&options.paths, &limits, threads)?;
+    let staging = Staging::begin(&options.to, &tables.names(), options.force)?;
+    let parts = Parts::new(&staging, tables, options.payload);
+    let recipe = Recipe {
+        policy: &policy,
+        prices: prices.as_ref(),
+        tables,
+        payload: options.payload,
+    };
+    let mut out = std::io::stdout().lock();
+    let mut unreadable = 0usize;
+    for u in &found.unreadable {
+        let key = Arc::new(SessionKey {
+            session_id: None,
+            path: u.file.display().to_string(),
+        });
+        let mut part = parts.take()?;
+        let written = part.write_sessions(&key, SessionRow::unreadable(&u.error));
+        parts.put(part);
+        written?;
+        write_context(writeln!(out, "{}: unreadable: {}", key.path, u.error))?;
+        unreadable += 1;
+    }
+    let total = found.jobs.len();
+    let progress = std::io::stderr().is_terminal() && total > 1;
+    let (mut done, mut exported) = (0usize, 0usize);
+    let mut failed: Option<anyhow::Error> = None;
+    let cancel = AtomicBool::new(false);
+    for_each_parallel(
+        found.jobs,
+        threads,
+        &cancel,
+        |job: jobs::Job| {
+            let input = Input {
+                file: job.file.clone(),
+                session: job.session.clone(),
+                max_bytes: options.max_bytes,
+            };
+            let mut part = parts.take()?;
+            let exported = session::export(&input, job.id.as_deref(), &recipe, &mut part);
+            parts.put(part);
+            exported
+        },
+        |result: anyhow::Result<(Arc<SessionKey>, Outcome)>| {
+            if failed.is_some() {
+                return;
+            }
+            done += 1;
+            let shown = match result {
+                Ok((_, Outcome::Exported)) => {
+                    exported += 1;
+                    Ok(())
+                }
+                Ok((key, Outcome::Unreadable(error))) => {
+                    unreadable += 1;
+                    if progress {
+                        eprint!("\r\x1b[K");
+                    }
+                    write_context(writeln!(out, "{}: unreadable: {error}", key.path))
+                }
+                Err(e) => Err(e),
+            };
+            if let Err(e) = shown {
+                failed = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            } else if progress {
+                eprint!("\rexporting: {done}/{total} sessions");
+            }
+        },
+    );
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let counts = parts.finish()?;
+    staging.commit()?;
+    write_summary(&mut out, options, exported, unreadable, &counts, tables)?;
+    Ok(if exported == 0 {
+        EXIT_UNREADABLE
+    } else if unreadable > 0 {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// The last line: what was exported where, and each table's rows.
+fn write_summary(
+    out: &mut impl std::io::Write,
+    options: &ExportOptions,
+    exported: usize,
+    unreadable: usize,
+    counts: &RowCounts,
+    tables: Tables,
+) -> anyhow::Result<()> {
+    let all = [
+        counts.sessions,
+        counts.events,
+        counts.calls,
+        counts.checks,
+        counts.compactions,
+        counts.findings,
+    ];
+    let rows: Vec<String> = TABLE_NAMES
+        .iter()
+        .zip(all)
+        .filter(|(name, _)| tables.names().contains(name))
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    write_context(writeln!(
+        out,
+        "exported {}{} to {}: {} rows",
+        plural(exported, "session"),
+        if unreadable > 0 {
+            format!(" ({unreadable} unreadable)")
+        } else {
+            String::new()
+        },
+        options.to.display(),
+        rows.join(", ")
+    ))
+}

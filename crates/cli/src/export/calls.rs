@@ -1,0 +1,89 @@
+//! The `calls` table: one row per model call the session paid for (viewer-spec §11) — every
+//! agent call (a step's request) and every summarizer call (a `compaction/summary`), in log
+//! order, with the provider and model it went to, its uncached / cache read / cache write /
+//! output tokens and, with `--prices`, its cost.
+
+use std::sync::Arc;
+
+use surface_engine::EventLog;
+use surface_engine::cost::Ledger;
+
+use super::table::{Column, Getter, Table, int, opt_int};
+use super::writer::{SessionKey, TableWriter};
+
+/// One model call.
+pub struct CallRow {
+    seq: i64,
+    time: Option<i64>,
+    kind: &'static str,
+    turn: Option<i64>,
+    step: Option<i64>,
+    provider: Option<String>,
+    model: Option<String>,
+    reported: bool,
+    uncached: Option<i64>,
+    cache_read: Option<i64>,
+    cache_write: Option<i64>,
+    output: Option<i64>,
+    prompt: Option<i64>,
+    cost: Option<f64>,
+    price_key: Option<String>,
+}
+
+static COLUMNS: [Column<CallRow>; 15] = [
+    Column::required("seq", Getter::Int64(|r| Some(r.seq))),
+    Column::nullable("time", Getter::Time(|r| r.time)),
+    Column::required("kind", Getter::Text(|r| Some(r.kind))),
+    Column::nullable("turn", Getter::Int64(|r| r.turn)),
+    Column::nullable("step", Getter::Int64(|r| r.step)),
+    Column::nullable("provider", Getter::Text(|r| r.provider.as_deref())),
+    Column::nullable("model", Getter::Text(|r| r.model.as_deref())),
+    Column::required("reported", Getter::Bool(|r| Some(r.reported))),
+    Column::nullable("uncached", Getter::Int64(|r| r.uncached)),
+    Column::nullable("cache_read", Getter::Int64(|r| r.cache_read)),
+    Column::nullable("cache_write", Getter::Int64(|r| r.cache_write)),
+    Column::nullable("output", Getter::Int64(|r| r.output)),
+    Column::nullable("prompt", Getter::Int64(|r| r.prompt)),
+    Column::nullable("cost", Getter::Double(|r| r.cost)),
+    Column::nullable("price_key", Getter::Text(|r| r.price_key.as_deref())),
+];
+
+/// The table.
+pub static TABLE: Table<CallRow> = Table {
+    name: "calls",
+    columns: &COLUMNS,
+};
+
+/// Writes one row per call of `ledger`.
+pub fn write(
+    out: &mut TableWriter<CallRow>,
+    key: &Arc<SessionKey>,
+    log: &EventLog,
+    ledger: &Ledger,
+) -> anyhow::Result<()> {
+    for priced in &ledger.calls {
+        let c = &priced.call;
+        let route = ledger.routes.get(c.route as usize);
+        // Tokens the provider did not report are unknown, not 0.
+        let reported = |v: u64| c.reported.then_some(int(v));
+        let row = CallRow {
+            seq: int(c.seq),
+            time: log.event(c.event).time(),
+            kind: c.kind.as_str(),
+            turn: opt_int(c.turn),
+            step: opt_int(c.step),
+            provider: route.and_then(|r| r.route.provider.clone()),
+            model: route.and_then(|r| r.route.model.clone()),
+            reported: c.reported,
+            uncached: reported(c.tokens.uncached),
+            cache_read: reported(c.tokens.cache_read),
+            cache_write: reported(c.tokens.cache_write),
+            output: reported(c.tokens.output),
+            prompt: reported(priced.prompt),
+            cost: priced.cost,
+            price_key: route.and_then(|r| r.price_key.clone()),
+        };
+        out.push(key, row)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,798 @@
+//! `export` (viewer-spec §13), read back with the parquet crate's own reader: every table of an
+//! export of the policy and upstream fixtures holds, file by file, the engine's figures (event
+//! by event, call by call, check by check, compaction by compaction, finding by finding); the
+//! Parquet types are strict; a folder with an unreadable file, a decompression bomb and a FIFO
+//! exports the rest; OUT that exists is refused, and `--force` replaces only our table folders;
+//! docs/export.md documents every column; the README's DuckDB example runs where the `duckdb`
+//! Python package is importable (required when `SURFACE_VIEWER_REQUIRE_DUCKDB` is set, as
+//! `.ci/run` does).
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::record::Field;
+use serde_json::Value;
+use surface_cli::{Input, load};
+use surface_engine::EventState;
+use surface_engine::audit::audit;
+use surface_engine::cost::ledger_of;
+use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A cell read back.
+#[derive(Clone, Debug, PartialEq)]
+enum Cell {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Time(i64),
+}
+
+impl Cell {
+    fn int(&self) -> Option<i64> {
+        match self {
+            Cell::Int(v) => Some(*v),
+            Cell::Null => None,
+            other => panic!("not an integer: {other:?}"),
+        }
+    }
+
+    fn text(&self) -> Option<&str> {
+        match self {
+            Cell::Text(s) => Some(s),
+            Cell::Null => None,
+            other => panic!("not text: {other:?}"),
+        }
+    }
+
+    fn flag(&self) -> Option<bool> {
+        match self {
+            Cell::Bool(b) => Some(*b),
+            Cell::Null => None,
+            other => panic!("not a flag: {other:?}"),
+        }
+    }
+}
+
+type Row = BTreeMap<String, Cell>;
+
+/// Every row of every part file of `OUT/table`, and each file's key-value metadata.
+fn read_table(out: &Path, table: &str) -> (Vec<Row>, Vec<BTreeMap<String, String>>) {
+    let folder = out.join(table);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{table}: no part file");
+    let (mut rows, mut metadata) = (Vec::new(), Vec::new());
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with("part-") && name.ends_with(".parquet") && name.len() == 18,
+            "{name}"
+        );
+        let reader = SerializedFileReader::new(std::fs::File::open(&file).unwrap()).unwrap();
+        let kv = reader
+            .metadata()
+            .file_metadata()
+            .key_value_metadata()
+            .map(|kv| {
+                kv.iter()
+                    .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        metadata.push(kv);
+        for row in reader.get_row_iter(None).unwrap() {
+            let row = row.unwrap();
+            let cells = row
+                .get_column_iter()
+                .map(|(name, field)| {
+                    let cell = match field {
+                        Field::Null => Cell::Null,
+                        Field::Bool(b) => Cell::Bool(*b),
+                        Field::Long(v) => Cell::Int(*v),
+                        Field::Int(v) => Cell::Int(i64::from(*v)),
+                        Field::Double(v) => Cell::Float(*v),
+                        Field::Str(s) => Cell::Text(s.clone()),
+                        Field::TimestampMillis(t) => Cell::Time(*t),
+                        other => panic!("{table}.{name}: unexpected type {other:?}"),
+                    };
+                    (name.clone(), cell)
+                })
+                .collect();
+            rows.push(cells);
+        }
+    }
+    (rows, metadata)
+}
+
+fn rows_of<'a>(rows: &'a [Row], path: &str) -> Vec<&'a Row> {
+    rows.iter()
+        .filter(|r| r["path"].text() == Some(path))
+        .collect()
+}
+
+fn fixture_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/fixtures/policy"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.ends_with(".jsonl")
+        })
+        .collect();
+    files.extend(common::upstream_files());
+    files.sort();
+    files
+}
+
+/// Exports the policy and upstream fixture folders into a temporary folder.
+fn export_fixtures(extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let policy = root().join("tests/fixtures/policy");
+    let upstream = common::upstream_dir();
+    let mut args = vec![
+        "export",
+        policy.to_str().unwrap(),
+        upstream.to_str().unwrap(),
+        "--to",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let done = run(&args);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    (dir, out)
+}
+
+#[test]
+fn every_table_holds_the_engines_figures_for_every_fixture() {
+    let (_dir, out) = export_fixtures(&["--jobs", "2"]);
+    let tables: BTreeMap<&str, Vec<Row>> = [
+        "sessions",
+        "events",
+        "calls",
+        "checks",
+        "compactions",
+        "findings",
+    ]
+    .into_iter()
+    .map(|t| {
+        let (rows, metadata) = read_table(&out, t);
+        for kv in metadata {
+            assert_eq!(
+                kv.get("schema_version").map(String::as_str),
+                Some("1"),
+                "{t}"
+            );
+            assert_eq!(kv.get("surface_viewer.table").map(String::as_str), Some(t));
+        }
+        (t, rows)
+    })
+    .collect();
+    let files = fixture_files();
+    assert_eq!(tables["sessions"].len(), files.len());
+    let settings = PolicySettings::default();
+    for file in &files {
+        let path = file.to_str().unwrap();
+        let input = Input {
+            file: file.clone(),
+            session: None,
+            max_bytes: None,
+        };
+        let loaded = load(&input, false).unwrap();
+        let log = &loaded.log;
+        let (report, surface) = surface_cli::check_report_of(log);
+        let meter = surface_cli::meter_of(log, &surface);
+        let window = meter.window_at(log.len());
+
+        // sessions: one row, its header's id, the check's verdict.
+        let session = rows_of(&tables["sessions"], path);
+        assert_eq!(session.len(), 1, "{path}");
+        let s = session[0];
+        let id = Some(loaded.session.id.as_str()).filter(|id| !id.is_empty());
+        assert_eq!(s["session_id"].text(), id, "{path}");
+        assert_eq!(s["error"], Cell::Null, "{path}");
+        assert_eq!(s["events"].int(), Some(log.len() as i64), "{path}");
+        let errors = report.findings.iter().filter(|f| f.is_error()).count();
+        assert_eq!(s["errors"].int(), Some(errors as i64), "{path}");
+        assert_eq!(
+            s["warnings"].int(),
+            Some((report.findings.len() - errors) as i64)
+        );
+        assert_eq!(s["mode"].text(), Some(surface.mode().as_str()));
+        assert_eq!(s["window"].int(), window.map(|w| w as i64), "{path}");
+
+        // events: every event in log order, with the meter's figures and the surface's state.
+        let events = rows_of(&tables["events"], path);
+        assert_eq!(events.len(), log.len(), "{path}");
+        let mut on_surface = 0;
+        for (idx, row) in log.indices().zip(&events) {
+            let e = log.event(idx);
+            assert_eq!(row["seq"].int(), Some(e.seq as i64), "{path}");
+            assert_eq!(row["type"].text(), Some(log.type_name(idx)), "{path}");
+            match e.time() {
+                Some(t) => assert_eq!(row["time"], Cell::Time(t), "{path}"),
+                None => assert_eq!(row["time"], Cell::Null),
+            }
+            assert_eq!(
+                row["total"].int(),
+                Some(i64::from(meter.total_after(idx.get()))),
+                "{path} seq {}",
+                e.seq
+            );
+            let eligible = log.is_eligible(idx);
+            assert_eq!(
+                row["price"].int(),
+                eligible.then(|| meter.price(idx) as i64),
+                "{path}"
+            );
+            let state = surface.state(idx);
+            assert_eq!(row["state"].text(), Some(state.label()));
+            assert_eq!(
+                row["on_surface"].flag(),
+                Some(state == EventState::OnSurface)
+            );
+            on_surface += usize::from(state == EventState::OnSurface);
+            if let EventState::Shadowed { by } = state {
+                assert_eq!(row["shadowed_by"].int(), Some(log.event(by).seq as i64));
+            }
+            assert!(matches!(row["session_id"], Cell::Text(_) | Cell::Null));
+        }
+        assert_eq!(on_surface, surface.len(), "{path}");
+
+        // calls: the ledger's, call by call.
+        let ledger = ledger_of(log, &surface, &meter, None);
+        let calls = rows_of(&tables["calls"], path);
+        assert_eq!(calls.len(), ledger.calls.len(), "{path}");
+        for (row, call) in calls.iter().zip(&ledger.calls) {
+            assert_eq!(row["seq"].int(), Some(call.call.seq as i64));
+            assert_eq!(row["kind"].text(), Some(call.call.kind.as_str()));
+            assert_eq!(row["reported"].flag(), Some(call.call.reported));
+            let reported = |v: u64| call.call.reported.then_some(v as i64);
+            assert_eq!(row["uncached"].int(), reported(call.call.tokens.uncached));
+            assert_eq!(
+                row["cache_read"].int(),
+                reported(call.call.tokens.cache_read)
+            );
+            assert_eq!(row["output"].int(), reported(call.call.tokens.output));
+            assert_eq!(row["prompt"].int(), reported(call.prompt));
+            let route = &ledger.routes[call.call.route as usize].route;
+            assert_eq!(row["model"].text(), route.model.as_deref());
+        }
+        assert_eq!(
+            s["prompt"].int(),
+            Some(ledger.totals.all.prompt as i64),
+            "{path}"
+        );
+
+        // checks: the policy's verify replay at the default settings, check by check.
+        let valid = settings.validate(window).unwrap();
+        let input = PolicyInput::build(log, &surface, &meter);
+        let verify = replay(log, &meter, &input, &valid, ReplayMode::Verify);
+        let checks = rows_of(&tables["checks"], path);
+        assert_eq!(checks.len(), verify.checks.len(), "{path}");
+        for (row, check) in checks.iter().zip(&verify.checks) {
+            assert_eq!(row["mode"].text(), Some("verify"));
+            assert_eq!(
+                row["step_start_seq"].int(),
+                Some(check.step_start_seq as i64)
+            );
+            assert_eq!(row["total"].int(), Some(check.total as i64));
+            assert_eq!(row["outcome"].text(), Some(check.outcome.as_str()));
+            assert_eq!(row["agrees"].flag(), check.agrees, "{path}");
+            assert_eq!(row["pruned"].int(), Some(check.pruned.len() as i64));
+            assert_eq!(row["threshold_ratio"], Cell::Float(0.8));
+        }
+        assert_eq!(
+            s["disagreements"].int(),
+            Some(verify.disagreements() as i64),
+            "{path}"
+        );
+
+        // compactions: every audited replace, then the failed ones.
+        let audited = audit(log, &surface, &meter, 0.8);
+        let compactions = rows_of(&tables["compactions"], path);
+        assert_eq!(
+            compactions.len(),
+            audited.replaces.len() + audited.failed.len(),
+            "{path}"
+        );
+        for (row, r) in compactions.iter().zip(&audited.replaces) {
+            assert_eq!(row["seq"].int(), Some(r.seq as i64));
+            assert_eq!(row["kind"].text(), Some(r.kind.as_str()));
+            assert_eq!(row["valid"].flag(), Some(r.valid));
+            assert_eq!(row["tokens_before"].int(), Some(r.tokens_before as i64));
+            assert_eq!(row["tokens_after"].int(), Some(r.tokens_after as i64));
+            assert_eq!(row["trigger"].text(), r.trigger.map(|t| t.as_str()));
+            assert_eq!(row["lost_terms"].int(), Some(r.lost_terms.len() as i64));
+            let cost = ledger.compactions.iter().find(|c| c.seq == r.seq);
+            assert_eq!(row["prompt_saved"].int(), cost.map(|c| c.prompt_saved));
+        }
+        for (row, f) in compactions[audited.replaces.len()..]
+            .iter()
+            .zip(&audited.failed)
+        {
+            assert_eq!(row["failed"].flag(), Some(true));
+            assert_eq!(row["seq"].int(), Some(f.end_seq as i64));
+        }
+
+        // findings: check's, in order.
+        let findings = rows_of(&tables["findings"], path);
+        assert_eq!(findings.len(), report.findings.len(), "{path}");
+        for (row, f) in findings.iter().zip(&report.findings) {
+            assert_eq!(row["rule"].text(), Some(f.rule));
+            assert_eq!(row["severity"].text(), Some(f.severity.as_str()));
+            assert_eq!(row["seq"].int(), f.seq.map(|s| s as i64));
+            assert_eq!(row["line"].int(), f.line.map(i64::from));
+        }
+    }
+}
+
+#[test]
+fn the_checks_hold_the_harness_own_totals_and_a_packed_copy_shares_its_session() {
+    let (_dir, out) = export_fixtures(&["--tables", "checks,sessions"]);
+    assert!(!out.join("events").exists());
+    let (checks, _) = read_table(&out, "checks");
+    // p01 ran at the default settings: every pressure check's total is the real loop's.
+    let expect: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/policy/p01.expect.json")).unwrap(),
+    )
+    .unwrap();
+    for packed in ["p01.jsonl", "p01.packed.jsonl"] {
+        let path = root().join("tests/fixtures/policy").join(packed);
+        let rows: Vec<&Row> = rows_of(&checks, path.to_str().unwrap())
+            .into_iter()
+            .filter(|r| r["trigger"].text() == Some("pressure"))
+            .collect();
+        let expected = expect["checks"].as_array().unwrap();
+        assert_eq!(rows.len(), expected.len(), "{packed}");
+        for (row, want) in rows.iter().zip(expected) {
+            assert_eq!(row["step_start_seq"].int(), want["step_start_seq"].as_i64());
+            assert_eq!(row["total"].int(), want["total"].as_i64(), "{packed}");
+            assert_eq!(row["threshold"].int(), want["threshold"].as_i64());
+            assert_eq!(row["agrees"].flag(), Some(true), "{packed}");
+            assert_eq!(row["session_id"].text(), Some("policy-p01"));
+        }
+    }
+    let (sessions, _) = read_table(&out, "sessions");
+    let p01: Vec<&Row> = sessions
+        .iter()
+        .filter(|r| r["session_id"].text() == Some("policy-p01"))
+        .collect();
+    assert_eq!(p01.len(), 2, "a log and its packed copy: one id, two paths");
+    assert_eq!(p01[0]["events"], p01[1]["events"]);
+    assert_ne!(p01[0]["packed"], p01[1]["packed"]);
+}
+
+#[test]
+fn what_if_rows_are_the_policy_commands_own() {
+    let p02 = root().join("tests/fixtures/policy/p02.jsonl");
+    let p01 = root().join("tests/fixtures/policy/p01.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fleet");
+    let args = [
+        "export",
+        p01.to_str().unwrap(),
+        p02.to_str().unwrap(),
+        "--to",
+        out.to_str().unwrap(),
+        "--tables",
+        "checks,sessions",
+        "--what-if",
+        "--threshold-ratio",
+        "0.7",
+    ];
+    let done = run(&args);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    let (checks, _) = read_table(&out, "checks");
+    let (sessions, _) = read_table(&out, "sessions");
+    for file in [&p01, &p02] {
+        let path = file.to_str().unwrap();
+        for (mode, flags) in [("verify", vec![]), ("what-if", vec!["--what-if"])] {
+            let mut args = vec!["policy", path, "--threshold-ratio", "0.7", "--json"];
+            args.extend(flags);
+            let policy: Value = serde_json::from_slice(&run(&args).stdout).unwrap();
+            let rows: Vec<&Row> = rows_of(&checks, path)
+                .into_iter()
+                .filter(|r| r["mode"].text() == Some(mode))
+                .collect();
+            let want = policy["checks"].as_array().unwrap();
+            assert_eq!(rows.len(), want.len(), "{path} {mode}");
+            for (row, w) in rows.iter().zip(want) {
+                assert_eq!(row["step_start_seq"].int(), w["step_start_seq"].as_i64());
+                assert_eq!(row["total"].int(), w["total"].as_i64(), "{path} {mode}");
+                assert_eq!(row["total_after"].int(), w["total_after"].as_i64());
+                assert_eq!(row["outcome"].text(), w["outcome"].as_str());
+                assert_eq!(row["exact"].flag(), w["exact"].as_bool());
+                assert_eq!(row["agrees"].flag(), w["agrees"].as_bool());
+                assert_eq!(row["threshold_ratio"], Cell::Float(0.7));
+            }
+            let s = rows_of(&sessions, path)[0];
+            let prefix = if mode == "verify" { "log" } else { "what_if" };
+            let totals = if mode == "verify" {
+                &policy["actual_totals"]
+            } else {
+                &policy["totals"]
+            };
+            for key in [
+                "fired",
+                "prunes",
+                "summaries",
+                "summarized_tokens",
+                "peak_total",
+            ] {
+                assert_eq!(
+                    s[&format!("{prefix}_{key}")].int(),
+                    totals[key].as_i64(),
+                    "{path} {prefix}_{key}"
+                );
+            }
+        }
+    }
+    // p01 at T 0.7 is p02's run: the what-if of p01 diverges where p02 first fired.
+    let s = rows_of(&sessions, p01.to_str().unwrap())[0];
+    assert!(s["what_if_first_divergence_seq"].int().is_some());
+}
+
+#[test]
+fn the_payload_is_there_only_when_asked_and_types_are_strict() {
+    let file = common::upstream("v0-2026-08-20-head/compaction-recovery.session.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    let with = dir.path().join("with");
+    for (out, extra) in [(&plain, None), (&with, Some("--payload"))] {
+        let mut args = vec![
+            "export",
+            file.to_str().unwrap(),
+            "--to",
+            out.to_str().unwrap(),
+            "--tables",
+            "events",
+        ];
+        args.extend(extra);
+        let done = run(&args);
+        assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+        let folders: Vec<String> = std::fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(folders, ["events"]);
+    }
+    let (rows, _) = read_table(&plain, "events");
+    assert!(!rows[0].contains_key("payload"));
+    let (rows, _) = read_table(&with, "events");
+    let loaded = load(
+        &Input {
+            file: file.clone(),
+            session: None,
+            max_bytes: None,
+        },
+        false,
+    )
+    .unwrap();
+    for (idx, row) in loaded.log.indices().zip(&rows) {
+        let payload: Value = serde_json::from_str(row["payload"].text().unwrap()).unwrap();
+        assert_eq!(Some(payload), loaded.log.event_value(idx));
+    }
+    // The schema as written: strict types, nullable only where a value may be missing.
+    let part = with.join("events/part-00000.parquet");
+    let reader = SerializedFileReader::new(std::fs::File::open(part).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let described: BTreeMap<String, (String, bool)> = schema
+        .columns()
+        .iter()
+        .map(|c| {
+            let t = c.self_type();
+            let info = t.get_basic_info();
+            let logical = info
+                .logical_type_ref()
+                .map(|l| format!("{l:?}"))
+                .unwrap_or_default();
+            (
+                c.name().to_string(),
+                (
+                    format!("{} {logical}", c.physical_type()),
+                    info.repetition() == parquet::basic::Repetition::OPTIONAL,
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(described["seq"], ("INT64 ".to_string(), false));
+    assert!(
+        described["time"].0.starts_with("INT64 Timestamp")
+            && described["time"].0.contains("is_adjusted_to_u_t_c: true")
+            && described["time"].0.contains("MILLIS"),
+        "{:?}",
+        described["time"]
+    );
+    assert_eq!(described["on_surface"], ("BOOLEAN ".to_string(), false));
+    assert_eq!(described["type"], ("BYTE_ARRAY String".to_string(), false));
+    assert!(described["turn"].1, "turn is nullable");
+    assert!(!described["path"].1, "path is not nullable");
+}
+
+#[test]
+fn a_folder_with_an_unreadable_file_a_bomb_and_a_fifo_exports_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("logs");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(
+        common::upstream("v0-2026-08-20-head/compaction-recovery.session.jsonl"),
+        input.join("good.jsonl"),
+    )
+    .unwrap();
+    // A damaged SQLite store: a session file by its content, unreadable.
+    let mut broken = b"SQLite format 3\0".to_vec();
+    broken.extend(std::iter::repeat_n(0xAB, 3000));
+    std::fs::write(input.join("broken.db"), broken).unwrap();
+    // A bomb: a few kilobytes of Zstandard holding 64 MiB of text, past --max-bytes 16M.
+    let mut log = br#"{"type":"session","version":0,"id":"bomb","createdAt":0}"#.to_vec();
+    log.push(b'\n');
+    log.resize(64 << 20, b'\n');
+    let bomb = zstd::encode_all(&log[..], 19).unwrap();
+    assert!(bomb.len() < 64 << 10);
+    std::fs::write(input.join("bomb.jsonl.zstd"), bomb).unwrap();
+    let fifo = input.join("pipe");
+    let has_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let out = dir.path().join("out");
+    let done = run(&[
+        "export",
+        input.to_str().unwrap(),
+        "--to",
+        out.to_str().unwrap(),
+        "--max-bytes",
+        "16M",
+    ]);
+    let shown = text(&done);
+    assert_eq!(
+        done.status.code(),
+        Some(1),
+        "two sessions unreadable: {shown}"
+    );
+    if has_fifo {
+        assert!(shown.contains("special file"), "{shown}");
+    }
+    let (sessions, _) = read_table(&out, "sessions");
+    let by_name: BTreeMap<String, &Row> = sessions
+        .iter()
+        .map(|r| {
+            let name = Path::new(r["path"].text().unwrap()).file_name().unwrap();
+            (name.to_string_lossy().into_owned(), r)
+        })
+        .collect();
+    assert_eq!(
+        by_name.keys().collect::<Vec<_>>(),
+        ["bomb.jsonl.zstd", "broken.db", "good.jsonl"],
+        "{shown}"
+    );
+    assert_eq!(by_name["good.jsonl"]["error"], Cell::Null);
+    assert!(by_name["good.jsonl"]["events"].int().unwrap() > 0);
+    let bomb_error = by_name["bomb.jsonl.zstd"]["error"].text().unwrap();
+    assert!(bomb_error.contains("16 MiB"), "{bomb_error}");
+    assert_eq!(by_name["bomb.jsonl.zstd"]["events"], Cell::Null);
+    assert!(by_name["broken.db"]["error"].text().is_some());
+    let (events, _) = read_table(&out, "events");
+    assert!(!events.is_empty());
+    assert!(
+        events
+            .iter()
+            .all(|r| r["path"].text().unwrap().ends_with("good.jsonl"))
+    );
+
+    // A FIFO named on the command line is a session that cannot be read.
+    if has_fifo {
+        let out = dir.path().join("out-fifo");
+        let done = run(&[
+            "export",
+            fifo.to_str().unwrap(),
+            "--to",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(done.status.code(), Some(2), "{}", text(&done));
+        let (sessions, _) = read_table(&out, "sessions");
+        assert!(sessions[0]["error"].text().unwrap().contains("FIFO"));
+    }
+}
+
+#[test]
+fn out_that_exists_is_refused_and_force_replaces_only_our_table_folders() {
+    let file = common::upstream("v0-2026-08-20-head/compaction-recovery.session.jsonl");
+    let other = common::upstream("v0-2026-08-20-head/cancel.session.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let export = |f: &Path, extra: &[&str]| {
+        let mut args = vec!["export", f.to_str().unwrap(), "--to", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let done = export(&file, &[]);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    std::fs::write(out.join("notes.md"), "mine").unwrap();
+    std::fs::create_dir(out.join("mine")).unwrap();
+    let before = std::fs::read(out.join("sessions/part-00000.parquet")).unwrap();
+
+    let refused = export(&other, &[]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("already exists") && message.contains("--force"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read(out.join("sessions/part-00000.parquet")).unwrap(),
+        before
+    );
+
+    let forced = export(&other, &["--force", "--tables", "sessions,events"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced));
+    let (sessions, _) = read_table(&out, "sessions");
+    assert_eq!(sessions.len(), 1);
+    assert!(
+        sessions[0]["path"]
+            .text()
+            .unwrap()
+            .ends_with("cancel.session.jsonl")
+    );
+    // The tables not written stay as they were; foreign files are untouched.
+    let (calls, _) = read_table(&out, "calls");
+    assert!(calls.iter().all(|r| {
+        r["path"]
+            .text()
+            .unwrap()
+            .ends_with("recovery.session.jsonl")
+    }));
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.md")).unwrap(),
+        "mine"
+    );
+    assert!(out.join("mine").is_dir());
+
+    // A table folder holding something that is not ours is never replaced.
+    std::fs::write(out.join("events/README"), "mine").unwrap();
+    let refused = export(&file, &["--force"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("README"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("events/README")).unwrap(),
+        "mine"
+    );
+    // No temporary folder is left beside OUT.
+    let beside: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(beside, ["out"]);
+
+    // A bad flag is refused before anything is written.
+    let bad = dir.path().join("never");
+    let done = run(&[
+        "export",
+        file.to_str().unwrap(),
+        "--to",
+        bad.to_str().unwrap(),
+        "--tables",
+        "events,bogus",
+    ]);
+    assert_eq!(done.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&done.stderr).contains("bogus"));
+    assert!(!bad.exists());
+}
+
+#[test]
+fn docs_export_md_documents_every_column_with_its_type() {
+    let doc = std::fs::read_to_string(root().join("docs/export.md")).unwrap();
+    let mut missing = Vec::new();
+    for (table, column, kind, nullable) in surface_cli::export::columns() {
+        let row = format!(
+            "| `{table}` | `{column}` | {kind}{} |",
+            if nullable { ", null" } else { "" }
+        );
+        if !doc.contains(&row) {
+            missing.push(row);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/export.md lacks these rows:\n{}",
+        missing.join("\n")
+    );
+    assert!(doc.contains(&format!(
+        "`schema_version` = `{}`",
+        surface_cli::export::SCHEMA_VERSION
+    )));
+}
+
+/// The README's DuckDB example: the `sh` block that exports, run into a temporary folder, then
+/// the `python` block after it, whose output must be the `text` block that follows.
+#[test]
+fn the_readme_duckdb_example_runs_as_shown() {
+    let importable = Command::new("python3")
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !importable {
+        assert!(
+            std::env::var_os("SURFACE_VIEWER_REQUIRE_DUCKDB").is_none(),
+            "SURFACE_VIEWER_REQUIRE_DUCKDB is set but `python3 -c \"import duckdb\"` fails"
+        );
+        eprintln!("skipped: the duckdb Python package is not importable here (pip install duckdb)");
+        return;
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Many sessions")
+        .nth(1)
+        .expect("README.md has a section \"Many sessions\"");
+    let block = |lang: &str, from: usize| -> (String, usize) {
+        let open = format!("```{lang}");
+        let start = section[from..]
+            .find(&open)
+            .unwrap_or_else(|| panic!("no ```{lang} block in \"Many sessions\""))
+            + from;
+        let body = section[start..].find('\n').unwrap() + start + 1;
+        let end = section[body..].find("\n```").unwrap() + body;
+        (section[body..end].to_string(), end)
+    };
+    let (export, at) = block("sh", 0);
+    let (python, at) = block("python", at);
+    let (expected, _) = block("text", at);
+    let dir = tempfile::tempdir().unwrap();
+    for line in export.lines().filter(|l| l.starts_with("surface-viewer ")) {
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let done = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+            .args(words.iter().map(|w| {
+                if *w == "fleet" {
+                    dir.path().join("fleet")
+                } else {
+                    PathBuf::from(w)
+                }
+            }))
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert_eq!(done.status.code(), Some(0), "{line}: {}", text(&done));
+    }
+    let done = Command::new("python3")
+        .args(["-c", &python])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let got: Vec<String> = String::from_utf8_lossy(&done.stdout)
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let want: Vec<String> = expected.lines().map(|l| l.trim_end().to_string()).collect();
+    assert_eq!(got, want, "README.md's DuckDB example prints otherwise");
+}
