@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=..
 mkdir -p corpus/jsonl_reader corpus/engine_ops corpus/zstd_reader corpus/envelope_scan \
-  corpus/meter corpus/audit corpus/policy_replay
+  corpus/meter corpus/audit corpus/policy_replay corpus/sqlite_reader
 for f in "$root"/tests/fixtures/upstream/*/*.jsonl "$root"/assets/*.jsonl \
   "$root"/tests/fixtures/policy/*.jsonl; do
   name=$(basename "$(dirname "$f")")-$(basename "$f")
@@ -30,6 +30,40 @@ for f in "$root"/tests/fixtures/upstream/*/*.jsonl "$root"/assets/*.jsonl; do
     printf '%s' "$line" > "corpus/envelope_scan/$name.$n"
   done
 done
+# sqlite_reader's row shape (its module comment): a 1, then per event a control byte (type,
+# surface op, seq step 1) and the data, NUL, no sources, NUL, the surface op.
+if command -v python3 >/dev/null 2>&1; then
+  python3 - "$root" <<'PY'
+import json, pathlib, sys
+types = ["turn/start", "step/start", "user/message", "assistant/message", "tool/result",
+         "tool/call", "compaction/start", "compaction/summary", "compaction/prune",
+         "compaction/end", "assistant/text-chunks", "assistant/reasoning-chunks",
+         "assistant/text-chunk", "turn/end", "step/end"]
+root = pathlib.Path(sys.argv[1])
+files = sorted(root.glob("tests/fixtures/upstream/*/*.jsonl")) + sorted(root.glob("tests/fixtures/policy/*.jsonl"))
+for f in files:
+    out = bytearray(b"\x01")
+    for line in f.read_text(errors="replace").splitlines()[1:120]:
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(e, dict):
+            continue
+        t = e.get("type")
+        control = (types.index(t) if t in types else 15) | 0x40
+        op = e.get("surfaceOp")
+        if op is not None:
+            control |= 0x20
+        out.append(control)
+        out += json.dumps(e.get("data", {})).encode()
+        if op is not None:
+            out += b"\x00\x00" + (op if isinstance(op, str) else json.dumps(op)).encode()
+        out += b"\n"
+    name = f.parent.name + "-" + f.name
+    (pathlib.Path("corpus/sqlite_reader") / name).write_bytes(bytes(out))
+PY
+fi
 if command -v zstd >/dev/null 2>&1; then
   for f in "$root"/tests/fixtures/upstream/v0-2026-08-20-head/*.jsonl; do
     out="corpus/zstd_reader/$(basename "$f").zst"
@@ -37,4 +71,4 @@ if command -v zstd >/dev/null 2>&1; then
     split -l 20 --filter='zstd -q -c >> '"$out" < "$f"
   done
 fi
-echo "corpora: $(ls corpus/jsonl_reader | wc -l) jsonl, $(ls corpus/zstd_reader | wc -l) zstd, $(ls corpus/envelope_scan | wc -l) envelope_scan, $(ls corpus/policy_replay | wc -l) meter/audit/policy_replay seeds"
+echo "corpora: $(ls corpus/jsonl_reader | wc -l) jsonl, $(ls corpus/zstd_reader | wc -l) zstd, $(ls corpus/envelope_scan | wc -l) envelope_scan, $(ls corpus/policy_replay | wc -l) meter/audit/policy_replay seeds, $(ls corpus/sqlite_reader | wc -l) sqlite_reader"
