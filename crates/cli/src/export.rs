@@ -32,7 +32,7 @@ use surface_store::{ReadLimits, for_each_parallel};
 use super::cost::PriceOptions;
 use super::dir::{plural, threads};
 use super::load::write_context;
-use super::policy::{PolicyOptions, settings_of};
+use super::policy::{PolicySettingsArgs, settings_of};
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input};
 use part::{Parts, RowCounts};
 use session::{Outcome, Recipe};
@@ -92,60 +92,12 @@ pub struct ExportOptions {
     pub policy: PolicySettingsArgs,
 }
 
-/// The policy's settings for the `checks` table (and the audit's threshold ratio), as
-/// `policy` reads them.
-#[derive(Debug, Args, Clone, Default)]
-pub struct PolicySettingsArgs {
-    /// Threshold ratio T (the policy's and the audit's; default 0.8).
-    #[arg(long, value_name = "T", allow_hyphen_values = true)]
-    pub threshold_ratio: Option<String>,
-    /// Retain ratio R of a summary (default 0.16).
-    #[arg(long, value_name = "R", allow_hyphen_values = true)]
-    pub retain_ratio: Option<String>,
-    /// Retain budget in tokens N, instead of a ratio.
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub retain_tokens: Option<String>,
-    /// Summaries per pressure check beyond the first (default 1).
-    #[arg(long, value_name = "K", allow_hyphen_values = true)]
-    pub compaction_retries: Option<String>,
-    /// Replay without the tool-result pruner.
-    #[arg(long)]
-    pub no_prune: bool,
-    /// The pruner's sizes: threshold, head kept, tail kept (default 8192,4096,1024).
-    #[arg(long, value_name = "CHARS,HEAD,TAIL", allow_hyphen_values = true)]
-    pub prune: Option<String>,
-    /// Price of a hypothetical summary in the what-if (default: the mean of the log's own).
-    #[arg(long, value_name = "S", allow_hyphen_values = true)]
-    pub summary_tokens: Option<String>,
-    /// Also replay each session without its compactions under these settings: `checks` rows
-    /// of mode `what-if`, and the `what_if_*` columns of `sessions`.
-    #[arg(long)]
-    pub what_if: bool,
-}
-
-impl PolicySettingsArgs {
-    /// As `policy`'s options.
-    fn options(&self) -> PolicyOptions {
-        PolicyOptions {
-            threshold_ratio: self.threshold_ratio.clone(),
-            retain_ratio: self.retain_ratio.clone(),
-            retain_tokens: self.retain_tokens.clone(),
-            compaction_retries: self.compaction_retries.clone(),
-            no_prune: self.no_prune,
-            prune: self.prune.clone(),
-            summary_tokens: self.summary_tokens.clone(),
-            what_if: self.what_if,
-            ..PolicyOptions::default()
-        }
-    }
-}
-
 /// Runs `export`.
 pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
     // Everything the command line gets wrong is refused before anything is read or written.
     let tables = Tables::of(options.tables.as_deref())?;
-    let policy = options.policy.options();
-    settings_of(&policy, None)?;
+    let policy = &options.policy;
+    settings_of(policy, None)?;
     let prices = options.prices.read()?;
     let limits = ReadLimits::with_max_bytes(options.max_bytes);
     let threads = threads(options.jobs);
@@ -153,7 +105,7 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
     let staging = Staging::begin(&options.to, &tables.names(), options.force)?;
     let parts = Parts::new(&staging, tables, options.payload);
     let recipe = Recipe {
-        policy: &policy,
+        policy,
         prices: prices.as_ref(),
         tables,
         payload: options.payload,

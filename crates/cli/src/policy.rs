@@ -26,10 +26,11 @@ use surface_engine::{EventLog, Surface};
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
 
-/// The policy's settings and the report's form, as the command line gives them. Numbers are
-/// read here, not by the argument parser, so that a bad value is one line naming its flag.
+/// The policy's settings as the command line gives them (`policy`, `policy DIR` and `export`).
+/// Numbers are read here, not by the argument parser, so that a bad value is one line naming
+/// its flag ([`settings_of`]).
 #[derive(Debug, Args, Clone, Default)]
-pub struct PolicyOptions {
+pub struct PolicySettingsArgs {
     /// Threshold ratio T (pressure fires at ⌊window × T⌋; default 0.8).
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub threshold_ratio: Option<String>,
@@ -51,9 +52,16 @@ pub struct PolicyOptions {
     /// Price of a hypothetical summary in a what-if (default: the mean of the log's own).
     #[arg(long, value_name = "S", allow_hyphen_values = true)]
     pub summary_tokens: Option<String>,
-    /// Remove the log's compactions and replay the session with these settings.
+    /// Remove the log's compactions and replay the session with these settings (a what-if).
     #[arg(long)]
     pub what_if: bool,
+}
+
+/// The policy's settings and the report's form, as the command line gives them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PolicyOptions {
+    #[command(flatten)]
+    pub settings: PolicySettingsArgs,
     /// One JSON document on stdout.
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -105,8 +113,8 @@ pub fn policy_of(
 ) -> anyhow::Result<PolicyRun> {
     let surface = Surface::at_end(log);
     let meter = super::meter_of(log, &surface);
-    let settings = settings_of(options, meter.window_at(log.len()))?;
-    let mode = if options.what_if {
+    let settings = settings_of(&options.settings, meter.window_at(log.len()))?;
+    let mode = if options.settings.what_if {
         ReplayMode::WhatIf
     } else {
         ReplayMode::Verify
@@ -149,7 +157,7 @@ struct Document<'a> {
 pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
     // Settings and a price file that cannot be read are refused before the log is; a retain
     // budget in tokens is held against the log's threshold once the window is known.
-    settings_of(options, None)?;
+    settings_of(&options.settings, None)?;
     let prices = options.prices.read()?;
     let loaded = load(input, false)?;
     let run = policy_of(&loaded.log, options, prices.as_ref())?;

@@ -25,13 +25,13 @@ use super::tables::Tables;
 use super::writer::SessionKey;
 use super::{calls, checks, compactions, events, findings};
 use crate::Input;
-use crate::policy::{PolicyOptions, settings_of};
+use crate::policy::{PolicySettingsArgs, settings_of};
 
 /// What the export reads each session with: the policy's settings as given, the price table,
 /// and which tables are written.
 pub struct Recipe<'a> {
     /// The policy's settings (checked against each session's window).
-    pub policy: &'a PolicyOptions,
+    pub policy: &'a PolicySettingsArgs,
     /// The price table, when `--prices` was given.
     pub prices: Option<&'a PriceTable>,
     /// The tables written.

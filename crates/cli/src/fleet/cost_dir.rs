@@ -8,10 +8,10 @@
 use std::io::Write as _;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::ledger_sums::LedgerSums;
-use super::sessions::{ErrorRow, Fleet, each_session};
+use super::sessions::{Fleet, each_session};
 use super::table::table;
 use crate::cost::{PriceOptions, money, signed_money};
 use crate::csv_out::{Cell, CsvWriter};
@@ -85,7 +85,7 @@ pub fn run(
         print_json(&json!({
             "root": input.file,
             "prices": options.prices,
-            "sessions": sessions_json(&fleet)?,
+            "sessions": fleet.sessions_json()?,
             "totals": totals,
             "notes": fleet.notes,
         }))?;
@@ -106,30 +106,6 @@ pub fn run(
     } else {
         EXIT_OK
     })
-}
-
-fn sessions_json(fleet: &Fleet<LedgerSummary>) -> anyhow::Result<Vec<Value>> {
-    fleet
-        .rows
-        .iter()
-        .map(|r| {
-            Ok(match r.done() {
-                Some(ledger) => {
-                    let mut v = json!({"file": r.file});
-                    if let Some(id) = &r.session {
-                        v["session"] = json!(id);
-                    }
-                    if let (Value::Object(o), Value::Object(fields)) =
-                        (&mut v, serde_json::to_value(ledger)?)
-                    {
-                        o.extend(fields);
-                    }
-                    v
-                }
-                None => serde_json::to_value(ErrorRow::from(r))?,
-            })
-        })
-        .collect()
 }
 
 fn opt<T: ToString>(x: Option<T>) -> String {

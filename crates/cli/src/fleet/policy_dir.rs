@@ -7,11 +7,11 @@
 
 use std::io::Write as _;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::ledger_sums::LedgerSums;
 use super::policy_totals::{PolicyFleetTotals, PolicyRow};
-use super::sessions::{ErrorRow, Fleet, each_session};
+use super::sessions::{Fleet, each_session};
 use super::table::table;
 use crate::cost::money;
 use crate::csv_out::{Cell, CsvWriter};
@@ -54,7 +54,7 @@ pub const CSV_COLUMNS: [&str; 27] = [
 
 /// Runs `policy DIR`.
 pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyhow::Result<u8> {
-    settings_of(options, None)?;
+    settings_of(&options.settings, None)?;
     let prices = options.prices.read()?;
     let fleet = each_session(input, jobs, "policy", |log| {
         Ok(PolicyRow::of(policy_of(log, options, prices.as_ref())?))
@@ -67,7 +67,7 @@ pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyho
     for row in fleet.rows.iter().filter_map(|r| r.done()) {
         totals.add(row);
     }
-    let mode = if options.what_if {
+    let mode = if options.settings.what_if {
         ReplayMode::WhatIf
     } else {
         ReplayMode::Verify
@@ -77,7 +77,7 @@ pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyho
             "root": input.file,
             "mode": mode,
             "prices": options.prices.prices,
-            "sessions": sessions_json(&fleet)?,
+            "sessions": fleet.sessions_json()?,
             "totals": totals,
             "notes": fleet.notes,
         }))?;
@@ -98,30 +98,6 @@ pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyho
     } else {
         EXIT_OK
     })
-}
-
-fn sessions_json(fleet: &Fleet<PolicyRow>) -> anyhow::Result<Vec<Value>> {
-    fleet
-        .rows
-        .iter()
-        .map(|r| {
-            Ok(match r.done() {
-                Some(row) => {
-                    let mut v = json!({"file": r.file});
-                    if let Some(id) = &r.session {
-                        v["session"] = json!(id);
-                    }
-                    if let (Value::Object(o), Value::Object(fields)) =
-                        (&mut v, serde_json::to_value(row)?)
-                    {
-                        o.extend(fields);
-                    }
-                    v
-                }
-                None => serde_json::to_value(ErrorRow::from(r))?,
-            })
-        })
-        .collect()
 }
 
 /// `a → b`, or `a` when they are equal.

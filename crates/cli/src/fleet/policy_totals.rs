@@ -52,40 +52,6 @@ impl PolicyRow {
     }
 }
 
-/// Counts summed over sessions (the peak total is the highest).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct CountSums {
-    /// Pressure checks.
-    pub checks: usize,
-    /// Checks that compacted.
-    pub fired: usize,
-    /// Tool results pruned.
-    pub prunes: usize,
-    /// Summaries made.
-    pub summaries: usize,
-    /// Tokens the summaries replaced.
-    pub summarized_tokens: u64,
-    /// The highest total of any session.
-    pub peak_total: u64,
-    /// Requests at or over the threshold.
-    pub requests_over_threshold: usize,
-    /// Requests at or over the window.
-    pub requests_over_window: usize,
-}
-
-impl CountSums {
-    fn add(&mut self, t: &Totals) {
-        self.checks += t.checks;
-        self.fired += t.fired;
-        self.prunes += t.prunes;
-        self.summaries += t.summaries;
-        self.summarized_tokens += t.summarized_tokens;
-        self.peak_total = self.peak_total.max(t.peak_total);
-        self.requests_over_threshold += t.requests_over_threshold;
-        self.requests_over_window += t.requests_over_window;
-    }
-}
-
 /// A what-if's ranges summed over sessions: each end is the sum of the sessions' ends (every
 /// session at its low end, or at its high end).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -129,9 +95,9 @@ pub struct PolicyFleetTotals {
     /// Checks that disagree, over every session.
     pub disagreements: usize,
     /// The logs' own counts.
-    pub log: CountSums,
+    pub log: Totals,
     /// The replays' counts.
-    pub replay: CountSums,
+    pub replay: Totals,
     /// A what-if's ranges (`null` in verify mode).
     pub ranges: Option<RangeSums>,
     /// The ledgers.

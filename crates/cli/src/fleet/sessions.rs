@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
+use serde_json::{Value, json};
 
 use super::progress::Progress;
 use crate::Input;
@@ -122,6 +123,33 @@ impl<R> Fleet<R> {
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Skipped(_)))
             .count()
+    }
+}
+
+impl<R: Serialize> Fleet<R> {
+    /// The `sessions` array of the folder's `--json`: each done row as `{file, session, …}`
+    /// with the per-file command's own fields, each other row as its [`ErrorRow`].
+    pub fn sessions_json(&self) -> anyhow::Result<Vec<Value>> {
+        self.rows
+            .iter()
+            .map(|r| {
+                Ok(match r.done() {
+                    Some(fields) => {
+                        let mut v = json!({"file": r.file});
+                        if let Some(id) = &r.session {
+                            v["session"] = json!(id);
+                        }
+                        if let (Value::Object(o), Value::Object(fields)) =
+                            (&mut v, serde_json::to_value(fields)?)
+                        {
+                            o.extend(fields);
+                        }
+                        v
+                    }
+                    None => serde_json::to_value(ErrorRow::from(r))?,
+                })
+            })
+            .collect()
     }
 }
 

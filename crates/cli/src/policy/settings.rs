@@ -3,12 +3,15 @@
 
 use anyhow::{anyhow, bail};
 
-use super::PolicyOptions;
+use super::PolicySettingsArgs;
 use surface_engine::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
 
 /// The settings `options` give (the harness's defaults for the rest), checked against
 /// `window` when it is known.
-pub fn settings_of(options: &PolicyOptions, window: Option<u64>) -> anyhow::Result<ValidSettings> {
+pub fn settings_of(
+    options: &PolicySettingsArgs,
+    window: Option<u64>,
+) -> anyhow::Result<ValidSettings> {
     let mut s = PolicySettings::default();
     if let Some(t) = &options.threshold_ratio {
         s.threshold_ratio = ratio("--threshold-ratio", t)?;
@@ -70,7 +73,7 @@ fn pruner(text: &str) -> anyhow::Result<PrunerSettings> {
 mod tests {
     use super::*;
 
-    fn error(options: PolicyOptions) -> String {
+    fn error(options: PolicySettingsArgs) -> String {
         settings_of(&options, Some(16_000)).unwrap_err().to_string()
     }
 
@@ -79,35 +82,35 @@ mod tests {
         let some = |s: &str| Some(s.to_string());
         let cases = [
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     threshold_ratio: some("0"),
                     ..Default::default()
                 },
                 "--threshold-ratio",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     threshold_ratio: some("1.5"),
                     ..Default::default()
                 },
                 "--threshold-ratio",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     threshold_ratio: some("x"),
                     ..Default::default()
                 },
                 "--threshold-ratio",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     retain_ratio: some("0.8"),
                     ..Default::default()
                 },
                 "--retain-ratio",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     retain_ratio: some("0.1"),
                     retain_tokens: some("100"),
                     ..Default::default()
@@ -115,28 +118,28 @@ mod tests {
                 "--retain-ratio and --retain-tokens",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     retain_tokens: some("12800"),
                     ..Default::default()
                 },
                 "--retain-tokens",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     prune: some("8192,4096"),
                     ..Default::default()
                 },
                 "--prune",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     prune: some("5000,4096,1024"),
                     ..Default::default()
                 },
                 "--prune",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     no_prune: true,
                     prune: some("1,1,1"),
                     ..Default::default()
@@ -144,14 +147,14 @@ mod tests {
                 "--no-prune and --prune",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     summary_tokens: some("-3"),
                     ..Default::default()
                 },
                 "--summary-tokens",
             ),
             (
-                PolicyOptions {
+                PolicySettingsArgs {
                     compaction_retries: some("one"),
                     ..Default::default()
                 },
@@ -163,7 +166,7 @@ mod tests {
             assert!(e.starts_with(flag), "{e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let ok = PolicyOptions {
+        let ok = PolicySettingsArgs {
             threshold_ratio: some("0.7"),
             retain_tokens: some("2000"),
             prune: some("9000,4096,1024"),
@@ -173,7 +176,7 @@ mod tests {
         assert_eq!(s.threshold(16_000), 11_200);
         assert_eq!(s.retain_budget(16_000), 2_000);
         // A retain budget of 0 tokens is legal.
-        let zero = PolicyOptions {
+        let zero = PolicySettingsArgs {
             retain_tokens: some("0"),
             ..Default::default()
         };

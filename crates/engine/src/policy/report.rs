@@ -154,6 +154,21 @@ pub struct Totals {
     pub requests_over_window: usize,
 }
 
+impl Totals {
+    /// Adds another session's figures: counts summed, the peak the higher of the two (a
+    /// fleet's totals, viewer-spec §13).
+    pub fn add(&mut self, other: &Totals) {
+        self.checks += other.checks;
+        self.fired += other.fired;
+        self.prunes += other.prunes;
+        self.summaries += other.summaries;
+        self.summarized_tokens += other.summarized_tokens;
+        self.peak_total = self.peak_total.max(other.peak_total);
+        self.requests_over_threshold += other.requests_over_threshold;
+        self.requests_over_window += other.requests_over_window;
+    }
+}
+
 /// One compaction of the hypothetical session, for a curve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CurveMark {
@@ -268,5 +283,45 @@ mod tests {
         assert_eq!(four_digits(1.0).to_string(), "1");
         assert_eq!(four_digits(0.0), 0.0);
         assert!(four_digits(f64::INFINITY).is_infinite());
+    }
+
+    #[test]
+    fn a_fleet_sums_counts_and_keeps_the_highest_peak() {
+        let a = Totals {
+            checks: 3,
+            fired: 1,
+            prunes: 2,
+            summaries: 1,
+            summarized_tokens: 900,
+            peak_total: 12_000,
+            requests_over_threshold: 1,
+            requests_over_window: 0,
+        };
+        let b = Totals {
+            checks: 5,
+            fired: 2,
+            prunes: 0,
+            summaries: 2,
+            summarized_tokens: 100,
+            peak_total: 9_000,
+            requests_over_threshold: 0,
+            requests_over_window: 1,
+        };
+        let mut sum = Totals::default();
+        sum.add(&a);
+        sum.add(&b);
+        assert_eq!(
+            sum,
+            Totals {
+                checks: 8,
+                fired: 3,
+                prunes: 2,
+                summaries: 3,
+                summarized_tokens: 1_000,
+                peak_total: 12_000,
+                requests_over_threshold: 1,
+                requests_over_window: 1,
+            }
+        );
     }
 }
