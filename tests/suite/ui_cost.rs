@@ -61,7 +61,10 @@ fn the_request_tab_shows_the_calls_four_token_columns_and_its_cost() {
     harness.get_by_label(&r.cache_write.to_string());
     // Priced with the example file: the call's cost in its currency.
     let priced = harness.query_all_by_label_contains(" USD").count();
-    assert!(priced >= 5, "four columns and the total are priced: {priced}");
+    assert!(
+        priced >= 5,
+        "four columns and the total are priced: {priced}"
+    );
 }
 
 #[test]
@@ -101,6 +104,9 @@ fn the_compactions_tab_weighs_each_compaction_and_sorts_by_balance() {
     assert!(balances.iter().any(|&b| b < 0.0) && balances.iter().any(|&b| b > 0.0));
     // The head-anchored summaries break the cache: each is charged what the next call lost.
     assert!(rows.iter().filter(|r| r.1.is_some_and(|l| l > 900)).count() >= 5);
+    // The balance lies past the audit's columns: the table scrolls sideways to it.
+    harness.get_by_label("sort by balance").scroll_to_me();
+    harness.run();
     harness.get_by_label("sort by balance").click();
     harness.run();
     let sorted: Vec<f64> = harness
@@ -133,21 +139,46 @@ fn a_price_file_is_used_remembered_and_an_invalid_one_is_named_in_one_line() {
     harness.get_by_label("Compactions").click();
     harness.run();
     assert_eq!(harness.state().price_file_in_use(), None);
-    assert!(harness.state().compaction_costs().iter().all(|r| r.2.is_none()));
-    harness.state_mut().push_command(PriceCommand::Use(good.clone()));
+    assert!(
+        harness
+            .state()
+            .compaction_costs()
+            .iter()
+            .all(|r| r.2.is_none())
+    );
+    harness
+        .state_mut()
+        .push_command(PriceCommand::Use(good.clone()));
     harness.run();
     assert_eq!(harness.state().price_file_in_use(), Some(good.as_path()));
-    assert_eq!(harness.state().remembered_price_file(), Some(good.as_path()));
-    assert!(harness.state().compaction_costs().iter().all(|r| r.2.is_some()));
+    assert_eq!(
+        harness.state().remembered_price_file(),
+        Some(good.as_path())
+    );
+    assert!(
+        harness
+            .state()
+            .compaction_costs()
+            .iter()
+            .all(|r| r.2.is_some())
+    );
     assert!(harness.query_all_by_label_contains("EUR").count() > 0);
     // An invalid file: one line naming the file and the key, and the good one stays in use.
-    harness.state_mut().push_command(PriceCommand::Use(bad.clone()));
+    harness
+        .state_mut()
+        .push_command(PriceCommand::Use(bad.clone()));
     harness.run();
     let banner = harness.state().banner_text().expect("a banner").to_string();
     assert!(!banner.contains('\n'), "{banner}");
-    assert!(banner.contains("bad.json") && banner.contains("models[\"*\"].cache_read"), "{banner}");
+    assert!(
+        banner.contains("bad.json") && banner.contains("models[\"*\"].cache_read"),
+        "{banner}"
+    );
     assert_eq!(harness.state().price_file_in_use(), Some(good.as_path()));
-    assert_eq!(harness.state().remembered_price_file(), Some(good.as_path()));
+    assert_eq!(
+        harness.state().remembered_price_file(),
+        Some(good.as_path())
+    );
     // Remembered across launches: the next app starts with it.
     let next = harness_of(move || {
         ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), &good)
@@ -163,6 +194,9 @@ fn a_price_file_is_used_remembered_and_an_invalid_one_is_named_in_one_line() {
         ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), &bad)
     });
     let text = start.state().banner_text().unwrap_or_default().to_string();
-    assert!(text.contains("bad.json") && text.contains("cache_read"), "{text}");
+    assert!(
+        text.contains("bad.json") && text.contains("cache_read"),
+        "{text}"
+    );
     assert_eq!(start.state().price_file_in_use(), None);
 }

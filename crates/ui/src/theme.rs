@@ -17,9 +17,9 @@ pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
 /// width).
 pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
-/// Widths of the Compactions table's cost columns (summarizer, saved/call × calls, cache lost,
-/// balance), after the audit's.
-pub const COMPACTION_COST_COLUMNS: [f32; 4] = [82.0, 96.0, 72.0, 92.0];
+/// Widths of the Compactions table's cost columns by their declaration (summarizer, saved/call
+/// × calls, cache lost, balance), shown after the audit's, the balance first.
+pub const COMPACTION_COST_COLUMNS: [f32; 4] = [82.0, 120.0, 72.0, 84.0];
 /// Width of the price file's path field (File ▸ Prices).
 pub const PRICE_PATH_WIDTH: f32 = 320.0;
 /// Width of a bar of the strip's cache split (one model call), at most.

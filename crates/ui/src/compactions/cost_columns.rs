@@ -60,7 +60,11 @@ pub fn signed_money(value: f64) -> String {
 }
 
 /// The four cost cells of a row and their colours (`–` before the ledger is known).
-pub fn cells(cost: Option<&CompactionCost>, text: Color32, pal: &Palette) -> [(String, Color32); 4] {
+pub fn cells(
+    cost: Option<&CompactionCost>,
+    text: Color32,
+    pal: &Palette,
+) -> [(String, Color32); 4] {
     let dash = || ("–".to_string(), pal.weak_text);
     let Some(c) = cost else {
         return [dash(), dash(), dash(), dash()];
@@ -114,8 +118,9 @@ pub fn worked(cost: &CompactionCost, ledger: &Ledger) -> String {
                 ", charged to the compaction that changed the prompt first"
             }
         ),
-        None => "cache lost: unknown (no cache reads reported, or no call before or after)"
-            .to_string(),
+        None => {
+            "cache lost: unknown (no cache reads reported, or no call before or after)".to_string()
+        }
     });
     if let Some(p) = &cost.balance_parts {
         lines.push(format!(
@@ -142,10 +147,11 @@ pub fn session_line_ui(ui: &mut Ui, ledger: &Ledger, pal: &Palette) {
                 )
             },
         );
-        ui.label(RichText::new(noise).color(pal.weak_text)).on_hover_text(
-            "The cache-lost formula over consecutive agent calls with no compaction between \
+        ui.label(RichText::new(noise).color(pal.weak_text))
+            .on_hover_text(
+                "The cache-lost formula over consecutive agent calls with no compaction between \
              them (median): a cache lost well above it is the compaction's doing",
-        );
+            );
         let lost = t.cache_lost.map_or("–".to_string(), |l| l.to_string());
         let mut line = format!(
             "{} summarizer tokens, {lost} cache lost, {} prompt tokens saved",
@@ -166,10 +172,11 @@ pub fn session_line_ui(ui: &mut Ui, ledger: &Ledger, pal: &Palette) {
             }
             None => pal.text,
         };
-        ui.label(RichText::new(line).color(color)).on_hover_text(format!(
-            "Every summarizer call (failed ones included) + the charged cache losses − the \
+        ui.label(RichText::new(line).color(color))
+            .on_hover_text(format!(
+                "Every summarizer call (failed ones included) + the charged cache losses − the \
              savings.\n{BALANCE_FORMULA}"
-        ));
+            ));
     });
 }
 

@@ -107,11 +107,7 @@ impl LedgerCache {
             Arc::as_ptr(parts) as usize,
             prices.map_or(0, |p| Arc::as_ptr(p) as usize),
         );
-        if self
-            .ledger
-            .as_ref()
-            .is_none_or(|(p, t, _)| (*p, *t) != key)
-        {
+        if self.ledger.as_ref().is_none_or(|(p, t, _)| (*p, *t) != key) {
             let ledger = Ledger::build(parts, prices.map(|p| p.as_ref()));
             self.ledger = Some((key.0, key.1, Arc::new(ledger)));
         }

@@ -11,8 +11,8 @@ use egui::WidgetInfo;
 use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke, Ui, Vec2};
 
 use surface_engine::EventIdx;
-use surface_engine::cost::{CompactionCost, Ledger, PriceTable};
 use surface_engine::audit::{Audit, ReplaceAudit};
+use surface_engine::cost::{CompactionCost, Ledger, PriceTable};
 use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 
 use crate::command::NavCommand;
@@ -58,34 +58,34 @@ pub enum Column {
 }
 
 impl Column {
-    /// In display order: the balance beside the kind, visible at the panel's default width;
-    /// its parts after the audit's columns.
+    /// In display order: the audit's columns, then the balance and its parts (the table
+    /// scrolls sideways to them in a narrow panel).
     const ALL: [Column; 12] = [
         Column::Seq,
         Column::Kind,
-        Column::Balance,
         Column::Trigger,
         Column::Fill,
         Column::Saved,
         Column::Summary,
         Column::Lost,
         Column::Refetches,
+        Column::Balance,
         Column::Summarizer,
         Column::PromptSaved,
         Column::CacheLost,
     ];
 
-    /// Width of the row's first click target: the columns up to the refetches, with the
-    /// policy's short verdict.
+    /// Width of the row's first click target: the audit's columns, with the policy's short
+    /// verdict.
     fn main_width() -> f32 {
         theme::SPACE_SMALL
             + theme::COMPACTION_POLICY_SHORT_WIDTH
-            + Column::ALL[..10].iter().map(|c| c.width()).sum::<f32>()
+            + Column::ALL[..8].iter().map(|c| c.width()).sum::<f32>()
     }
 
-    /// Width of the row's second click target: the balance's parts.
+    /// Width of the row's second click target: the balance and its parts.
     fn parts_width() -> f32 {
-        Column::ALL[10..].iter().map(|c| c.width()).sum()
+        Column::ALL[8..].iter().map(|c| c.width()).sum()
     }
 
     /// The cost columns' index among them (`None`: an audit column).
@@ -565,9 +565,9 @@ fn row_ui(
         Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
         Sense::hover(),
     );
-    // Three click targets: the audit's columns with the balance (the row, as before), the
-    // balance's parts, and the policy's verdict, which lies past them (the table scrolls
-    // sideways to them in a narrow panel).
+    // Three click targets: the audit's columns (the row, as before), the balance and its
+    // parts, and the policy's verdict, which lie past them (the table scrolls sideways to them
+    // in a narrow panel).
     let split = (rect.left() + Column::main_width()).min(rect.right());
     let parts_end = (split + Column::parts_width()).min(rect.right());
     let id = ui.scope_id().with(("compaction-row", r.event.0));

@@ -34,9 +34,8 @@ pub fn prices_menu_ui(
     }
     let id = ui.scope_id().with("price-path");
     let mut text = ui.data_mut(|d| {
-        d.get_temp::<String>(id).unwrap_or_else(|| {
-            path.map_or(String::new(), |p| p.display().to_string())
-        })
+        d.get_temp::<String>(id)
+            .unwrap_or_else(|| path.map_or(String::new(), |p| p.display().to_string()))
     });
     ui.horizontal(|ui| {
         let field = ui.add(

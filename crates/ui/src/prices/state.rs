@@ -65,7 +65,10 @@ mod tests {
         let mut state = PriceState::default();
         let err = state.load(&bad).unwrap_err();
         assert!(!err.contains('\n'), "{err}");
-        assert!(err.contains("prices.json") && err.contains("models[\"m\"].cache_read"), "{err}");
+        assert!(
+            err.contains("prices.json") && err.contains("models[\"m\"].cache_read"),
+            "{err}"
+        );
         assert!(state.table().is_none());
         let good = dir.join("good.json");
         std::fs::write(
@@ -78,7 +81,12 @@ mod tests {
         // A bad file later keeps the good one in use.
         assert!(state.load(&bad).is_err());
         assert_eq!(state.table().unwrap().currency, "USD");
-        assert!(state.load(&dir.join("missing.json")).unwrap_err().contains("cannot read"));
+        assert!(
+            state
+                .load(&dir.join("missing.json"))
+                .unwrap_err()
+                .contains("cannot read")
+        );
         state.clear();
         assert!(state.table().is_none());
         let _ = std::fs::remove_dir_all(&dir);
