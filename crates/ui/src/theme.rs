@@ -18,7 +18,8 @@ pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// width).
 pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
 /// Widths of the Compactions table's cost columns by their declaration (summarizer, saved/call
-/// × calls, cache lost, balance), shown after the audit's, the balance first.
+/// × calls, cache lost, balance): the balance is shown beside the kind, its parts after the
+/// audit's columns.
 pub const COMPACTION_COST_COLUMNS: [f32; 4] = [82.0, 120.0, 72.0, 84.0];
 /// Width of the price file's path field (File ▸ Prices).
 pub const PRICE_PATH_WIDTH: f32 = 320.0;

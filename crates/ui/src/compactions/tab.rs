@@ -58,34 +58,34 @@ pub enum Column {
 }
 
 impl Column {
-    /// In display order: the audit's columns, then the balance and its parts (the table
-    /// scrolls sideways to them in a narrow panel).
+    /// In display order: the balance beside the kind, in view at any panel width; the audit's
+    /// columns and the balance's parts after them (the table scrolls sideways).
     const ALL: [Column; 12] = [
         Column::Seq,
         Column::Kind,
+        Column::Balance,
         Column::Trigger,
         Column::Fill,
         Column::Saved,
         Column::Summary,
         Column::Lost,
         Column::Refetches,
-        Column::Balance,
         Column::Summarizer,
         Column::PromptSaved,
         Column::CacheLost,
     ];
 
-    /// Width of the row's first click target: the audit's columns, with the policy's short
-    /// verdict.
+    /// Width of the row's first click target: seq, the policy's short verdict, kind and
+    /// balance.
     fn main_width() -> f32 {
         theme::SPACE_SMALL
             + theme::COMPACTION_POLICY_SHORT_WIDTH
-            + Column::ALL[..8].iter().map(|c| c.width()).sum::<f32>()
+            + Column::ALL[..3].iter().map(|c| c.width()).sum::<f32>()
     }
 
-    /// Width of the row's second click target: the balance and its parts.
+    /// Width of the row's second click target: the audit's figures and the balance's parts.
     fn parts_width() -> f32 {
-        Column::ALL[8..].iter().map(|c| c.width()).sum()
+        Column::ALL[3..].iter().map(|c| c.width()).sum()
     }
 
     /// The cost columns' index among them (`None`: an audit column).
@@ -565,7 +565,7 @@ fn row_ui(
         Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
         Sense::hover(),
     );
-    // Three click targets: the audit's columns (the row, as before), the balance and its
+    // Three click targets: seq to balance (the row), the audit's figures and the balance's
     // parts, and the policy's verdict, which lie past them (the table scrolls sideways to them
     // in a narrow panel).
     let split = (rect.left() + Column::main_width()).min(rect.right());
@@ -604,8 +604,11 @@ fn row_ui(
         info
     });
     parts_response.widget_info(|| {
-        let mut info =
-            WidgetInfo::labeled(Role::Button, true, format!("compaction cost seq {}", r.seq));
+        let mut info = WidgetInfo::labeled(
+            Role::Button,
+            true,
+            format!("compaction figures seq {}", r.seq),
+        );
         let [summarizer, saved, lost, balance] =
             cost_columns::cells(cost, pal.text, pal).map(|c| c.0);
         info.current_text_value = Some(format!("{summarizer} | {saved} | {lost} | {balance}"));
