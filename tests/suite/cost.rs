@@ -457,8 +457,9 @@ fn the_sample_balances_have_the_sign_of_the_formula() {
     let mut signs = Vec::new();
     for (c, r) in l.compactions.iter().zip(&raw) {
         assert_eq!(c.seq, r.seq);
+        // Cache writes are billed at the uncached price in the example file.
         let summarizer = r.summarizer.map_or(0.0, |u| {
-            (u[0] as f64 * uncached + u[3] as f64 * output) / 1e6
+            ((u[0] + u[2]) as f64 * uncached + u[1] as f64 * read + u[3] as f64 * output) / 1e6
         });
         let lost = c.cache_lost.unwrap() as f64 * (uncached - read) / 1e6;
         let saved = (r.saved_per_call * r.calls_after as i64) as f64 * read / 1e6;

@@ -101,6 +101,7 @@ impl Script {
     fn new_at(seed: u64, cwd: &str, summaries: &[&'static str]) -> io::Result<Self> {
         let mut w = LogWriter::new(Vec::new(), seed, SAMPLE_TIME, true);
         w.set_streaming(Streaming::Words(6));
+        w.set_prefix_cache(true);
         w.header(cwd)?;
         Ok(Script {
             w,

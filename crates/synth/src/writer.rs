@@ -184,6 +184,14 @@ pub struct LogWriter<W: Write> {
     context_window: u64,
     in_turn: bool,
     last_input: u64,
+    /// Prompt caching by prefix (the samples): a replace keeps only the prompt before its
+    /// first changed node cached, new prompt tokens are written to the cache, and summarizer
+    /// calls read their fixed instructions from it.
+    prefix_cache: bool,
+    /// Tokens at the start of the prompt still cached since the last call (`u64::MAX`: all).
+    cache_valid: u64,
+    /// Summarizer calls written so far.
+    summarizer_calls: u64,
     step_chunks: Vec<u64>,
     line: String,
     stats: SynthStats,
@@ -211,6 +219,9 @@ impl<W: Write> LogWriter<W> {
             context_window: DEFAULT_CONTEXT_WINDOW,
             in_turn: false,
             last_input: 0,
+            prefix_cache: false,
+            cache_valid: u64::MAX,
+            summarizer_calls: 0,
             step_chunks: Vec::new(),
             line: String::with_capacity(4096),
             stats: SynthStats::default(),
@@ -220,6 +231,22 @@ impl<W: Write> LogWriter<W> {
     /// Sets how later assistant steps cut their text into deltas.
     pub fn set_streaming(&mut self, streaming: Streaming) {
         self.streaming = streaming;
+    }
+
+    /// Caches prompts by prefix from now on: a replace breaks the cache from its first
+    /// changed node, calls report cache writes, summarizer calls read their instructions from
+    /// the cache (the bundled samples; `gen-log` keeps the plain model).
+    pub fn set_prefix_cache(&mut self, on: bool) {
+        self.prefix_cache = on;
+    }
+
+    /// A replace of the surface from position `first` on: the cached prefix ends there.
+    fn break_cache_at(&mut self, first: usize) {
+        let before: u64 = self.surface[..first.min(self.surface.len())]
+            .iter()
+            .map(|n| n.tokens)
+            .sum();
+        self.cache_valid = self.cache_valid.min(self.header_price + before);
     }
 
     /// Sets the context window later `request/context` events announce.
@@ -666,12 +693,22 @@ impl<W: Write> LogWriter<W> {
         // chat template, and its output as the blocks it streamed.
         let output: u64 = prices.iter().sum();
         let input = self.header_price + self.surface_tokens + TEMPLATE_TOKENS;
-        let cached = self.last_input.min(input) / 128 * 128;
+        let usage = if self.prefix_cache {
+            let cached = self.last_input.min(input).min(self.cache_valid) / 128 * 128;
+            let written = (input - cached) / 128 * 128;
+            self.cache_valid = u64::MAX;
+            format!(
+                "{{\"inputTokens\":{},\"outputTokens\":{output},\"cacheReadTokens\":{cached},\"cacheWriteTokens\":{written},\"reasoningTokens\":{reasoning_tokens}}}",
+                input - cached - written
+            )
+        } else {
+            let cached = self.last_input.min(input) / 128 * 128;
+            format!(
+                "{{\"inputTokens\":{},\"outputTokens\":{output},\"cacheReadTokens\":{cached},\"reasoningTokens\":{reasoning_tokens}}}",
+                input - cached
+            )
+        };
         self.last_input = input + output;
-        let usage = format!(
-            "{{\"inputTokens\":{},\"outputTokens\":{output},\"cacheReadTokens\":{cached},\"reasoningTokens\":{reasoning_tokens}}}",
-            input - cached
-        );
         self.chunk(&format!("{{\"type\":\"usage\",\"usage\":{usage}}}"))?;
         let kind = if tool { "tool-calls" } else { "stop" };
         self.chunk(&format!(
@@ -785,15 +822,35 @@ impl<W: Write> LogWriter<W> {
         let start_seq = self.emit("compaction/start", &start_data, None, None)?;
         self.tick(900, 6_000);
         let (s, e) = (seqs[0], seqs[seqs.len() - 1]);
+        let prompt = shadowed_tokens + SUMMARIZER_PROMPT_TOKENS;
+        let usage = if self.prefix_cache {
+            // The summarizer's fixed instructions: written to the cache by the first call,
+            // read from it by the later ones.
+            let fixed = SUMMARIZER_PROMPT_TOKENS / 128 * 128;
+            let (read, write) = if self.summarizer_calls == 0 {
+                (0, fixed)
+            } else {
+                (fixed, 0)
+            };
+            format!(
+                "{{\"inputTokens\":{},\"outputTokens\":{},\"cacheReadTokens\":{read},\"cacheWriteTokens\":{write}}}",
+                prompt - fixed,
+                ceil4(utf16_len(summary))
+            )
+        } else {
+            format!(
+                "{{\"inputTokens\":{prompt},\"outputTokens\":{}}}",
+                ceil4(utf16_len(summary))
+            )
+        };
+        self.summarizer_calls += 1;
         let summary_data = format!(
-            "{{\"compactionId\":{}{command},\"summary\":{},\"shadowedRange\":{{\"start\":{s},\"end\":{e}}},\"shadowedSeqs\":{},\"shadowedTokenCount\":{shadowed_tokens},\"provider\":{},\"model\":{},\"maxTokens\":4096,\"usage\":{{\"inputTokens\":{},\"outputTokens\":{}}}}}",
+            "{{\"compactionId\":{}{command},\"summary\":{},\"shadowedRange\":{{\"start\":{s},\"end\":{e}}},\"shadowedSeqs\":{},\"shadowedTokenCount\":{shadowed_tokens},\"provider\":{},\"model\":{},\"maxTokens\":4096,\"usage\":{usage}}}",
             Js(&cid),
             TextBlock(summary),
             Nums(&seqs),
             Js(PROVIDER),
             Js(MODEL),
-            shadowed_tokens + SUMMARIZER_PROMPT_TOKENS,
-            ceil4(utf16_len(summary))
         );
         let summary_seq = self.emit("compaction/summary", &summary_data, None, None)?;
         let mut sources = vec![start_seq, summary_seq];
@@ -828,6 +885,9 @@ impl<W: Write> LogWriter<W> {
             tokens,
             is_error: false,
         };
+        if self.prefix_cache {
+            self.break_cache_at(first);
+        }
         self.surface.splice(first..=last, [node]);
         self.surface_tokens = self.surface_tokens + tokens - shadowed_tokens;
         self.stats.compactions += 1;
@@ -900,6 +960,9 @@ impl<W: Write> LogWriter<W> {
         let op = format!("{{\"op\":\"replace\",\"start\":{s},\"end\":{s}}}");
         let seq = self.emit("tool/result", &data, Some(&[s]), Some(&op))?;
         let tokens = price::tool_result(placeholder);
+        if self.prefix_cache {
+            self.break_cache_at(pos);
+        }
         self.surface[pos] = SurfaceNode {
             seq,
             kind: NodeKind::PrunedResult,

@@ -63,7 +63,8 @@ impl ViewerApp {
             threshold_ratio: prefs.threshold_ratio,
             ..Default::default()
         };
-        ViewerApp {
+        let price_file = prefs.price_file.clone();
+        let mut app = ViewerApp {
             prefs,
             session: None,
             view,
@@ -73,7 +74,15 @@ impl ViewerApp {
             nav: Navigation::default(),
             browser: Browsing::default(),
             commands: Vec::new(),
+        };
+        // The price file remembered from the last run; one that went bad is said at once.
+        if let Some(path) = price_file
+            && let Err(line) = app.panels.prices.load(&path)
+        {
+            app.chrome.banner = Some(Banner::error(line.clone()));
+            app.panels.prices.startup_error = Some(line);
         }
+        app
     }
 
     /// The app for a real window: restores preferences and starts loading `file` (or the
@@ -354,6 +363,9 @@ impl ViewerApp {
                 if let Some(notice) = self.jobs.reopen_notice.take() {
                     self.chrome.banner = Some(Banner::info(notice));
                 }
+                if let Some(line) = self.panels.prices.startup_error.take() {
+                    self.chrome.banner = Some(Banner::error(line));
+                }
                 self.session = Some(session);
                 self.panels.timeline.reset();
                 self.panels.surface_panel.reset();
@@ -446,6 +458,9 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(SessionCommand::Open(path).into())
                 }
+                (Some(crate::session::loader::DialogPurpose::Prices), Some(path)) => self
+                    .commands
+                    .push(crate::command::PriceCommand::Use(path).into()),
                 // The native dialog asks before it names an existing file.
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
@@ -597,6 +612,7 @@ impl ViewerApp {
         self.panels
             .strip
             .set_what_if(self.panels.policy.latest_what_if());
+        self.panels.strip.show_cache = self.prefs.cache_split;
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             crate::replay::bar::replay_bar_ui(
@@ -660,7 +676,7 @@ impl ViewerApp {
                 &self.view,
                 &mut self.panels.compactions,
                 &mut self.panels.policy,
-                self.jobs.synchronous,
+                (self.jobs.synchronous, self.panels.prices.table()),
                 &mut self.commands,
             ),
             SideTab::Findings => crate::findings::panel::findings_ui(
@@ -674,7 +690,10 @@ impl ViewerApp {
                 ui,
                 session,
                 &mut self.panels.request_view,
-                self.view.threshold_ratio,
+                (
+                    self.view.threshold_ratio,
+                    self.panels.prices.table().map(|t| t.as_ref()),
+                ),
                 &mut self.commands,
             ),
             SideTab::Policy => crate::policy::tab::policy_ui(

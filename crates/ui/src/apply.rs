@@ -27,6 +27,7 @@ impl ViewerApp {
             UiCommand::Strip(c) => self.apply_strip(c),
             UiCommand::Preview(c) => self.apply_preview(ctx, c),
             UiCommand::Policy(c) => self.apply_policy(c),
+            UiCommand::Prices(c) => self.apply_prices(ctx, c),
             UiCommand::Timeline(c) => self.apply_timeline(c),
             UiCommand::Window(c) => self.apply_window(ctx, c),
         }

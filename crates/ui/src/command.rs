@@ -7,6 +7,7 @@ pub use crate::chrome::command::{SideTab, WindowCommand};
 pub use crate::nav::command::NavCommand;
 pub use crate::policy::command::PolicyCommand;
 pub use crate::preview::command::PreviewCommand;
+pub use crate::prices::command::PriceCommand;
 pub use crate::replay::command::ReplayCommand;
 pub use crate::session::command::SessionCommand;
 pub use crate::strip::command::StripCommand;
@@ -29,6 +30,8 @@ pub enum UiCommand {
     Preview(PreviewCommand),
     /// The Policy tab.
     Policy(PolicyCommand),
+    /// The price file.
+    Prices(PriceCommand),
     /// The timeline's filters and search.
     Timeline(TimelineCommand),
     /// The window: clipboard, theme, help, tabs, panels, quit.
@@ -53,6 +56,7 @@ from_group! {
     StripCommand => Strip,
     PreviewCommand => Preview,
     PolicyCommand => Policy,
+    PriceCommand => Prices,
     TimelineCommand => Timeline,
     WindowCommand => Window,
 }

@@ -21,8 +21,10 @@ mod nav;
 mod panels;
 mod policy;
 mod preview;
+mod prices;
 mod ready_report;
 mod replay;
+mod request_bill;
 mod request_view;
 mod seq_width;
 mod session;
@@ -43,8 +45,8 @@ use std::path::PathBuf;
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{
-    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
-    SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
+    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, PriceCommand, ReplayCommand,
+    SessionCommand, SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
 };
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions

@@ -28,6 +28,8 @@ pub(crate) struct Panels {
     pub(crate) inspector: InspectorState,
     pub(crate) compactions: CompactionsState,
     pub(crate) policy: PolicyTabState,
+    /// The price table in use.
+    pub(crate) prices: crate::prices::state::PriceState,
     /// The findings list's scroll.
     pub(crate) findings: crate::nav::reveal::ListScroll,
     pub(crate) arrows: ArrowState,

@@ -1,11 +1,14 @@
 //! The Request tab: the model call in force at the cursor (viewer-spec §9) — a stacked bar of
 //! system prompt, tools, messages and free window, the meter's estimate beside the provider's
-//! reported usage, the system prompt, the tool list with expandable schemas, and the messages.
+//! reported usage, what the provider billed for it (uncached / cache read / cache write /
+//! output, `request_bill`), the system prompt, the tool list with expandable schemas, and the
+//! messages.
 //! Computed when the cursor's model call changes, never per frame.
 
 use egui::{CollapsingHeader, RichText, ScrollArea, Sense, Ui, Vec2};
 use serde_json::Value;
 
+use surface_engine::cost::PriceTable;
 use surface_engine::{Request, Surface, one_line, request_of_step, text_of_blocks};
 
 use crate::command::NavCommand;
@@ -130,7 +133,7 @@ pub fn request_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut RequestViewState,
-    ratio: f64,
+    (ratio, prices): (f64, Option<&PriceTable>),
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -157,6 +160,7 @@ pub fn request_ui(
             heading_ui(ui, request, &pal);
             bar_ui(ui, request, &pal);
             figures_ui(ui, request, ratio, &pal);
+            crate::request_bill::bill_ui(ui, request, prices, &pal);
             ui.separator();
             let system = request.system.as_deref();
             CollapsingHeader::new(format!(

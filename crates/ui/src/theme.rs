@@ -17,6 +17,14 @@ pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
 /// width).
 pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
+/// Widths of the Compactions table's cost columns by their declaration (summarizer, saved/call
+/// × calls, cache lost, balance): the balance is shown beside the kind, its parts after the
+/// audit's columns.
+pub const COMPACTION_COST_COLUMNS: [f32; 4] = [82.0, 120.0, 72.0, 84.0];
+/// Width of the price file's path field (File ▸ Prices).
+pub const PRICE_PATH_WIDTH: f32 = 320.0;
+/// Width of a bar of the strip's cache split (one model call), at most.
+pub const STRIP_CACHE_BAR: f32 = 3.0;
 /// Width of the Compactions table's short policy column after `seq` ("agrees" / "differs" /
 /// "can't judge"), visible at the panel's default width; the whole verdict is in the last
 /// column and the hover.
@@ -395,6 +403,14 @@ pub struct Palette {
     pub bar_messages: Color32,
     /// Request bar: the free part of the window.
     pub bar_free: Color32,
+    /// The strip's cache split: the part of a call's prompt read from the cache.
+    pub cache_read: Color32,
+    /// The strip's cache split: the rest of the prompt (uncached + cache write).
+    pub cache_rest: Color32,
+    /// A compaction's balance above zero (it cost more than it saved).
+    pub balance_cost: Color32,
+    /// A compaction's balance below zero (it paid for itself).
+    pub balance_saving: Color32,
 }
 
 /// The palette matching the current visuals.
@@ -446,6 +462,10 @@ const DARK: Palette = Palette {
     bar_tools: Color32::from_rgb(230, 190, 90),
     bar_messages: Color32::from_rgb(110, 170, 250),
     bar_free: Color32::from_rgb(50, 54, 60),
+    cache_read: Color32::from_rgb(80, 200, 160),
+    cache_rest: Color32::from_rgb(235, 110, 150),
+    balance_cost: Color32::from_rgb(255, 120, 110),
+    balance_saving: Color32::from_rgb(110, 220, 120),
 };
 
 const LIGHT: Palette = Palette {
@@ -487,6 +507,10 @@ const LIGHT: Palette = Palette {
     bar_tools: Color32::from_rgb(200, 140, 0),
     bar_messages: Color32::from_rgb(40, 110, 220),
     bar_free: Color32::from_rgb(225, 228, 234),
+    cache_read: Color32::from_rgb(0, 140, 105),
+    cache_rest: Color32::from_rgb(200, 40, 110),
+    balance_cost: Color32::from_rgb(190, 30, 30),
+    balance_saving: Color32::from_rgb(20, 130, 40),
 };
 
 impl Palette {

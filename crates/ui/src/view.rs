@@ -89,6 +89,10 @@ pub struct Prefs {
     pub layout: crate::layout::PanelLayout,
     /// The context strip and the scrubber show wall-clock time instead of the event index.
     pub time_axis: bool,
+    /// The price file chosen in File ▸ Prices (`None`: tokens only).
+    pub price_file: Option<std::path::PathBuf>,
+    /// The context strip splits each model call's prompt into cache read and the rest.
+    pub cache_split: bool,
 }
 
 impl Default for Prefs {
@@ -104,6 +108,8 @@ impl Default for Prefs {
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
             layout: Default::default(),
             time_axis: false,
+            price_file: None,
+            cache_split: false,
         }
     }
 }
@@ -187,5 +193,26 @@ mod tests {
         assert_eq!(p.recent.len(), MAX_RECENT);
         assert_eq!(p.recent[0], std::path::PathBuf::from("/tmp/5"));
         assert_eq!(p.recent.iter().filter(|x| x.ends_with("5")).count(), 1);
+    }
+}
+
+#[cfg(test)]
+mod prefs_tests {
+    use super::*;
+
+    #[test]
+    fn the_price_file_and_the_cache_split_persist_and_old_prefs_still_load() {
+        let prefs = Prefs {
+            price_file: Some("/tmp/prices.json".into()),
+            cache_split: true,
+            ..Default::default()
+        };
+        let text = serde_json::to_string(&prefs).unwrap();
+        let back: Prefs = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.price_file, prefs.price_file);
+        assert!(back.cache_split);
+        // Preferences saved before these settings existed load with them off.
+        let old: Prefs = serde_json::from_str(r#"{"version":1,"speed":5.0}"#).unwrap();
+        assert!(old.price_file.is_none() && !old.cache_split);
     }
 }

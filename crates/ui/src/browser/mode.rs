@@ -139,11 +139,12 @@ impl ViewerApp {
     /// The menu bar, with the session's menus when `with_session` and a session is loaded.
     pub(crate) fn menu_panel_ui(&mut self, ui: &mut egui::Ui, with_session: bool) {
         let session = self.session.as_ref().filter(|_| with_session);
-        let folders = ViewerApp::browser_menu(
+        let mut folders = ViewerApp::browser_menu(
             self.browser.state.as_ref(),
             self.browser.shown,
             &self.browser.recent_folders,
         );
+        folders.prices_in_use = self.panels.prices.table().is_some();
         egui::Panel::top("menu").show(ui, |ui| {
             menu_bar::menu_bar_ui(
                 ui,
@@ -182,6 +183,7 @@ impl ViewerApp {
         BrowserMenu {
             recent_folders,
             back_to: browser.filter(|_| !browsing).map(|b| b.root.as_path()),
+            prices_in_use: false,
         }
     }
 

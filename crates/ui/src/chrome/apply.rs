@@ -41,6 +41,7 @@ impl ViewerApp {
                 .and_then(|s| s.path())
                 .map(|p| p.to_path_buf()),
             DialogPurpose::Save => self.panels.preview.suggested_path(self.session.as_ref()),
+            DialogPurpose::Prices => self.prefs.price_file.clone(),
         };
         self.chrome.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
     }

@@ -15,6 +15,8 @@ pub struct BrowserMenu<'a> {
     pub recent_folders: &'a [std::path::PathBuf],
     /// The folder of the browser a session was opened from (offers Back).
     pub back_to: Option<&'a std::path::Path>,
+    /// The remembered price file was read and is in use.
+    pub prices_in_use: bool,
 }
 
 /// The menu bar.
@@ -105,6 +107,14 @@ fn file_menu_ui(
         }
     });
     recent_folders_menu(ui, folders.recent_folders, commands);
+    ui.menu_button("Prices", |ui| {
+        crate::prices::menu::prices_menu_ui(
+            ui,
+            prefs.price_file.as_deref(),
+            folders.prices_in_use,
+            commands,
+        )
+    });
     ui.separator();
     let can_save = session.is_some() && view.range_end.is_some();
     if ui

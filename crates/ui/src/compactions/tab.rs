@@ -1,5 +1,6 @@
 //! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after,
-//! tokens saved, summary tokens, lost terms, refetches — sortable by any column — and the
+//! tokens saved, summary tokens, lost terms, refetches, and what it cost (summarizer tokens,
+//! saved per call × calls after, cache lost, balance; `cost_columns`) — sortable by any column — and the
 //! policy replay's verdict on it (the Policy tab's settings, verify); a click jumps the cursor
 //! there; below, the selected replace before | after; then the failed compactions and the
 //! requests made over the threshold.
@@ -11,11 +12,14 @@ use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke
 
 use surface_engine::EventIdx;
 use surface_engine::audit::{Audit, ReplaceAudit};
+use surface_engine::cost::{CompactionCost, Ledger, PriceTable};
 use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
 use crate::compactions::compare::{CompareState, compare_ui};
+use crate::compactions::cost_columns;
+use crate::compactions::cost_job::LedgerCache;
 use crate::compactions::job::AuditCache;
 use crate::compactions::verdicts::{AS_DECIDED, CompactionVerdicts, RowVerdict};
 use crate::nav::reveal::ListScroll;
@@ -43,19 +47,58 @@ pub enum Column {
     Lost,
     /// Refetches.
     Refetches,
+    /// The summarizer call's tokens (§11).
+    Summarizer,
+    /// Saved per call × calls after.
+    PromptSaved,
+    /// The cache lost.
+    CacheLost,
+    /// The balance.
+    Balance,
 }
 
 impl Column {
-    const ALL: [Column; 8] = [
+    /// In display order: the balance beside the kind, in view at any panel width; the audit's
+    /// columns and the balance's parts after them (the table scrolls sideways).
+    const ALL: [Column; 12] = [
         Column::Seq,
         Column::Kind,
+        Column::Balance,
         Column::Trigger,
         Column::Fill,
         Column::Saved,
         Column::Summary,
         Column::Lost,
         Column::Refetches,
+        Column::Summarizer,
+        Column::PromptSaved,
+        Column::CacheLost,
     ];
+
+    /// Width of the row's first click target: seq, the policy's short verdict, kind and
+    /// balance.
+    fn main_width() -> f32 {
+        theme::SPACE_SMALL
+            + theme::COMPACTION_POLICY_SHORT_WIDTH
+            + Column::ALL[..3].iter().map(|c| c.width()).sum::<f32>()
+    }
+
+    /// Width of the row's second click target: the audit's figures and the balance's parts.
+    fn parts_width() -> f32 {
+        Column::ALL[3..].iter().map(|c| c.width()).sum()
+    }
+
+    /// The cost columns' index among them (`None`: an audit column).
+    fn cost_index(self) -> Option<usize> {
+        (self as usize).checked_sub(Column::Summarizer as usize)
+    }
+
+    fn width(self) -> f32 {
+        match self.cost_index() {
+            Some(k) => theme::COMPACTION_COST_COLUMNS[k],
+            None => theme::COMPACTION_COLUMNS[self as usize],
+        }
+    }
 
     fn title(self) -> &'static str {
         match self {
@@ -67,6 +110,10 @@ impl Column {
             Column::Summary => "summary",
             Column::Lost => "lost",
             Column::Refetches => "refetch",
+            Column::Summarizer => "summarizer",
+            Column::PromptSaved => "saved/call×calls",
+            Column::CacheLost => "cache lost",
+            Column::Balance => "balance",
         }
     }
 
@@ -86,12 +133,20 @@ impl Column {
                 "Salient terms of the shadowed text kept nowhere on the surface after it"
             }
             Column::Refetches => "Later calls that fetched again what it dropped",
+            Column::Summarizer => cost_columns::SUMMARIZER_FORMULA,
+            Column::PromptSaved => cost_columns::SAVED_FORMULA,
+            Column::CacheLost => cost_columns::CACHE_LOST_FORMULA,
+            Column::Balance => cost_columns::BALANCE_FORMULA,
         }
     }
 }
 
-/// The sort key of a replace under `column` (ties keep log order).
-fn sort_key(r: &ReplaceAudit, column: Column) -> i64 {
+/// The sort key of a replace under `column` (ties keep log order); the cost columns read
+/// `ledger`.
+fn sort_key(r: &ReplaceAudit, column: Column, ledger: Option<&Ledger>) -> i64 {
+    if let Some(k) = column.cost_index() {
+        return cost_columns::sort_key(cost_columns::cost_of(ledger, r.event), k);
+    }
     match column {
         Column::Seq => r.seq as i64,
         Column::Kind => r.kind as i64,
@@ -101,14 +156,20 @@ fn sort_key(r: &ReplaceAudit, column: Column) -> i64 {
         Column::Summary => r.replacement_tokens as i64,
         Column::Lost => r.lost_terms.len() as i64,
         Column::Refetches => r.refetches.len() as i64,
+        Column::Summarizer | Column::PromptSaved | Column::CacheLost | Column::Balance => 0,
     }
 }
 
 /// Row order of `audit` sorted by `column` (descending unless `ascending`).
-pub fn sorted_rows(audit: &Audit, column: Column, ascending: bool) -> Vec<usize> {
+pub fn sorted_rows(
+    audit: &Audit,
+    ledger: Option<&Ledger>,
+    column: Column,
+    ascending: bool,
+) -> Vec<usize> {
     let mut order: Vec<usize> = (0..audit.replaces.len()).collect();
     order.sort_by_key(|&k| {
-        let key = sort_key(&audit.replaces[k], column);
+        let key = sort_key(&audit.replaces[k], column, ledger);
         (if ascending { key } else { -key }, k)
     });
     order
@@ -121,8 +182,10 @@ pub struct CompactionsState {
     pub cache: AuditCache,
     sort: (Column, bool),
     order: Vec<usize>,
-    /// The audit and sort `order` was computed for.
-    order_for: Option<(usize, Column, bool)>,
+    /// The audit, ledger and sort `order` was computed for.
+    order_for: Option<(usize, usize, Column, bool)>,
+    /// What context costs: the ledger's compaction figures.
+    pub cost: LedgerCache,
     /// The replace shown before | after.
     pub compare: CompareState,
     /// The policy's verdict on each compaction.
@@ -138,6 +201,7 @@ impl Default for CompactionsState {
             sort: (Column::Seq, true),
             order: Vec::new(),
             order_for: None,
+            cost: LedgerCache::default(),
             compare: CompareState::default(),
             verdicts: CompactionVerdicts::default(),
             scroll: ListScroll::default(),
@@ -149,6 +213,7 @@ impl CompactionsState {
     /// Forgets the audit and the shown replace (a new log was loaded).
     pub fn reset(&mut self) {
         self.cache.reset();
+        self.cost.reset();
         self.order.clear();
         self.order_for = None;
         self.compare.reset();
@@ -170,13 +235,22 @@ impl CompactionsState {
     }
 
     fn refresh_order(&mut self, audit: &Arc<Audit>) {
-        let key = (Arc::as_ptr(audit) as usize, self.sort.0, self.sort.1);
+        let ledger = self.cost.ledger().cloned();
+        let key = (
+            Arc::as_ptr(audit) as usize,
+            ledger.as_ref().map_or(0, |l| Arc::as_ptr(l) as usize),
+            self.sort.0,
+            self.sort.1,
+        );
         if self.order_for != Some(key) {
-            self.order = sorted_rows(audit, self.sort.0, self.sort.1);
+            self.order = sorted_rows(audit, ledger.as_deref(), self.sort.0, self.sort.1);
             self.order_for = Some(key);
         }
     }
 }
+
+/// The ledger and a row's figures in it.
+type RowCost<'a> = (Option<&'a Ledger>, Option<&'a CompactionCost>);
 
 /// Shows the Compactions tab.
 pub fn compactions_ui(
@@ -185,18 +259,10 @@ pub fn compactions_ui(
     view: &ViewState,
     state: &mut CompactionsState,
     policy: &mut PolicyTabState,
-    blocking: bool,
+    (blocking, prices): (bool, Option<&Arc<PriceTable>>),
     commands: &mut Vec<UiCommand>,
 ) {
-    // The audit's threshold ratio is the view's (the strip's dashed line, Use inferred settings).
-    state
-        .cache
-        .ensure(session, view.threshold_ratio, Some(ui.ctx()), blocking);
-    let replaying = policy_verdicts(ui, session, state, policy, blocking);
-    if state.cache.poll() || replaying {
-        ui.ctx()
-            .request_repaint_after(std::time::Duration::from_millis(100));
-    }
+    refresh_jobs(ui, session, view, state, policy, (blocking, prices));
     let Some(audit) = state.cache.audit().cloned() else {
         if session.meter().is_none() {
             // No spinner: it would repaint every frame while the loader needs the cores.
@@ -215,6 +281,10 @@ pub fn compactions_ui(
     state.refresh_order(&audit);
     let pal = theme::palette(ui);
     summary_ui(ui, &audit, state.cache.running(), &pal);
+    let ledger = state.cost.ledger().cloned();
+    if let Some(l) = &ledger {
+        cost_columns::session_line_ui(ui, l, &pal);
+    }
     if audit.replaces.is_empty() {
         ui.label("The log has no replace op.");
         extras_ui(ui, &audit, commands);
@@ -256,6 +326,7 @@ pub fn compactions_ui(
                     .max_height(table_height)
                     .auto_shrink([false, true]);
                 let verdicts = &state.verdicts;
+                let ledger = ledger.as_deref();
                 let output = state.scroll.area(area).show_rows(
                     ui,
                     theme::COMPACTION_ROW_HEIGHT,
@@ -265,7 +336,8 @@ pub fn compactions_ui(
                             if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
                                 let verdict = verdicts.of(r.event.0);
                                 let shown = focus == Some(r.event);
-                                row_ui(ui, r, verdict, shown, &pal, commands);
+                                let cost = (ledger, cost_columns::cost_of(ledger, r.event));
+                                row_ui(ui, r, (verdict, cost), shown, &pal, commands);
                             }
                         }
                     },
@@ -292,6 +364,28 @@ pub fn compactions_ui(
             ui.separator();
             extras_ui(ui, &audit, commands);
         });
+}
+
+/// Brings the audit, the ledger and the policy's verdicts up to date (on worker threads for a
+/// long log), asking for frames while they run.
+fn refresh_jobs(
+    ui: &Ui,
+    session: &Session,
+    view: &ViewState,
+    state: &mut CompactionsState,
+    policy: &mut PolicyTabState,
+    (blocking, prices): (bool, Option<&Arc<PriceTable>>),
+) {
+    let costing = state.cost.ensure(session, prices, Some(ui.ctx()), blocking);
+    // The audit's threshold ratio is the view's (the strip's dashed line, Use inferred settings).
+    state
+        .cache
+        .ensure(session, view.threshold_ratio, Some(ui.ctx()), blocking);
+    let replaying = policy_verdicts(ui, session, state, policy, blocking);
+    if state.cache.poll() || replaying || costing {
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(100));
+    }
 }
 
 fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
@@ -374,6 +468,7 @@ fn policy_verdicts(
 /// Width of a table row: the panel's, or all the columns' when they need more (it scrolls).
 fn row_width(ui: &Ui) -> f32 {
     let columns: f32 = theme::COMPACTION_COLUMNS.iter().sum::<f32>()
+        + theme::COMPACTION_COST_COLUMNS.iter().sum::<f32>()
         + theme::COMPACTION_POLICY_SHORT_WIDTH
         + theme::COMPACTION_POLICY_WIDTH;
     ui.available_width().max(columns + theme::SPACE)
@@ -386,7 +481,8 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
     );
     let font = FontId::proportional(theme::COMPACTION_FONT_SIZE);
     let mut x = rect.left() + theme::SPACE_SMALL;
-    for (column, width) in Column::ALL.into_iter().zip(theme::COMPACTION_COLUMNS) {
+    for column in Column::ALL {
+        let width = column.width();
         let cell = Rect::from_x_y_ranges(x..=(x + width).min(rect.right()), rect.y_range());
         x += width;
         let response = ui
@@ -460,7 +556,7 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
 fn row_ui(
     ui: &mut Ui,
     r: &ReplaceAudit,
-    verdict: Option<&RowVerdict>,
+    (verdict, (ledger, cost)): (Option<&RowVerdict>, RowCost<'_>),
     shown: bool,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
@@ -469,20 +565,24 @@ fn row_ui(
         Vec2::new(row_width(ui), theme::COMPACTION_ROW_HEIGHT),
         Sense::hover(),
     );
-    // Two click targets: the audit's columns (the row, as before) and the policy's verdict,
-    // which lies past them (the table scrolls sideways to it in a narrow panel).
-    let columns: f32 = theme::SPACE_SMALL
-        + theme::COMPACTION_COLUMNS.iter().sum::<f32>()
-        + theme::COMPACTION_POLICY_SHORT_WIDTH;
-    let split = (rect.left() + columns).min(rect.right());
+    // Three click targets: seq to balance (the row), the audit's figures and the balance's
+    // parts, and the policy's verdict, which lie past them (the table scrolls sideways to them
+    // in a narrow panel).
+    let split = (rect.left() + Column::main_width()).min(rect.right());
+    let parts_end = (split + Column::parts_width()).min(rect.right());
     let id = ui.scope_id().with(("compaction-row", r.event.0));
     let response = ui.interact(
         Rect::from_x_y_ranges(rect.left()..=split, rect.y_range()),
         id,
         Sense::click(),
     );
+    let parts_response = ui.interact(
+        Rect::from_x_y_ranges(split..=parts_end, rect.y_range()),
+        id.with("cost"),
+        Sense::click(),
+    );
     let policy_response = ui.interact(
-        Rect::from_x_y_ranges(split..=rect.right(), rect.y_range()),
+        Rect::from_x_y_ranges(parts_end..=rect.right(), rect.y_range()),
         id.with("policy"),
         Sense::click(),
     );
@@ -503,6 +603,19 @@ fn row_ui(
         info.current_text_value = Some(policy_cell.to_string());
         info
     });
+    parts_response.widget_info(|| {
+        let mut info = WidgetInfo::labeled(
+            Role::Button,
+            true,
+            format!("compaction figures seq {}", r.seq),
+        );
+        let [summarizer, saved, lost, balance] =
+            cost_columns::cells(cost, pal.text, pal).map(|c| c.0);
+        info.current_text_value = Some(format!("{summarizer} | {saved} | {lost} | {balance}"));
+        info
+    });
+    let clicked = response.clicked() || parts_response.clicked() || policy_response.clicked();
+    let hovered = response.hovered() || parts_response.hovered() || policy_response.hovered();
     if !ui.is_rect_visible(rect) {
         return;
     }
@@ -510,7 +623,7 @@ fn row_ui(
     if shown {
         painter.rect_filled(rect, 0.0, pal.selection_bg);
     }
-    if response.hovered() || policy_response.hovered() {
+    if hovered {
         painter.rect_stroke(
             rect,
             0.0,
@@ -518,8 +631,8 @@ fn row_ui(
             egui::StrokeKind::Inside,
         );
     }
-    paint_cells(&painter, rect, r, verdict, pal);
-    if response.clicked() || policy_response.clicked() {
+    paint_cells(&painter, rect, r, (verdict, cost), pal);
+    if clicked {
         commands.push(NavCommand::FocusList(crate::nav::navigate::ListKind::Compactions).into());
         commands.push(NavCommand::JumpTo(r.event).into());
     }
@@ -530,21 +643,27 @@ fn row_ui(
         },
         |v| format!("policy: {}", v.detail),
     );
+    let worked = match (ledger, cost) {
+        (Some(l), Some(c)) => format!("\n{}", cost_columns::worked(c, l)),
+        _ => String::new(),
+    };
     let hover = format!(
-        "seq {}: {} → {} tokens · click to move the cursor just after it\n{policy}",
+        "seq {}: {} → {} tokens · click to move the cursor just after it\n{policy}{worked}",
         r.seq, r.tokens_before, r.tokens_after
     );
     policy_response.on_hover_text_at_pointer(hover.clone());
+    parts_response.on_hover_text_at_pointer(hover.clone());
     response.on_hover_text_at_pointer(hover);
 }
 
 /// Paints a row's cells: seq, the policy's short verdict, kind, trigger (with its chip), fill,
-/// tokens saved, summary tokens, lost terms, refetches, and the policy's verdict.
+/// tokens saved, summary tokens, lost terms, refetches, the four cost cells, and the policy's
+/// verdict.
 fn paint_cells(
     painter: &egui::Painter,
     rect: Rect,
     r: &ReplaceAudit,
-    verdict: Option<&RowVerdict>,
+    (verdict, cost): (Option<&RowVerdict>, Option<&CompactionCost>),
     pal: &Palette,
 ) {
     let policy_cell = verdict.map_or("–", |v| v.cell.as_str());
@@ -562,7 +681,9 @@ fn paint_cells(
         "agrees" => text,
         _ => pal.weak_text,
     };
-    let cells = [
+    let [c0, c1, c2, c3] = cost_columns::cells(cost, text, pal);
+    // By the columns' declaration order; painted in display order.
+    let mut cells = [
         (r.seq.to_string(), text),
         (kind, text),
         (short_trigger(r).to_string(), pal.trigger(r.trigger)),
@@ -571,27 +692,32 @@ fn paint_cells(
         (r.replacement_tokens.to_string(), text),
         (r.lost_terms.len().to_string(), text),
         (r.refetches.len().to_string(), text),
+        c0,
+        c1,
+        c2,
+        c3,
     ];
     let font = FontId::monospace(theme::COMPACTION_FONT_SIZE);
     let y = rect.center().y;
     let mut x = rect.left() + theme::SPACE_SMALL;
-    for (k, ((cell, color), width)) in cells.into_iter().zip(theme::COMPACTION_COLUMNS).enumerate()
-    {
-        if k == 2 {
+    for column in Column::ALL {
+        let (cell, color) = std::mem::take(&mut cells[column as usize]);
+        let width = column.width();
+        if column == Column::Trigger {
             let chip = Rect::from_center_size(
                 Pos2::new(x + theme::TRIGGER_CHIP / 2.0, y),
                 Vec2::splat(theme::TRIGGER_CHIP),
             );
             painter.rect_filled(chip, theme::CORNER_RADIUS / 2.0, pal.trigger(r.trigger));
         }
-        let offset = if k == 2 {
+        let offset = if column == Column::Trigger {
             theme::TRIGGER_CHIP + theme::SPACE_SMALL
         } else {
             0.0
         };
         paint_cell(painter, rect, (x, width), offset, cell, &font, color);
         x += width;
-        if k == 0 {
+        if column == Column::Seq {
             let width = theme::COMPACTION_POLICY_SHORT_WIDTH;
             let short = short_verdict(verdict);
             paint_cell(painter, rect, (x, width), 0.0, short, &font, policy_color);
@@ -749,7 +875,7 @@ mod tests {
         state.refresh_order(&audit);
         assert_eq!(state.order(), [1, 0]);
         // Valid before invalid by nodes saved; equal keys keep log order.
-        assert_eq!(sorted_rows(&audit, Column::Lost, false), [0, 1]);
+        assert_eq!(sorted_rows(&audit, None, Column::Lost, false), [0, 1]);
         state.sort_by(Column::Saved);
         assert_eq!(state.sort, (Column::Saved, false));
     }

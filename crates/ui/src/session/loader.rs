@@ -314,6 +314,8 @@ pub enum DialogPurpose {
     Save,
     /// Pick a folder to browse.
     OpenFolder,
+    /// Pick a price file.
+    Prices,
 }
 
 /// A native file dialog running on a worker thread.
@@ -350,6 +352,10 @@ impl DialogJob {
                 let picked = match purpose {
                     DialogPurpose::Open => dialog
                         .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
+                        .add_filter("All files", &["*"])
+                        .pick_file(),
+                    DialogPurpose::Prices => dialog
+                        .add_filter("Price files", &["json"])
                         .add_filter("All files", &["*"])
                         .pick_file(),
                     DialogPurpose::Save | DialogPurpose::OpenFolder => dialog.save_file(),

@@ -33,6 +33,16 @@ impl ViewerApp {
         self.panels.strip.drawn_on_time()
     }
 
+    /// True when the strip splits each model call's prompt into cache read and the rest.
+    pub fn cache_split(&self) -> bool {
+        self.prefs.cache_split
+    }
+
+    /// Model calls whose cache split the strip's last frame drew (`None`: the split is off).
+    pub fn strip_cache_bars(&self) -> Option<usize> {
+        self.panels.strip.cache_bars()
+    }
+
     /// The threshold ratio of the what-if drawn over the strip's last frame (`None`: none
     /// drawn, or hidden by its toggle).
     pub fn strip_what_if(&self) -> Option<f64> {

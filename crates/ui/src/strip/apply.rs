@@ -1,5 +1,5 @@
 //! Applying the [`StripCommand`]s: the range the context strip shows (zoom, pan), its x axis,
-//! the compaction threshold it draws, and the what-if's toggle.
+//! the compaction threshold it draws, and the what-if's and the cache split's toggles.
 
 use surface_engine::EventIdx;
 
@@ -38,6 +38,10 @@ impl ViewerApp {
                 }
             }
             StripCommand::ShowWhatIf(shown) => self.panels.strip.hide_what_if = !shown,
+            StripCommand::ShowCacheSplit(shown) => {
+                self.prefs.cache_split = shown;
+                self.panels.strip.show_cache = shown;
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 //! The context strip's commands: the range it shows, its x axis, the threshold it draws and
-//! whether the what-if is drawn over it — applied by [`crate::strip::apply`].
+//! whether the what-if and the cache split are drawn over it — applied by [`crate::strip::apply`].
 
 use crate::strip::zoom::Zoom;
 
@@ -21,4 +21,6 @@ pub enum StripCommand {
     SetThresholdRatio(f64),
     /// Draw the Policy tab's latest what-if over the strip, or not.
     ShowWhatIf(bool),
+    /// Split each model call's prompt into cache read and the rest, or not (remembered).
+    ShowCacheSplit(bool),
 }

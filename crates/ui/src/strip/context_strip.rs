@@ -48,6 +48,9 @@ pub struct StripState {
     what_if: Option<Arc<surface_engine::policy::PolicyReport>>,
     /// The user hid the what-if (the toggle under the strip).
     pub(crate) hide_what_if: bool,
+    /// Each model call's prompt is drawn split into cache read and the rest (the toggle under
+    /// the strip; remembered in the preferences).
+    pub(crate) show_cache: bool,
     what_if_layer: Option<crate::strip::what_if_layer::WhatIfLayer>,
     /// The meter's totals per cursor, for the min/max of any range.
     pyramid: Option<MinMax>,
@@ -109,9 +112,16 @@ impl StripState {
     pub fn legend(&self, time: bool) -> crate::strip::legend::Legend {
         crate::strip::legend::Legend {
             time,
+            cache_split: self.show_cache,
             audited: self.audit.is_some(),
             what_if: self.what_if.as_ref().map(|r| r.settings.threshold_ratio),
         }
+    }
+
+    /// Model calls whose cache split the last frame drew (`None`: the split is off).
+    pub fn cache_bars(&self) -> Option<usize> {
+        let columns = self.columns.as_ref().filter(|_| self.show_cache)?;
+        Some(columns.cache_read.iter().flatten().count())
     }
 
     /// The threshold ratio of the what-if drawn over the last frame (`None`: none, or hidden).
@@ -136,6 +146,8 @@ pub struct Columns {
     pub high: Vec<u32>,
     /// The highest provider-reported prompt size of a model call in each column.
     pub reported: Vec<Option<u64>>,
+    /// The cache read of that call (the cache split's lower part).
+    pub cache_read: Vec<Option<u64>>,
     /// `(from column, to column, window)` segments.
     pub windows: Vec<(f32, f32, u64)>,
     /// Columns of replace ops, with how many share each.
@@ -326,13 +338,17 @@ impl Columns {
         // zoomed strip costs O(pixels + marks shown), not O(marks in the log).
         let events = visible_events(axis, zoom, len);
         let mut reported: Vec<Option<u64>> = vec![None; width];
+        let mut cache_read: Vec<Option<u64>> = vec![None; width];
         for a in meter.anchors_in(events.clone()) {
             if let Some(u) = a.usage
                 && let Some(c) = column_in(a.message.get(), axis, zoom, w)
             {
                 let c = c as usize;
-                if let Some(slot) = reported.get_mut(c) {
-                    *slot = Some(slot.map_or(u.prompt(), |r| r.max(u.prompt())));
+                if let Some(slot) = reported.get_mut(c)
+                    && slot.is_none_or(|r| u.prompt() >= r)
+                {
+                    *slot = Some(u.prompt());
+                    cache_read[c] = Some(u.cache_read);
                 }
             }
         }
@@ -378,6 +394,7 @@ impl Columns {
             low,
             high,
             reported,
+            cache_read,
             windows,
             ops,
             y_max,
@@ -429,7 +446,7 @@ pub fn context_strip_ui(
         ui,
         rect,
         session,
-        columns,
+        (columns, state.show_cache),
         state.layer.as_ref(),
         (ratio, &axis, &zoom),
         &pal,
@@ -639,7 +656,7 @@ fn paint(
     ui: &Ui,
     rect: Rect,
     session: &Session,
-    columns: &Columns,
+    (columns, cache_split): (&Columns, bool),
     layer: Option<&AuditLayer>,
     (ratio, axis, zoom): (f64, &Axis<'_>, &Zoom),
     pal: &Palette,
@@ -675,6 +692,14 @@ fn paint(
         );
     }
     painter.add(Shape::mesh(fill));
+    if cache_split {
+        painter.add(Shape::mesh(crate::strip::cache_split::bars(
+            (&columns.reported, &columns.cache_read),
+            rect,
+            &y_of,
+            pal,
+        )));
+    }
     painter.add(Shape::mesh(curve));
     // Lines, dashes, dots and marks: one more mesh, a few vertices per column at most.
     let mut marks = Mesh::default();

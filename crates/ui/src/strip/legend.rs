@@ -1,7 +1,8 @@
 //! The context strip's legend, one line under it: what the x axis is (and how to switch it),
 //! what the curve, the lines, the squares and the marks mean, each in its own colour — the
 //! replace ops' trigger colours once the audit is known, the what-if's curve and threshold
-//! while one is drawn — and the toggle that shows or hides the what-if.
+//! while one is drawn, the cache split's two parts while it is on — and the toggles of the
+//! cache split and the what-if.
 
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, TextFormat, Ui};
@@ -16,6 +17,8 @@ use crate::theme::{self, Palette};
 pub struct Legend {
     /// The x axis is wall-clock time.
     pub time: bool,
+    /// Each model call's prompt is split into cache read and the rest.
+    pub cache_split: bool,
     /// The replace ops carry their trigger's colour (the audit is known).
     pub audited: bool,
     /// A what-if is drawn: its threshold ratio.
@@ -65,6 +68,15 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
         pal.strip_reported,
         "prompt tokens the provider reported for a model call",
     );
+    if legend.cache_split {
+        chip(&mut job, "▮", pal.cache_read, "cache read");
+        chip(
+            &mut job,
+            "▮",
+            pal.cache_rest,
+            "rest of the prompt (uncached + cache write)",
+        );
+    }
     if legend.audited {
         job.append(" · replace ops (top) by trigger:", 0.0, text.clone());
         for t in [
@@ -116,6 +128,23 @@ pub fn strip_legend_ui(
     let pal = theme::palette(ui);
     let font = FontId::proportional(theme::STRIP_LEGEND_SIZE);
     ui.horizontal_wrapped(|ui| {
+        let mut split = legend.cache_split;
+        let toggle = ui
+            .checkbox(
+                &mut split,
+                egui::RichText::new("cache split")
+                    .size(theme::STRIP_LEGEND_SIZE)
+                    .color(pal.cache_read),
+            )
+            .on_hover_text(
+                "Split each model call's reported prompt (uncached + cache read + cache write) \
+                 into the cache read (below) and the rest (above): after a compaction the next \
+                 call's cache read drops — the cache it broke, cache_lost = max(0, P_prev − \
+                 cache_read_next)",
+            );
+        if toggle.changed() {
+            commands.push(StripCommand::ShowCacheSplit(split).into());
+        }
         if let Some(shown) = what_if_shown {
             let mut on = shown;
             let toggle = ui
@@ -159,6 +188,13 @@ mod tests {
         // Model calls, compactions and idle time are drawn on the time axis only.
         assert!(!index.contains("idle") && !index.contains('▬'), "{index}");
         assert!(!index.contains("what-if"), "{index}");
+        assert!(!index.contains("cache read"), "{index}");
+        let split = Legend {
+            cache_split: true,
+            ..Legend::default()
+        };
+        let split = legend_job(font(), &pal, split).text;
+        assert!(split.contains("cache read") && split.contains("uncached + cache write"));
         let time = Legend {
             time: true,
             ..Legend::default()

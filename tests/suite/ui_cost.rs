@@ -1,0 +1,200 @@
+//! What context costs in the viewer (viewer-spec §11, issue #35): the Request tab's four token
+//! columns, the context strip's cache split toggle, the Compactions tab's balance columns and
+//! their sort, and the price file chosen in the settings (valid, invalid, remembered).
+
+use std::path::PathBuf;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use surface_ui::{NavCommand, PriceCommand, SideTab, ViewerApp, WindowCommand};
+
+fn asset(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("assets/{name}"))
+}
+
+fn harness_of(app: impl FnOnce() -> ViewerApp + 'static) -> Harness<'static, ViewerApp> {
+    let mut app = Some(app);
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(32)
+        .build_eframe(move |_cc| app.take().expect("built once")())
+}
+
+fn sample_with_prices() -> Harness<'static, ViewerApp> {
+    let mut harness = harness_of(|| {
+        ViewerApp::new_for_test_with_prices(
+            asset("sample.session.jsonl"),
+            asset("prices.example.json"),
+        )
+    });
+    harness.run();
+    harness
+}
+
+/// A price file in a fresh folder of the temp dir.
+fn price_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sv-ui-cost-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_request_tab_shows_the_calls_four_token_columns_and_its_cost() {
+    let mut harness = sample_with_prices();
+    harness
+        .state_mut()
+        .push_command(WindowCommand::ShowTab(SideTab::Request));
+    harness.state_mut().push_command(NavCommand::End);
+    harness.run();
+    harness.get_by_label("The provider's bill for this call");
+    for column in ["uncached", "cache read", "cache write", "output", "prompt"] {
+        harness.get_by_label(column);
+    }
+    let request = harness.state().shown_request().expect("a request").clone();
+    let r = request.reported.expect("the sample reports usage");
+    // The last call of the sample: read from the cache, and written to it.
+    assert!(r.cache_read > 0 && r.cache_write > 0, "{r:?}");
+    harness.get_by_label(&r.cache_read.to_string());
+    harness.get_by_label(&r.cache_write.to_string());
+    // Priced with the example file: the call's cost in its currency.
+    let priced = harness.query_all_by_label_contains(" USD").count();
+    assert!(
+        priced >= 5,
+        "four columns and the total are priced: {priced}"
+    );
+}
+
+#[test]
+fn the_cache_split_toggle_draws_each_calls_cache_read_and_sets_the_preference() {
+    let mut harness = harness_of(|| ViewerApp::new_for_test(asset("sample.session.jsonl")));
+    harness.run();
+    assert!(!harness.state().cache_split());
+    assert_eq!(harness.state().strip_cache_bars(), None);
+    harness
+        .get_by_role_and_label(Role::CheckBox, "cache split")
+        .click();
+    harness.run();
+    assert!(harness.state().cache_split());
+    // 21 agent calls, every one with its own column on a 1600-point strip.
+    assert_eq!(harness.state().strip_cache_bars(), Some(21));
+    harness.get_by_label_contains("rest of the prompt (uncached + cache write)");
+    harness
+        .get_by_role_and_label(Role::CheckBox, "cache split")
+        .click();
+    harness.run();
+    assert!(!harness.state().cache_split());
+    assert_eq!(harness.state().strip_cache_bars(), None);
+}
+
+#[test]
+fn the_compactions_tab_weighs_each_compaction_and_sorts_by_balance() {
+    let mut harness = sample_with_prices();
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    for title in ["summarizer", "saved/call×calls", "cache lost", "balance"] {
+        harness.get_by_label(&format!("sort by {title}"));
+    }
+    let rows = harness.state().compaction_costs();
+    assert_eq!(rows.len(), 7, "{rows:?}");
+    let balances: Vec<f64> = rows.iter().map(|r| r.2.expect("priced")).collect();
+    // The sample's prunes pay for themselves, its summaries do not.
+    assert!(balances.iter().any(|&b| b < 0.0) && balances.iter().any(|&b| b > 0.0));
+    // The head-anchored summaries break the cache: each is charged what the next call lost.
+    assert!(rows.iter().filter(|r| r.1.is_some_and(|l| l > 900)).count() >= 5);
+    // The balance stands beside the kind, in view at the panel's default width.
+    harness.get_by_label("sort by balance").click();
+    harness.run();
+    let sorted: Vec<f64> = harness
+        .state()
+        .compaction_costs()
+        .iter()
+        .map(|r| r.2.unwrap())
+        .collect();
+    assert!(sorted.windows(2).all(|w| w[0] >= w[1]), "{sorted:?}");
+    harness.get_by_label("sort by balance").click();
+    harness.run();
+    let rows = harness.state().compaction_costs();
+    assert!(rows.windows(2).all(|w| w[0].2 <= w[1].2), "{rows:?}");
+    // The session's line adds it up in money.
+    harness.get_by_label_contains("prompt tokens saved; balance +");
+}
+
+#[test]
+fn a_price_file_is_used_remembered_and_an_invalid_one_is_named_in_one_line() {
+    let good = price_file(
+        "good.json",
+        r#"{"currency":"EUR","models":{"*":{"uncached":1,"cache_read":0.1,"cache_write":1,"output":2}}}"#,
+    );
+    let bad = price_file(
+        "bad.json",
+        r#"{"currency":"EUR","models":{"*":{"uncached":1,"cache_write":1,"output":2}}}"#,
+    );
+    let mut harness = harness_of(|| ViewerApp::new_for_test(asset("sample.session.jsonl")));
+    harness.run();
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    assert_eq!(harness.state().price_file_in_use(), None);
+    assert!(
+        harness
+            .state()
+            .compaction_costs()
+            .iter()
+            .all(|r| r.2.is_none())
+    );
+    harness
+        .state_mut()
+        .push_command(PriceCommand::Use(good.clone()));
+    harness.run();
+    assert_eq!(harness.state().price_file_in_use(), Some(good.as_path()));
+    assert_eq!(
+        harness.state().remembered_price_file(),
+        Some(good.as_path())
+    );
+    assert!(
+        harness
+            .state()
+            .compaction_costs()
+            .iter()
+            .all(|r| r.2.is_some())
+    );
+    assert!(harness.query_all_by_label_contains("EUR").count() > 0);
+    // An invalid file: one line naming the file and the key, and the good one stays in use.
+    harness
+        .state_mut()
+        .push_command(PriceCommand::Use(bad.clone()));
+    harness.run();
+    let banner = harness.state().banner_text().expect("a banner").to_string();
+    assert!(!banner.contains('\n'), "{banner}");
+    assert!(
+        banner.contains("bad.json") && banner.contains("models[\"*\"].cache_read"),
+        "{banner}"
+    );
+    assert_eq!(harness.state().price_file_in_use(), Some(good.as_path()));
+    assert_eq!(
+        harness.state().remembered_price_file(),
+        Some(good.as_path())
+    );
+    // Remembered across launches: the next app starts with it.
+    let next = harness_of(move || {
+        ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), &good)
+    });
+    assert!(next.state().price_file_in_use().is_some());
+    // "No prices" forgets it.
+    harness.state_mut().push_command(PriceCommand::Clear);
+    harness.run();
+    assert_eq!(harness.state().price_file_in_use(), None);
+    assert_eq!(harness.state().remembered_price_file(), None);
+    // A remembered file that went bad says so at start.
+    let start = harness_of(move || {
+        ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), &bad)
+    });
+    let text = start.state().banner_text().unwrap_or_default().to_string();
+    assert!(
+        text.contains("bad.json") && text.contains("cache_read"),
+        "{text}"
+    );
+    assert_eq!(start.state().price_file_in_use(), None);
+}
