@@ -1,11 +1,15 @@
 //! Writes a synthetic HEAD-era session log for load and replay testing.
 //!
 //! ```text
-//! cargo run --release --example gen-log -- --events 1000000 --out big.jsonl [--seed N] [--no-pack]
-//!     [--turns N] [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P]
+//! cargo run --release --example gen-log -- --events 1000000 --out big.jsonl [--shape harness]
+//!     [--seed N] [--no-pack] [--turns N] [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P]
 //!     [--no-nested] [--output-lines N] [--window N] [--command-every C] [--overflow-every O]
 //!     [--fail-every F] [--refetch-percent P] [--check]
 //! ```
+//!
+//! `--shape harness` starts from the shape of the harness's own long sessions (one word a
+//! streamed delta, long answers, short tool outputs: about 176 bytes an event unpacked and 72
+//! packed, `SynthConfig::harness`); the other options change it, wherever they are given.
 //!
 //! `--check` reads the written file back and runs the engine's `check` on it (the generator
 //! promises zero findings).
@@ -19,7 +23,7 @@ use surface_engine::{Surface, check};
 use surface_store::read_jsonl;
 use surface_synth::{SynthConfig, generate};
 
-const USAGE: &str = "usage: gen-log --events N --out FILE [--seed N] [--no-pack] [--turns N] \
+const USAGE: &str = "usage: gen-log --events N --out FILE [--shape harness] [--seed N] [--no-pack] [--turns N] \
 [--tool-calls N] [--chunks N] [--compaction-every K] [--prune-every P] [--no-nested] [--output-lines N] \
 [--window N] [--command-every C] [--overflow-every O] [--fail-every F] [--refetch-percent P] [--check]";
 
@@ -95,10 +99,18 @@ fn check_file(path: &str) -> Result<(), String> {
     }
 }
 
-fn parse_args(
-    mut args: impl Iterator<Item = String>,
-) -> Result<(SynthConfig, String, bool), String> {
-    let mut config = SynthConfig::default();
+fn parse_args(args: impl Iterator<Item = String>) -> Result<(SynthConfig, String, bool), String> {
+    let args: Vec<String> = args.collect();
+    // The shape is the starting point every other option changes, wherever it is given.
+    let mut config = match args.iter().position(|a| a == "--shape") {
+        None => SynthConfig::default(),
+        Some(k) => match args.get(k + 1).map(String::as_str) {
+            Some("harness") => SynthConfig::harness(SynthConfig::default().target_events),
+            Some("default") => SynthConfig::default(),
+            other => return Err(format!("--shape: {other:?} is neither harness nor default")),
+        },
+    };
+    let mut args = args.into_iter();
     let mut out = None;
     let mut verify = false;
     while let Some(arg) = args.next() {
@@ -121,6 +133,8 @@ fn parse_args(
             "--overflow-every" => config.overflow_every = small(value("--overflow-every")?)?,
             "--fail-every" => config.fail_every = small(value("--fail-every")?)?,
             "--refetch-percent" => config.refetch_percent = small(value("--refetch-percent")?)?,
+            // Read first, below.
+            "--shape" => drop(args.next()),
             "--no-pack" => config.pack = false,
             "--no-nested" => config.nested = false,
             "--check" => verify = true,

@@ -53,6 +53,10 @@ pub struct SynthConfig {
     pub fail_every: u32,
     /// Percent of tool steps that repeat a call whose result a compaction dropped.
     pub refetch_percent: u32,
+    /// Words of prose per streamed delta (four times as many code tokens of arguments), each
+    /// content block then about `chunks_per_message / 2` deltas long; 0 cuts each block's
+    /// prose (two words a delta) into exactly that many deltas instead.
+    pub delta_words: u32,
 }
 
 impl Default for SynthConfig {
@@ -73,6 +77,7 @@ impl Default for SynthConfig {
             overflow_every: 4,
             fail_every: 5,
             refetch_percent: 10,
+            delta_words: 0,
         }
     }
 }
@@ -86,6 +91,21 @@ impl SynthConfig {
         }
     }
 
+    /// The shape of the harness's own long sessions at `events` events: almost every event a
+    /// streamed `assistant/chunk` of one word (about 176 bytes a line unpacked, 72 packed,
+    /// like the harness's 1,009,868-event log of 177.6 MB, 72.7 MB packed), long answers,
+    /// short tool outputs, and one or two tool calls a turn.
+    pub fn harness(events: u64) -> Self {
+        SynthConfig {
+            target_events: events,
+            tool_calls_per_turn: HARNESS_TOOL_CALLS,
+            chunks_per_message: HARNESS_CHUNKS,
+            tool_output_lines: HARNESS_OUTPUT_LINES,
+            delta_words: 1,
+            ..SynthConfig::default()
+        }
+    }
+
     fn done(&self, stats: &SynthStats) -> bool {
         let by_events = self.target_events > 0 && stats.events >= self.target_events;
         let by_turns = self.max_turns > 0 && stats.turns >= u64::from(self.max_turns);
@@ -93,6 +113,11 @@ impl SynthConfig {
         by_events || by_turns || unbounded
     }
 }
+
+/// [`SynthConfig::harness`]: tool calls per turn, deltas per message, lines of tool output.
+const HARNESS_TOOL_CALLS: u32 = 1;
+const HARNESS_CHUNKS: u32 = 50;
+const HARNESS_OUTPUT_LINES: u32 = 4;
 
 /// Start time of generated sessions (2026-08-20, epoch milliseconds).
 const START_TIME: i64 = 1_786_123_401_600;
@@ -103,9 +128,18 @@ pub fn generate<W: Write>(config: &SynthConfig, out: W) -> io::Result<SynthStats
     let mut w = LogWriter::new(out, config.seed, START_TIME, config.pack);
     w.set_context_window(config.context_window.max(1));
     let per_block = (config.chunks_per_message as usize).div_ceil(2).max(1);
-    w.set_streaming(Streaming::Count(per_block));
+    let words = match config.delta_words {
+        0 => {
+            w.set_streaming(Streaming::Count(per_block));
+            per_block * 2
+        }
+        n => {
+            w.set_streaming(Streaming::Words(n as usize));
+            per_block * n as usize
+        }
+    };
     w.header("/home/dev/src/tidewater")?;
-    let mut g = Gen::new(config, per_block);
+    let mut g = Gen::new(config, words);
     loop {
         g.turn(&mut w)?;
         if config.done(&w.stats()) {
@@ -156,12 +190,12 @@ pub(super) struct Gen<'c> {
 }
 
 impl<'c> Gen<'c> {
-    /// Content for `config`, `per_block` deltas per content block.
-    pub(super) fn new(config: &'c SynthConfig, per_block: usize) -> Self {
+    /// Content for `config`, `words` words of prose per content block.
+    pub(super) fn new(config: &'c SynthConfig, words: usize) -> Self {
         Gen {
             config,
             rng: SplitMix64::new(config.seed ^ 0x0063_6F6E_7465_6E74),
-            words: per_block * 2,
+            words,
             scheduled: 0,
             recent: VecDeque::new(),
             dropped: Vec::new(),

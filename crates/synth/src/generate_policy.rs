@@ -83,7 +83,7 @@ pub fn generate_with_policy<W: Write>(
         config,
         w: LogWriter::new(Vec::new(), config.seed, START_TIME, true),
         run: PolicyRun::new(config.settings),
-        content: Gen::new(&content, per_block),
+        content: Gen::new(&content, per_block * 2),
         rng: SplitMix64::new(config.seed ^ 0x706F_6C69_6379),
     };
     s.w.set_context_window(config.context_window.max(1));

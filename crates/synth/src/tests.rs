@@ -54,7 +54,37 @@ fn configs() -> Vec<SynthConfig> {
             seed: 99,
             ..base
         },
+        SynthConfig::harness(3_000),
+        SynthConfig {
+            pack: false,
+            ..SynthConfig::harness(3_000)
+        },
     ]
+}
+
+#[test]
+fn the_harness_shape_is_small_streamed_events() {
+    // The harness's own 1,009,868-event log: 177.6 MB (about 176 bytes an event), 72.7 MB
+    // packed, mostly `assistant/chunk` events. Seqs grow longer with the log, so a short one
+    // runs a few bytes an event lighter.
+    let config = SynthConfig::harness(40_000);
+    let (packed, stats) = bytes_of(&config);
+    let (plain, plain_stats) = bytes_of(&SynthConfig {
+        pack: false,
+        ..config
+    });
+    assert_eq!(stats.events, plain_stats.events);
+    let per_event = |bytes: &[u8]| bytes.len() as f64 / stats.events as f64;
+    let (a, b) = (per_event(&plain), per_event(&packed));
+    assert!((165.0..=190.0).contains(&a), "{a} bytes an event unpacked");
+    assert!((62.0..=80.0).contains(&b), "{b} bytes an event packed");
+    let log = load(plain);
+    let chunks = log
+        .indices()
+        .filter(|&i| log.type_name(i) == "assistant/chunk")
+        .count();
+    assert!(chunks * 10 >= log.len() * 8, "{chunks} of {} chunks", log.len());
+    assert_clean(&log);
 }
 
 #[test]
