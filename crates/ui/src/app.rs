@@ -446,6 +446,9 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(SessionCommand::Open(path).into())
                 }
+                (Some(crate::session::loader::DialogPurpose::Compare), Some(path)) => self
+                    .commands
+                    .push(crate::command::CompareCommand::With(path).into()),
                 // The native dialog asks before it names an existing file.
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
@@ -597,6 +600,13 @@ impl ViewerApp {
         self.panels
             .strip
             .set_what_if(self.panels.policy.latest_what_if());
+        // B's curve likewise, once a comparison is computed.
+        crate::compare::apply::tick_compare(
+            &mut self.panels,
+            session,
+            (ratio, self.jobs.synchronous),
+            ui.ctx(),
+        );
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             crate::replay::bar::replay_bar_ui(
@@ -635,6 +645,7 @@ impl ViewerApp {
             (SideTab::Request, "Request".to_string()),
             (SideTab::Preview, "Preview".to_string()),
             (SideTab::Policy, "Policy".to_string()),
+            (SideTab::Compare, "Compare".to_string()),
         ];
         crate::chrome::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
         ui.separator();
@@ -677,6 +688,9 @@ impl ViewerApp {
                 self.view.threshold_ratio,
                 &mut self.commands,
             ),
+            SideTab::Compare => {
+                crate::compare::tab::compare_ui(ui, &self.panels.compare, &mut self.commands)
+            }
             SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
                 session,

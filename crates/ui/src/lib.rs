@@ -12,6 +12,7 @@ mod chrome;
 mod cjk_font;
 pub mod command;
 mod compactions;
+mod compare;
 mod findings;
 mod icon;
 mod inspector;
@@ -43,7 +44,7 @@ use std::path::PathBuf;
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{
-    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
+    BrowserCommand, CompareCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
     SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
 };
 

@@ -28,6 +28,8 @@ pub(crate) struct Panels {
     pub(crate) inspector: InspectorState,
     pub(crate) compactions: CompactionsState,
     pub(crate) policy: PolicyTabState,
+    /// Two runs side by side: B and the comparison.
+    pub(crate) compare: crate::compare::state::CompareRuns,
     /// The findings list's scroll.
     pub(crate) findings: crate::nav::reveal::ListScroll,
     pub(crate) arrows: ArrowState,

@@ -314,6 +314,8 @@ pub enum DialogPurpose {
     Save,
     /// Pick a folder to browse.
     OpenFolder,
+    /// Pick a second log to compare with the open one.
+    Compare,
 }
 
 /// A native file dialog running on a worker thread.
@@ -348,7 +350,7 @@ impl DialogJob {
                     }
                 }
                 let picked = match purpose {
-                    DialogPurpose::Open => dialog
+                    DialogPurpose::Open | DialogPurpose::Compare => dialog
                         .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
                         .add_filter("All files", &["*"])
                         .pick_file(),
