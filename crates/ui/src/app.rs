@@ -689,7 +689,7 @@ impl ViewerApp {
                 &mut self.commands,
             ),
             SideTab::Compare => {
-                crate::compare::tab::compare_ui(ui, &self.panels.compare, &mut self.commands)
+                crate::compare::tab::compare_ui(ui, &mut self.panels.compare, &mut self.commands)
             }
             SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,

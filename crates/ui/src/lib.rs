@@ -44,8 +44,8 @@ use std::path::PathBuf;
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{
-    BrowserCommand, CompareCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand, SessionCommand,
-    SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
+    BrowserCommand, CompareCommand, NavCommand, PolicyCommand, PreviewCommand, ReplayCommand,
+    SessionCommand, SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
 };
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions

@@ -9,6 +9,8 @@ use surface_engine::{EventState, Severity};
 pub const ROW_HEIGHT: f32 = 18.0;
 /// The Compare tab's turn column, at least, in points.
 pub const COMPARE_TURN_WIDTH: f32 = 52.0;
+/// The most height B's timeline in the Compare tab takes, in points.
+pub const COMPARE_B_TIMELINE_HEIGHT: f32 = 240.0;
 /// The Compare tab's figure columns, at least, in points.
 pub const COMPARE_FIGURE_WIDTH: f32 = 44.0;
 /// Height of one surface-panel row, in points.

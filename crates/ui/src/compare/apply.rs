@@ -52,6 +52,7 @@ impl ViewerApp {
                     return;
                 };
                 self.panels.compare.b_cursor = d.b_event.map(EventIdx::get);
+                self.panels.compare.scroll_b = true;
                 if let Some(a) = d.a_event {
                     self.apply_nav(ctx, NavCommand::JumpTo(a));
                 }
@@ -62,11 +63,9 @@ impl ViewerApp {
                 };
                 let b_len = r.b_log.len();
                 self.panels.compare.selected_turn = Some(turn);
-                self.panels.compare.b_cursor = r
-                    .b
-                    .positions
-                    .turn_start(turn)
-                    .filter(|&i| i < b_len);
+                self.panels.compare.scroll_b = true;
+                self.panels.compare.b_cursor =
+                    r.b.positions.turn_start(turn).filter(|&i| i < b_len);
                 let a_len = self.session.as_ref().map_or(0, |s| s.len());
                 if let Some(i) = r.a.positions.turn_start(turn).filter(|&i| i < a_len) {
                     self.apply_nav(ctx, NavCommand::JumpTo(EventIdx(i as u32)));

@@ -27,8 +27,12 @@ pub fn compare_menu_ui(
             other.is_some(),
             egui::Button::new("Compare with the selected session"),
         )
-        .on_hover_text("The selected session is A, this one B (select one row, then right-click another)")
-        .on_disabled_hover_text("Select another session first (click its row), then right-click this one");
+        .on_hover_text(
+            "The selected session is A, this one B (select one row, then right-click another)",
+        )
+        .on_disabled_hover_text(
+            "Select another session first (click its row), then right-click this one",
+        );
     if with_selected.clicked()
         && let Some(a) = other
     {

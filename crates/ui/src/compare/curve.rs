@@ -58,7 +58,9 @@ impl CompareCurve {
 
     /// `Some(shown)` while a comparison exists.
     pub fn toggle(&self) -> Option<(bool, &str)> {
-        self.run.as_ref().map(|r| (!self.hidden, r.b_label.as_str()))
+        self.run
+            .as_ref()
+            .map(|r| (!self.hidden, r.b_label.as_str()))
     }
 
     /// True when B's curve was drawn on the last frame.
@@ -119,18 +121,30 @@ impl CompareCurve {
 }
 
 impl Layer {
-    fn compute(run: &Arc<Compared>, (axis, zoom): (&Axis<'_>, &Zoom), width: usize, key: LayerKey) -> Layer {
+    fn compute(
+        run: &Arc<Compared>,
+        (axis, zoom): (&Axis<'_>, &Zoom),
+        width: usize,
+        key: LayerKey,
+    ) -> Layer {
         let len = run.a_to_b.len();
         let points = (0..width)
             .map(|c| {
                 let (from, to) = axis.column_bounds(zoom, c, width);
                 let to = to.min(len + 1);
-                let cursor = if from < to { to - 1 } else { from.saturating_sub(1).min(len) };
+                let cursor = if from < to {
+                    to - 1
+                } else {
+                    from.saturating_sub(1).min(len)
+                };
                 match cursor.checked_sub(1) {
                     None => Some(0),
-                    Some(i) => run.a_to_b.get(i).copied().flatten().map(|j| {
-                        u64::from(run.b_meter.total_after(j as usize))
-                    }),
+                    Some(i) => run
+                        .a_to_b
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map(|j| u64::from(run.b_meter.total_after(j as usize))),
                 }
             })
             .collect();
@@ -163,9 +177,13 @@ pub fn curve_legend_ui(ui: &mut Ui, curve: &CompareCurve, commands: &mut Vec<UiC
         let toggle = ui
             .checkbox(
                 &mut on,
-                egui::RichText::new("run B's curve").size(size).color(pal.run_b),
+                egui::RichText::new("run B's curve")
+                    .size(size)
+                    .color(pal.run_b),
             )
-            .on_hover_text("Draw the compared run's context curve over the strip, aligned by turn and step");
+            .on_hover_text(
+                "Draw the compared run's context curve over the strip, aligned by turn and step",
+            );
         if toggle.changed() {
             commands.push(CompareCommand::ShowCurve(on).into());
         }
@@ -174,7 +192,11 @@ pub fn curve_legend_ui(ui: &mut Ui, curve: &CompareCurve, commands: &mut Vec<UiC
             let mut job = LayoutJob::default();
             let text = TextFormat::simple(font.clone(), pal.weak_text);
             job.append("—", 0.0, TextFormat::simple(font.clone(), pal.run_b));
-            job.append(&format!("B context tokens ({name}, aligned by turn and step)"), 3.0, text.clone());
+            job.append(
+                &format!("B context tokens ({name}, aligned by turn and step)"),
+                3.0,
+                text.clone(),
+            );
             job.append(" · ", 0.0, text.clone());
             job.append("▮", 0.0, TextFormat::simple(font, pal.run_b));
             job.append("B compaction", 3.0, text);

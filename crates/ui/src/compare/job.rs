@@ -62,8 +62,14 @@ pub struct SideA {
 
 /// Reads B and compares it with A at threshold ratio `ratio`. Errors are one sentence.
 pub fn compute(a: &SideA, b: &Target, ratio: f64) -> Result<Compared, String> {
-    let loaded = read_source(&b.source, b.session.as_deref(), None, false, next_generation())
-        .map_err(|e| format!("{}: {e}", b.source.label()))?;
+    let loaded = read_source(
+        &b.source,
+        b.session.as_deref(),
+        None,
+        false,
+        next_generation(),
+    )
+    .map_err(|e| format!("{}: {e}", b.source.label()))?;
     let b_meter = Arc::new(surface_passes::meter_of(&loaded.log, &loaded.surface));
     let a_surface = Surface::at_end(&a.log);
     let a_analysed = analyse(&a.log, &a_surface, &a.meter, ratio, None);
@@ -159,7 +165,9 @@ impl CompareJob {
             });
         match started {
             Ok(_) => Ok(CompareJob { rx }),
-            Err(e) => Err(Box::new(Err(format!("the comparison could not start: {e}")))),
+            Err(e) => Err(Box::new(Err(format!(
+                "the comparison could not start: {e}"
+            )))),
         }
     }
 

@@ -34,6 +34,8 @@ pub struct CompareRuns {
     pub(crate) error: Option<String>,
     /// B's position: the event of B the Compare tab last moved to.
     pub(crate) b_cursor: Option<usize>,
+    /// B's timeline scrolls to B's position on the next frame.
+    pub(crate) scroll_b: bool,
     /// The turn row last clicked.
     pub(crate) selected_turn: Option<u64>,
     /// The user hid B's curve on the strip.

@@ -16,11 +16,20 @@ use crate::theme;
 
 /// The table's figure columns.
 const HEADERS: [&str; 10] = [
-    "calls", "prompt", "cache read", "output", "summ", "prune", "failed", "peak", "over", "refetch",
+    "calls",
+    "prompt",
+    "cache read",
+    "output",
+    "summ",
+    "prune",
+    "failed",
+    "peak",
+    "over",
+    "refetch",
 ];
 
 /// Shows the Compare tab.
-pub fn compare_ui(ui: &mut Ui, state: &CompareRuns, commands: &mut Vec<UiCommand>) {
+pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCommand>) {
     let pal = theme::palette(ui);
     ui.horizontal(|ui| {
         if ui
@@ -37,7 +46,7 @@ pub fn compare_ui(ui: &mut Ui, state: &CompareRuns, commands: &mut Vec<UiCommand
     if let Some(error) = &state.error {
         ui.label(RichText::new(error).color(pal.error));
     }
-    let Some(run) = state.result() else {
+    let Some(run) = state.result().cloned() else {
         match state.wanted_label() {
             Some(name) => {
                 ui.horizontal(|ui| {
@@ -60,14 +69,20 @@ pub fn compare_ui(ui: &mut Ui, state: &CompareRuns, commands: &mut Vec<UiCommand
         run.b.events,
         run.b.positions.turns()
     ));
-    divergence_ui(ui, run, commands);
+    divergence_ui(ui, &run, commands);
     ui.label(RichText::new(cheaper_line(&run.comparison.totals.cheaper)).strong());
-    ui.label(b_position_text(run, state.b_cursor))
+    ui.label(b_position_text(&run, state.b_cursor))
         .on_hover_text("B's position: moved with A's cursor by the rows and the first divergence");
     ui.separator();
     egui::ScrollArea::horizontal().show(ui, |ui| {
-        table_ui(ui, run, state.selected_turn, commands);
+        table_ui(ui, &run, state.selected_turn, commands);
     });
+    let scroll = std::mem::take(&mut state.scroll_b);
+    egui::CollapsingHeader::new("B's timeline")
+        .id_salt("compare-b-timeline-header")
+        .show(ui, |ui| {
+            crate::compare::b_timeline::b_timeline_ui(ui, &run, state.b_cursor, scroll)
+        });
 }
 
 /// The first divergence: both events, each a link to it.
@@ -81,16 +96,15 @@ fn divergence_ui(ui: &mut Ui, run: &Compared, commands: &mut Vec<UiCommand>) {
         d.index,
         d.kind.as_str()
     ));
-    let side = |name: &str, seq: Option<u64>, kind: &Option<String>, summary: &Option<String>| {
-        match seq {
+    let side =
+        |name: &str, seq: Option<u64>, kind: &Option<String>, summary: &Option<String>| match seq {
             Some(seq) => format!(
                 "{name}  seq {seq}  {}  {}",
                 kind.as_deref().unwrap_or(""),
                 summary.as_deref().unwrap_or("")
             ),
             None => format!("{name}  (ended)"),
-        }
-    };
+        };
     for text in [
         side("A", d.a_seq, &d.a_type, &d.a_summary),
         side("B", d.b_seq, &d.b_type, &d.b_summary),
@@ -165,7 +179,11 @@ fn row_cells(r: &Row) -> [String; 10] {
 }
 
 fn signed(v: i64) -> String {
-    if v > 0 { format!("+{v}") } else { v.to_string() }
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
 }
 
 /// The figure cells of B − A.
