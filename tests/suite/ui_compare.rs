@@ -47,7 +47,7 @@ fn turn_starts(name: &str) -> Vec<usize> {
 }
 
 fn the_tab_shows_the_divergence_and_the_rows(size: (f32, f32)) {
-    let mut harness = compared(size);
+    let harness = compared(size);
     assert_eq!(harness.state().compare_error(), None);
     assert_eq!(
         harness.state().compare_divergence(),
