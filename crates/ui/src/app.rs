@@ -601,7 +601,7 @@ impl ViewerApp {
             .strip
             .set_what_if(self.panels.policy.latest_what_if());
         // B's curve likewise, once a comparison is computed.
-        crate::compare::apply::tick_compare(
+        crate::compare::tick::tick_compare(
             &mut self.panels,
             session,
             (ratio, self.jobs.synchronous),

@@ -30,7 +30,8 @@ pub enum CompareCommand {
 }
 
 impl CompareCommand {
-    /// How the command moves the user, for the history (see [`crate::apply::jump_kind`]).
+    /// How the command moves the user, for the history: the first divergence and a turn are
+    /// jumps.
     pub fn jump_kind(&self) -> Option<bool> {
         match self {
             CompareCommand::JumpToDivergence | CompareCommand::SelectTurn(_) => Some(false),
