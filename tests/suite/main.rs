@@ -43,6 +43,7 @@ mod store;
 mod surface;
 #[cfg(feature = "gui")]
 mod ui;
+mod ui_compare;
 #[cfg(feature = "gui")]
 mod ui_cost;
 #[cfg(feature = "gui")]

@@ -83,7 +83,11 @@ fn the_harness_shape_is_small_streamed_events() {
         .indices()
         .filter(|&i| log.type_name(i) == "assistant/chunk")
         .count();
-    assert!(chunks * 10 >= log.len() * 8, "{chunks} of {} chunks", log.len());
+    assert!(
+        chunks * 10 >= log.len() * 8,
+        "{chunks} of {} chunks",
+        log.len()
+    );
     assert_clean(&log);
 }
 

@@ -461,6 +461,9 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Prices), Some(path)) => self
                     .commands
                     .push(crate::command::PriceCommand::Use(path).into()),
+                (Some(crate::session::loader::DialogPurpose::Compare), Some(path)) => self
+                    .commands
+                    .push(crate::command::CompareCommand::With(path).into()),
                 // The native dialog asks before it names an existing file.
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
@@ -613,6 +616,13 @@ impl ViewerApp {
             .strip
             .set_what_if(self.panels.policy.latest_what_if());
         self.panels.strip.show_cache = self.prefs.cache_split;
+        // B's curve likewise, once a comparison is computed.
+        crate::compare::tick::tick_compare(
+            &mut self.panels,
+            session,
+            (ratio, self.jobs.synchronous),
+            ui.ctx(),
+        );
         egui::Panel::bottom("replay").show(ui, |ui| {
             ui.add_space(theme::SPACE_SMALL);
             crate::replay::bar::replay_bar_ui(
@@ -651,6 +661,7 @@ impl ViewerApp {
             (SideTab::Request, "Request".to_string()),
             (SideTab::Preview, "Preview".to_string()),
             (SideTab::Policy, "Policy".to_string()),
+            (SideTab::Compare, "Compare".to_string()),
         ];
         crate::chrome::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
         ui.separator();
@@ -696,6 +707,9 @@ impl ViewerApp {
                 ),
                 &mut self.commands,
             ),
+            SideTab::Compare => {
+                crate::compare::tab::compare_ui(ui, &mut self.panels.compare, &mut self.commands)
+            }
             SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
                 session,

@@ -12,6 +12,7 @@ pub fn jump_kind(command: &UiCommand) -> Option<bool> {
     match command {
         UiCommand::Nav(c) => c.jump_kind(),
         UiCommand::Timeline(TimelineCommand::NextHit | TimelineCommand::PrevHit) => Some(false),
+        UiCommand::Compare(c) => c.jump_kind(),
         _ => None,
     }
 }
@@ -30,6 +31,7 @@ impl ViewerApp {
             UiCommand::Prices(c) => self.apply_prices(ctx, c),
             UiCommand::Timeline(c) => self.apply_timeline(c),
             UiCommand::Window(c) => self.apply_window(ctx, c),
+            UiCommand::Compare(c) => self.apply_compare(ctx, c),
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub use crate::browser::command::BrowserCommand;
 pub use crate::chrome::command::{SideTab, WindowCommand};
+pub use crate::compare::command::CompareCommand;
 pub use crate::nav::command::NavCommand;
 pub use crate::policy::command::PolicyCommand;
 pub use crate::preview::command::PreviewCommand;
@@ -36,6 +37,8 @@ pub enum UiCommand {
     Timeline(TimelineCommand),
     /// The window: clipboard, theme, help, tabs, panels, quit.
     Window(WindowCommand),
+    /// Two runs side by side.
+    Compare(CompareCommand),
 }
 
 macro_rules! from_group {
@@ -59,4 +62,5 @@ from_group! {
     PriceCommand => Prices,
     TimelineCommand => Timeline,
     WindowCommand => Window,
+    CompareCommand => Compare,
 }

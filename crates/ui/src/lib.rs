@@ -12,6 +12,7 @@ mod chrome;
 mod cjk_font;
 pub mod command;
 mod compactions;
+mod compare;
 mod findings;
 mod icon;
 mod inspector;
@@ -45,8 +46,9 @@ use std::path::PathBuf;
 pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{
-    BrowserCommand, NavCommand, PolicyCommand, PreviewCommand, PriceCommand, ReplayCommand,
-    SessionCommand, SideTab, StripCommand, TimelineCommand, UiCommand, WindowCommand,
+    BrowserCommand, CompareCommand, NavCommand, PolicyCommand, PreviewCommand, PriceCommand,
+    ReplayCommand, SessionCommand, SideTab, StripCommand, TimelineCommand, UiCommand,
+    WindowCommand,
 };
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions

@@ -30,6 +30,8 @@ pub(crate) struct Panels {
     pub(crate) policy: PolicyTabState,
     /// The price table in use.
     pub(crate) prices: crate::prices::state::PriceState,
+    /// Two runs side by side: B and the comparison.
+    pub(crate) compare: crate::compare::state::CompareRuns,
     /// The findings list's scroll.
     pub(crate) findings: crate::nav::reveal::ListScroll,
     pub(crate) arrows: ArrowState,

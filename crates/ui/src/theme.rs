@@ -7,6 +7,12 @@ use surface_engine::{EventState, Severity};
 
 /// Height of one timeline row, in points.
 pub const ROW_HEIGHT: f32 = 18.0;
+/// The Compare tab's turn column, at least, in points.
+pub const COMPARE_TURN_WIDTH: f32 = 52.0;
+/// The most height B's timeline in the Compare tab takes, in points.
+pub const COMPARE_B_TIMELINE_HEIGHT: f32 = 240.0;
+/// The Compare tab's figure columns, at least, in points.
+pub const COMPARE_FIGURE_WIDTH: f32 = 44.0;
 /// Height of one surface-panel row, in points.
 pub const NODE_ROW_HEIGHT: f32 = 20.0;
 /// Font size of the surface panel's fixed columns (seq, role, op, tokens).
@@ -395,6 +401,8 @@ pub struct Palette {
     pub strip_over_threshold: Color32,
     /// The Policy tab's what-if over the strip: its total, its threshold and its compactions.
     pub what_if: Color32,
+    /// The second run of a comparison (viewer-spec §12): its context curve and compactions.
+    pub run_b: Color32,
     /// Request bar: the system prompt.
     pub bar_system: Color32,
     /// Request bar: the tools.
@@ -458,6 +466,7 @@ const DARK: Palette = Palette {
     strip_reported: Color32::from_rgb(255, 150, 80),
     strip_over_threshold: Color32::from_rgb(255, 70, 70),
     what_if: Color32::from_rgb(140, 230, 90),
+    run_b: Color32::from_rgb(235, 120, 225),
     bar_system: Color32::from_rgb(120, 210, 210),
     bar_tools: Color32::from_rgb(230, 190, 90),
     bar_messages: Color32::from_rgb(110, 170, 250),
@@ -503,6 +512,7 @@ const LIGHT: Palette = Palette {
     strip_reported: Color32::from_rgb(220, 100, 20),
     strip_over_threshold: Color32::from_rgb(205, 30, 30),
     what_if: Color32::from_rgb(30, 145, 40),
+    run_b: Color32::from_rgb(170, 40, 160),
     bar_system: Color32::from_rgb(0, 150, 155),
     bar_tools: Color32::from_rgb(200, 140, 0),
     bar_messages: Color32::from_rgb(40, 110, 220),

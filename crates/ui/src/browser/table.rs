@@ -414,6 +414,10 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                 row.set_selected(selected == Some(line.row));
                 row_cells(&mut row, (line, root), r, rows, &pal, commands);
                 let response = row.response();
+                let picked = selected.and_then(|s| rows.get(s));
+                response.context_menu(|ui| {
+                    crate::compare::browse::compare_menu_ui(ui, r, (picked, rows), commands)
+                });
                 if response.double_clicked() {
                     commands.push(open_command(r).into());
                 } else if response.clicked() {

@@ -35,7 +35,7 @@ impl ViewerApp {
         }
         let suggested = match purpose {
             DialogPurpose::OpenFolder => self.browser.state.as_ref().map(|b| b.root.clone()),
-            DialogPurpose::Open => self
+            DialogPurpose::Open | DialogPurpose::Compare => self
                 .session
                 .as_ref()
                 .and_then(|s| s.path())

@@ -19,6 +19,8 @@ pub enum SideTab {
     Request,
     /// The policy lab: the compaction policy replayed over the log (viewer-spec §10).
     Policy,
+    /// Two runs side by side (viewer-spec §12): the first divergence and the per-turn table.
+    Compare,
 }
 
 /// A command of the window.

@@ -86,6 +86,13 @@ fn file_menu_ui(
     if ui.button("Open…  (Ctrl+O)").clicked() {
         commands.push(SessionCommand::OpenDialog.into());
     }
+    if ui
+        .add_enabled(session.is_some(), egui::Button::new("Compare with…"))
+        .on_hover_text("Pick a second run (B) to hold against the open log (A): the Compare tab")
+        .clicked()
+    {
+        commands.push(crate::command::CompareCommand::OpenDialog.into());
+    }
     if ui.button("Open folder…").clicked() {
         commands.push(BrowserCommand::OpenFolderDialog.into());
     }

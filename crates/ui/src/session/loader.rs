@@ -316,6 +316,8 @@ pub enum DialogPurpose {
     OpenFolder,
     /// Pick a price file.
     Prices,
+    /// Pick a second log to compare with the open one.
+    Compare,
 }
 
 /// A native file dialog running on a worker thread.
@@ -350,7 +352,7 @@ impl DialogJob {
                     }
                 }
                 let picked = match purpose {
-                    DialogPurpose::Open => dialog
+                    DialogPurpose::Open | DialogPurpose::Compare => dialog
                         .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
                         .add_filter("All files", &["*"])
                         .pick_file(),

@@ -52,6 +52,8 @@ pub struct StripState {
     /// the strip; remembered in the preferences).
     pub(crate) show_cache: bool,
     what_if_layer: Option<crate::strip::what_if_layer::WhatIfLayer>,
+    /// A compared run's curve (viewer-spec §12), drawn over the curve unless hidden.
+    pub(crate) compare: crate::compare::curve::CompareCurve,
     /// The meter's totals per cursor, for the min/max of any range.
     pyramid: Option<MinMax>,
     /// The pointer gestures in progress.
@@ -454,6 +456,10 @@ pub fn context_strip_ui(
     if let Some(layer) = state.shown_what_if() {
         layer.paint(ui, rect, (columns.y_max, &columns.windows), &pal);
     }
+    let y_max = columns.y_max;
+    state
+        .compare
+        .paint(ui, rect, (&axis, &zoom), (len, y_max), &pal);
     crate::strip::input::strip_input(
         ui,
         &response,

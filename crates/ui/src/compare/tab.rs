@@ -1,0 +1,326 @@
+//! The Compare tab: A and B named, the first divergence with both events' one-line summaries
+//! (a click moves the cursor to it), the line saying which run was cheaper, and the per-turn
+//! table — A, B and B − A per turn, then the totals with B / A — whose rows move the cursor to
+//! the turn's start in A (B's position follows, shown above the table).
+
+use egui::{RichText, Ui};
+use egui_extras::{Column, TableBuilder};
+
+use surface_engine::compare::{Cheaper, Difference, Measure, Ratio, Row, Run};
+
+use crate::command::UiCommand;
+use crate::compare::command::CompareCommand;
+use crate::compare::job::Compared;
+use crate::compare::state::CompareRuns;
+use crate::theme;
+
+/// The table's figure columns.
+const HEADERS: [&str; 10] = [
+    "calls",
+    "prompt",
+    "cache read",
+    "output",
+    "summ",
+    "prune",
+    "failed",
+    "peak",
+    "over",
+    "refetch",
+];
+
+/// Shows the Compare tab.
+pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCommand>) {
+    let pal = theme::palette(ui);
+    ui.horizontal(|ui| {
+        if ui
+            .button("Compare with…")
+            .on_hover_text("Pick a second log (B) to hold against this one (A)")
+            .clicked()
+        {
+            commands.push(CompareCommand::OpenDialog.into());
+        }
+        if state.result().is_some() && ui.button("Close B").clicked() {
+            commands.push(CompareCommand::Close.into());
+        }
+    });
+    if let Some(error) = &state.error {
+        ui.label(RichText::new(error).color(pal.error));
+    }
+    let Some(run) = state.result().cloned() else {
+        match state.wanted_label() {
+            Some(name) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Reading and comparing {name}…"));
+                });
+            }
+            None => {
+                ui.label("No second run: File ▸ Compare with…, or in the sessions browser a row's menu ▸ Compare with the selected session (a fork: Compare with parent).");
+            }
+        }
+        return;
+    };
+    ui.label(format!(
+        "A: {} — {} events, {} turns   B: {} — {} events, {} turns",
+        run.a_label,
+        run.a.events,
+        run.a.positions.turns(),
+        run.b_label,
+        run.b.events,
+        run.b.positions.turns()
+    ));
+    divergence_ui(ui, &run, commands);
+    ui.label(RichText::new(cheaper_line(&run.comparison.totals.cheaper)).strong());
+    ui.label(b_position_text(&run, state.b_cursor))
+        .on_hover_text("B's position: moved with A's cursor by the rows and the first divergence");
+    ui.separator();
+    egui::ScrollArea::horizontal().show(ui, |ui| {
+        table_ui(ui, &run, state.selected_turn, commands);
+    });
+    let scroll = std::mem::take(&mut state.scroll_b);
+    egui::CollapsingHeader::new("B's timeline")
+        .id_salt("compare-b-timeline-header")
+        .show(ui, |ui| {
+            crate::compare::b_timeline::b_timeline_ui(ui, &run, state.b_cursor, scroll)
+        });
+}
+
+/// The first divergence: both events, each a link to it.
+fn divergence_ui(ui: &mut Ui, run: &Compared, commands: &mut Vec<UiCommand>) {
+    let Some(d) = &run.comparison.first_divergence else {
+        ui.label("No divergence: every event of A says what B's says (seq, time and ids aside).");
+        return;
+    };
+    ui.label(format!(
+        "First divergence after {} equal events ({}):",
+        d.index,
+        d.kind.as_str()
+    ));
+    let side =
+        |name: &str, seq: Option<u64>, kind: &Option<String>, summary: &Option<String>| match seq {
+            Some(seq) => format!(
+                "{name}  seq {seq}  {}  {}",
+                kind.as_deref().unwrap_or(""),
+                summary.as_deref().unwrap_or("")
+            ),
+            None => format!("{name}  (ended)"),
+        };
+    for text in [
+        side("A", d.a_seq, &d.a_type, &d.a_summary),
+        side("B", d.b_seq, &d.b_type, &d.b_summary),
+    ] {
+        let link = ui
+            .link(RichText::new(text).monospace())
+            .on_hover_text("Move the cursor to the first divergence (B's position follows)");
+        if link.clicked() {
+            commands.push(CompareCommand::JumpToDivergence.into());
+        }
+    }
+}
+
+/// Where B's position is.
+fn b_position_text(run: &Compared, b_cursor: Option<usize>) -> String {
+    match b_cursor.filter(|&i| i < run.b_log.len()) {
+        Some(i) => {
+            let idx = surface_engine::EventIdx(i as u32);
+            let p = run.b.positions.of(idx);
+            format!(
+                "B's position: seq {} (turn {}.{}), {}",
+                run.b_log.event(idx).seq,
+                p.turn,
+                p.step,
+                run.b_log.type_name(idx)
+            )
+        }
+        None => "B's position: not set (click a turn or the first divergence)".into(),
+    }
+}
+
+/// The one line saying which run was cheaper.
+pub fn cheaper_line(c: &Cheaper) -> String {
+    let unit = match c.measure {
+        Measure::Cost => "in cost",
+        Measure::Tokens => "tokens",
+    };
+    let amount = |x: f64| match c.measure {
+        Measure::Cost => format!("{x:.4}"),
+        Measure::Tokens => format!("{x:.0}"),
+    };
+    let (cheap, dear, less, more) = match c.run {
+        None => return format!("A and B cost the same ({} {unit})", amount(c.a)),
+        Some(Run::A) => ("A", "B", c.a, c.b),
+        Some(Run::B) => ("B", "A", c.b, c.a),
+    };
+    let share = if more > 0.0 {
+        (more - less) / more * 100.0
+    } else {
+        0.0
+    };
+    format!(
+        "{cheap} was cheaper than {dear} by {} {unit} ({share:.1}% less)",
+        amount(more - less)
+    )
+}
+
+/// The figure cells of a row.
+fn row_cells(r: &Row) -> [String; 10] {
+    [
+        r.agent_calls.to_string(),
+        r.prompt.to_string(),
+        r.cache_read.map_or("–".into(), |v| v.to_string()),
+        r.output.to_string(),
+        r.summaries.to_string(),
+        r.prunes.to_string(),
+        r.failed.to_string(),
+        r.peak_total.to_string(),
+        r.over_threshold.to_string(),
+        r.refetches.to_string(),
+    ]
+}
+
+fn signed(v: i64) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// The figure cells of B − A.
+fn difference_cells(d: &Difference) -> [String; 10] {
+    [
+        signed(d.agent_calls),
+        signed(d.prompt),
+        d.cache_read.map_or("–".into(), signed),
+        signed(d.output),
+        signed(d.summaries),
+        signed(d.prunes),
+        signed(d.failed),
+        signed(d.peak_total),
+        signed(d.over_threshold),
+        signed(d.refetches),
+    ]
+}
+
+/// The figure cells of B / A.
+fn ratio_cells(r: &Ratio) -> [String; 10] {
+    let f = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.3}"));
+    [
+        f(r.agent_calls),
+        f(r.prompt),
+        f(r.cache_read),
+        f(r.output),
+        f(r.summaries),
+        f(r.prunes),
+        f(r.failed),
+        f(r.peak_total),
+        f(r.over_threshold),
+        f(r.refetches),
+    ]
+}
+
+/// One line of the table: what the first cell says, the run, the figures, and the turn a
+/// click moves to.
+struct Line {
+    turn: String,
+    run: &'static str,
+    cells: [String; 10],
+    target: Option<u64>,
+}
+
+fn lines_of(run: &Compared) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let missing = || std::array::from_fn(|_| "–".to_string());
+    for t in &run.comparison.turns {
+        let name = format!("turn {}", t.turn);
+        lines.push(Line {
+            turn: name,
+            run: "A",
+            cells: t.a.as_ref().map_or_else(missing, row_cells),
+            target: Some(t.turn),
+        });
+        lines.push(Line {
+            turn: String::new(),
+            run: "B",
+            cells: t.b.as_ref().map_or_else(missing, row_cells),
+            target: Some(t.turn),
+        });
+        lines.push(Line {
+            turn: String::new(),
+            run: "B−A",
+            cells: t.b_minus_a.as_ref().map_or_else(missing, difference_cells),
+            target: Some(t.turn),
+        });
+    }
+    let totals = &run.comparison.totals;
+    for (turn, name, cells) in [
+        ("total", "A", row_cells(&totals.a)),
+        ("", "B", row_cells(&totals.b)),
+        ("", "B−A", difference_cells(&totals.b_minus_a)),
+        ("", "B/A", ratio_cells(&totals.b_over_a)),
+    ] {
+        lines.push(Line {
+            turn: turn.into(),
+            run: name,
+            cells,
+            target: None,
+        });
+    }
+    lines
+}
+
+/// The per-turn table: a click on a turn's lines moves both positions to its start.
+fn table_ui(ui: &mut Ui, run: &Compared, selected: Option<u64>, commands: &mut Vec<UiCommand>) {
+    let lines = lines_of(run);
+    let mut table = TableBuilder::new(ui)
+        .striped(true)
+        .sense(egui::Sense::click())
+        .column(Column::auto().at_least(theme::COMPARE_TURN_WIDTH))
+        .column(Column::auto());
+    for _ in HEADERS {
+        table = table.column(Column::auto().at_least(theme::COMPARE_FIGURE_WIDTH));
+    }
+    table
+        .header(theme::ROW_HEIGHT, |mut header| {
+            header.col(|ui| {
+                ui.strong("turn");
+            });
+            header.col(|ui| {
+                ui.strong("run");
+            });
+            for h in HEADERS {
+                header.col(|ui| {
+                    ui.strong(h);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(theme::ROW_HEIGHT, lines.len(), |mut row| {
+                let line = &lines[row.index()];
+                row.set_selected(line.target.is_some() && line.target == selected);
+                row.col(|ui| {
+                    if let Some(turn) = line.target.filter(|_| !line.turn.is_empty()) {
+                        let label = ui.selectable_label(selected == Some(turn), &line.turn);
+                        if label.clicked() {
+                            commands.push(CompareCommand::SelectTurn(turn).into());
+                        }
+                    } else {
+                        ui.label(&line.turn);
+                    }
+                });
+                row.col(|ui| {
+                    ui.label(line.run);
+                });
+                for cell in &line.cells {
+                    row.col(|ui| {
+                        ui.label(cell);
+                    });
+                }
+                if let Some(turn) = line.target
+                    && row.response().clicked()
+                {
+                    commands.push(CompareCommand::SelectTurn(turn).into());
+                }
+            });
+        });
+}
