@@ -44,6 +44,8 @@ mod surface;
 #[cfg(feature = "gui")]
 mod ui;
 #[cfg(feature = "gui")]
+mod ui_fleet;
+#[cfg(feature = "gui")]
 mod ui_keys;
 #[cfg(feature = "gui")]
 mod ui_nav;

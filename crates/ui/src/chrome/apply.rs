@@ -41,6 +41,11 @@ impl ViewerApp {
                 .and_then(|s| s.path())
                 .map(|p| p.to_path_buf()),
             DialogPurpose::Save => self.panels.preview.suggested_path(self.session.as_ref()),
+            DialogPurpose::ExportTo => self
+                .browser
+                .state
+                .as_ref()
+                .map(|b| crate::browser::export::suggested_out(&b.root)),
         };
         self.chrome.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
     }

@@ -314,6 +314,8 @@ pub enum DialogPurpose {
     Save,
     /// Pick a folder to browse.
     OpenFolder,
+    /// Name the new folder an export of the browsed folder is written to.
+    ExportTo,
 }
 
 /// A native file dialog running on a worker thread.
@@ -352,7 +354,9 @@ impl DialogJob {
                         .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
                         .add_filter("All files", &["*"])
                         .pick_file(),
-                    DialogPurpose::Save | DialogPurpose::OpenFolder => dialog.save_file(),
+                    DialogPurpose::Save | DialogPurpose::OpenFolder | DialogPurpose::ExportTo => {
+                        dialog.save_file()
+                    }
                 };
                 let _ = tx.send(picked);
                 ctx.request_repaint();
