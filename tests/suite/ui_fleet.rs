@@ -222,3 +222,33 @@ fn export_this_folder_writes_the_tables_in_the_background_and_refuses_an_existin
     assert!(refusal.contains("already exists"), "{refusal}");
     assert!(refusal.contains(&out.display().to_string()), "{refusal}");
 }
+
+#[test]
+fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
+    let text = r#"{"currency": "USD", "per": 1000000, "models": {"*": {"uncached": 1.0, "cache_read": 0.1, "cache_write": 1.25, "output": 4.0}}}"#;
+    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    assert!(
+        harness.query_by_label("Cost").is_none(),
+        "unpriced: no cost column"
+    );
+    harness
+        .state_mut()
+        .set_fleet_prices(Some(std::sync::Arc::new(table.clone())), None);
+    harness.run();
+    harness.get_by_label("Cost");
+    let rows = harness.state_mut().browser_fleet();
+    assert!(!rows.is_empty());
+    for (file, fleet) in rows {
+        let fleet = fleet.unwrap();
+        let opened = surface_store::open(&file, None).unwrap();
+        let log = &opened.log;
+        let surface = Surface::at_end(log);
+        let meter = surface_passes::meter_of(log, &surface);
+        let parts = surface_engine::cost::parts_of(log, &surface, &meter);
+        let ledger = surface_engine::cost::Ledger::build(&parts, Some(&table));
+        assert_eq!(fleet.cost, ledger.totals.all.cost, "{}", file.display());
+        assert_eq!(fleet.currency.as_deref(), Some("USD"));
+    }
+}

@@ -18,8 +18,9 @@ pub(crate) struct Browsing {
     pub(crate) shown: bool,
     /// Recently browsed folders, newest first (persisted).
     pub(crate) recent_folders: Vec<PathBuf>,
-    /// The prices of the fleet columns' cost (`None`: no cost column). The hook for the
-    /// price file chosen in the settings: set it, then reopen the folder to price it.
+    /// The prices of the fleet columns' cost (`None`: no cost column); set by
+    /// [`ViewerApp::set_fleet_prices`](crate::app::ViewerApp::set_fleet_prices), the hook for
+    /// the price file chosen in the settings.
     pub(crate) fleet_prices: Option<Arc<PriceTable>>,
     /// "Export this folder…" running.
     pub(crate) export: Option<ExportJob>,

@@ -63,6 +63,22 @@ impl ViewerApp {
             .collect()
     }
 
+    /// Prices the fleet columns' cost with `prices` (`None`: no cost column) and, when a folder
+    /// is browsed, reads it again so that every row is priced. The hook the price-file setting
+    /// calls.
+    pub fn set_fleet_prices(
+        &mut self,
+        prices: Option<std::sync::Arc<surface_engine::cost::PriceTable>>,
+        ctx: Option<egui::Context>,
+    ) {
+        self.browser.fleet_prices = prices;
+        if let Some(root) = self.browser.state.as_ref().map(|b| b.root.clone()) {
+            let shown = self.browser.shown;
+            self.open_folder(root, ctx);
+            self.browser.shown = shown;
+        }
+    }
+
     /// The session id of the browser's selected line.
     pub fn browser_selected_id(&self) -> Option<String> {
         let b = self.browser.state.as_ref()?;
