@@ -47,6 +47,8 @@ mod ui_compare;
 #[cfg(feature = "gui")]
 mod ui_cost;
 #[cfg(feature = "gui")]
+mod ui_fleet;
+#[cfg(feature = "gui")]
 mod ui_keys;
 #[cfg(feature = "gui")]
 mod ui_nav;

@@ -125,7 +125,11 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
         unreadable += 1;
     }
     let total = found.jobs.len();
-    let progress = std::io::stderr().is_terminal() && total > 1;
+    // A terminal shows the progress; so does a pipe when the viewer's "Export this folder…"
+    // runs this command and reads it (`SURFACE_VIEWER_PROGRESS=1`).
+    let progress = (std::io::stderr().is_terminal()
+        || std::env::var_os("SURFACE_VIEWER_PROGRESS").is_some_and(|v| v == "1"))
+        && total > 1;
     let (mut done, mut exported) = (0usize, 0usize);
     let mut failed: Option<anyhow::Error> = None;
     let cancel = AtomicBool::new(false);

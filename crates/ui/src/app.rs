@@ -82,6 +82,7 @@ impl ViewerApp {
             app.chrome.banner = Some(Banner::error(line.clone()));
             app.panels.prices.startup_error = Some(line);
         }
+        app.share_prices(None);
         app
     }
 
@@ -449,12 +450,16 @@ impl ViewerApp {
         if self.browser.state.as_mut().is_some_and(BrowserState::poll) {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
+        self.poll_export(ctx);
         if let Some(answer) = self.chrome.dialog.as_ref().and_then(DialogJob::poll) {
             let purpose = self.chrome.dialog.take().map(|d| d.purpose);
             match (purpose, answer) {
                 (Some(crate::session::loader::DialogPurpose::OpenFolder), Some(path)) => {
                     self.commands.push(BrowserCommand::OpenFolder(path).into())
                 }
+                (Some(crate::session::loader::DialogPurpose::ExportTo), Some(path)) => self
+                    .commands
+                    .push(BrowserCommand::ExportFolderTo(path).into()),
                 (Some(crate::session::loader::DialogPurpose::Open), Some(path)) => {
                     self.commands.push(SessionCommand::Open(path).into())
                 }

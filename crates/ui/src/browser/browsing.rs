@@ -2,7 +2,11 @@
 //! one of its sessions is viewed), whether it is shown, and the recently browsed folders.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use surface_engine::cost::PriceTable;
+
+use crate::browser::export::ExportJob;
 use crate::browser::table::BrowserState;
 
 /// The app's browsing state.
@@ -14,4 +18,12 @@ pub(crate) struct Browsing {
     pub(crate) shown: bool,
     /// Recently browsed folders, newest first (persisted).
     pub(crate) recent_folders: Vec<PathBuf>,
+    /// The prices of the fleet columns' cost (`None`: no cost column); set by
+    /// [`ViewerApp::set_fleet_prices`](crate::app::ViewerApp::set_fleet_prices) whenever the
+    /// price file of File ▸ Prices changes (`prices/apply.rs`).
+    pub(crate) fleet_prices: Option<Arc<PriceTable>>,
+    /// "Export this folder…" running.
+    pub(crate) export: Option<ExportJob>,
+    /// The program run as `PROGRAM export` (`None`: this executable; tests name the binary).
+    pub(crate) export_program: Option<PathBuf>,
 }

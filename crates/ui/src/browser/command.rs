@@ -32,4 +32,8 @@ pub enum BrowserCommand {
     OpenSelectedSession,
     /// Forget the recent-folders list.
     ClearRecentFolders,
+    /// Ask where to export the browsed folder (the native dialog, on a worker thread).
+    ExportFolderDialog,
+    /// Export the browsed folder to this new folder, in the background.
+    ExportFolderTo(PathBuf),
 }

@@ -1,16 +1,22 @@
 //! The discovery behind the sessions browser, off the UI thread: walk and cheap pass first
 //! (rows appear file by file), then the full figures of every session on all cores, smallest
-//! sessions first so that most rows fill in early. Cancelled when the browser goes away.
+//! sessions first so that most rows fill in early; each worker reads a session once for its
+//! figures and its fleet figures (`fleet`: the policy verified, the ledger priced). Cancelled
+//! when the browser goes away (another folder opened).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+use surface_engine::cost::PriceTable;
+use surface_engine::{Surface, check};
 use surface_store::{
-    Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, find_sessions,
-    for_each_parallel, read_figures,
+    Probe, ReadLimits, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
+    find_sessions, for_each_parallel, open_within,
 };
+
+use crate::browser::fleet::{FleetFigures, fleet_of};
 
 /// What the discovery reports, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +38,8 @@ pub enum DiscoveryMessage {
         row: usize,
         /// The figures, or why the session could not be read.
         figures: Result<SessionFigures, String>,
+        /// Its fleet figures (`None` when it could not be read).
+        fleet: Option<FleetFigures>,
     },
     /// Everything is read.
     Done,
@@ -42,6 +50,7 @@ pub enum DiscoveryMessage {
 /// Runs a whole discovery on the calling thread, reporting through `send`.
 pub fn run_discovery(
     root: &Path,
+    prices: Option<&PriceTable>,
     threads: usize,
     cancel: &AtomicBool,
     send: &mut dyn FnMut(DiscoveryMessage),
@@ -76,14 +85,40 @@ pub fn run_discovery(
         threads,
         cancel,
         |(row, entry)| {
-            let figures = read_figures(&entry.file, entry.session_arg()).map_err(|e| e.to_string());
-            (row, figures)
+            let (figures, fleet) = read_session(&entry, prices);
+            (row, figures, fleet)
         },
-        |(row, figures)| send(DiscoveryMessage::Figures { row, figures }),
+        |(row, figures, fleet)| {
+            send(DiscoveryMessage::Figures {
+                row,
+                figures,
+                fleet,
+            })
+        },
     );
     if !cancel.load(Ordering::Relaxed) {
         send(DiscoveryMessage::Done);
     }
+}
+
+/// Reads one session once: its figures (`check` included) and its fleet figures.
+fn read_session(
+    entry: &SessionEntry,
+    prices: Option<&PriceTable>,
+) -> (Result<SessionFigures, String>, Option<FleetFigures>) {
+    let opened = match open_within(
+        &entry.file,
+        entry.session_arg(),
+        None,
+        &ReadLimits::default(),
+    ) {
+        Ok(o) => o,
+        Err(e) => return (Err(e.to_string()), None),
+    };
+    let surface = Surface::at_end(&opened.log);
+    let findings = check(&opened.log, &surface);
+    let figures = figures_of(&opened.log, &surface, &findings);
+    (Ok(figures), Some(fleet_of(&opened.log, prices)))
 }
 
 /// A discovery running on a background thread.
@@ -94,7 +129,12 @@ pub struct DiscoveryJob {
 
 impl DiscoveryJob {
     /// Starts discovering `root`; `ctx` is asked to repaint whenever there is news.
-    pub fn spawn(root: PathBuf, ctx: Option<egui::Context>) -> Self {
+    /// `prices` price the cost column (`None`: tokens only).
+    pub fn spawn(
+        root: PathBuf,
+        prices: Option<Arc<PriceTable>>,
+        ctx: Option<egui::Context>,
+    ) -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let (tx, rx) = channel();
         let worker_cancel = Arc::clone(&cancel);
@@ -111,7 +151,13 @@ impl DiscoveryJob {
                         ctx.request_repaint();
                     }
                 };
-                run_discovery(&worker_root, default_threads(), &worker_cancel, &mut send);
+                run_discovery(
+                    &worker_root,
+                    prices.as_deref(),
+                    default_threads(),
+                    &worker_cancel,
+                    &mut send,
+                );
             });
         if let Err(e) = spawned {
             let (tx, err_rx) = channel();

@@ -4,6 +4,10 @@
 
 pub(crate) mod browsing;
 pub(crate) mod command;
+pub mod export;
+pub(crate) mod export_mode;
+pub mod fleet;
+pub(crate) mod fleet_cells;
 pub(crate) mod job;
 pub(crate) mod mode;
 pub mod rows;

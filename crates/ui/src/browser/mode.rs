@@ -45,6 +45,40 @@ impl ViewerApp {
             .collect()
     }
 
+    /// The browser's lines top to bottom: each session's file and its fleet figures (`None`
+    /// until read).
+    pub fn browser_fleet(&mut self) -> Vec<(PathBuf, Option<crate::browser::fleet::FleetFigures>)> {
+        let Some(b) = self.browser.state.as_mut() else {
+            return Vec::new();
+        };
+        let lines = b.visible().to_vec();
+        lines
+            .iter()
+            .map(|v| {
+                (
+                    b.rows[v.row].entry.file.clone(),
+                    b.rows[v.row].fleet.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// Prices the fleet columns' cost with `prices` (`None`: no cost column) and, when a folder
+    /// is browsed, reads it again so that every row is priced. The hook the price-file setting
+    /// calls.
+    pub fn set_fleet_prices(
+        &mut self,
+        prices: Option<std::sync::Arc<surface_engine::cost::PriceTable>>,
+        ctx: Option<egui::Context>,
+    ) {
+        self.browser.fleet_prices = prices;
+        if let Some(root) = self.browser.state.as_ref().map(|b| b.root.clone()) {
+            let shown = self.browser.shown;
+            self.open_folder(root, ctx);
+            self.browser.shown = shown;
+        }
+    }
+
     /// The session id of the browser's selected line.
     pub fn browser_selected_id(&self) -> Option<String> {
         let b = self.browser.state.as_ref()?;
@@ -67,14 +101,20 @@ impl ViewerApp {
         if self.jobs.synchronous {
             let mut state = BrowserState::new(root.clone(), None);
             let cancel = AtomicBool::new(false);
-            run_discovery(&root, 2, &cancel, &mut |m| state.apply(m));
+            let prices = self.browser.fleet_prices.as_deref();
+            run_discovery(&root, prices, 2, &cancel, &mut |m| state.apply(m));
+            state.priced = prices.is_some();
             self.browser.state = Some(state);
         } else {
             self.browser.recent_folders.retain(|p| p != &root);
             self.browser.recent_folders.insert(0, root.clone());
             self.browser.recent_folders.truncate(MAX_RECENT_FOLDERS);
-            let job = DiscoveryJob::spawn(root.clone(), ctx);
-            self.browser.state = Some(BrowserState::new(root, Some(job)));
+            let prices = self.browser.fleet_prices.clone();
+            let priced = prices.is_some();
+            let job = DiscoveryJob::spawn(root.clone(), prices, ctx);
+            let mut state = BrowserState::new(root, Some(job));
+            state.priced = priced;
+            self.browser.state = Some(state);
         }
         self.browser.shown = true;
         self.chrome.banner = None;
@@ -133,6 +173,8 @@ impl ViewerApp {
                 }
             }
             BrowserCommand::ClearRecentFolders => self.browser.recent_folders.clear(),
+            BrowserCommand::ExportFolderDialog => self.open_dialog(ctx, DialogPurpose::ExportTo),
+            BrowserCommand::ExportFolderTo(out) => self.start_export(out, Some(ctx.clone())),
         }
     }
 
@@ -169,8 +211,11 @@ impl ViewerApp {
         let Some(b) = self.browser.state.as_mut() else {
             return;
         };
+        let export = self.browser.export.as_ref();
         egui::CentralPanel::default().show(ui, |ui| {
-            browser::browser_ui(ui, b, &mut self.commands);
+            browser::browser_ui(ui, b, &mut self.commands, |ui, commands| {
+                crate::browser::export_mode::export_ui(ui, export, commands);
+            });
         });
     }
 

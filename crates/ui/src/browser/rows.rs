@@ -7,6 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use surface_store::{SessionEntry, SessionFigures};
 
+use crate::browser::fleet::{FleetFigures, float_order};
+
 /// One session in the table: what the cheap pass found, then its full figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BrowserRow {
@@ -14,6 +16,8 @@ pub struct BrowserRow {
     pub entry: SessionEntry,
     /// The full figures once read (`Err`: why the session could not be read).
     pub figures: Option<Result<SessionFigures, String>>,
+    /// The fleet figures once read (policy verdict, peak fill, cost).
+    pub fleet: Option<FleetFigures>,
 }
 
 impl BrowserRow {
@@ -22,6 +26,7 @@ impl BrowserRow {
         BrowserRow {
             entry,
             figures: None,
+            fleet: None,
         }
     }
 
@@ -96,11 +101,19 @@ pub enum Column {
     Format,
     /// The file's path (under the folder browsed).
     Path,
+    /// The policy's verdict (verify, default settings).
+    Policy,
+    /// Checks that disagree with the log.
+    Disagreements,
+    /// The meter's peak total ÷ the window.
+    PeakFill,
+    /// The session's cost (only with a price file).
+    Cost,
 }
 
 impl Column {
     /// Every column, in display order.
-    pub const ALL: [Column; 10] = [
+    pub const ALL: [Column; 14] = [
         Column::Project,
         Column::Title,
         Column::Path,
@@ -108,10 +121,22 @@ impl Column {
         Column::LastActivity,
         Column::Events,
         Column::Compactions,
+        Column::Policy,
+        Column::Disagreements,
+        Column::PeakFill,
+        Column::Cost,
         Column::Problems,
         Column::Size,
         Column::Format,
     ];
+
+    /// The columns shown: every one, the cost only when `priced`.
+    pub fn shown(priced: bool) -> Vec<Column> {
+        Column::ALL
+            .into_iter()
+            .filter(|c| priced || *c != Column::Cost)
+            .collect()
+    }
 
     /// The header text.
     pub fn label(self) -> &'static str {
@@ -126,7 +151,25 @@ impl Column {
             Column::Size => "Size",
             Column::Format => "Format",
             Column::Path => "Path",
+            Column::Policy => "Policy",
+            Column::Disagreements => "Disagreements",
+            Column::PeakFill => "Peak fill",
+            Column::Cost => "Cost",
         }
+    }
+
+    /// The header's tooltip: what the column holds and how it is computed.
+    pub fn meaning(self) -> Option<&'static str> {
+        Some(match self {
+            Column::Compactions => "Replace ops in the log (summaries and prunes)",
+            Column::Policy => {
+                "The compaction policy verified with the default settings (as `policy DIR`): agrees, N disagreements, or can't judge (no context window at any check)"
+            }
+            Column::Disagreements => "Pressure checks whose decision differs from the log's",
+            Column::PeakFill => "The meter's peak total ÷ the context window at the end of the log",
+            Column::Cost => "Σ tokens × price ÷ per over every call, with the price file (§11)",
+            _ => return None,
+        })
     }
 
     /// Whether a first click sorts this column descending (numbers and times: biggest first).
@@ -158,7 +201,43 @@ impl Column {
             Column::Size => flip(a.entry.size.cmp(&b.entry.size)),
             Column::Format => flip(a.entry.format_label().cmp(b.entry.format_label())),
             Column::Path => flip(a.entry.file.cmp(&b.entry.file)),
+            Column::Policy => number_by(a, b, flip, |f| Some(f.verdict().rank())),
+            Column::Disagreements => number_by(a, b, flip, |f| Some(f.disagreements)),
+            Column::PeakFill => float_by(a, b, flip, FleetFigures::peak_fill),
+            Column::Cost => float_by(a, b, flip, |f| f.cost),
         }
+    }
+}
+
+/// Orders rows by a key of their fleet figures; unknown ones last.
+fn number_by<T: Ord>(
+    a: &BrowserRow,
+    b: &BrowserRow,
+    flip: impl Fn(Ordering) -> Ordering,
+    key: impl Fn(&FleetFigures) -> Option<T>,
+) -> Ordering {
+    known_by(
+        a.fleet.as_ref().and_then(&key),
+        b.fleet.as_ref().and_then(&key),
+        flip,
+    )
+}
+
+/// Orders rows by a float of their fleet figures; unknown ones last.
+fn float_by(
+    a: &BrowserRow,
+    b: &BrowserRow,
+    flip: impl Fn(Ordering) -> Ordering,
+    key: impl Fn(&FleetFigures) -> Option<f64>,
+) -> Ordering {
+    match (
+        a.fleet.as_ref().and_then(&key),
+        b.fleet.as_ref().and_then(&key),
+    ) {
+        (Some(x), Some(y)) => flip(float_order(x, y)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
     }
 }
 

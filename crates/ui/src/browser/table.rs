@@ -1,6 +1,7 @@
 //! The sessions browser: every session under a folder in one virtualised table — project,
-//! title, path, created, last activity, events, compactions, errors/warnings, size, format
-//! (`JSONL packed` for a log whose chunk rows are packed) —
+//! title, path, created, last activity, events, compactions, the fleet columns (policy
+//! verdict, disagreements, peak fill, cost when priced: `fleet_cells`), errors/warnings, size,
+//! format (`JSONL packed` for a log whose chunk rows are packed) —
 //! sortable by any column, filterable by text, forks under their parent. Double-click or
 //! Enter opens a session; Back (Alt+←) returns here with scroll and sort kept.
 
@@ -10,6 +11,7 @@ use std::path::PathBuf;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column as TableColumn, TableBuilder};
 
+use crate::browser::fleet_cells::fleet_cell;
 use crate::browser::job::{DiscoveryJob, DiscoveryMessage};
 use crate::browser::rows::{BrowserRow, Column, Sort, VisibleRow, visible_rows};
 use crate::command::BrowserCommand;
@@ -56,6 +58,8 @@ pub struct BrowserState {
     pub(crate) restore_scroll: bool,
     /// Focus the filter box on the next frame.
     pub(crate) focus_filter: bool,
+    /// The discovery prices the sessions (the cost column is shown).
+    pub priced: bool,
     visible: Vec<VisibleRow>,
     /// What `visible` and `projects` were computed from.
     visible_key: Option<(Sort, String, u64)>,
@@ -88,6 +92,7 @@ impl BrowserState {
             scroll_offset: 0.0,
             restore_scroll: false,
             focus_filter: false,
+            priced: false,
             visible: Vec::new(),
             visible_key: None,
             projects: 0,
@@ -124,12 +129,17 @@ impl BrowserState {
                 self.notes = notes;
                 self.files_seen = Some(files_seen);
             }
-            DiscoveryMessage::Figures { row, figures } => {
+            DiscoveryMessage::Figures {
+                row,
+                figures,
+                fleet,
+            } => {
                 if let Some(r) = self.rows.get_mut(row) {
                     if r.figures.is_none() {
                         self.figures_done += 1;
                     }
                     r.figures = Some(figures);
+                    r.fleet = fleet;
                 }
             }
             DiscoveryMessage::Done => self.done = true,
@@ -268,12 +278,19 @@ pub fn browser_keys(ctx: &egui::Context, text_focus: bool, commands: &mut Vec<Ui
 }
 
 /// The whole browser, in the central area.
-pub fn browser_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>) {
+/// `header` adds to the heading's row (the export's button or progress).
+pub fn browser_ui(
+    ui: &mut Ui,
+    state: &mut BrowserState,
+    commands: &mut Vec<UiCommand>,
+    header: impl FnOnce(&mut Ui, &mut Vec<UiCommand>),
+) {
     let pal = theme::palette(ui);
     state.visible(); // brings the order and counts up to date (only when something changed)
     ui.horizontal(|ui| {
         ui.heading("Sessions");
         ui.label(RichText::new(state.root.display().to_string()).color(pal.weak_text));
+        header(ui, commands);
     });
     ui.horizontal(|ui| {
         let filter = egui::TextEdit::singleline(&mut state.filter)
@@ -357,30 +374,16 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
     let visible = std::mem::take(&mut state.visible);
     let rows = &state.rows;
     let root = state.root.as_path();
+    let columns = Column::shown(state.priced);
     let mut builder = TableBuilder::new(ui)
         .id_salt("sessions-table")
         .striped(true)
         .resizable(true)
         .sense(egui::Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(
-            TableColumn::initial(theme::BROWSER_PROJECT_WIDTH)
-                .at_least(80.0)
-                .clip(true),
-        )
-        .column(TableColumn::remainder().at_least(160.0).clip(true))
-        .column(
-            TableColumn::initial(theme::BROWSER_PATH_WIDTH)
-                .at_least(60.0)
-                .clip(true),
-        )
-        .column(TableColumn::initial(theme::BROWSER_TIME_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_TIME_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_NUMBER_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_NUMBER_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_PROBLEMS_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_NUMBER_WIDTH).clip(true))
-        .column(TableColumn::initial(theme::BROWSER_FORMAT_WIDTH).clip(true));
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
+    for &column in &columns {
+        builder = builder.column(table_column(column));
+    }
     if let Some(i) = scroll_to {
         builder = builder.scroll_to_row(i, None);
     }
@@ -389,7 +392,7 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
     }
     let output = builder
         .header(theme::BROWSER_ROW_HEIGHT + 4.0, |mut header| {
-            for column in Column::ALL {
+            for &column in &columns {
                 header.col(|ui| {
                     let arrow = match (sort.column == column, sort.descending) {
                         (true, true) => " ▼",
@@ -397,9 +400,13 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                         _ => "",
                     };
                     let label = RichText::new(format!("{}{arrow}", column.label())).strong();
+                    let hover = match column.meaning() {
+                        Some(m) => format!("{m}\nClick to sort"),
+                        None => format!("Sort by {}", column.label().to_lowercase()),
+                    };
                     if ui
                         .add(egui::Button::new(label).frame(false))
-                        .on_hover_text(format!("Sort by {}", column.label().to_lowercase()))
+                        .on_hover_text(hover)
                         .clicked()
                     {
                         commands.push(BrowserCommand::SortSessions(column).into());
@@ -412,7 +419,9 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
                 let line = visible[row.index()];
                 let r = &rows[line.row];
                 row.set_selected(selected == Some(line.row));
-                row_cells(&mut row, (line, root), r, rows, &pal, commands);
+                for &column in &columns {
+                    row.col(|ui| cell_ui(ui, column, (line, root), r, rows, &pal, commands));
+                }
                 let response = row.response();
                 let picked = selected.and_then(|s| rows.get(s));
                 response.context_menu(|ui| {
@@ -451,8 +460,36 @@ fn open_command(r: &BrowserRow) -> BrowserCommand {
     }
 }
 
-fn row_cells(
-    row: &mut egui_extras::TableRow<'_, '_>,
+/// The width of a column.
+fn table_column(column: Column) -> TableColumn {
+    match column {
+        Column::Project => TableColumn::initial(theme::BROWSER_PROJECT_WIDTH)
+            .at_least(80.0)
+            .clip(true),
+        Column::Title => TableColumn::remainder().at_least(160.0).clip(true),
+        Column::Path => TableColumn::initial(theme::BROWSER_PATH_WIDTH)
+            .at_least(60.0)
+            .clip(true),
+        Column::Created | Column::LastActivity => {
+            TableColumn::initial(theme::BROWSER_TIME_WIDTH).clip(true)
+        }
+        Column::Problems | Column::Policy => {
+            TableColumn::initial(theme::BROWSER_PROBLEMS_WIDTH).clip(true)
+        }
+        Column::Format => TableColumn::initial(theme::BROWSER_FORMAT_WIDTH).clip(true),
+        Column::Events
+        | Column::Compactions
+        | Column::Disagreements
+        | Column::PeakFill
+        | Column::Cost
+        | Column::Size => TableColumn::initial(theme::BROWSER_NUMBER_WIDTH).clip(true),
+    }
+}
+
+/// One cell of a row.
+fn cell_ui(
+    ui: &mut Ui,
+    column: Column,
     (line, root): (VisibleRow, &std::path::Path),
     r: &BrowserRow,
     rows: &[BrowserRow],
@@ -461,39 +498,55 @@ fn row_cells(
 ) {
     let e = &r.entry;
     let unknown = || RichText::new("…").color(pal.weak_text);
-    row.col(|ui| project_cell(ui, line, r, commands));
-    row.col(|ui| title_cell(ui, r, rows, pal));
-    row.col(|ui| {
-        ui.label(RichText::new(path_under(&e.file, root)).color(pal.weak_text))
-            .on_hover_text(e.file.display().to_string());
-    });
-    row.col(|ui| {
-        ui.label(
-            e.created
-                .map_or_else(unknown, |t| RichText::new(minutes(t))),
-        );
-    });
-    row.col(|ui| {
-        ui.label(
-            r.last_activity()
-                .map_or_else(unknown, |t| RichText::new(minutes(t))),
-        );
-    });
-    row.col(|ui| {
-        ui.label(
-            r.events()
-                .map_or_else(unknown, |n| RichText::new(thousands(n))),
-        );
-    });
-    row.col(|ui| {
-        ui.label(
-            r.figures()
-                .map_or_else(unknown, |f| RichText::new(thousands(f.compactions))),
-        );
-    });
-    row.col(|ui| match &r.figures {
+    match column {
+        Column::Project => project_cell(ui, line, r, commands),
+        Column::Title => title_cell(ui, r, rows, pal),
+        Column::Path => {
+            ui.label(RichText::new(path_under(&e.file, root)).color(pal.weak_text))
+                .on_hover_text(e.file.display().to_string());
+        }
+        Column::Created => {
+            ui.label(
+                e.created
+                    .map_or_else(unknown, |t| RichText::new(minutes(t))),
+            );
+        }
+        Column::LastActivity => {
+            ui.label(
+                r.last_activity()
+                    .map_or_else(unknown, |t| RichText::new(minutes(t))),
+            );
+        }
+        Column::Events => {
+            ui.label(
+                r.events()
+                    .map_or_else(unknown, |n| RichText::new(thousands(n))),
+            );
+        }
+        Column::Compactions => {
+            ui.label(
+                r.figures()
+                    .map_or_else(unknown, |f| RichText::new(thousands(f.compactions))),
+            );
+        }
+        Column::Problems => problems_cell(ui, r, pal),
+        Column::Policy | Column::Disagreements | Column::PeakFill | Column::Cost => {
+            fleet_cell(ui, column, r, pal);
+        }
+        Column::Size => {
+            ui.label(human_size(e.size));
+        }
+        Column::Format => {
+            ui.label(e.format_label());
+        }
+    }
+}
+
+/// Errors and warnings of `check`.
+fn problems_cell(ui: &mut Ui, r: &BrowserRow, pal: &theme::Palette) {
+    match &r.figures {
         None => {
-            ui.label(unknown());
+            ui.label(RichText::new("…").color(pal.weak_text));
         }
         Some(Err(why)) => {
             ui.label(RichText::new("unreadable").color(pal.error))
@@ -510,13 +563,7 @@ fn row_cells(
                 ui.label(RichText::new(format!("{} W", f.warnings)).color(pal.warning));
             }
         }
-    });
-    row.col(|ui| {
-        ui.label(human_size(e.size));
-    });
-    row.col(|ui| {
-        ui.label(e.format_label());
-    });
+    }
 }
 
 /// `file` under the folder browsed (`root`), else whole.

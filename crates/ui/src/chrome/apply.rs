@@ -42,6 +42,11 @@ impl ViewerApp {
                 .map(|p| p.to_path_buf()),
             DialogPurpose::Save => self.panels.preview.suggested_path(self.session.as_ref()),
             DialogPurpose::Prices => self.prefs.price_file.clone(),
+            DialogPurpose::ExportTo => self
+                .browser
+                .state
+                .as_ref()
+                .map(|b| crate::browser::export::suggested_out(&b.root)),
         };
         self.chrome.dialog = Some(DialogJob::spawn(purpose, suggested, ctx.clone()));
     }

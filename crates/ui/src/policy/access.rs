@@ -17,4 +17,10 @@ impl crate::app::ViewerApp {
             .report_or_latest(self.panels.policy.mode)
             .cloned()
     }
+
+    /// The Policy tab's what-if ledgers as shown: (row, actual, what-if), once computed.
+    pub fn policy_ledger_table(&mut self) -> Option<Vec<(&'static str, String, String)>> {
+        let l = self.panels.policy.ledgers.ledgers()?;
+        Some(crate::policy::ledgers::ledger_table(l))
+    }
 }

@@ -3,6 +3,8 @@
 //! the log's totals beside the replay's in a pane that scrolls; under it the verdict table
 //! (`table`), one row per check, always in view.
 
+use std::sync::Arc;
+
 use egui::{RichText, Role, ScrollArea, TextEdit, Ui, WidgetInfo};
 
 use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode, four_digits};
@@ -12,6 +14,7 @@ use crate::command::PolicyCommand;
 use crate::command::UiCommand;
 use crate::policy::fields::{PolicyFields, interval_text};
 use crate::policy::job::PolicyJob;
+use crate::policy::ledgers::LedgerJob;
 use crate::policy::rows::totals_rows;
 use crate::policy::table::VerdictTable;
 use crate::session::loaded::Session;
@@ -31,6 +34,8 @@ pub struct PolicyTabState {
     pub job: PolicyJob,
     /// The verdict table's layout and scroll.
     pub table: VerdictTable,
+    /// A what-if's two ledgers.
+    pub ledgers: LedgerJob,
 }
 
 impl Default for PolicyTabState {
@@ -42,6 +47,7 @@ impl Default for PolicyTabState {
             mode: ReplayMode::Verify,
             job: PolicyJob::default(),
             table: VerdictTable::default(),
+            ledgers: LedgerJob::default(),
         }
     }
 }
@@ -51,6 +57,7 @@ impl PolicyTabState {
     pub fn reset(&mut self) {
         self.job.reset();
         self.table = VerdictTable::default();
+        self.ledgers.reset();
     }
 
     /// The latest what-if report (drawn over the context strip while its toggle is on,
@@ -92,7 +99,7 @@ pub fn policy_ui(
                 .id_salt("policy-upper-scroll")
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
-                    upper_ui(ui, session, state, report.as_ref(), commands)
+                    upper_ui(ui, (session, synchronous), state, report.as_ref(), commands)
                 });
         });
     if let Some(report) = report {
@@ -137,7 +144,7 @@ fn replay_ui(
 /// divergence (a link to its check) and the totals.
 fn upper_ui(
     ui: &mut Ui,
-    session: &Session,
+    (session, synchronous): (&Session, bool),
     state: &mut PolicyTabState,
     report: Option<&std::sync::Arc<PolicyReport>>,
     commands: &mut Vec<UiCommand>,
@@ -185,6 +192,42 @@ fn upper_ui(
     inferred_ui(ui, report, commands);
     ui.separator();
     summary_ui(ui, report, &palette);
+    if current && report.mode == ReplayMode::WhatIf {
+        ui.separator();
+        what_if_ledgers_ui(ui, (session, synchronous), state, &palette);
+    }
+}
+
+/// The what-if's ledgers, computed once per report (on a worker unless the app is synchronous).
+fn what_if_ledgers_ui(
+    ui: &mut Ui,
+    (session, synchronous): (&Session, bool),
+    state: &mut PolicyTabState,
+    palette: &theme::Palette,
+) {
+    let (Some(meter), Some((input, report))) =
+        (session.meter.as_ref(), state.job.landed(ReplayMode::WhatIf))
+    else {
+        return;
+    };
+    let Ok(settings) = state.settings.validate(meter.window_at(session.len())) else {
+        return;
+    };
+    state.ledgers.ensure(
+        (&session.log, meter),
+        (input, report),
+        settings,
+        Some(ui.ctx()),
+        synchronous,
+    );
+    let running = state.ledgers.running();
+    match state.ledgers.ledgers().map(Arc::clone) {
+        Some(l) => crate::policy::ledgers_ui::ledgers_ui(ui, &l, palette),
+        None if running => {
+            ui.label(RichText::new("Estimating the what-if's ledger…").color(palette.weak_text));
+        }
+        None => {}
+    }
 }
 
 /// Verify or what-if.

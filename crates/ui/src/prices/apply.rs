@@ -11,9 +11,13 @@ impl ViewerApp {
     pub(crate) fn apply_prices(&mut self, ctx: &egui::Context, command: PriceCommand) {
         match command {
             PriceCommand::ChooseDialog => self.open_dialog(ctx, DialogPurpose::Prices),
-            PriceCommand::Use(path) => self.use_price_file(&path),
+            PriceCommand::Use(path) => {
+                self.use_price_file(&path);
+                self.share_prices(Some(ctx.clone()));
+            }
             PriceCommand::Clear => {
                 self.panels.prices.clear();
+                self.share_prices(Some(ctx.clone()));
                 self.prefs.price_file = None;
                 self.chrome.banner = Some(Banner::info(
                     "No price file: every cost figure is in tokens.".to_string(),
@@ -39,6 +43,16 @@ impl ViewerApp {
             }
             Err(line) => self.chrome.banner = Some(Banner::error(line)),
         }
+    }
+}
+
+impl ViewerApp {
+    /// Hands the table in use to the views that price on their own workers: the Policy tab's
+    /// what-if ledgers and the sessions browser's cost column (which reads its folder again).
+    pub(crate) fn share_prices(&mut self, ctx: Option<egui::Context>) {
+        let table = self.panels.prices.table().cloned();
+        self.panels.policy.ledgers.prices = table.clone();
+        self.set_fleet_prices(table, ctx);
     }
 }
 

@@ -318,6 +318,8 @@ pub enum DialogPurpose {
     Prices,
     /// Pick a second log to compare with the open one.
     Compare,
+    /// Name the new folder an export of the browsed folder is written to.
+    ExportTo,
 }
 
 /// A native file dialog running on a worker thread.
@@ -360,7 +362,9 @@ impl DialogJob {
                         .add_filter("Price files", &["json"])
                         .add_filter("All files", &["*"])
                         .pick_file(),
-                    DialogPurpose::Save | DialogPurpose::OpenFolder => dialog.save_file(),
+                    DialogPurpose::Save | DialogPurpose::OpenFolder | DialogPurpose::ExportTo => {
+                        dialog.save_file()
+                    }
                 };
                 let _ = tx.send(picked);
                 ctx.request_repaint();
