@@ -14,7 +14,7 @@ use super::ledger_sums::LedgerSums;
 use super::sessions::{Fleet, each_session};
 use super::table::table;
 use crate::cost::{PriceOptions, money, signed_money};
-use crate::csv_out::{Cell, CsvWriter};
+use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
@@ -91,7 +91,7 @@ pub fn run(
         }))?;
     } else {
         let text = if csv {
-            csv_text(&fleet)?
+            fleet.csv(&CSV_COLUMNS, cost_cells)?
         } else {
             human(input, &fleet, &totals).into_bytes()
         };
@@ -227,42 +227,25 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
     out
 }
 
-fn csv_text(fleet: &Fleet<LedgerSummary>) -> std::io::Result<Vec<u8>> {
-    let mut out = CsvWriter::new(Vec::new(), &CSV_COLUMNS)?;
-    for r in &fleet.rows {
-        let file = r.file.display().to_string();
-        let Some(l) = r.done() else {
-            let mut cells: Vec<Cell<'_>> = vec![
-                file.as_str().into(),
-                r.session.as_deref().into(),
-                r.error().into(),
-            ];
-            cells.resize(CSV_COLUMNS.len(), Cell::Empty);
-            out.row(&cells)?;
-            continue;
-        };
-        let (s, c) = (&l.totals.all, &l.compaction_totals);
-        out.row(&[
-            file.as_str().into(),
-            r.session.as_deref().into(),
-            Cell::Empty,
-            l.totals.agent.calls.into(),
-            l.totals.summarizer.calls.into(),
-            s.uncached.into(),
-            s.cache_read.into(),
-            s.cache_write.into(),
-            s.output.into(),
-            s.prompt.into(),
-            s.cache_hit_rate.into(),
-            s.cost.into(),
-            c.compactions.into(),
-            c.summaries.into(),
-            c.prunes.into(),
-            c.summarizer_tokens.into(),
-            c.prompt_saved.into(),
-            c.cache_lost.into(),
-            c.balance.into(),
-        ])?;
-    }
-    Ok(out.into_inner())
+/// A read session's cells of `cost DIR --csv`, after its file, session and error.
+fn cost_cells(l: &LedgerSummary) -> Vec<Cell<'_>> {
+    let (s, c) = (&l.totals.all, &l.compaction_totals);
+    vec![
+        l.totals.agent.calls.into(),
+        l.totals.summarizer.calls.into(),
+        s.uncached.into(),
+        s.cache_read.into(),
+        s.cache_write.into(),
+        s.output.into(),
+        s.prompt.into(),
+        s.cache_hit_rate.into(),
+        s.cost.into(),
+        c.compactions.into(),
+        c.summaries.into(),
+        c.prunes.into(),
+        c.summarizer_tokens.into(),
+        c.prompt_saved.into(),
+        c.cache_lost.into(),
+        c.balance.into(),
+    ]
 }

@@ -14,7 +14,7 @@ use super::policy_totals::{PolicyFleetTotals, PolicyRow};
 use super::sessions::{Fleet, each_session};
 use super::table::table;
 use crate::cost::money;
-use crate::csv_out::{Cell, CsvWriter};
+use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
@@ -83,7 +83,7 @@ pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyho
         }))?;
     } else {
         let text = if options.csv {
-            csv(&fleet)?
+            fleet.csv(&CSV_COLUMNS, policy_cells)?
         } else {
             human(input, mode, &fleet, &totals).into_bytes()
         };
@@ -323,60 +323,43 @@ fn summary_line(input: &Input, t: &PolicyFleetTotals, what_if: bool) -> String {
     line
 }
 
-fn csv(fleet: &Fleet<PolicyRow>) -> std::io::Result<Vec<u8>> {
-    let mut out = CsvWriter::new(Vec::new(), &CSV_COLUMNS)?;
-    for r in &fleet.rows {
-        let file = r.file.display().to_string();
-        let Some(row) = r.done() else {
-            let mut cells: Vec<Cell<'_>> = vec![
-                file.as_str().into(),
-                r.session.as_deref().into(),
-                r.error().into(),
-            ];
-            cells.resize(CSV_COLUMNS.len(), Cell::Empty);
-            out.row(&cells)?;
-            continue;
-        };
-        let (a, b) = (&row.actual_totals, &row.totals);
-        let ranges = row.ranges.as_ref();
-        let end = |get: fn(&CountRange) -> usize,
-                   which: fn(&surface_engine::policy::Ranges) -> &CountRange| {
-            ranges.map(|r| get(which(r)))
-        };
-        let mode = match row.mode {
-            ReplayMode::Verify => "verify",
-            ReplayMode::WhatIf => "what-if",
-        };
-        let (la, lw) = (&row.ledger.actual, row.ledger.what_if.as_ref());
-        out.row(&[
-            file.as_str().into(),
-            r.session.as_deref().into(),
-            Cell::Empty,
-            mode.into(),
-            a.checks.into(),
-            a.fired.into(),
-            b.fired.into(),
-            end(|c| c.min, |r| &r.fired).into(),
-            end(|c| c.max, |r| &r.fired).into(),
-            a.prunes.into(),
-            b.prunes.into(),
-            end(|c| c.min, |r| &r.prunes).into(),
-            end(|c| c.max, |r| &r.prunes).into(),
-            a.summaries.into(),
-            b.summaries.into(),
-            end(|c| c.min, |r| &r.summaries).into(),
-            end(|c| c.max, |r| &r.summaries).into(),
-            ranges.map(|r| r.near).into(),
-            row.disagreements.into(),
-            a.peak_total.into(),
-            b.peak_total.into(),
-            la.agent_prompt.into(),
-            lw.map(|w| w.agent_prompt).into(),
-            la.totals.agent.cache_read.into(),
-            lw.and_then(|w| w.totals.agent.cache_read).into(),
-            la.totals.all.cost.into(),
-            lw.and_then(|w| w.totals.all.cost).into(),
-        ])?;
-    }
-    Ok(out.into_inner())
+/// A read session's cells of `policy DIR --csv`, after its file, session and error.
+fn policy_cells(row: &PolicyRow) -> Vec<Cell<'_>> {
+    let (a, b) = (&row.actual_totals, &row.totals);
+    let ranges = row.ranges.as_ref();
+    let end = |get: fn(&CountRange) -> usize,
+               which: fn(&surface_engine::policy::Ranges) -> &CountRange| {
+        ranges.map(|r| get(which(r)))
+    };
+    let mode = match row.mode {
+        ReplayMode::Verify => "verify",
+        ReplayMode::WhatIf => "what-if",
+    };
+    let (la, lw) = (&row.ledger.actual, row.ledger.what_if.as_ref());
+    vec![
+        mode.into(),
+        a.checks.into(),
+        a.fired.into(),
+        b.fired.into(),
+        end(|c| c.min, |r| &r.fired).into(),
+        end(|c| c.max, |r| &r.fired).into(),
+        a.prunes.into(),
+        b.prunes.into(),
+        end(|c| c.min, |r| &r.prunes).into(),
+        end(|c| c.max, |r| &r.prunes).into(),
+        a.summaries.into(),
+        b.summaries.into(),
+        end(|c| c.min, |r| &r.summaries).into(),
+        end(|c| c.max, |r| &r.summaries).into(),
+        ranges.map(|r| r.near).into(),
+        row.disagreements.into(),
+        a.peak_total.into(),
+        b.peak_total.into(),
+        la.agent_prompt.into(),
+        lw.map(|w| w.agent_prompt).into(),
+        la.totals.agent.cache_read.into(),
+        lw.and_then(|w| w.totals.agent.cache_read).into(),
+        la.totals.all.cost.into(),
+        lw.and_then(|w| w.totals.all.cost).into(),
+    ]
 }

@@ -4,6 +4,7 @@
 //! skipped (a FIFO, a socket, a device: never opened), sorted by path. A file truncated while
 //! it is mapped is that session's error (`OnTruncate::Report`); the others finish.
 
+use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::progress::Progress;
 use crate::Input;
+use crate::csv_out::{Cell, CsvWriter};
 use crate::dir::{discover, largest_first, threads};
 use crate::load::load_mapped;
 use surface_engine::EventLog;
@@ -123,6 +125,29 @@ impl<R> Fleet<R> {
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Skipped(_)))
             .count()
+    }
+}
+
+impl<R> Fleet<R> {
+    /// The folder's `--csv` under `columns`: every row starts with the file, the session and
+    /// the error; a session that was read goes on with `cells` of its report, one that was
+    /// not leaves the rest empty.
+    pub fn csv(&self, columns: &[&str], cells: fn(&R) -> Vec<Cell<'_>>) -> io::Result<Vec<u8>> {
+        let mut out = CsvWriter::new(Vec::new(), columns)?;
+        for r in &self.rows {
+            let file = r.file.display().to_string();
+            let mut row: Vec<Cell<'_>> = vec![
+                file.as_str().into(),
+                r.session.as_deref().into(),
+                r.error().into(),
+            ];
+            if let Some(report) = r.done() {
+                row.extend(cells(report));
+            }
+            row.resize(columns.len(), Cell::Empty);
+            out.row(&row)?;
+        }
+        Ok(out.into_inner())
     }
 }
 

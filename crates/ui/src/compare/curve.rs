@@ -12,18 +12,15 @@ use egui::{FontId, Mesh, Rect, Shape, TextFormat, Ui, Vec2};
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;
 use crate::compare::job::Compared;
-use crate::strip::axis::Axis;
+use crate::strip::axis::{Axis, ColumnsKey, key_of};
 use crate::strip::zoom::Zoom;
 use crate::theme::{self, Palette};
-
-/// `(width, events, range start bits, range end bits, time axis)`.
-type LayerKey = (u32, usize, u64, u64, bool);
 
 /// B's line and marks per pixel column.
 #[derive(Debug)]
 struct Layer {
     run: Arc<Compared>,
-    key: LayerKey,
+    key: ColumnsKey,
     points: Vec<Option<u64>>,
     marks: Vec<f32>,
 }
@@ -34,16 +31,6 @@ pub struct CompareCurve {
     run: Option<Arc<Compared>>,
     hidden: bool,
     layer: Option<Layer>,
-}
-
-fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> LayerKey {
-    (
-        width as u32,
-        len,
-        zoom.start.to_bits(),
-        zoom.end.to_bits(),
-        axis.is_time(),
-    )
 }
 
 impl CompareCurve {
@@ -125,7 +112,7 @@ impl Layer {
         run: &Arc<Compared>,
         (axis, zoom): (&Axis<'_>, &Zoom),
         width: usize,
-        key: LayerKey,
+        key: ColumnsKey,
     ) -> Layer {
         let len = run.a_to_b.len();
         let points = (0..width)

@@ -135,6 +135,21 @@ pub fn has_time_axis(time: &TimeColumn) -> bool {
     time.has_times() && time.duration() > 0
 }
 
+/// `(width, events, range start bits, range end bits, time axis)`: what a layer laid out per
+/// pixel column depends on (the strip's own columns, the what-if's, B's curve).
+pub(crate) type ColumnsKey = (u32, usize, u64, u64, bool);
+
+/// The [`ColumnsKey`] of a `width`-column strip of a `len`-event log showing `zoom` on `axis`.
+pub(crate) fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> ColumnsKey {
+    (
+        width as u32,
+        len,
+        zoom.start.to_bits(),
+        zoom.end.to_bits(),
+        axis.is_time(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@ use crate::command::StripCommand;
 use crate::command::UiCommand;
 use crate::session::loaded::{PENDING_METER_HOVER, Session};
 use crate::strip::audit_layer::{AuditLayer, hover_lines};
-use crate::strip::axis::Axis;
+use crate::strip::axis::{Axis, ColumnsKey, key_of};
 use crate::strip::minmax::MinMax;
 use crate::strip::time_bands::TimeLayer;
 use crate::strip::track::{fraction_from_cursor, seek_on_click_or_drag};
@@ -213,19 +213,6 @@ pub fn y_scale(data_max: u64, window: Option<u64>) -> (u64, Option<u64>) {
         None => (data_max, None),
     };
     ((top + top / 12).max(1), off)
-}
-
-/// `(width, events, range start bits, range end bits, time axis)`.
-type ColumnsKey = (u32, usize, u64, u64, bool);
-
-fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> ColumnsKey {
-    (
-        width as u32,
-        len,
-        zoom.start.to_bits(),
-        zoom.end.to_bits(),
-        axis.is_time(),
-    )
 }
 
 /// The column of the event at index `event` on a `width`-column strip showing `zoom` (the

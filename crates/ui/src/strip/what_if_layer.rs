@@ -11,31 +11,18 @@ use egui::{Mesh, Rect, Shape, Ui, Vec2};
 use surface_engine::Meter;
 use surface_engine::policy::{PolicyReport, WhatIfCurve};
 
-use crate::strip::axis::Axis;
+use crate::strip::axis::{Axis, ColumnsKey, key_of};
 use crate::strip::zoom::Zoom;
 use crate::theme::{self, Palette};
-
-/// `(width, events, range start bits, range end bits, time axis)`.
-type LayerKey = (u32, usize, u64, u64, bool);
 
 /// The what-if line per pixel column, for one report, width, length and range.
 #[derive(Debug)]
 pub struct WhatIfLayer {
     report: Arc<PolicyReport>,
-    key: LayerKey,
+    key: ColumnsKey,
     points: Vec<u64>,
     /// Columns of the hypothetical compactions inside the range shown.
     marks: Vec<f32>,
-}
-
-fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> LayerKey {
-    (
-        width as u32,
-        len,
-        zoom.start.to_bits(),
-        zoom.end.to_bits(),
-        axis.is_time(),
-    )
 }
 
 impl WhatIfLayer {
