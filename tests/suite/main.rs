@@ -55,6 +55,8 @@ mod ui_nav;
 #[cfg(feature = "gui")]
 mod ui_policy;
 #[cfg(feature = "gui")]
+mod ui_policy_beside;
+#[cfg(feature = "gui")]
 mod ui_policy_tab;
 #[cfg(feature = "gui")]
 mod ui_save;

@@ -469,6 +469,9 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Compare), Some(path)) => self
                     .commands
                     .push(crate::command::CompareCommand::With(path).into()),
+                (Some(crate::session::loader::DialogPurpose::CompareBeside), Some(path)) => self
+                    .commands
+                    .push(crate::command::CompareCommand::Beside(path).into()),
                 // The native dialog asks before it names an existing file.
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
@@ -717,7 +720,7 @@ impl ViewerApp {
             }
             SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
-                session,
+                (session, &self.panels.compare),
                 &mut self.panels.policy,
                 (self.jobs.synchronous, self.view.reveal.is_some()),
                 &mut self.commands,

@@ -171,6 +171,13 @@ impl PolicyInput {
         &self.checks
     }
 
+    /// The check points at which the log compacted (or tried to), in log order: their count is
+    /// the log's own `fired` (a report's `actual_totals.fired`), the first is where the log
+    /// first compacted.
+    pub fn compacting_checks(&self) -> impl Iterator<Item = &CheckPoint> {
+        self.checks.iter().filter(|c| c.log.any())
+    }
+
     /// Events the input covers.
     pub fn events(&self) -> usize {
         self.events
@@ -635,3 +642,56 @@ impl<'a> Builder<'a> {
 /// Tool results whose JSON line is longer than this many bytes have their code points counted
 /// when the input is built; shorter ones keep the length as an upper bound.
 const EXACT_ABOVE: u64 = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(cursor: u32, step: u64, log: LogCompactions) -> CheckPoint {
+        CheckPoint {
+            kind: CheckKind::Pressure,
+            cursor,
+            event: cursor,
+            turn: Some(1),
+            step: Some(step),
+            log,
+        }
+    }
+
+    #[test]
+    fn compacting_checks_are_those_where_the_log_compacted_or_tried_to() {
+        let prune = LogCompactions {
+            prunes: vec![LogPrune {
+                event: 7,
+                replacement: None,
+                replace_event: None,
+                target_seq: Some(5),
+                invalid: false,
+            }],
+            summaries: Vec::new(),
+        };
+        let failed = LogCompactions {
+            prunes: Vec::new(),
+            summaries: vec![LogSummary {
+                event: 20,
+                replacement: None,
+                replace_event: None,
+                range: None,
+                ok: false,
+                invalid: false,
+            }],
+        };
+        let input = PolicyInput {
+            checks: vec![
+                point(3, 1, LogCompactions::default()),
+                point(8, 2, prune),
+                point(12, 3, LogCompactions::default()),
+                point(21, 4, failed),
+            ],
+            ..PolicyInput::default()
+        };
+        let steps: Vec<Option<u64>> = input.compacting_checks().map(|c| c.step).collect();
+        assert_eq!(steps, [Some(2), Some(4)]);
+        assert_eq!(PolicyInput::default().compacting_checks().count(), 0);
+    }
+}

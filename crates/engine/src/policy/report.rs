@@ -260,7 +260,21 @@ pub fn four_digits(x: f64) -> f64 {
     format!("{x:.3e}").parse().unwrap_or(x)
 }
 
+impl CheckVerdict {
+    /// The policy compacted (or tried to) at this check: it pruned or planned a summary (what
+    /// [`Totals::fired`] counts).
+    pub fn fired(&self) -> bool {
+        !self.pruned.is_empty() || !self.summaries.is_empty()
+    }
+}
+
 impl PolicyReport {
+    /// The first check at which the replayed policy compacted (or tried to): in a what-if,
+    /// where the hypothetical session first compacts.
+    pub fn first_fired(&self) -> Option<&CheckVerdict> {
+        self.checks.iter().find(|c| c.fired())
+    }
+
     /// Checks whose decision disagrees with the log's.
     pub fn disagreements(&self) -> usize {
         self.checks
@@ -283,6 +297,66 @@ mod tests {
         assert_eq!(four_digits(1.0).to_string(), "1");
         assert_eq!(four_digits(0.0), 0.0);
         assert!(four_digits(f64::INFINITY).is_infinite());
+    }
+
+    fn verdict(step: u64, pruned: Vec<u64>, summaries: Vec<PlannedSummary>) -> CheckVerdict {
+        CheckVerdict {
+            step_start_seq: step * 10,
+            turn: Some(1),
+            step: Some(step),
+            trigger: CheckKind::Pressure,
+            total: 100,
+            threshold: Some(90),
+            window: Some(120),
+            outcome: Outcome::Below,
+            pruned,
+            summaries,
+            total_after: 100,
+            exact: true,
+            actual: None,
+            agrees: None,
+            near: false,
+            why: None,
+            note: None,
+            cursor: step as usize * 10,
+        }
+    }
+
+    #[test]
+    fn the_first_fired_check_is_the_first_that_pruned_or_summarised() {
+        let failed = PlannedSummary {
+            start: 1,
+            end: 4,
+            shadowed: vec![1, 4],
+            shadowed_tokens: 50,
+            summary_tokens: None,
+            ok: false,
+        };
+        let mut report = PolicyReport {
+            mode: ReplayMode::WhatIf,
+            window: Some(120),
+            settings: SettingsShown::of(&PolicySettings::default(), 10),
+            inferred: Inferred::default(),
+            checks: vec![
+                verdict(1, Vec::new(), Vec::new()),
+                verdict(2, Vec::new(), vec![failed]),
+                verdict(3, vec![7], Vec::new()),
+            ],
+            first_divergence: None,
+            totals: Totals::default(),
+            actual_totals: Totals::default(),
+            notes: Vec::new(),
+            spread: None,
+            curve: WhatIfCurve::default(),
+            trace: WhatIfTrace::default(),
+        };
+        assert!(!report.checks[0].fired() && report.checks[1].fired());
+        // A summary that failed was still tried: the check fired (as `totals.fired` counts).
+        assert_eq!(report.first_fired().and_then(|c| c.step), Some(2));
+        report.checks.remove(1);
+        assert_eq!(report.first_fired().and_then(|c| c.step), Some(3));
+        report.checks.pop();
+        assert_eq!(report.first_fired(), None);
     }
 
     #[test]

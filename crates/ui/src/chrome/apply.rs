@@ -30,12 +30,13 @@ impl ViewerApp {
     /// Shows the native dialog for `purpose` on a worker thread (not in tests, and not while
     /// one is shown); its answer is polled every frame.
     pub(crate) fn open_dialog(&mut self, ctx: &egui::Context, purpose: DialogPurpose) {
+        self.chrome.dialog_asked = Some(purpose);
         if self.chrome.dialog.is_some() || self.jobs.synchronous {
             return;
         }
         let suggested = match purpose {
             DialogPurpose::OpenFolder => self.browser.state.as_ref().map(|b| b.root.clone()),
-            DialogPurpose::Open | DialogPurpose::Compare => self
+            DialogPurpose::Open | DialogPurpose::Compare | DialogPurpose::CompareBeside => self
                 .session
                 .as_ref()
                 .and_then(|s| s.path())

@@ -1,11 +1,11 @@
 //! What the window's chrome keeps between frames: the banner (and how long a notice has been
-//! shown), the native dialog being shown,
+//! shown), the native dialog being shown (and what the last one was asked for),
 //! the help overlay, the title set last, whether the fonts are installed, and the start-up
 //! time report.
 
 use crate::chrome::banner::Banner;
 use crate::ready_report::ReadyReport;
-use crate::session::loader::DialogJob;
+use crate::session::loader::{DialogJob, DialogPurpose};
 
 /// The chrome's state.
 pub(crate) struct Chrome {
@@ -15,6 +15,8 @@ pub(crate) struct Chrome {
     pub(crate) notice_since: Option<(Banner, f64)>,
     /// The native file dialog, on a worker thread.
     pub(crate) dialog: Option<DialogJob>,
+    /// What the last dialog was asked for (also in tests, where none opens).
+    pub(crate) dialog_asked: Option<DialogPurpose>,
     /// The shortcut overlay is shown.
     pub(crate) show_help: bool,
     /// The window title set last.
@@ -32,6 +34,7 @@ impl Chrome {
             banner: None,
             notice_since: None,
             dialog: None,
+            dialog_asked: None,
             show_help: false,
             title: String::new(),
             fonts_ready: false,

@@ -33,6 +33,12 @@ impl crate::app::ViewerApp {
         self.panels.compare.error.as_deref()
     }
 
+    /// What the last file dialog was asked for (none opens in tests), as its purpose's name
+    /// (`"Compare"`, `"CompareBeside"`, …).
+    pub fn dialog_asked(&self) -> Option<String> {
+        self.chrome.dialog_asked.map(|p| format!("{p:?}"))
+    }
+
     /// True when B's curve was drawn over the strip on the last frame.
     pub fn strip_compare_drawn(&self) -> bool {
         self.panels.strip.compare.drawn()

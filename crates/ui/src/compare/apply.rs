@@ -1,5 +1,5 @@
 //! Applying the [`CompareCommand`]s: asking for B (a file, the dialog, two sessions of the
-//! browser), moving A's cursor to the first divergence or a turn while B's position follows in
+//! browser, a real run beside the Policy tab's what-if), moving A's cursor to the first divergence or a turn while B's position follows in
 //! the comparison's state, the curve's toggle; and the per-frame tick that binds, starts and
 //! polls the comparison and hands it to the strip.
 
@@ -7,7 +7,7 @@ use surface_engine::EventIdx;
 
 use crate::app::ViewerApp;
 use crate::chrome::banner::Banner;
-use crate::command::{BrowserCommand, NavCommand, SideTab, WindowCommand};
+use crate::command::{BrowserCommand, NavCommand, SideTab, StripCommand, WindowCommand};
 use crate::compare::command::CompareCommand;
 use crate::compare::job::Target;
 use crate::session::loader::{DialogPurpose, Source};
@@ -17,19 +17,18 @@ impl ViewerApp {
     pub(crate) fn apply_compare(&mut self, ctx: &egui::Context, command: CompareCommand) {
         match command {
             CompareCommand::OpenDialog => self.open_dialog(ctx, DialogPurpose::Compare),
+            CompareCommand::OpenDialogBeside => self.open_dialog(ctx, DialogPurpose::CompareBeside),
             CompareCommand::With(path) => {
-                let Some(generation) = self.session.as_ref().map(|s| s.generation) else {
-                    self.chrome.banner = Some(Banner::error(
-                        "Open a log first (A); Compare with… then reads the second run (B).",
-                    ));
-                    return;
-                };
-                let target = Target {
-                    source: Source::Path(path),
-                    session: None,
-                };
-                self.panels.compare.want(target, generation, false);
-                self.apply_window(ctx, WindowCommand::ShowTab(SideTab::Compare));
+                if self.compare_with(path) {
+                    self.apply_window(ctx, WindowCommand::ShowTab(SideTab::Compare));
+                }
+            }
+            CompareCommand::Beside(path) => {
+                if self.compare_with(path) {
+                    // A real run beside the predicted one: both curves on the strip.
+                    self.panels.compare.hide_curve = false;
+                    self.apply_strip(StripCommand::ShowWhatIf(true));
+                }
             }
             CompareCommand::Sessions { a, b } => {
                 let generation = self.session.as_ref().map_or(0, |s| s.generation);
@@ -74,5 +73,22 @@ impl ViewerApp {
             CompareCommand::ShowCurve(on) => self.panels.compare.hide_curve = !on,
             CompareCommand::Close => self.panels.compare.close(),
         }
+    }
+
+    /// Asks for the comparison of the open log (A) with the file at `path` (B), read in the
+    /// background; false (and a banner) with no log open.
+    fn compare_with(&mut self, path: std::path::PathBuf) -> bool {
+        let Some(generation) = self.session.as_ref().map(|s| s.generation) else {
+            self.chrome.banner = Some(Banner::error(
+                "Open a log first (A); Compare with… then reads the second run (B).",
+            ));
+            return false;
+        };
+        let target = Target {
+            source: Source::Path(path),
+            session: None,
+        };
+        self.panels.compare.want(target, generation, false);
+        true
     }
 }

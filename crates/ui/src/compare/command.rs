@@ -8,10 +8,17 @@ pub type SessionRef = (PathBuf, Option<String>);
 /// A command of the comparison of two runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompareCommand {
-    /// File ▸ Compare with…: pick B with the native open dialog.
+    /// File ▸ Compare with…: pick B with the native open dialog (B lands in the Compare tab).
     OpenDialog,
-    /// Compare the open log (A) with this file (B), read in the background.
+    /// The Policy tab's what-if ▸ Compare with a run…: the same dialog; B lands beside the
+    /// prediction (the Policy tab stays).
+    OpenDialogBeside,
+    /// Compare the open log (A) with this file (B), read in the background; the Compare tab
+    /// opens.
     With(PathBuf),
+    /// As [`CompareCommand::With`], in the tab in view, with B's curve and the what-if's both
+    /// drawn on the strip (the Policy tab's what-if: a real run beside the predicted one).
+    Beside(PathBuf),
     /// From the sessions browser: open `a` and compare it with `b` once it is loaded.
     Sessions {
         /// The run opened (A).

@@ -1,13 +1,16 @@
 //! Reading B and comparing it with A, off the UI thread: B is read and its surface and meter
-//! built as a main load does, both runs are analysed (`surface_engine::compare::analyse`) and
-//! compared, and the two logs' events are paired by turn and step (the engine's
-//! [`Positions`]) for B's curve on A's strip.
+//! built as a main load does, both runs are analysed (`surface_engine::compare::analyse`,
+//! priced with the price file in use) and compared, the two logs' events are paired by turn
+//! and step (the engine's [`Positions`]) for B's curve on A's strip, and B's compactions are
+//! counted at the policy's check points (for the Policy tab's prediction against a run).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, analyse, compare};
+use surface_engine::cost::PriceTable;
+use surface_engine::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface, SurfaceOp};
 
 use crate::session::loader::{Source, next_generation, read_source};
@@ -46,6 +49,43 @@ pub struct Compared {
     pub a_to_b: Vec<Option<u32>>,
     /// B's replace ops (its compactions), each as the event of A at the same place.
     pub b_marks: Vec<usize>,
+    /// B's own compactions as the policy's check points see them.
+    pub b_checks: RealChecks,
+    /// The prices both runs were priced with (an identity, never followed; `None`: tokens).
+    pub priced_with: Option<usize>,
+}
+
+/// A real run's compactions as the policy's check points see them (viewer-spec §10.1): how
+/// many checks compacted (or tried to) and where the first did — the same counting a what-if
+/// report's `fired` and its checks' turn and step use.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RealChecks {
+    /// Checks at which the log compacted.
+    pub fired: usize,
+    /// The first one: the `turn` and `step` of the step it comes before, and the seq of its
+    /// first compaction event.
+    pub first: Option<(Option<u64>, Option<u64>, u64)>,
+}
+
+impl RealChecks {
+    /// Read from the policy's input for `log` (`surface` at the end, `meter` built from it).
+    pub fn of(log: &EventLog, surface: &Surface, meter: &Meter) -> RealChecks {
+        let input = PolicyInput::build(log, surface, meter);
+        let mut checks = input.compacting_checks();
+        // A compacting check's cursor is its first compaction event.
+        let first = checks.next().map(|c| {
+            let at = if (c.cursor as usize) < log.len() {
+                c.cursor
+            } else {
+                c.event
+            };
+            (c.turn, c.step, log.event(surface_engine::EventIdx(at)).seq)
+        });
+        RealChecks {
+            fired: usize::from(first.is_some()) + checks.count(),
+            first,
+        }
+    }
 }
 
 /// A's side of a comparison, shared with the worker.
@@ -60,8 +100,14 @@ pub struct SideA {
     pub meter: Arc<Meter>,
 }
 
-/// Reads B and compares it with A at threshold ratio `ratio`. Errors are one sentence.
-pub fn compute(a: &SideA, b: &Target, ratio: f64) -> Result<Compared, String> {
+/// Reads B and compares it with A at threshold ratio `ratio`, priced with `prices` when given.
+/// Errors are one sentence.
+pub fn compute(
+    a: &SideA,
+    b: &Target,
+    ratio: f64,
+    prices: Option<&Arc<PriceTable>>,
+) -> Result<Compared, String> {
     let loaded = read_source(
         &b.source,
         b.session.as_deref(),
@@ -72,8 +118,10 @@ pub fn compute(a: &SideA, b: &Target, ratio: f64) -> Result<Compared, String> {
     .map_err(|e| format!("{}: {e}", b.source.label()))?;
     let b_meter = Arc::new(surface_passes::meter_of(&loaded.log, &loaded.surface));
     let a_surface = Surface::at_end(&a.log);
-    let a_analysed = analyse(&a.log, &a_surface, &a.meter, ratio, None);
-    let b_analysed = analyse(&loaded.log, &loaded.surface, &b_meter, ratio, None);
+    let table = prices.map(|p| p.as_ref());
+    let a_analysed = analyse(&a.log, &a_surface, &a.meter, ratio, table);
+    let b_analysed = analyse(&loaded.log, &loaded.surface, &b_meter, ratio, table);
+    let b_checks = RealChecks::of(&loaded.log, &loaded.surface, &b_meter);
     let comparison = compare(
         Side {
             log: &a.log,
@@ -106,6 +154,8 @@ pub fn compute(a: &SideA, b: &Target, ratio: f64) -> Result<Compared, String> {
         comparison,
         a_to_b,
         b_marks,
+        b_checks,
+        priced_with: prices.map(|p| Arc::as_ptr(p) as usize),
     })
 }
 
@@ -151,14 +201,14 @@ impl CompareJob {
     pub fn spawn(
         a: SideA,
         b: Target,
-        ratio: f64,
+        (ratio, prices): (f64, Option<Arc<PriceTable>>),
         ctx: Option<egui::Context>,
     ) -> Result<CompareJob, Box<Result<Compared, String>>> {
         let (tx, rx) = channel();
         let started = std::thread::Builder::new()
             .name("surface-viewer-compare".into())
             .spawn(move || {
-                let _ = tx.send(compute(&a, &b, ratio));
+                let _ = tx.send(compute(&a, &b, ratio, prices.as_ref()));
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();
                 }

@@ -1,8 +1,11 @@
 //! What the comparison keeps: which B was asked for and the load of A it belongs to, the job
 //! computing it, the result, B's position (moved with A's cursor by the Compare tab) and
-//! whether B's curve is drawn. A new log opened in place of A drops the comparison.
+//! whether B's curve is drawn, and the prices it is priced with. A new log opened in place of A
+//! drops the comparison; another price file computes it again.
 
 use std::sync::Arc;
+
+use surface_engine::cost::PriceTable;
 
 use crate::compare::job::{CompareJob, Compared, SideA, Target, compute};
 use crate::session::loaded::Session;
@@ -40,14 +43,17 @@ pub struct CompareRuns {
     pub(crate) selected_turn: Option<u64>,
     /// The user hid B's curve on the strip.
     pub(crate) hide_curve: bool,
+    /// The prices both runs are priced with (the price file in use; `None`: tokens only).
+    /// Set by `prices/apply.rs`; a change compares again.
+    pub(crate) prices: Option<Arc<PriceTable>>,
 }
 
 impl CompareRuns {
     /// Compares the log of load `generation` (or, with `next`, the next load) with `target`.
     pub fn want(&mut self, target: Target, generation: u64, next: bool) {
-        let hide_curve = self.hide_curve;
         *self = CompareRuns {
-            hide_curve,
+            hide_curve: self.hide_curve,
+            prices: self.prices.take(),
             ..CompareRuns::default()
         };
         let binding = if next {
@@ -64,9 +70,9 @@ impl CompareRuns {
 
     /// Forgets B.
     pub fn close(&mut self) {
-        let hide_curve = self.hide_curve;
         *self = CompareRuns {
-            hide_curve,
+            hide_curve: self.hide_curve,
+            prices: self.prices.take(),
             ..CompareRuns::default()
         };
     }
@@ -113,10 +119,24 @@ impl CompareRuns {
         {
             return self.close();
         }
+        self.reprice();
         self.start(session, ratio, ctx, blocking);
         if let Some(done) = self.job.as_ref().and_then(CompareJob::poll) {
             self.job = None;
             self.land(done);
+        }
+    }
+
+    /// Compares again when the price file changed since the result was computed (the result
+    /// stays on screen until the new one lands).
+    fn reprice(&mut self) {
+        let key = self.prices.as_ref().map(|p| Arc::as_ptr(p) as usize);
+        let stale = self.result.as_ref().is_some_and(|r| r.priced_with != key);
+        if stale
+            && self.job.is_none()
+            && let Some(w) = &mut self.wanted
+        {
+            w.started = false;
         }
     }
 
@@ -141,10 +161,11 @@ impl CompareRuns {
             meter: Arc::clone(meter),
         };
         if blocking {
-            let done = compute(&a, &w.target, ratio);
+            let done = compute(&a, &w.target, ratio, self.prices.as_ref());
             return self.land(done);
         }
-        match CompareJob::spawn(a, w.target.clone(), ratio, ctx.cloned()) {
+        let priced = (ratio, self.prices.clone());
+        match CompareJob::spawn(a, w.target.clone(), priced, ctx.cloned()) {
             Ok(job) => self.job = Some(job),
             Err(done) => self.land(*done),
         }

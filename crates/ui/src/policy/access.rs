@@ -18,6 +18,25 @@ impl crate::app::ViewerApp {
             .cloned()
     }
 
+    /// The Policy tab's prediction against a real run as shown: (row, predicted, B's real),
+    /// once a what-if and a comparison exist.
+    pub fn policy_beside_table(&mut self) -> Option<Vec<(&'static str, String, String)>> {
+        let report = self.panels.policy.latest_what_if()?;
+        let run = self.panels.compare.result()?;
+        let ledgers = self
+            .panels
+            .policy
+            .ledgers
+            .ledgers()
+            .map(std::sync::Arc::clone);
+        let rows = crate::policy::beside::beside_rows(&report, ledgers.as_deref(), run);
+        Some(
+            rows.into_iter()
+                .map(|r| (r.name, r.predicted, r.real))
+                .collect(),
+        )
+    }
+
     /// The Policy tab's what-if ledgers as shown: (row, actual, what-if), once computed.
     pub fn policy_ledger_table(&mut self) -> Option<Vec<(&'static str, String, String)>> {
         let l = self.panels.policy.ledgers.ledgers()?;

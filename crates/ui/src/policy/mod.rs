@@ -1,10 +1,11 @@
 //! The Policy tab (viewer-spec §10): the tab itself (`tab`), its verdict table (`table`), its
 //! settings as typed text (`fields`), its table text (`rows`), the replays off the UI thread
-//! (`job`), the what-if's two ledgers (`ledgers`, `ledgers_ui`), and what tests read of it
-//! (`access`).
+//! (`job`), the what-if's two ledgers (`ledgers`, `ledgers_ui`), the what-if held against a
+//! real run (`beside`), and what tests read of it (`access`).
 
 pub(crate) mod access;
 pub(crate) mod apply;
+pub(crate) mod beside;
 pub(crate) mod command;
 pub(crate) mod fields;
 pub(crate) mod job;

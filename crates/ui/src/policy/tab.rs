@@ -1,7 +1,8 @@
 //! The Policy tab (viewer-spec §10, issue #24): the policy's settings as fields, verify or
 //! what-if, the settings inferred from the log, the first divergence (a link to its check), and
-//! the log's totals beside the replay's in a pane that scrolls; under it the verdict table
-//! (`table`), one row per check, always in view.
+//! the log's totals beside the replay's in a pane that scrolls (a what-if also its ledgers and
+//! the prediction against a real run, `beside`); under it the verdict table (`table`), one row
+//! per check, always in view.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode, four_digi
 use crate::command::NavCommand;
 use crate::command::PolicyCommand;
 use crate::command::UiCommand;
+use crate::compare::state::CompareRuns;
 use crate::policy::fields::{PolicyFields, interval_text};
 use crate::policy::job::PolicyJob;
 use crate::policy::ledgers::LedgerJob;
@@ -81,7 +83,7 @@ impl PolicyTabState {
 /// replay cursor; `reveal` when it just jumped (the table scrolls to the check there).
 pub fn policy_ui(
     ui: &mut Ui,
-    session: &Session,
+    (session, compare): (&Session, &CompareRuns),
     state: &mut PolicyTabState,
     (synchronous, reveal): (bool, bool),
     commands: &mut Vec<UiCommand>,
@@ -99,7 +101,13 @@ pub fn policy_ui(
                 .id_salt("policy-upper-scroll")
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
-                    upper_ui(ui, (session, synchronous), state, report.as_ref(), commands)
+                    upper_ui(
+                        ui,
+                        (session, compare, synchronous),
+                        state,
+                        report.as_ref(),
+                        commands,
+                    )
                 });
         });
     if let Some(report) = report {
@@ -144,7 +152,7 @@ fn replay_ui(
 /// divergence (a link to its check) and the totals.
 fn upper_ui(
     ui: &mut Ui,
-    (session, synchronous): (&Session, bool),
+    (session, compare, synchronous): (&Session, &CompareRuns, bool),
     state: &mut PolicyTabState,
     report: Option<&std::sync::Arc<PolicyReport>>,
     commands: &mut Vec<UiCommand>,
@@ -195,6 +203,9 @@ fn upper_ui(
     if current && report.mode == ReplayMode::WhatIf {
         ui.separator();
         what_if_ledgers_ui(ui, (session, synchronous), state, &palette);
+        ui.separator();
+        let ledgers = state.ledgers.ledgers().map(Arc::clone);
+        crate::policy::beside::beside_ui(ui, report, ledgers.as_deref(), compare, commands);
     }
 }
 

@@ -48,10 +48,12 @@ impl ViewerApp {
 
 impl ViewerApp {
     /// Hands the table in use to the views that price on their own workers: the Policy tab's
-    /// what-if ledgers and the sessions browser's cost column (which reads its folder again).
+    /// what-if ledgers, the comparison of two runs and the sessions browser's cost column (which
+    /// reads its folder again).
     pub(crate) fn share_prices(&mut self, ctx: Option<egui::Context>) {
         let table = self.panels.prices.table().cloned();
         self.panels.policy.ledgers.prices = table.clone();
+        self.panels.compare.prices = table.clone();
         self.set_fleet_prices(table, ctx);
     }
 }

@@ -318,6 +318,8 @@ pub enum DialogPurpose {
     Prices,
     /// Pick a second log to compare with the open one.
     Compare,
+    /// Pick a real run to hold beside the Policy tab's what-if (compared as with `Compare`).
+    CompareBeside,
     /// Name the new folder an export of the browsed folder is written to.
     ExportTo,
 }
@@ -354,10 +356,12 @@ impl DialogJob {
                     }
                 }
                 let picked = match purpose {
-                    DialogPurpose::Open | DialogPurpose::Compare => dialog
-                        .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
-                        .add_filter("All files", &["*"])
-                        .pick_file(),
+                    DialogPurpose::Open | DialogPurpose::Compare | DialogPurpose::CompareBeside => {
+                        dialog
+                            .add_filter("Session logs", &["jsonl", "zstd", "zst", "sqlite", "db"])
+                            .add_filter("All files", &["*"])
+                            .pick_file()
+                    }
                     DialogPurpose::Prices => dialog
                         .add_filter("Price files", &["json"])
                         .add_filter("All files", &["*"])
