@@ -252,3 +252,36 @@ fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
         assert_eq!(fleet.currency.as_deref(), Some("USD"));
     }
 }
+
+#[test]
+fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
+    let text = r#"{"currency": "USD", "per": 1000000, "models": {"*": {"uncached": 1.0, "cache_read": 0.1, "cache_write": 1.25, "output": 4.0}}}"#;
+    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let root = policy_fixtures();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .build_eframe(move |_cc| ViewerApp::new_browser_for_test(&root));
+    harness.run();
+    harness
+        .state_mut()
+        .set_fleet_prices(Some(std::sync::Arc::new(table)), None);
+    harness.run();
+    // Every column laid out: the last one starts past the window's right edge.
+    let before = harness.get_by_label("Format").rect();
+    assert!(before.left() > 1280.0, "Format already in view at {before:?}");
+    harness.get_by_label("Format").scroll_to_me();
+    harness.run();
+    let after = harness.get_by_label("Format").rect();
+    assert!(
+        after.right() <= 1280.0 && after.left() >= 0.0,
+        "Format not brought into view: {after:?}"
+    );
+    // The header moved with the rows: the first row's format cell lines up under it.
+    let cell = harness
+        .query_all_by_label("JSONL")
+        .next()
+        .expect("a format cell")
+        .rect();
+    assert!((cell.left() - after.left()).abs() < 8.0, "{cell:?} vs {after:?}");
+}

@@ -327,7 +327,12 @@ pub fn browser_ui(
         notes_ui(ui, state);
     }
     ui.separator();
-    table_ui(ui, state, commands);
+    // Wider than the window (the fleet columns, a narrow window): the table scrolls sideways,
+    // its header with it, and keeps its own vertical scrolling.
+    egui::ScrollArea::horizontal()
+        .id_salt("sessions-table-sideways")
+        .auto_shrink([false, false])
+        .show(ui, |ui| table_ui(ui, state, commands));
 }
 
 fn notes_ui(ui: &mut Ui, state: &BrowserState) {
