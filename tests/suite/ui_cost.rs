@@ -198,3 +198,35 @@ fn a_price_file_is_used_remembered_and_an_invalid_one_is_named_in_one_line() {
     );
     assert_eq!(start.state().price_file_in_use(), None);
 }
+
+#[test]
+fn at_1280_by_720_the_request_tabs_figures_stay_inside_the_side_panel() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(32)
+        .build_eframe(|_cc| {
+            ViewerApp::new_for_test_with_prices(
+                asset("sample.session.jsonl"),
+                asset("prices.example.json"),
+            )
+        });
+    harness.run();
+    harness
+        .state_mut()
+        .push_command(WindowCommand::ShowTab(SideTab::Request));
+    harness.state_mut().push_command(NavCommand::End);
+    harness.run();
+    let request = harness.state().shown_request().expect("a request").clone();
+    let estimated = format!("{} tokens", request.estimate.total);
+    let reported = format!(
+        "{} prompt tokens",
+        request.reported.expect("the sample reports usage").prompt()
+    );
+    for figure in [estimated.as_str(), reported.as_str()] {
+        let rect = harness.get_by_label(figure).rect();
+        assert!(
+            rect.left() < 1280.0 && rect.right() <= 1280.0 + 1.0,
+            "{figure:?} is out of the window at {rect:?}"
+        );
+    }
+}

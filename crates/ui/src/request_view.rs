@@ -286,8 +286,10 @@ fn bar_ui(ui: &mut Ui, request: &Request, pal: &Palette) {
 /// The meter's estimate beside the provider's reported usage.
 fn figures_ui(ui: &mut Ui, request: &Request, ratio: f64, pal: &Palette) {
     let e = &request.estimate;
+    // In a narrow side panel the long labels wrap instead of pushing the figures out of view.
     egui::Grid::new("request-figures")
         .num_columns(2)
+        .max_col_width(ui.available_width() * theme::REQUEST_LABEL_SHARE)
         .striped(true)
         .show(ui, |ui| {
             ui.label("estimated (the meter's prices)");

@@ -167,6 +167,9 @@ pub const STRIP_LEGEND_SIZE: f32 = 10.5;
 pub const REQUEST_BAR_HEIGHT: f32 = 22.0;
 /// Size of a legend swatch.
 pub const SWATCH_SIZE: f32 = 10.0;
+/// The widest a column of the Request tab's figures grows, as a share of the panel: labels
+/// wrap past it, so the figures beside them stay in view in a narrow panel.
+pub const REQUEST_LABEL_SHARE: f32 = 0.5;
 
 /// Adds the bundled monospace font as a fallback of the proportional family, so that the
 /// arrows and shapes the UI uses (▲ ▶ ◀ ⇤ ↑ ● ■) render with the default fonts alone, and the
