@@ -151,42 +151,36 @@ mod tests {
         }
     }
 
-    #[test]
-    fn each_found_takes_every_result_largest_first_on_one_worker() {
+    /// `each_found` on one worker over sessions of `sizes`, its `take` failing at `fail_at`:
+    /// the outcome and the sizes taken, in order.
+    fn taken(sizes: &[u64], fail_at: Option<u64>) -> (Result<(), String>, Vec<u64>) {
         let mut taken = Vec::new();
         let done = each_found(
-            &found(&[3, 9, 7, 1]),
+            &found(sizes),
             1,
             |e| e.size,
             |size| {
                 taken.push(size);
-                Ok(())
-            },
-        );
-        assert!(done.is_ok());
-        assert_eq!(taken, [9, 7, 3, 1]);
-    }
-
-    #[test]
-    fn the_first_failed_take_stops_the_rest_and_is_the_error() {
-        let mut taken = Vec::new();
-        let done = each_found(
-            &found(&[3, 9, 7, 1]),
-            1,
-            |e| e.size,
-            |size| {
-                taken.push(size);
-                if size == 7 {
+                if Some(size) == fail_at {
                     anyhow::bail!("stdout closed at {size}");
                 }
                 Ok(())
             },
         );
+        (done.map_err(|e| e.to_string()), taken)
+    }
+
+    #[test]
+    fn each_found_takes_every_result_largest_first_on_one_worker() {
+        assert_eq!(taken(&[3, 9, 7, 1], None), (Ok(()), vec![9, 7, 3, 1]));
+    }
+
+    #[test]
+    fn the_first_failed_take_stops_the_rest_and_is_the_error() {
         assert_eq!(
-            done.map_err(|e| e.to_string()),
-            Err("stdout closed at 7".into())
+            taken(&[3, 9, 7, 1], Some(7)),
+            (Err("stdout closed at 7".into()), vec![9, 7])
         );
-        assert_eq!(taken, [9, 7]);
     }
 
     #[test]
