@@ -3,10 +3,9 @@
 //! for each trigger, each kind, a failed compaction, a refetch, a lost and a kept term, bad
 //! compaction events, and the `audit` command's JSON, Markdown and HTML.
 
+use crate::binary::{expect_exit, run};
 use crate::common;
 use crate::invariants;
-
-use std::process::{Command, Output};
 
 use common::*;
 use serde_json::{Value, json};
@@ -776,13 +775,6 @@ fn hostile_payloads_never_panic() {
 
 // --- The command ---------------------------------------------------------------------------
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
 #[test]
 fn audit_json_has_the_contract_fields() {
     let fixture = upstream("v0-2026-08-20-head/compaction-recovery.session.jsonl");
@@ -793,12 +785,7 @@ fn audit_json_has_the_contract_fields() {
         "--threshold-ratio",
         "0.5",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     for key in [
         "file",
@@ -929,25 +916,25 @@ fn well_formed(html: &str) -> Vec<String> {
     names
 }
 
+/// `audit LOG --html DIR/audit.html`, which must succeed: the report's text.
+fn html_report(log: &std::path::Path, dir: &std::path::Path) -> String {
+    let out_path = dir.join("audit.html");
+    let out = run(&[
+        "audit",
+        log.to_str().unwrap(),
+        "--html",
+        out_path.to_str().unwrap(),
+    ]);
+    expect_exit(&out, 0);
+    std::fs::read_to_string(&out_path).unwrap()
+}
+
 #[test]
 fn the_html_report_is_well_formed_self_contained_and_holds_the_curve() {
     let dir = tempfile::tempdir().unwrap();
     let sample =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl");
-    let out_path = dir.path().join("audit.html");
-    let out = run(&[
-        "audit",
-        sample.to_str().unwrap(),
-        "--html",
-        out_path.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let html = std::fs::read_to_string(&out_path).unwrap();
+    let html = html_report(&sample, dir.path());
     let names = well_formed(&html);
     assert!(html.starts_with("<!DOCTYPE html>"));
     for needed in [
@@ -1049,20 +1036,7 @@ fn the_html_report_of_a_long_log_links_only_to_sections_it_holds() {
     let log = dir.path().join("long.session.jsonl");
     let file = std::fs::File::create(&log).unwrap();
     surface_synth::generate(&config, std::io::BufWriter::new(file)).unwrap();
-    let out_path = dir.path().join("audit.html");
-    let out = run(&[
-        "audit",
-        log.to_str().unwrap(),
-        "--html",
-        out_path.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let html = std::fs::read_to_string(&out_path).unwrap();
+    let html = html_report(&log, dir.path());
     let replaces = html.matches("<section id=\"r-").count();
     assert!(
         replaces > surface_cli::audit::DETAILED,

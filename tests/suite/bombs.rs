@@ -6,11 +6,12 @@
 //! memory (each child's peak resident size is measured with `wait4`). The sessions listing
 //! lists a folder that holds a bomb.
 
+use crate::binary::bin;
 use crate::common;
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -33,7 +34,7 @@ struct Run {
 )]
 fn run(args: &[&str]) -> Run {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+    let mut child = bin()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,24 +1,11 @@
 //! The binary, run as a user would: output shapes of viewer-spec §4, exit codes, and one clear
 //! error line for unreadable input.
 
+use crate::binary::{json_of, run};
 use crate::common;
-
-use std::process::{Command, Output};
 
 use common::*;
 use serde_json::Value;
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
-}
 
 fn fixture(rel: &str) -> String {
     upstream(rel).to_string_lossy().into_owned()

@@ -4,10 +4,11 @@
 //! show. Figures come from fixtures that do not change (`tests/fixtures/`); the README's
 //! examples on the bundled samples are `tests/readme_examples.rs`.
 
+use crate::binary::{expect_exit, run, stderr, stdout};
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 
@@ -18,33 +19,6 @@ const EXIT_TROUBLE: i32 = 2;
 /// A real harness run (the policy lab's p01): 1,317 events, 16 compactions, window 16000;
 /// three warnings and no error.
 const P01: &str = "tests/fixtures/policy/p01.jsonl";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Asserts the exit code, showing both streams when it differs.
-fn expect_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(out),
-        stderr(out)
-    );
-}
 
 /// Asserts trouble: exit 2, nothing on stdout, one line on stderr containing `needle`.
 fn expect_trouble(out: &Output, needle: &str) {

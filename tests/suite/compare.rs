@@ -5,10 +5,10 @@
 //! against a copy written in an older era's shapes, against another task, a log that stops
 //! mid-turn and an empty one; then `compare` as a user runs it.
 
+use crate::binary::{expect_exit, run, stdout};
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 use surface_engine::compare::{Analysed, Comparison, DivergenceKind, Side, analyse, compare};
@@ -480,27 +480,10 @@ fn an_empty_log_compares_with_nothing_in_it() {
 
 // --- The command ------------------------------------------------------------------------
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn compare_json_is_the_document_of_section_12() {
     let out = run(&["compare", P01, P02, "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(doc["a"]["file"], json!(P01));
     assert_eq!(doc["b"]["file"], json!(P02));
@@ -629,12 +612,7 @@ fn sessions_of_a_sqlite_file_are_picked_per_side() {
     let db = db.to_str().unwrap();
     // The same session in SQLite and in JSONL: no divergence.
     let out = run(&["compare", db, P01, "--session-a", "policy-p01", "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(doc["a"]["session"], json!("policy-p01"));
     assert!(

@@ -4,11 +4,11 @@
 //! between a replace and the compaction that shadowed its replacement — never from the
 //! engine's own passes. Then `cost` and `audit --prices` as a user runs them.
 
+use crate::binary::{run, stderr, stdout};
 use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 use surface_engine::cost::{CallKind, Ledger, PriceTable, ledger_of};
@@ -490,22 +490,6 @@ fn the_sample_balances_have_the_sign_of_the_formula() {
 }
 
 // --- The command ------------------------------------------------------------------------
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn has_row(text: &str, words: &[&str]) -> bool {
     text.lines().any(|l| {

@@ -3,21 +3,12 @@
 //! provider or model name starting with `=`, `+`, `-` or `@` — is written with a leading `'`;
 //! commas, quotes, line feeds and carriage returns are quoted; numbers stay numbers.
 
-use std::process::Command;
-
+use crate::binary::{expect_exit, run};
 use crate::common;
 
 fn csv_of(args: &[&str], exit: i32) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(exit),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run(args);
+    expect_exit(&out, exit);
     String::from_utf8(out.stdout).unwrap()
 }
 

@@ -7,6 +7,7 @@
 //! Python package is importable (required when `SURFACE_VIEWER_REQUIRE_DUCKDB` is set, as
 //! `.ci/run` does).
 
+use crate::binary::{bin, run};
 use crate::common;
 
 use std::collections::BTreeMap;
@@ -22,12 +23,16 @@ use surface_engine::audit::audit;
 use surface_engine::cost::ledger_of;
 use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+/// Every table an export writes, as the tests expect them (not read from the product, so that
+/// a table it stops writing fails them).
+pub const TABLES: [&str; 6] = [
+    "sessions",
+    "events",
+    "calls",
+    "checks",
+    "compactions",
+    "findings",
+];
 
 fn text(out: &Output) -> String {
     format!(
@@ -175,28 +180,21 @@ fn export_fixtures(extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn every_table_holds_the_engines_figures_for_every_fixture() {
     let (_dir, out) = export_fixtures(&["--jobs", "2"]);
-    let tables: BTreeMap<&str, Vec<Row>> = [
-        "sessions",
-        "events",
-        "calls",
-        "checks",
-        "compactions",
-        "findings",
-    ]
-    .into_iter()
-    .map(|t| {
-        let (rows, metadata) = read_table(&out, t);
-        for kv in metadata {
-            assert_eq!(
-                kv.get("schema_version").map(String::as_str),
-                Some("1"),
-                "{t}"
-            );
-            assert_eq!(kv.get("surface_viewer.table").map(String::as_str), Some(t));
-        }
-        (t, rows)
-    })
-    .collect();
+    let tables: BTreeMap<&str, Vec<Row>> = TABLES
+        .into_iter()
+        .map(|t| {
+            let (rows, metadata) = read_table(&out, t);
+            for kv in metadata {
+                assert_eq!(
+                    kv.get("schema_version").map(String::as_str),
+                    Some("1"),
+                    "{t}"
+                );
+                assert_eq!(kv.get("surface_viewer.table").map(String::as_str), Some(t));
+            }
+            (t, rows)
+        })
+        .collect();
     let files = fixture_files();
     assert_eq!(tables["sessions"].len(), files.len());
     let settings = PolicySettings::default();
@@ -770,7 +768,7 @@ fn the_readme_duckdb_example_runs_as_shown() {
     let dir = tempfile::tempdir().unwrap();
     for line in export.lines().filter(|l| l.starts_with("surface-viewer ")) {
         let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-        let done = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+        let done = bin()
             .args(words.iter().map(|w| {
                 if *w == "fleet" {
                     dir.path().join("fleet")

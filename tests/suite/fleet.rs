@@ -4,6 +4,7 @@
 //! file, a decompression bomb past `--max-bytes` and a FIFO beside a good session: those rows
 //! carry their error, the good one finishes, and the exit codes are `check DIR`'s.
 
+use crate::binary::run_texts;
 use crate::common;
 
 use std::io::Write as _;
@@ -23,20 +24,8 @@ fn prices() -> String {
         .to_string()
 }
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 fn json_of(args: &[&str], code: i32) -> Value {
-    let (got, out, err) = run(args);
+    let (got, out, err) = run_texts(args);
     assert_eq!(got, Some(code), "{args:?}: {err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}\n{out}"))
 }
@@ -171,7 +160,7 @@ fn every_cost_row_equals_cost_file_on_that_file() {
 fn the_reports_have_a_row_per_session_and_the_totals() {
     let dir = fixture_folder();
     let root = s(dir.path());
-    let (code, text, err) = run(&["policy", root, "--what-if", "--threshold-ratio", "0.7"]);
+    let (code, text, err) = run_texts(&["policy", root, "--what-if", "--threshold-ratio", "0.7"]);
     assert_eq!(code, Some(1), "{err}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -191,7 +180,7 @@ fn the_reports_have_a_row_per_session_and_the_totals() {
     );
     // No progress bar when stderr is not a terminal.
     assert!(err.is_empty(), "{err:?}");
-    let (code, text, _) = run(&["cost", root]);
+    let (code, text, _) = run_texts(&["cost", root]);
     assert_eq!(code, Some(0));
     assert!(text.lines().nth(6).unwrap().starts_with("total"), "{text}");
     assert!(text.contains("5 sessions under"), "{text}");
@@ -203,7 +192,7 @@ fn the_reports_have_a_row_per_session_and_the_totals() {
         ),
         ("cost", surface_cli::fleet::cost_dir::CSV_COLUMNS.join(",")),
     ] {
-        let (_, csv, _) = run(&[cmd, root, "--csv"]);
+        let (_, csv, _) = run_texts(&[cmd, root, "--csv"]);
         let rows: Vec<&str> = csv.lines().collect();
         assert_eq!(rows[0], header);
         assert_eq!(rows.len(), 6, "{csv}");
@@ -282,7 +271,7 @@ fn unreadable_files_a_bomb_and_a_fifo_are_rows_with_their_error() {
         assert_eq!(doc["totals"]["unreadable"], 2);
         assert_eq!(doc["totals"]["skipped"], u64::from(have_fifo));
     }
-    let (code, text, _) = run(&["policy", root, "--max-bytes", "16M"]);
+    let (code, text, _) = run_texts(&["policy", root, "--max-bytes", "16M"]);
     assert_eq!(code, Some(1));
     assert!(text.contains("bomb.jsonl.zstd: unreadable: "), "{text}");
     assert!(
@@ -295,12 +284,12 @@ fn unreadable_files_a_bomb_and_a_fifo_are_rows_with_their_error() {
     // Nothing readable: exit 2.
     std::fs::remove_file(dir.path().join("good.jsonl")).unwrap();
     for cmd in ["policy", "cost"] {
-        let (code, _, err) = run(&[cmd, root, "--max-bytes", "16M"]);
+        let (code, _, err) = run_texts(&[cmd, root, "--max-bytes", "16M"]);
         assert_eq!(code, Some(2), "{cmd}: {err}");
     }
     // A folder with no session file at all: one line, exit 2.
     let empty = tempfile::tempdir().unwrap();
-    let (code, _, err) = run(&["policy", s(empty.path())]);
+    let (code, _, err) = run_texts(&["policy", s(empty.path())]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no session file"), "{err}");
 }

@@ -1125,6 +1125,7 @@ fn a_live_wal_writer_is_never_blocked() {
 // ---------------------------------------------------------------------------------------------
 // No input panics
 
+use crate::binary::bin;
 use crate::invariants;
 
 mod no_panics {
@@ -1304,10 +1305,7 @@ fn session_row_oddities() {
 // The acceptance check, through the binary
 
 fn cli_json(args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .expect("binary runs");
+    let out = bin().args(args).output().expect("binary runs");
     assert!(
         out.status.code().is_some_and(|c| c < 2),
         "{args:?}: {}",

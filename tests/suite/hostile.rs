@@ -2,10 +2,11 @@
 //! naming the file, exit 2 only when nothing could be read, never a panic, and the file is
 //! byte-identical afterwards.
 
+use crate::binary::bin;
 use crate::common;
 use crate::invariants;
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::Value;
@@ -21,10 +22,7 @@ fn run_on(bytes: &[u8], args: &[&str]) -> (Output, tempfile::TempDir, std::path:
     std::fs::write(&path, bytes).unwrap();
     let mut full = vec![args[0], path.to_str().unwrap()];
     full.extend_from_slice(&args[1..]);
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(&full)
-        .output()
-        .unwrap();
+    let out = bin().args(&full).output().unwrap();
     assert_eq!(
         std::fs::read(&path).unwrap(),
         bytes,
@@ -285,7 +283,7 @@ fn a_locked_database_is_one_clear_error_and_stays_locked_by_its_owner() {
              INSERT INTO events VALUES ('s', 0, 'turn/start', 1, '{}', NULL, NULL);",
         )
         .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+    let out = bin()
         .args(["check", path.to_str().unwrap()])
         .output()
         .unwrap();

@@ -8,6 +8,7 @@
 // The shipped crates deny `unwrap` and `expect` (`[workspace.lints.clippy]`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod binary;
 mod common;
 mod invariants;
 
@@ -62,5 +63,7 @@ mod ui_policy_tab;
 mod ui_save;
 #[cfg(feature = "gui")]
 mod ui_snapshot;
+#[cfg(feature = "gui")]
+mod ui_support;
 #[cfg(feature = "gui")]
 mod ui_time_axis;

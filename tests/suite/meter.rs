@@ -2,10 +2,10 @@
 //! fixtures (`tests/fixtures/meter/`), row by row and field by field, through the library and
 //! through the binary; the context window of a real log; and the meter's bad-input warnings.
 
+use crate::binary::bin;
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::*;
 use serde_json::{Value, json};
@@ -86,10 +86,6 @@ fn scrubbed_tools_are_a_warning_not_an_error() {
         .map(|f| (f.rule, f.seq, f.severity.as_str()))
         .collect();
     assert_eq!(meter, [("meter.bad-tools", Some(7), "warning")]);
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
 }
 
 #[test]

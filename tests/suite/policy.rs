@@ -4,10 +4,10 @@
 //! bracketing the true settings, what-if against verify and against the counterfactual pair,
 //! properties over generated logs, and the `policy` command's exit codes and refusals.
 
+use crate::binary::{expect_exit, run};
 use crate::common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -604,13 +604,6 @@ proptest! {
 
 // --- The command ---------------------------------------------------------------------------
 
-fn run_cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 fn path(name: &str) -> String {
     fixture_path(name).display().to_string()
 }
@@ -618,19 +611,14 @@ fn path(name: &str) -> String {
 #[test]
 fn policy_exit_codes_json_and_csv() {
     let p01 = path("p01.jsonl");
-    let out = run_cli(&["policy", &p01]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run(&["policy", &p01]);
+    expect_exit(&out, 0);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("0 disagree") && text.contains("first divergence: none"),
         "{text}"
     );
-    let out = run_cli(&["policy", &p01, "--threshold-ratio", "0.7", "--json"]);
+    let out = run(&["policy", &p01, "--threshold-ratio", "0.7", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["mode"], "verify");
@@ -660,7 +648,7 @@ fn policy_exit_codes_json_and_csv() {
     ] {
         assert!(check.get(key).is_some(), "{key}");
     }
-    let out = run_cli(&[
+    let out = run(&[
         "policy",
         &p01,
         "--what-if",
@@ -678,7 +666,7 @@ fn policy_exit_codes_json_and_csv() {
             .iter()
             .any(|c| c["exact"] == false)
     );
-    let out = run_cli(&["policy", &p01, "--csv"]);
+    let out = run(&["policy", &p01, "--csv"]);
     assert_eq!(out.status.code(), Some(0));
     let csv = String::from_utf8(out.stdout).unwrap();
     let header = surface_cli::policy::CSV_COLUMNS.join(",");
@@ -693,7 +681,7 @@ fn policy_exit_codes_json_and_csv() {
         // No cell of p01 holds a comma or a quote: every row has one cell per column.
         assert_eq!(row.split(',').count(), columns, "{row}");
     }
-    let out = run_cli(&["policy", &path("nope.jsonl")]);
+    let out = run(&["policy", &path("nope.jsonl")]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -716,7 +704,7 @@ fn invalid_settings_are_one_line_naming_the_flag_and_exit_2() {
     for (flags, flag) in cases {
         let mut args = vec!["policy", p01.as_str()];
         args.extend_from_slice(flags);
-        let out = run_cli(&args);
+        let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{err}");

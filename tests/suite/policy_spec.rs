@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::binary::{bin, expect_exit};
+
 use surface_engine::audit::{Trigger, audit};
 use surface_engine::policy::{
     CheckKind, Outcome, PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, replay,
@@ -284,17 +286,12 @@ fn a_retain_budget_of_zero_tokens_is_verified_and_inferred() {
     generate_with_policy(&config, &mut written).unwrap();
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), written).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+    let out = bin()
         .args(["policy", "--threshold-ratio", "0.7", "--retain-tokens", "0"])
         .arg(file.path())
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    expect_exit(&out, 0);
 }
 
 /// Window 1,000, T 0.8, budget 160. Step 1.1 calls a tool whose arguments are an object that

@@ -5,8 +5,9 @@
 //! before the divergence and equal to the log's when nothing diverges, each estimated figure
 //! against its formula, and the command's JSON and report.
 
+use crate::binary::run_texts;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value;
 use surface_engine::audit::ReplaceKind;
@@ -343,18 +344,6 @@ fn a_log_without_cache_reads_keeps_cache_figures_null_and_one_without_usage_has_
     assert_eq!(what_if.totals.agent.reported, 0);
 }
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
     let p01 = fixture("p01.jsonl").display().to_string();
@@ -371,7 +360,7 @@ fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
         "--prices",
         &prices,
     ];
-    let (code, json, err) = run(&[&args[..], &["--json"]].concat());
+    let (code, json, err) = run_texts(&[&args[..], &["--json"]].concat());
     assert_eq!(code, Some(1), "{err}");
     let doc: Value = serde_json::from_str(&json).unwrap();
     let ledger = &doc["ledger"];
@@ -398,7 +387,7 @@ fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
         (Some(11_105), Some(true))
     );
     // The actual ledger is `cost FILE`'s.
-    let (code, cost, _) = run(&["cost", &p01, "--prices", &prices, "--json"]);
+    let (code, cost, _) = run_texts(&["cost", &p01, "--prices", &prices, "--json"]);
     assert_eq!(code, Some(0));
     let cost: Value = serde_json::from_str(&cost).unwrap();
     assert_eq!(ledger["actual"]["totals"], cost["totals"]);
@@ -407,7 +396,7 @@ fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
         cost["compaction_totals"]
     );
     // The report labels the estimate and names what it rests on.
-    let (code, text, _) = run(&args);
+    let (code, text, _) = run_texts(&args);
     assert_eq!(code, Some(1));
     for words in [
         "what-if ~",
@@ -421,14 +410,14 @@ fn the_command_prints_both_ledgers_with_what_the_estimate_rests_on() {
         assert!(text.contains(words), "{words:?} in\n{text}");
     }
     // Verify: the log's ledger alone.
-    let (code, json, _) = run(&["policy", &p01, "--json"]);
+    let (code, json, _) = run_texts(&["policy", &p01, "--json"]);
     assert_eq!(code, Some(0));
     let doc: Value = serde_json::from_str(&json).unwrap();
     assert!(doc["ledger"]["what_if"].is_null());
     assert!(doc["ranges"].is_null() && doc["estimate"].is_null());
     assert_eq!(doc["ledger"]["actual"]["agent_prompt"], 365_984);
     // A price file that is not one: exit 2 before the log is read.
-    let (code, _, err) = run(&["policy", &p01, "--prices", &p01]);
+    let (code, _, err) = run_texts(&["policy", &p01, "--prices", &p01]);
     assert_eq!(code, Some(2));
     assert_eq!(err.lines().count(), 1, "{err}");
 }

@@ -9,8 +9,8 @@
 //! block, 0 when absent) and `skip=REASON` (the block needs files outside the repository: it is
 //! listed as skipped, never run). Commands run from the repository's root.
 
+use crate::binary::bin;
 use std::path::Path;
-use std::process::Command;
 
 /// One fenced block of README.md.
 struct Block {
@@ -190,11 +190,7 @@ fn run(command: &str) -> Run {
         Some("surface-viewer"),
         "{command:?}: only surface-viewer runs here; mark the block skip=REASON"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .args(&words[1..])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
+    let out = bin().args(&words[1..]).output().expect("the binary runs");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -343,10 +339,7 @@ fn the_synopsis_names_every_subcommand() {
         .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()))
         .map(str::to_string)
         .collect();
-    let help = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-        .arg("--help")
-        .output()
-        .expect("the binary runs");
+    let help = bin().arg("--help").output().expect("the binary runs");
     let help = String::from_utf8_lossy(&help.stdout).into_owned();
     let commands: std::collections::BTreeSet<String> = help
         .lines()

@@ -4,9 +4,9 @@
 //! once may be trusted again (ARCHITECTURE.md, "The contract of mapped bytes"). The readers
 //! must neither panic nor misbehave; what they report is whatever the bytes said.
 
+use crate::binary::bin;
 use std::io::{Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use surface_engine::{EventIdx, EventText, Meter, Surface, check, derive_messages};
@@ -132,7 +132,7 @@ fn the_command_line_on_a_log_rewritten_under_it_never_panics() {
             &["tokens", "--csv"][..],
             &["surface", "--json"][..],
         ] {
-            let out = Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
+            let out = bin()
                 .args(&args[..1])
                 .arg(&path)
                 .args(&args[1..])

@@ -4,19 +4,16 @@
 //! exactly the sessions; `check DIR --json` agrees with `check FILE` on every one of them;
 //! exit codes; `sessions DIR`; special files refused without a hang.
 
+use crate::binary::{bin, json_of};
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
 use surface_store::{Probe, find_sessions, read_figures};
 use surface_synth::{StoreConfig, StoredSession, write_store};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_surface-viewer"))
-}
 
 /// Runs the binary; fails the test instead of hanging.
 fn run(args: &[&str]) -> Output {
@@ -37,11 +34,6 @@ fn run(args: &[&str]) -> Output {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn s(p: &Path) -> &str {

@@ -4,11 +4,13 @@
 //! B's position to B's, the divergence is one click away, and B's curve on the strip has a
 //! toggle; B's read-only timeline follows B's position.
 
+use crate::ui_support::command;
+
 use std::path::PathBuf;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_ui::{CompareCommand, UiCommand, ViewerApp};
+use surface_ui::{CompareCommand, ViewerApp};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -26,11 +28,6 @@ fn compared(size: (f32, f32)) -> Harness<'static, ViewerApp> {
     command(&mut harness, CompareCommand::With(fixture("p02.jsonl")));
     harness.run();
     harness
-}
-
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
 }
 
 /// The event indices of the `turn/start` events of a fixture, read line by line (the first

@@ -1,6 +1,8 @@
 //! The sessions browser's fleet columns, its "Export this folder…" command and the Policy tab's
 //! two ledgers (viewer-spec §13, §11): values checked against the engine, never hard-coded.
 
+use crate::ui_support::{command, what_if_at};
+
 use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
@@ -92,7 +94,7 @@ fn the_browser_shows_the_fleet_columns_as_policy_dir_and_sorts_by_them() {
 
 #[test]
 fn the_policy_tabs_what_if_shows_both_ledgers_as_the_engine_estimates_them() {
-    use surface_ui::{PolicyCommand, SideTab, UiCommand, WindowCommand};
+    use surface_ui::{SideTab, WindowCommand};
     let path = policy_fixtures().join("p01.jsonl");
     let file = path.clone();
     let mut harness = Harness::builder()
@@ -100,24 +102,11 @@ fn the_policy_tabs_what_if_shows_both_ledgers_as_the_engine_estimates_them() {
         .with_max_steps(64)
         .allow_missing_glyphs()
         .build_eframe(move |_cc| ViewerApp::new_for_test(&file));
-    let command = |h: &mut Harness<'static, ViewerApp>, c: UiCommand| {
-        h.state_mut().push_command(c);
-        h.run();
-    };
-    command(&mut harness, WindowCommand::ShowTab(SideTab::Policy).into());
-    let settings = PolicySettings {
-        threshold_ratio: 0.7,
-        ..harness.state().policy_settings()
-    };
-    command(
-        &mut harness,
-        PolicyCommand::SetPolicySettings(settings).into(),
-    );
-    command(
-        &mut harness,
-        PolicyCommand::SetPolicyMode(ReplayMode::WhatIf).into(),
-    );
+    command(&mut harness, WindowCommand::ShowTab(SideTab::Policy));
+    what_if_at(&mut harness, 0.7);
     harness.run();
+    let settings = harness.state().policy_settings();
+    assert_eq!(settings.threshold_ratio, 0.7);
     let table = harness
         .state_mut()
         .policy_ledger_table()
@@ -191,14 +180,7 @@ fn export_this_folder_writes_the_tables_in_the_background_and_refuses_an_existin
         .wait_for_export()
         .expect("an export ran");
     assert!(outcome.success, "{outcome:?}");
-    for table in [
-        "sessions",
-        "events",
-        "calls",
-        "checks",
-        "compactions",
-        "findings",
-    ] {
+    for table in crate::export::TABLES {
         let parts: Vec<_> = std::fs::read_dir(out.join(table))
             .unwrap()
             .filter_map(Result::ok)

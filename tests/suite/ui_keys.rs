@@ -5,12 +5,14 @@
 //! followed file that was truncated keeps the cursor, a replace's range is told by position,
 //! and the sessions browser shows each file's path and a packed log's format.
 
+use crate::ui_support::command;
+
 use std::path::PathBuf;
 
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_ui::{NavCommand, SideTab, StripCommand, UiCommand, ViewerApp, WindowCommand};
+use surface_ui::{NavCommand, SideTab, StripCommand, ViewerApp, WindowCommand};
 
 fn asset(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -40,11 +42,6 @@ fn laptop(path: PathBuf) -> Harness<'static, ViewerApp> {
     harness_of(egui::vec2(1280.0, 720.0), move || {
         ViewerApp::new_for_test(&path)
     })
-}
-
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
 }
 
 /// The top of the replay bar under the panels: a row above it is on screen.

@@ -3,13 +3,15 @@
 //! and model call, list selection with the keyboard, a save-as that cannot lie, and opening
 //! scrolled to the cursor.
 
+use crate::ui_support::command;
+
 use std::path::PathBuf;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use surface_ui::theme;
-use surface_ui::{NavCommand, PreviewCommand, SideTab, UiCommand, ViewerApp, WindowCommand};
+use surface_ui::{NavCommand, PreviewCommand, SideTab, ViewerApp, WindowCommand};
 
 fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl")
@@ -24,11 +26,6 @@ fn harness_at(path: PathBuf, size: egui::Vec2) -> Harness<'static, ViewerApp> {
 
 fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
     harness_at(path, egui::vec2(1600.0, 1000.0))
-}
-
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
 }
 
 #[test]

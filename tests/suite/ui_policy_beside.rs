@@ -5,6 +5,8 @@
 //! asks for the comparison's dialog; the strip draws the log's, the predicted and B's curves
 //! at once, each named in the legend, each toggle on its own; a price file prices both sides.
 
+use crate::ui_support::{command, what_if_at};
+
 use std::path::PathBuf;
 
 use egui::Rect;
@@ -17,9 +19,7 @@ use surface_engine::policy::{
     what_if_ledger,
 };
 use surface_engine::{EventLog, Meter, Surface};
-use surface_ui::{
-    CompareCommand, PolicyCommand, PriceCommand, SideTab, UiCommand, ViewerApp, WindowCommand,
-};
+use surface_ui::{CompareCommand, PriceCommand, SideTab, ViewerApp, WindowCommand};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -31,11 +31,6 @@ fn prices_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/prices.example.json")
 }
 
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
-}
-
 /// p01 in the Policy tab, its what-if at T 0.7 replayed.
 fn what_if(size: (f32, f32)) -> Harness<'static, ViewerApp> {
     let mut harness = Harness::builder()
@@ -45,15 +40,7 @@ fn what_if(size: (f32, f32)) -> Harness<'static, ViewerApp> {
         .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
     harness.run();
     command(&mut harness, WindowCommand::ShowTab(SideTab::Policy));
-    let settings = PolicySettings {
-        threshold_ratio: 0.7,
-        ..harness.state().policy_settings()
-    };
-    command(&mut harness, PolicyCommand::SetPolicySettings(settings));
-    command(
-        &mut harness,
-        PolicyCommand::SetPolicyMode(ReplayMode::WhatIf),
-    );
+    what_if_at(&mut harness, 0.7);
     harness.run();
     harness
 }

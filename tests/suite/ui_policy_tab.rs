@@ -4,12 +4,13 @@
 //! what-if curve over the context strip in its own legend entry, kept while other tabs are open
 //! and hidden by its toggle.
 
+use crate::ui_support::{command, what_if_at};
+
 use std::path::PathBuf;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_engine::policy::ReplayMode;
-use surface_ui::{PolicyCommand, SideTab, UiCommand, ViewerApp, WindowCommand};
+use surface_ui::{SideTab, ViewerApp, WindowCommand};
 
 fn fixture(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -24,11 +25,6 @@ fn laptop(path: PathBuf) -> Harness<'static, ViewerApp> {
         // The fixtures hold an emoji and a CJK character the bundled fonts lack (boxes).
         .allow_missing_glyphs()
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
-}
-
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
 }
 
 /// The top of the replay bar under the panels: a row above it is on screen.
@@ -129,15 +125,7 @@ fn the_what_if_curve_stays_over_the_strip_with_its_legend_until_hidden() {
     let mut harness = laptop(fixture("policy/p01.jsonl"));
     command(&mut harness, WindowCommand::ShowTab(SideTab::Policy));
     assert_eq!(harness.state().strip_what_if(), None, "verify draws none");
-    let settings = surface_engine::policy::PolicySettings {
-        threshold_ratio: 0.7,
-        ..harness.state().policy_settings()
-    };
-    command(&mut harness, PolicyCommand::SetPolicySettings(settings));
-    command(
-        &mut harness,
-        PolicyCommand::SetPolicyMode(ReplayMode::WhatIf),
-    );
+    what_if_at(&mut harness, 0.7);
     harness.run();
     assert_eq!(harness.state().strip_what_if(), Some(0.7));
     harness.get_by_label_contains("what-if total (T 0.7)");

@@ -3,12 +3,14 @@
 //! the saved file gets the user's default mode, and the preview lists what `check` would say
 //! about the saved file before anything is written.
 
+use crate::ui_support::command;
+
 use std::path::{Path, PathBuf};
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_ui::{NavCommand, UiCommand, ViewerApp};
+use surface_ui::{NavCommand, ViewerApp};
 
 /// A surface-merge-era log: 1, 2, 4, 5 appended, 6 replaces 1..4; at the end 6 and 5 are the
 /// surface.
@@ -37,11 +39,6 @@ fn harness(path: PathBuf) -> Harness<'static, ViewerApp> {
         .with_size(egui::vec2(1600.0, 1000.0))
         .with_max_steps(32)
         .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
-}
-
-fn command(harness: &mut Harness<'_, ViewerApp>, command: impl Into<UiCommand>) {
-    harness.state_mut().push_command(command);
-    harness.run();
 }
 
 /// Picks the surface range `first..=last` (clicks, then a shift-click).

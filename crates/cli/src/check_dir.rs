@@ -7,15 +7,14 @@
 
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use super::check::{Checked, check_file};
-use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
+use super::dir::{discover, each_found, entry_input, label, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_store::{OnTruncate, SessionEntry, for_each_parallel};
+use surface_store::{OnTruncate, SessionEntry};
 
 /// The totals line and `"totals"` object.
 #[derive(Debug, Default, Serialize)]
@@ -83,67 +82,48 @@ pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8>
         }
     }
     let mut checked: Vec<Checked> = Vec::new();
-    let mut failed: Option<anyhow::Error> = None;
-    let cancel = AtomicBool::new(false);
-    for_each_parallel(
-        largest_first(&found.sessions),
+    each_found(
+        &found,
         threads,
-        &cancel,
         |entry: SessionEntry| {
-            let input = Input {
-                file: entry.file.clone(),
-                session: entry.session_arg().map(str::to_string),
-                max_bytes: input.max_bytes,
-            };
-            (entry, check_file(&input, OnTruncate::Report))
+            let result = check_file(&entry_input(input, &entry), OnTruncate::Report);
+            (entry, result)
         },
-        |(entry, result)| {
-            if failed.is_some() {
-                return;
+        |(entry, result)| match result {
+            Ok(c) => {
+                totals.add(&c);
+                let shown = if json {
+                    Ok(())
+                } else {
+                    c.write_summary(&mut out).and_then(|()| {
+                        if c.errors() > 0 {
+                            c.write_findings(&mut out)
+                        } else {
+                            Ok(())
+                        }
+                    })
+                };
+                if json {
+                    checked.push(c);
+                }
+                shown
             }
-            let written = match result {
-                Ok(c) => {
-                    totals.add(&c);
-                    let shown = if json {
-                        Ok(())
-                    } else {
-                        c.write_summary(&mut out).and_then(|()| {
-                            if c.errors() > 0 {
-                                c.write_findings(&mut out)
-                            } else {
-                                Ok(())
-                            }
-                        })
-                    };
-                    if json {
-                        checked.push(c);
-                    }
-                    shown
-                }
-                Err(e) => {
-                    let u = Unreadable {
-                        file: entry.file.clone(),
-                        session: entry.session_arg().map(str::to_string),
-                        error: format!("{e:#}"),
-                    };
-                    let shown = if json {
-                        Ok(())
-                    } else {
-                        write_context(writeln!(out, "{}: unreadable: {}", label(&entry), u.error))
-                    };
-                    unreadable.push(u);
-                    shown
-                }
-            };
-            if let Err(e) = written {
-                failed = Some(e);
-                cancel.store(true, Ordering::Relaxed);
+            Err(e) => {
+                let u = Unreadable {
+                    file: entry.file.clone(),
+                    session: entry.session_arg().map(str::to_string),
+                    error: format!("{e:#}"),
+                };
+                let shown = if json {
+                    Ok(())
+                } else {
+                    write_context(writeln!(out, "{}: unreadable: {}", label(&entry), u.error))
+                };
+                unreadable.push(u);
+                shown
             }
         },
-    );
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    )?;
     totals.unreadable = unreadable.len();
     if json {
         checked.sort_by(|a, b| (&a.file, &a.session.id).cmp(&(&b.file, &b.session.id)));

@@ -2,16 +2,13 @@
 //! within `--max-bytes`), one line each as it finishes; `--json` one document sorted by path.
 
 use std::io::Write as _;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::dir::{discover, label, largest_first, plural, threads, write_unreadable};
+use super::dir::{discover, each_found, label, plural, threads, write_unreadable};
 use super::load::write_context;
 use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
-use surface_store::{
-    ReadLimits, SessionEntry, SessionFigures, for_each_parallel, read_figures_within,
-};
+use surface_store::{ReadLimits, SessionEntry, SessionFigures, read_figures_within};
 
 /// One session in the `--json` document.
 #[derive(Debug, Serialize)]
@@ -36,21 +33,15 @@ pub fn run(
     let found = discover(dir, only, limits, threads)?;
     let mut out = std::io::stdout().lock();
     let mut listed: Vec<Listed> = Vec::new();
-    let mut failed: Option<anyhow::Error> = None;
     let mut readable = 0usize;
-    let cancel = AtomicBool::new(false);
-    for_each_parallel(
-        largest_first(&found.sessions),
+    each_found(
+        &found,
         threads,
-        &cancel,
         |entry: SessionEntry| {
             let figures = read_figures_within(&entry.file, entry.session_arg(), limits);
             (entry, figures)
         },
         |(entry, figures)| {
-            if failed.is_some() {
-                return;
-            }
             readable += usize::from(figures.is_ok());
             let item = match figures {
                 Ok(f) => Listed {
@@ -64,16 +55,15 @@ pub fn run(
                     error: Some(e.to_string()),
                 },
             };
-            if !json && let Err(e) = write_line(&mut out, &item) {
-                failed = Some(e);
-                cancel.store(true, Ordering::Relaxed);
-            }
+            let written = if json {
+                Ok(())
+            } else {
+                write_line(&mut out, &item)
+            };
             listed.push(item);
+            written
         },
-    );
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    )?;
     if json {
         listed.sort_by(|a, b| (&a.entry.file, &a.entry.id).cmp(&(&b.entry.file, &b.entry.id)));
         print_json(&serde_json::json!({

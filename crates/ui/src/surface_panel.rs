@@ -317,12 +317,7 @@ pub(super) fn paint_node_frame(
         );
     }
     if hovered {
-        painter.rect_stroke(
-            rect,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
+        painter.rect_stroke(rect, 0.0, pal.hover_stroke(), egui::StrokeKind::Inside);
     }
 }
 

@@ -613,6 +613,12 @@ impl Palette {
         }
     }
 
+    /// The outline of the row under the pointer (the timeline, the surface panel, the
+    /// Compactions and Policy tables), drawn inside the row.
+    pub fn hover_stroke(&self) -> Stroke {
+        Stroke::new(STROKE_THIN, self.track_fill)
+    }
+
     /// Scrubber marker stroke for replace ops (`op`) or findings; thin and translucent when
     /// markers are crowded.
     pub fn marker_stroke(&self, op: bool, crowded: bool) -> Stroke {

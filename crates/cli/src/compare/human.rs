@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use super::{Report, Run};
 use crate::cost::{money, signed_money};
 use surface_engine::compare::{
-    Difference, Divergence, DivergenceKind, Measure, Position, Ratio, Row, Run as Which,
+    Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Measure,
+    Position, Ratio, Row, Run as Which, SUMMARIZER_TOKENS_COLUMN, signed,
 };
 use surface_engine::one_line;
 
@@ -121,26 +122,17 @@ fn explain(out: &mut String, d: &Divergence) {
     let _ = writeln!(out, "{line}");
 }
 
-const COLUMNS: [&str; 11] = [
-    "calls",
-    "prompt",
-    "cache read",
-    "output",
-    "summ",
-    "prune",
-    "failed",
-    "peak",
-    "over",
-    "refetch",
-    "summ.tokens",
-];
+/// The table's figure columns: both shells' columns, then the summarizer tokens.
+fn columns() -> impl Iterator<Item = &'static FigureColumn> {
+    FIGURE_COLUMNS.iter().chain([&SUMMARIZER_TOKENS_COLUMN])
+}
 const WIDTHS: [usize; 11] = [6, 9, 10, 8, 5, 6, 6, 7, 5, 7, 11];
 
 fn table(out: &mut String, report: &Report<'_>) {
     let priced = report.currency.is_some();
     let _ = write!(out, "{:>6}  {:<4}", "turn", "run");
-    for (c, w) in COLUMNS.iter().zip(WIDTHS) {
-        let _ = write!(out, "  {c:>w$}");
+    for (c, w) in columns().zip(WIDTHS) {
+        let _ = write!(out, "  {:>w$}", c.label);
     }
     if priced {
         let _ = write!(out, "  {:>11}", "cost");
@@ -176,8 +168,11 @@ fn table(out: &mut String, report: &Report<'_>) {
     out.push('\n');
 }
 
-/// The cells of one line: twelve texts, the last the cost.
-type Cells = [String; 12];
+/// The cells of one line: the figures, one a column, and the cost.
+struct Cells {
+    figures: Vec<String>,
+    cost: String,
+}
 
 fn cells(out: &mut String, turn: &str, run: &str, cells: Option<Cells>, priced: bool) {
     let _ = write!(out, "{turn:>6}  {run:<4}");
@@ -185,84 +180,38 @@ fn cells(out: &mut String, turn: &str, run: &str, cells: Option<Cells>, priced: 
         out.push_str("  (no such turn)\n");
         return;
     };
-    for (c, w) in cells.iter().zip(WIDTHS) {
+    for (c, w) in cells.figures.iter().zip(WIDTHS) {
         let _ = write!(out, "  {c:>w$}");
     }
     if priced {
-        let _ = write!(out, "  {:>11}", cells[11]);
+        let _ = write!(out, "  {:>11}", cells.cost);
     }
     out.push('\n');
 }
 
-fn dash() -> String {
-    "–".to_string()
-}
-
-fn opt<T: ToString>(v: Option<T>) -> String {
-    v.map_or_else(dash, |v| v.to_string())
+fn missing() -> String {
+    MISSING.to_string()
 }
 
 fn row_cells(r: &Row) -> Cells {
-    [
-        r.agent_calls.to_string(),
-        r.prompt.to_string(),
-        opt(r.cache_read),
-        r.output.to_string(),
-        r.summaries.to_string(),
-        r.prunes.to_string(),
-        r.failed.to_string(),
-        r.peak_total.to_string(),
-        r.over_threshold.to_string(),
-        r.refetches.to_string(),
-        r.summarizer_tokens.to_string(),
-        r.cost.map_or_else(dash, money),
-    ]
-}
-
-fn signed(n: i64) -> String {
-    if n > 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
+    Cells {
+        figures: columns().map(|c| (c.row)(r)).collect(),
+        cost: r.cost.map_or_else(missing, money),
     }
 }
 
 fn difference_cells(d: &Difference) -> Cells {
-    [
-        signed(d.agent_calls),
-        signed(d.prompt),
-        d.cache_read.map_or_else(dash, signed),
-        signed(d.output),
-        signed(d.summaries),
-        signed(d.prunes),
-        signed(d.failed),
-        signed(d.peak_total),
-        signed(d.over_threshold),
-        signed(d.refetches),
-        signed(d.summarizer_tokens),
-        d.cost.map_or_else(dash, signed_money),
-    ]
-}
-
-fn ratio(r: Option<f64>) -> String {
-    r.map_or_else(dash, |r| format!("{r:.3}"))
+    Cells {
+        figures: columns().map(|c| (c.difference)(d)).collect(),
+        cost: d.cost.map_or_else(missing, signed_money),
+    }
 }
 
 fn ratio_cells(r: &Ratio) -> Cells {
-    [
-        ratio(r.agent_calls),
-        ratio(r.prompt),
-        ratio(r.cache_read),
-        ratio(r.output),
-        ratio(r.summaries),
-        ratio(r.prunes),
-        ratio(r.failed),
-        ratio(r.peak_total),
-        ratio(r.over_threshold),
-        ratio(r.refetches),
-        ratio(r.summarizer_tokens),
-        ratio(r.cost),
-    ]
+    Cells {
+        figures: columns().map(|c| (c.ratio)(r)).collect(),
+        cost: r.cost.map_or_else(missing, |r| format!("{r:.3}")),
+    }
 }
 
 /// Which run was cheaper, by how much, where the difference lies and what each run did.

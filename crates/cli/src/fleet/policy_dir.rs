@@ -19,7 +19,7 @@ use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_engine::policy::{CountRange, ReplayMode};
+use surface_engine::policy::{CountRange, ReplayMode, Totals};
 
 /// The `--csv` columns, in order.
 pub const CSV_COLUMNS: [&str; 27] = [
@@ -115,6 +115,36 @@ fn ranged(log: usize, r: Option<&CountRange>, replay: usize) -> String {
     text
 }
 
+/// The count cells a session's line and the total line share: checks, fired, summaries and
+/// prunes (in a what-if `log → replay (min–max)`, with `ranges`: fired, summaries, prunes and
+/// near), then near (what-if) or the disagreements (verify).
+fn count_cells(
+    (log, replay): (&Totals, &Totals),
+    ranges: Option<([&CountRange; 3], usize)>,
+    disagreements: usize,
+    what_if: bool,
+) -> [String; 5] {
+    let [fired, summaries, prunes] = ranges.map_or([None; 3], |(r, _)| r.map(Some));
+    let count = |log: usize, range: Option<&CountRange>, replay: usize| {
+        if what_if {
+            ranged(log, range, replay)
+        } else {
+            log.to_string()
+        }
+    };
+    [
+        log.checks.to_string(),
+        count(log.fired, fired, replay.fired),
+        count(log.summaries, summaries, replay.summaries),
+        count(log.prunes, prunes, replay.prunes),
+        if what_if {
+            ranges.map_or(0, |(_, near)| near).to_string()
+        } else {
+            disagreements.to_string()
+        },
+    ]
+}
+
 fn opt_money(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), money)
 }
@@ -147,29 +177,15 @@ fn human(
             Some(y) if what_if => pair(x, y),
             _ => x,
         };
-        let mut cells = vec![
-            r.label(),
-            a.checks.to_string(),
-            if what_if {
-                ranged(a.fired, ranges.map(|r| &r.fired), b.fired)
-            } else {
-                a.fired.to_string()
-            },
-            if what_if {
-                ranged(a.summaries, ranges.map(|r| &r.summaries), b.summaries)
-            } else {
-                a.summaries.to_string()
-            },
-            if what_if {
-                ranged(a.prunes, ranges.map(|r| &r.prunes), b.prunes)
-            } else {
-                a.prunes.to_string()
-            },
-            if what_if {
-                ranges.map_or(0, |r| r.near).to_string()
-            } else {
-                row.disagreements.to_string()
-            },
+        let counts = count_cells(
+            (a, b),
+            ranges.map(|r| ([&r.fired, &r.summaries, &r.prunes], r.near)),
+            row.disagreements,
+            what_if,
+        );
+        let mut cells = vec![r.label()];
+        cells.extend(counts);
+        cells.extend([
             side(a.peak_total.to_string(), Some(b.peak_total.to_string())),
             side(
                 la.agent_prompt.to_string(),
@@ -187,7 +203,7 @@ fn human(
                         .map_or("–".to_string(), |x| x.to_string())
                 }),
             ),
-        ];
+        ]);
         if priced {
             cells.push(side(
                 opt_money(la.totals.all.cost),
@@ -211,29 +227,15 @@ fn total_row(t: &PolicyFleetTotals, what_if: bool, priced: bool) -> Vec<String> 
         l.agent_cache_read
             .map_or("–".to_string(), |x| x.to_string())
     };
-    let mut cells = vec![
-        "total".to_string(),
-        a.checks.to_string(),
-        if what_if {
-            ranged(a.fired, r.map(|r| &r.fired), b.fired)
-        } else {
-            a.fired.to_string()
-        },
-        if what_if {
-            ranged(a.summaries, r.map(|r| &r.summaries), b.summaries)
-        } else {
-            a.summaries.to_string()
-        },
-        if what_if {
-            ranged(a.prunes, r.map(|r| &r.prunes), b.prunes)
-        } else {
-            a.prunes.to_string()
-        },
-        if what_if {
-            r.map_or(0, |r| r.near).to_string()
-        } else {
-            t.disagreements.to_string()
-        },
+    let counts = count_cells(
+        (a, b),
+        r.map(|r| ([&r.fired, &r.summaries, &r.prunes], r.near)),
+        t.disagreements,
+        what_if,
+    );
+    let mut cells = vec!["total".to_string()];
+    cells.extend(counts);
+    cells.extend([
         if what_if {
             pair(a.peak_total, b.peak_total)
         } else {
@@ -247,7 +249,7 @@ fn total_row(t: &PolicyFleetTotals, what_if: bool, priced: bool) -> Vec<String> 
             Some(w) if what_if => pair(cache(la), cache(w)),
             _ => cache(la),
         },
-    ];
+    ]);
     if priced {
         cells.push(match lw {
             Some(w) if what_if => pair(opt_money(la.cost), opt_money(w.cost)),

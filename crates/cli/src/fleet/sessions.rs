@@ -6,7 +6,6 @@
 
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -14,10 +13,10 @@ use serde_json::{Value, json};
 use super::progress::Progress;
 use crate::Input;
 use crate::csv_out::{Cell, CsvWriter};
-use crate::dir::{discover, largest_first, threads};
+use crate::dir::{discover, each_found, entry_input, threads};
 use crate::load::load_mapped;
 use surface_engine::EventLog;
-use surface_store::{OnTruncate, SessionEntry, StoreError, for_each_parallel};
+use surface_store::{OnTruncate, SessionEntry, StoreError};
 
 /// What became of one session.
 #[derive(Debug)]
@@ -207,17 +206,11 @@ pub fn each_session<R: Send>(
         }));
     }
     let mut progress = Progress::new(label, found.sessions.len());
-    let cancel = AtomicBool::new(false);
-    for_each_parallel(
-        largest_first(&found.sessions),
+    each_found(
+        &found,
         threads,
-        &cancel,
         |entry: SessionEntry| {
-            let one = Input {
-                file: entry.file.clone(),
-                session: entry.session_arg().map(str::to_string),
-                max_bytes: input.max_bytes,
-            };
+            let one = entry_input(input, &entry);
             let outcome = match report_on(&one, &work) {
                 Ok(r) => Outcome::Done(r),
                 Err(e) => Outcome::Unreadable(format!("{e:#}")),
@@ -231,8 +224,9 @@ pub fn each_session<R: Send>(
         |row| {
             progress.tick();
             rows.push(row);
+            Ok(())
         },
-    );
+    )?;
     progress.finish();
     rows.sort_by(|a, b| (&a.file, &a.session).cmp(&(&b.file, &b.session)));
     Ok(Fleet {

@@ -9,6 +9,7 @@
 
 mod alignment;
 mod analysed;
+mod columns;
 mod comparison;
 mod divergence;
 mod position;
@@ -18,6 +19,7 @@ mod upgrade;
 
 pub use alignment::{CallPair, TurnPair, align};
 pub use analysed::{Analysed, CallFigures, analyse, analyse_parts};
+pub use columns::{FIGURE_COLUMNS, FigureColumn, MISSING, SUMMARIZER_TOKENS_COLUMN, signed};
 pub use comparison::{Cheaper, Comparison, Divergence, Measure, Run, Side, Totals, compare};
 pub use divergence::{DivergenceKind, Split, first_split};
 pub use position::{Position, Positions};

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::app::ViewerApp;
 use crate::browser::job::{DiscoveryJob, run_discovery};
+use crate::browser::rows::BrowserRow;
 use crate::browser::table::{self as browser, BrowserState};
 use crate::chrome::banner;
 use crate::chrome::menu_bar::{self, BrowserMenu};
@@ -31,35 +32,28 @@ impl ViewerApp {
     /// The titles (or ids when untitled) of the browser's lines, top to bottom, forks
     /// indented with one `  ` per level.
     pub fn browser_lines(&mut self) -> Vec<String> {
-        let Some(b) = self.browser.state.as_mut() else {
-            return Vec::new();
-        };
-        let lines = b.visible().to_vec();
-        lines
-            .iter()
-            .map(|v| {
-                let r = &b.rows[v.row];
-                let name = r.title().unwrap_or(&r.entry.id);
-                format!("{}{name}", "  ".repeat(v.depth))
-            })
-            .collect()
+        self.browser_visible(|row, depth| {
+            let name = row.title().unwrap_or(&row.entry.id);
+            format!("{}{name}", "  ".repeat(depth))
+        })
     }
 
     /// The browser's lines top to bottom: each session's file and its fleet figures (`None`
     /// until read).
     pub fn browser_fleet(&mut self) -> Vec<(PathBuf, Option<crate::browser::fleet::FleetFigures>)> {
+        self.browser_visible(|row, _| (row.entry.file.clone(), row.fleet.clone()))
+    }
+
+    /// `line` of each of the browser's lines, top to bottom, with its fork depth (none while
+    /// no folder is browsed).
+    fn browser_visible<T>(&mut self, line: impl Fn(&BrowserRow, usize) -> T) -> Vec<T> {
         let Some(b) = self.browser.state.as_mut() else {
             return Vec::new();
         };
         let lines = b.visible().to_vec();
         lines
             .iter()
-            .map(|v| {
-                (
-                    b.rows[v.row].entry.file.clone(),
-                    b.rows[v.row].fleet.clone(),
-                )
-            })
+            .map(|v| line(&b.rows[v.row], v.depth))
             .collect()
     }
 

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use egui::WidgetInfo;
-use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Stroke, Ui, Vec2};
+use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Ui, Vec2};
 
 use surface_engine::EventIdx;
 use surface_engine::audit::{Audit, ReplaceAudit};
@@ -624,12 +624,7 @@ fn row_ui(
         painter.rect_filled(rect, 0.0, pal.selection_bg);
     }
     if hovered {
-        painter.rect_stroke(
-            rect,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
+        painter.rect_stroke(rect, 0.0, pal.hover_stroke(), egui::StrokeKind::Inside);
     }
     paint_cells(&painter, rect, r, (verdict, cost), pal);
     if clicked {

@@ -117,13 +117,7 @@ impl Layer {
         let len = run.a_to_b.len();
         let points = (0..width)
             .map(|c| {
-                let (from, to) = axis.column_bounds(zoom, c, width);
-                let to = to.min(len + 1);
-                let cursor = if from < to {
-                    to - 1
-                } else {
-                    from.saturating_sub(1).min(len)
-                };
+                let cursor = axis.column_cursor(zoom, c, width, len);
                 match cursor.checked_sub(1) {
                     None => Some(0),
                     Some(i) => run

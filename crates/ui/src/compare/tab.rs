@@ -6,27 +6,15 @@
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
-use surface_engine::compare::{Cheaper, Difference, Measure, Ratio, Row, Run};
+use surface_engine::compare::{
+    Cheaper, Difference, FIGURE_COLUMNS, MISSING, Measure, Ratio, Row, Run,
+};
 
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;
 use crate::compare::job::Compared;
 use crate::compare::state::CompareRuns;
 use crate::theme;
-
-/// The table's figure columns.
-const HEADERS: [&str; 10] = [
-    "calls",
-    "prompt",
-    "cache read",
-    "output",
-    "summ",
-    "prune",
-    "failed",
-    "peak",
-    "over",
-    "refetch",
-];
 
 /// Shows the Compare tab.
 pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCommand>) {
@@ -164,59 +152,17 @@ pub fn cheaper_line(c: &Cheaper) -> String {
 
 /// The figure cells of a row.
 fn row_cells(r: &Row) -> [String; 10] {
-    [
-        r.agent_calls.to_string(),
-        r.prompt.to_string(),
-        r.cache_read.map_or("–".into(), |v| v.to_string()),
-        r.output.to_string(),
-        r.summaries.to_string(),
-        r.prunes.to_string(),
-        r.failed.to_string(),
-        r.peak_total.to_string(),
-        r.over_threshold.to_string(),
-        r.refetches.to_string(),
-    ]
-}
-
-fn signed(v: i64) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
+    FIGURE_COLUMNS.map(|c| (c.row)(r))
 }
 
 /// The figure cells of B − A.
 fn difference_cells(d: &Difference) -> [String; 10] {
-    [
-        signed(d.agent_calls),
-        signed(d.prompt),
-        d.cache_read.map_or("–".into(), signed),
-        signed(d.output),
-        signed(d.summaries),
-        signed(d.prunes),
-        signed(d.failed),
-        signed(d.peak_total),
-        signed(d.over_threshold),
-        signed(d.refetches),
-    ]
+    FIGURE_COLUMNS.map(|c| (c.difference)(d))
 }
 
 /// The figure cells of B / A.
 fn ratio_cells(r: &Ratio) -> [String; 10] {
-    let f = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.3}"));
-    [
-        f(r.agent_calls),
-        f(r.prompt),
-        f(r.cache_read),
-        f(r.output),
-        f(r.summaries),
-        f(r.prunes),
-        f(r.failed),
-        f(r.peak_total),
-        f(r.over_threshold),
-        f(r.refetches),
-    ]
+    FIGURE_COLUMNS.map(|c| (c.ratio)(r))
 }
 
 /// One line of the table: what the first cell says, the run, the figures, and the turn a
@@ -230,7 +176,7 @@ struct Line {
 
 fn lines_of(run: &Compared) -> Vec<Line> {
     let mut lines = Vec::new();
-    let missing = || std::array::from_fn(|_| "–".to_string());
+    let missing = || std::array::from_fn(|_| MISSING.to_string());
     for t in &run.comparison.turns {
         let name = format!("turn {}", t.turn);
         lines.push(Line {
@@ -277,7 +223,7 @@ fn table_ui(ui: &mut Ui, run: &Compared, selected: Option<u64>, commands: &mut V
         .sense(egui::Sense::click())
         .column(Column::auto().at_least(theme::COMPARE_TURN_WIDTH))
         .column(Column::auto());
-    for _ in HEADERS {
+    for _ in FIGURE_COLUMNS {
         table = table.column(Column::auto().at_least(theme::COMPARE_FIGURE_WIDTH));
     }
     table
@@ -288,9 +234,9 @@ fn table_ui(ui: &mut Ui, run: &Compared, selected: Option<u64>, commands: &mut V
             header.col(|ui| {
                 ui.strong("run");
             });
-            for h in HEADERS {
+            for c in FIGURE_COLUMNS {
                 header.col(|ui| {
-                    ui.strong(h);
+                    ui.strong(c.label);
                 });
             }
         })

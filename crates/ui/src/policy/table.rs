@@ -7,9 +7,7 @@
 
 use std::sync::Arc;
 
-use egui::{
-    Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Stroke, Ui, UiBuilder, Vec2, WidgetInfo,
-};
+use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Ui, UiBuilder, Vec2, WidgetInfo};
 
 use surface_engine::policy::{CheckVerdict, PolicyReport};
 
@@ -207,12 +205,7 @@ fn paint_row(
         painter.rect_filled(rect, 0.0, pal.selection_bg);
     }
     if hovered {
-        painter.rect_stroke(
-            rect,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
+        painter.rect_stroke(rect, 0.0, pal.hover_stroke(), egui::StrokeKind::Inside);
     }
     let font = FontId::monospace(theme::COMPACTION_FONT_SIZE);
     let agreement = Agreement::of(check);

@@ -117,6 +117,18 @@ impl<'a> Axis<'a> {
         }
     }
 
+    /// The last cursor pixel column `c` of `width` covers on a strip showing `zoom`, at most
+    /// `len`; a column without an event (idle time) holds the cursor before it.
+    pub fn column_cursor(&self, zoom: &Zoom, c: usize, width: usize, len: usize) -> usize {
+        let (from, to) = self.column_bounds(zoom, c, width);
+        let to = to.min(len + 1);
+        if from < to {
+            to - 1
+        } else {
+            from.saturating_sub(1).min(len)
+        }
+    }
+
     /// `zoom` (in `self`'s units) in the units of `other`, covering the same events.
     pub fn convert(&self, zoom: Zoom, other: &Axis<'_>) -> Zoom {
         let start = self.cursor_at(zoom.start);
@@ -196,6 +208,27 @@ mod tests {
             next = to;
         }
         assert_eq!(next, t.len() + 1);
+    }
+
+    #[test]
+    fn a_columns_cursor_is_its_last_one_or_in_idle_time_the_one_before() {
+        let t = column();
+        let a = Axis::Time(&t);
+        let z = a.whole();
+        let width = 619;
+        let cursors: Vec<usize> = (0..width)
+            .map(|c| a.column_cursor(&z, c, width, t.len()))
+            .collect();
+        for (c, &cursor) in cursors.iter().enumerate() {
+            let (from, to) = a.column_bounds(&z, c, width);
+            let expected = if from < to { to - 1 } else { from - 1 };
+            assert_eq!(cursor, expected, "column {c}");
+        }
+        // Through the idle minute the columns hold the tenth event's cursor.
+        assert_eq!(cursors[300], 10);
+        assert_eq!(cursors.last(), Some(&t.len()));
+        // A shorter `len` caps the cursor.
+        assert_eq!(a.column_cursor(&z, width - 1, width, 5), 5);
     }
 
     #[test]

@@ -137,16 +137,7 @@ pub fn what_if_points(
 ) -> Vec<u64> {
     let len = meter.len();
     (0..width)
-        .map(|c| {
-            let (from, to) = axis.column_bounds(zoom, c, width);
-            let to = to.min(len + 1);
-            let cursor = if from < to {
-                to - 1
-            } else {
-                from.saturating_sub(1).min(len)
-            };
-            curve.total_at(meter, cursor)
-        })
+        .map(|c| curve.total_at(meter, axis.column_cursor(zoom, c, width, len)))
         .collect()
 }
 

@@ -147,12 +147,7 @@ pub(crate) fn row_ui(
         painter.rect_filled(body, 0.0, bg);
     }
     if response.hovered() {
-        painter.rect_stroke(
-            body,
-            0.0,
-            Stroke::new(theme::STROKE_THIN, pal.track_fill),
-            egui::StrokeKind::Inside,
-        );
+        painter.rect_stroke(body, 0.0, pal.hover_stroke(), egui::StrokeKind::Inside);
     }
     let summary = state.summary(session, idx).to_string();
     paint_cells(&painter, rect, cols, session, idx, &summary, pal);
