@@ -251,7 +251,10 @@ fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
     harness.run();
     // Every column laid out: the last one starts past the window's right edge.
     let before = harness.get_by_label("Format").rect();
-    assert!(before.left() > 1280.0, "Format already in view at {before:?}");
+    assert!(
+        before.left() > 1280.0,
+        "Format already in view at {before:?}"
+    );
     harness.get_by_label("Format").scroll_to_me();
     harness.run();
     let after = harness.get_by_label("Format").rect();
@@ -265,5 +268,8 @@ fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
         .next()
         .expect("a format cell")
         .rect();
-    assert!((cell.left() - after.left()).abs() < 8.0, "{cell:?} vs {after:?}");
+    assert!(
+        (cell.left() - after.left()).abs() < 8.0,
+        "{cell:?} vs {after:?}"
+    );
 }

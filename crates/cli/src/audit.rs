@@ -17,10 +17,11 @@ use surface_engine::EventType;
 
 use serde::Serialize;
 
-use super::cost::{PriceOptions, session_line, signed_money};
+use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_engine::audit::{Audit, ReplaceAudit, ReplaceKind, audit};
+use surface_engine::cost::signed_money;
 use surface_engine::cost::{CompactionCost, Ledger, ledger_of};
 use surface_engine::policy::{
     CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,

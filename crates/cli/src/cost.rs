@@ -17,7 +17,7 @@ use surface_engine::Surface;
 use surface_engine::cost::{Ledger, PriceTable, ledger_of};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
-pub use human::{money, session_line, signed_money};
+pub use human::session_line;
 pub use prices::{PriceOptions, read_prices};
 
 /// What `cost` prints.

@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use super::{Report, Run};
-use crate::cost::{money, signed_money};
 use surface_engine::compare::{
-    Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Measure,
-    Position, Ratio, Row, Run as Which, SUMMARIZER_TOKENS_COLUMN, signed,
+    Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Position, Ratio,
+    Row, SUMMARIZER_TOKENS_COLUMN, cheaper_line,
 };
+use surface_engine::cost::{money, signed_money};
 use surface_engine::one_line;
 
 /// Characters of an event's summary shown beside the divergence.
@@ -34,7 +34,7 @@ pub fn human(report: &Report<'_>) -> String {
     out.push('\n');
     table(&mut out, report);
     out.push('\n');
-    out.push_str(&cheaper_line(report));
+    out.push_str(&cheaper_line(report.comparison, report.currency));
     out.push('\n');
     out
 }
@@ -212,91 +212,4 @@ fn ratio_cells(r: &Ratio) -> Cells {
         figures: columns().map(|c| (c.ratio)(r)).collect(),
         cost: r.cost.map_or_else(missing, |r| format!("{r:.3}")),
     }
-}
-
-/// Which run was cheaper, by how much, where the difference lies and what each run did.
-pub fn cheaper_line(report: &Report<'_>) -> String {
-    let t = &report.comparison.totals;
-    let c = &t.cheaper;
-    let d = &t.b_minus_a;
-    let (amount, parts) = match (c.measure, report.currency) {
-        (Measure::Cost, Some(currency)) => {
-            let summ = d.summarizer_cost.unwrap_or(0.0);
-            let agent = d.cost.unwrap_or(0.0) - summ;
-            (
-                format!("{} {currency}", money((c.b - c.a).abs())),
-                format!(
-                    "B − A: agent calls {}, summarizer calls {}",
-                    signed_money(agent),
-                    signed_money(summ)
-                ),
-            )
-        }
-        _ => (
-            format!("{} tokens", (c.b - c.a).abs()),
-            format!(
-                "B − A: agent prompts {}, agent output {}, summarizer calls {}",
-                signed(d.prompt),
-                signed(d.output),
-                signed(d.summarizer_tokens)
-            ),
-        ),
-    };
-    let head = match c.run {
-        None => match c.measure {
-            Measure::Cost => format!("neither run was cheaper: both cost {}", money(c.a)),
-            Measure::Tokens => format!("neither run was cheaper: both paid for {} tokens", c.a),
-        },
-        Some(run) => {
-            let (cheap, dear, low, high) = match run {
-                Which::A => ("A", "B", c.a, c.b),
-                Which::B => ("B", "A", c.b, c.a),
-            };
-            let counted = match c.measure {
-                Measure::Tokens => "; the prompt and output of every call",
-                Measure::Cost => "",
-            };
-            let percent = if high > 0.0 {
-                format!(" ({:.1}% less{counted})", (high - low) * 100.0 / high)
-            } else {
-                String::new()
-            };
-            format!("{cheap} was cheaper than {dear} by {amount}{percent}")
-        }
-    };
-    let why = behaviour(&t.a, &t.b);
-    if c.run.is_none() && why.is_empty() {
-        return head;
-    }
-    let why = if why.is_empty() {
-        "the runs compacted alike".to_string()
-    } else {
-        why
-    };
-    format!("{head}: {parts}; {why}")
-}
-
-/// What each run did that differs: compactions, refetches, requests over the threshold, peak.
-fn behaviour(a: &Row, b: &Row) -> String {
-    let mut parts = Vec::new();
-    let mut pair = |what: &str, x: u64, y: u64| {
-        if x != y {
-            parts.push(format!("{what} {x} → {y}"));
-        }
-    };
-    pair("summaries", a.summaries, b.summaries);
-    pair("prunes", a.prunes, b.prunes);
-    pair("failed compactions", a.failed, b.failed);
-    pair("refetches", a.refetches, b.refetches);
-    pair(
-        "requests over the threshold",
-        a.over_threshold,
-        b.over_threshold,
-    );
-    pair("agent calls", a.agent_calls, b.agent_calls);
-    pair("peak total", a.peak_total, b.peak_total);
-    if parts.is_empty() {
-        return String::new();
-    }
-    format!("A → B: {}", parts.join(", "))
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::CostReport;
 use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{CompactionCost, Ledger, Totals};
+use surface_engine::cost::{CompactionCost, Ledger, Totals, money, signed_money};
 
 /// The human-readable report.
 pub fn human(report: &CostReport<'_>) -> String {
@@ -77,27 +77,6 @@ fn cache_phrase(l: &Ledger) -> String {
 
 fn percent(rate: Option<f64>) -> String {
     rate.map_or_else(|| "–".to_string(), |r| format!("{:.1}%", r * 100.0))
-}
-
-/// An amount of money: more decimals for small amounts.
-pub fn money(x: f64) -> String {
-    let a = x.abs();
-    if a >= 100.0 {
-        format!("{x:.2}")
-    } else if a >= 1.0 {
-        format!("{x:.4}")
-    } else {
-        format!("{x:.6}")
-    }
-}
-
-/// An amount with its sign: `+0.001200`, `-0.000340`.
-pub fn signed_money(x: f64) -> String {
-    if x >= 0.0 {
-        format!("+{}", money(x))
-    } else {
-        money(x)
-    }
 }
 
 fn opt<T: ToString>(v: Option<T>) -> String {

@@ -13,13 +13,14 @@ use serde_json::json;
 use super::ledger_sums::LedgerSums;
 use super::sessions::{Fleet, each_session};
 use super::table::table;
-use crate::cost::{PriceOptions, money, signed_money};
+use crate::cost::PriceOptions;
 use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
 use surface_engine::Surface;
 use surface_engine::cost::{LedgerSummary, ledger_of};
+use surface_engine::cost::{money, signed_money};
 
 /// The `--csv` columns, in order.
 pub const CSV_COLUMNS: [&str; 19] = [

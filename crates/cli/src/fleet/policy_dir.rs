@@ -13,12 +13,12 @@ use super::ledger_sums::LedgerSums;
 use super::policy_totals::{PolicyFleetTotals, PolicyRow};
 use super::sessions::{Fleet, each_session};
 use super::table::table;
-use crate::cost::money;
 use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
+use surface_engine::cost::money;
 use surface_engine::policy::{CountRange, ReplayMode, Totals};
 
 /// The `--csv` columns, in order.

@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 use super::{Ledgers, PolicyRun};
-use crate::cost::money;
 use surface_engine::cost::LedgerSummary;
+use surface_engine::cost::money;
 use surface_engine::policy::{
     CANT_JUDGE_NO_WINDOW, CheckVerdict, CountRange, EstimateBasis, Inferred, Ranges, ReplayMode,
     SettingsShown, Totals, four_digits,

@@ -16,6 +16,7 @@ mod position;
 mod row;
 mod same_content;
 mod upgrade;
+mod verdict;
 
 pub use alignment::{CallPair, TurnPair, align};
 pub use analysed::{Analysed, CallFigures, analyse, analyse_parts};
@@ -26,6 +27,7 @@ pub use position::{Position, Positions};
 pub use row::{Difference, Ratio, Row};
 pub use same_content::{LEFT_OUT, first_difference, same_content, same_row_content};
 pub use upgrade::upgraded;
+pub use verdict::{CheaperVerdict, cheaper_line, cheaper_verdict};
 
 #[cfg(test)]
 mod tests;

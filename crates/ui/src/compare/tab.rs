@@ -6,9 +6,7 @@
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
-use surface_engine::compare::{
-    Cheaper, Difference, FIGURE_COLUMNS, MISSING, Measure, Ratio, Row, Run,
-};
+use surface_engine::compare::{Difference, FIGURE_COLUMNS, MISSING, Ratio, Row, cheaper_verdict};
 
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;
@@ -58,7 +56,20 @@ pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCom
         run.b.positions.turns()
     ));
     divergence_ui(ui, &run, commands);
-    ui.label(RichText::new(cheaper_line(&run.comparison.totals.cheaper)).strong());
+    // In money when both runs were priced: the CLI's line, its head shown and the rest (how
+    // the difference splits, what each run did) on hover, so that the table stays in view.
+    let currency = run
+        .a
+        .currency
+        .as_deref()
+        .filter(|_| run.b.currency.is_some());
+    let verdict = cheaper_verdict(&run.comparison, currency);
+    let hover = match &verdict.detail {
+        Some(detail) => format!("{}: {detail}", verdict.head),
+        None => verdict.head.clone(),
+    };
+    ui.label(RichText::new(&verdict.short).strong())
+        .on_hover_text(hover);
     ui.label(b_position_text(&run, state.b_cursor))
         .on_hover_text("B's position: moved with A's cursor by the rows and the first divergence");
     ui.separator();
@@ -122,32 +133,6 @@ fn b_position_text(run: &Compared, b_cursor: Option<usize>) -> String {
         }
         None => "B's position: not set (click a turn or the first divergence)".into(),
     }
-}
-
-/// The one line saying which run was cheaper.
-pub fn cheaper_line(c: &Cheaper) -> String {
-    let unit = match c.measure {
-        Measure::Cost => "in cost",
-        Measure::Tokens => "tokens",
-    };
-    let amount = |x: f64| match c.measure {
-        Measure::Cost => format!("{x:.4}"),
-        Measure::Tokens => format!("{x:.0}"),
-    };
-    let (cheap, dear, less, more) = match c.run {
-        None => return format!("A and B cost the same ({} {unit})", amount(c.a)),
-        Some(Run::A) => ("A", "B", c.a, c.b),
-        Some(Run::B) => ("B", "A", c.b, c.a),
-    };
-    let share = if more > 0.0 {
-        (more - less) / more * 100.0
-    } else {
-        0.0
-    };
-    format!(
-        "{cheap} was cheaper than {dear} by {} {unit} ({share:.1}% less)",
-        amount(more - less)
-    )
 }
 
 /// The figure cells of a row.
