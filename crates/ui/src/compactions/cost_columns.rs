@@ -5,7 +5,7 @@
 use egui::{Color32, RichText, Ui};
 
 use surface_engine::EventIdx;
-use surface_engine::cost::{CompactionCost, Ledger};
+use surface_engine::cost::{CompactionCost, Ledger, signed_money};
 
 use crate::theme::Palette;
 
@@ -51,12 +51,6 @@ pub fn sort_key(cost: Option<&CompactionCost>, column: usize) -> i64 {
         2 => c.cache_lost.map_or(UNKNOWN, |t| t as i64),
         _ => c.balance.map_or(UNKNOWN, |b| (b * 1e9).round() as i64),
     }
-}
-
-/// A balance in money, signed, with enough digits for fractions of a cent.
-pub fn signed_money(value: f64) -> String {
-    let digits = if value.abs() >= 1.0 { 2 } else { 6 };
-    format!("{value:+.digits$}")
 }
 
 /// The four cost cells of a row and their colours (`–` before the ledger is known).
@@ -183,13 +177,6 @@ pub fn session_line_ui(ui: &mut Ui, ledger: &Ledger, pal: &Palette) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn money_is_signed_and_keeps_fractions_of_a_cent() {
-        assert_eq!(signed_money(0.000754), "+0.000754");
-        assert_eq!(signed_money(-0.000079), "-0.000079");
-        assert_eq!(signed_money(12.5), "+12.50");
-    }
 
     #[test]
     fn unknown_figures_sort_below_known_ones() {
