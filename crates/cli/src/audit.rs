@@ -231,8 +231,7 @@ pub fn run(
     let prices = prices.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let surface = Surface::at_end(log);
-    let meter = super::meter_of(log, &surface);
+    let (surface, meter) = surface_passes::surface_and_meter_of(log);
     let audit = audit(log, &surface, &meter, options.threshold_ratio);
     let ledger = ledger_of(log, &surface, &meter, prices.as_ref());
     // The policy column is the HTML report's alone: the other forms do without the replay.

@@ -13,8 +13,7 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::Surface;
-use surface_engine::compare::{Analysed, Comparison, Side, analyse, compare};
+use surface_engine::compare::{Analysed, Comparison, Side, compare};
 use surface_engine::cost::PriceTable;
 
 /// What `compare` reads and prints.
@@ -76,9 +75,8 @@ impl Run {
 fn run_of(input: &Input, ratio: f64, prices: Option<&PriceTable>) -> anyhow::Result<Run> {
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let surface = Surface::at_end(log);
-    let meter = super::meter_of(log, &surface);
-    let analysed = analyse(log, &surface, &meter, ratio, prices);
+    let (surface, meter) = surface_passes::surface_and_meter_of(log);
+    let analysed = surface_passes::analyse_of(log, &surface, &meter, ratio, prices);
     Ok(Run {
         file: input.file.display().to_string(),
         loaded,

@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
-use surface_engine::Surface;
 use surface_engine::cost::{Ledger, PriceTable, ledger_of};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
@@ -59,8 +58,7 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
     let prices = options.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let surface = Surface::at_end(log);
-    let meter = super::meter_of(log, &surface);
+    let (surface, meter) = surface_passes::surface_and_meter_of(log);
     let ledger = ledger_of(log, &surface, &meter, prices.as_ref());
     let report = CostReport {
         file: input.file.display().to_string(),

@@ -17,11 +17,11 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
+use surface_engine::EventLog;
 use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
 use surface_engine::policy::{
     EstimateBasis, PolicyReport, Ranges, ReplayMode, count_ranges, replay, what_if_ledger,
 };
-use surface_engine::{EventLog, Surface};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
@@ -111,8 +111,7 @@ pub fn policy_of(
     options: &PolicyOptions,
     prices: Option<&PriceTable>,
 ) -> anyhow::Result<PolicyRun> {
-    let surface = Surface::at_end(log);
-    let meter = super::meter_of(log, &surface);
+    let (surface, meter) = surface_passes::surface_and_meter_of(log);
     let settings = settings_of(&options.settings, meter.window_at(log.len()))?;
     let mode = if options.settings.what_if {
         ReplayMode::WhatIf

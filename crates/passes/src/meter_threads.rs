@@ -30,6 +30,42 @@ pub fn meter_of_in(pool: &ThreadPool, log: &EventLog, surface: &Surface) -> Mete
     meter_with(log, surface, Some(pool))
 }
 
+/// The surface of `log` at its end and its meter (as `Surface::at_end` then [`meter_of`]),
+/// the meter's prices read on the current pool's workers while this thread builds the surface
+/// (the prices need only the log), then folded here: the surface's build leaves the critical
+/// path of the commands that need both (`cost`, `policy`, `compare`).
+pub fn surface_and_meter_of(log: &EventLog) -> (Surface, Meter) {
+    let n = log.len();
+    let threads = rayon::current_num_threads();
+    if threads < 2 || n < PARALLEL_FROM {
+        let surface = Surface::at_end(log);
+        let meter = meter_with(log, &surface, None);
+        return (surface, meter);
+    }
+    let ranges = ranges_of(n, threads);
+    let work = Work::new(log, &ranges);
+    rayon::in_place_scope(|scope| {
+        let surface = {
+            for _ in 1..threads {
+                scope.spawn(|_| while work.price_one() {});
+            }
+            Surface::at_end(log)
+        };
+        // The surface processed every event, so the ranges cover what the meter measures.
+        let count = work.ranges.len();
+        let meter = Meter::build_priced(log, &surface, (0..count).map_while(|k| work.take(k)));
+        (surface, meter)
+    })
+}
+
+/// `n` events cut into [`RANGES_PER_THREAD`] ranges per thread.
+fn ranges_of(n: usize, threads: usize) -> Vec<Range<usize>> {
+    let count = threads * RANGES_PER_THREAD;
+    (0..count)
+        .map(|k| k * n / count..(k + 1) * n / count)
+        .collect()
+}
+
 /// The meter priced by as many threads as `pool` (or the current pool) has: the caller,
 /// which folds, and one fewer tasks spawned on the pool.
 fn meter_with(log: &EventLog, surface: &Surface, pool: Option<&ThreadPool>) -> Meter {
@@ -38,10 +74,7 @@ fn meter_with(log: &EventLog, surface: &Surface, pool: Option<&ThreadPool>) -> M
     if threads < 2 || n < PARALLEL_FROM {
         return Meter::build(log, surface);
     }
-    let count = threads * RANGES_PER_THREAD;
-    let ranges: Vec<Range<usize>> = (0..count)
-        .map(|k| k * n / count..(k + 1) * n / count)
-        .collect();
+    let ranges = ranges_of(n, threads);
     let work = Work::new(log, &ranges);
     match pool {
         Some(pool) => pool.in_place_scope(|scope| fold_in(scope, &work, surface, threads)),
@@ -154,6 +187,18 @@ mod tests {
                 );
             }
             assert_eq!(piped.steps(), serial.steps(), "{workers} workers");
+            let (surface_too, overlapped) = pool.install(|| surface_and_meter_of(&log));
+            assert_eq!(surface_too.processed(), surface.processed());
+            assert!(surface_too.nodes().eq(surface.nodes()));
+            assert_eq!(overlapped.len(), serial.len(), "{workers} workers");
+            for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
+                assert_eq!(
+                    overlapped.at(cursor),
+                    serial.at(cursor),
+                    "{workers} workers"
+                );
+            }
+            assert_eq!(overlapped.steps(), serial.steps(), "{workers} workers");
         }
     }
 }
