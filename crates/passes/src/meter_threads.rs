@@ -172,33 +172,31 @@ mod tests {
         let surface = Surface::at_end(&log);
         assert!(surface.processed().min(log.len()) >= PARALLEL_FROM);
         let serial = Meter::build(&log, &surface);
+        let same_as_serial = |meter: &Meter, what: &str| {
+            assert_eq!(meter.len(), serial.len(), "{what}");
+            for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
+                assert_eq!(
+                    meter.at(cursor),
+                    serial.at(cursor),
+                    "{what}, cursor {cursor}"
+                );
+            }
+            assert_eq!(meter.steps(), serial.steps(), "{what}");
+        };
         for workers in [1, 2, 8] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(workers)
                 .build()
                 .unwrap();
             let piped = meter_of_in(&pool, &log, &surface);
-            assert_eq!(piped.len(), serial.len(), "{workers} workers");
-            for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
-                assert_eq!(
-                    piped.at(cursor),
-                    serial.at(cursor),
-                    "{workers} workers, cursor {cursor}"
-                );
-            }
-            assert_eq!(piped.steps(), serial.steps(), "{workers} workers");
+            same_as_serial(&piped, &format!("piped, {workers} workers"));
             let (surface_too, overlapped) = pool.install(|| surface_and_meter_of(&log));
             assert_eq!(surface_too.processed(), surface.processed());
             assert!(surface_too.nodes().eq(surface.nodes()));
-            assert_eq!(overlapped.len(), serial.len(), "{workers} workers");
-            for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
-                assert_eq!(
-                    overlapped.at(cursor),
-                    serial.at(cursor),
-                    "{workers} workers"
-                );
-            }
-            assert_eq!(overlapped.steps(), serial.steps(), "{workers} workers");
+            same_as_serial(
+                &overlapped,
+                &format!("beside the surface, {workers} workers"),
+            );
         }
     }
 }
