@@ -45,15 +45,10 @@ pub fn surface_and_meter_of(log: &EventLog) -> (Surface, Meter) {
     let ranges = ranges_of(n, threads);
     let work = Work::new(log, &ranges);
     rayon::in_place_scope(|scope| {
-        let surface = {
-            for _ in 1..threads {
-                scope.spawn(|_| while work.price_one() {});
-            }
-            Surface::at_end(log)
-        };
+        spawn_pricers(scope, &work, threads);
+        let surface = Surface::at_end(log);
         // The surface processed every event, so the ranges cover what the meter measures.
-        let count = work.ranges.len();
-        let meter = Meter::build_priced(log, &surface, (0..count).map_while(|k| work.take(k)));
+        let meter = fold(&work, &surface);
         (surface, meter)
     })
 }
@@ -82,18 +77,28 @@ fn meter_with(log: &EventLog, surface: &Surface, pool: Option<&ThreadPool>) -> M
     }
 }
 
-/// Spawns `threads - 1` pricing tasks on `scope` and folds the parts in order on this thread;
-/// a range whose reader panicked is read by `build_priced` itself (it reads every event no
-/// part covers).
+/// Spawns `threads - 1` pricing tasks on `scope` and folds the parts in order on this thread.
 fn fold_in<'s>(
     scope: &rayon::Scope<'s>,
     work: &'s Work<'s>,
     surface: &Surface,
     threads: usize,
 ) -> Meter {
+    spawn_pricers(scope, work, threads);
+    fold(work, surface)
+}
+
+/// Spawns `threads - 1` tasks on `scope` that price ranges until none is left.
+fn spawn_pricers<'s>(scope: &rayon::Scope<'s>, work: &'s Work<'s>, threads: usize) {
     for _ in 1..threads {
         scope.spawn(move |_| while work.price_one() {});
     }
+}
+
+/// The meter from the parts in order, pricing unclaimed ranges here while the next one is not
+/// ready; a range whose reader panicked is read by `build_priced` itself (it reads every event
+/// no part covers).
+fn fold(work: &Work<'_>, surface: &Surface) -> Meter {
     let count = work.ranges.len();
     Meter::build_priced(work.log, surface, (0..count).map_while(|k| work.take(k)))
 }

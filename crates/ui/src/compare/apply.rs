@@ -1,7 +1,8 @@
 //! Applying the [`CompareCommand`]s: asking for B (a file, the dialog, two sessions of the
-//! browser, a real run beside the Policy tab's what-if), moving A's cursor to the first divergence or a turn while B's position follows in
-//! the comparison's state, the curve's toggle; and the per-frame tick that binds, starts and
-//! polls the comparison and hands it to the strip.
+//! browser, a real run beside the Policy tab's what-if), moving A's cursor to the first
+//! divergence or a turn while B's position follows in the comparison's state, the curve's
+//! toggle; and the per-frame tick that binds, starts and polls the comparison and hands it to
+//! the strip.
 
 use surface_engine::EventIdx;
 

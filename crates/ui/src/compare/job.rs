@@ -1,14 +1,15 @@
 //! Reading B and comparing it with A, off the UI thread: B is read and its surface and meter
-//! built as a main load does, both runs are analysed (`surface_engine::compare::analyse`,
-//! priced with the price file in use) and compared, the two logs' events are paired by turn
-//! and step (the engine's [`Positions`]) for B's curve on A's strip, and B's compactions are
-//! counted at the policy's check points (for the Policy tab's prediction against a run).
+//! built as a main load does, both runs are analysed (`surface_passes::analyse_of`: the audit
+//! beside the ledger, priced with the price file in use) and compared, the two logs' events are
+//! paired by turn and step (the engine's [`Positions`]) for B's curve on A's strip, and B's
+//! compactions are counted at the policy's check points (for the Policy tab's prediction
+//! against a run).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, analyse, compare};
+use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, compare};
 use surface_engine::cost::PriceTable;
 use surface_engine::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface, SurfaceOp};
@@ -119,8 +120,9 @@ pub fn compute(
     let b_meter = Arc::new(surface_passes::meter_of(&loaded.log, &loaded.surface));
     let a_surface = Surface::at_end(&a.log);
     let table = prices.map(|p| p.as_ref());
-    let a_analysed = analyse(&a.log, &a_surface, &a.meter, ratio, table);
-    let b_analysed = analyse(&loaded.log, &loaded.surface, &b_meter, ratio, table);
+    let a_analysed = surface_passes::analyse_of(&a.log, &a_surface, &a.meter, ratio, table);
+    let b_analysed =
+        surface_passes::analyse_of(&loaded.log, &loaded.surface, &b_meter, ratio, table);
     let b_checks = RealChecks::of(&loaded.log, &loaded.surface, &b_meter);
     let comparison = compare(
         Side {
