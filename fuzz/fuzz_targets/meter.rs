@@ -1,13 +1,14 @@
 //! Fuzz target: the harness's token meter (viewer-spec §7) over an arbitrary log read by the
 //! JSONL reader. Must never panic, and holds two properties: built from prices read in two
 //! ranges (as the CLI and the viewer read them on several threads) it gives the figures of the
-//! one-pass build at every cursor, and at the end its surface figure is the sum of the prices
-//! of the surface's nodes.
+//! one-pass build at every cursor, at the end its surface figure is the sum of the prices
+//! of the surface's nodes, and every stream chunk's piece (read from the harness's literal
+//! layout or by the scan) is the one the JSON tree gives.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_engine::meter::Prices;
-use surface_engine::{Meter, Surface};
+use surface_engine::meter::{Prices, chunk_piece, chunk_piece_reference};
+use surface_engine::{EventType, Meter, Surface};
 use surface_store::read_jsonl;
 
 fuzz_target!(|data: &[u8]| {
@@ -36,6 +37,15 @@ fuzz_target!(|data: &[u8]| {
         let priced: u64 = surface.nodes().map(|idx| meter.price(idx)).sum();
         if priced <= u64::from(u32::MAX) {
             assert_eq!(meter.at(n).surface, priced, "surface tokens at the end");
+        }
+    }
+    for idx in log.indices() {
+        if log.event_type(idx) == EventType::AssistantChunk {
+            assert_eq!(
+                chunk_piece(&log, idx),
+                chunk_piece_reference(&log, idx),
+                "chunk {idx}"
+            );
         }
     }
     for anchor in meter.anchors() {

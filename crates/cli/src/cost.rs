@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
-use surface_engine::cost::{Ledger, PriceTable, ledger_of};
+use surface_engine::cost::{Ledger, PriceTable};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use human::session_line;
@@ -58,8 +58,8 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
     let prices = options.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let (surface, meter) = surface_passes::surface_and_meter_of(log);
-    let ledger = ledger_of(log, &surface, &meter, prices.as_ref());
+    let (_, _, parts) = surface_passes::surface_meter_and_parts_of(log);
+    let ledger = Ledger::build(&parts, prices.as_ref());
     let report = CostReport {
         file: input.file.display().to_string(),
         prices_file: options.prices.as_ref().map(|p| p.display().to_string()),

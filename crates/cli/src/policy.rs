@@ -111,7 +111,7 @@ pub fn policy_of(
     options: &PolicyOptions,
     prices: Option<&PriceTable>,
 ) -> anyhow::Result<PolicyRun> {
-    let (surface, meter) = surface_passes::surface_and_meter_of(log);
+    let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, false);
     let settings = settings_of(&options.settings, meter.window_at(log.len()))?;
     let mode = if options.settings.what_if {
         ReplayMode::WhatIf
@@ -119,7 +119,7 @@ pub fn policy_of(
         ReplayMode::Verify
     };
     let ((report, ranges), parts) =
-        surface_passes::policy_parts_of(log, &surface, &meter, |input| {
+        surface_passes::policy_parts_with(log, &surface, &meter, &scan, |input| {
             let report = replay(log, &meter, &input, &settings, mode);
             let ranges = count_ranges(log, &meter, &input, &settings, &report);
             (report, ranges)

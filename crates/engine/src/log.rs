@@ -13,6 +13,14 @@ use super::problem::LogProblem;
 use super::text_arena::TextArena;
 use super::types::TypeTable;
 
+/// The longest line [`EventLog::with_event_bytes`] copies into its reused buffer.
+const LINE_COPY_MAX: usize = 64 << 10;
+
+thread_local! {
+    /// The buffer [`EventLog::with_event_bytes`] copies a line into.
+    static LINE_COPY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// An event as a store hands it to a batch.
 #[derive(Clone, Debug)]
 pub struct NewEvent<'a> {
@@ -434,6 +442,30 @@ impl EventLog {
         }
     }
 
+    /// Runs `read` over the event's bytes as [`EventLog::event_bytes`] gives them, but a line
+    /// of an arena that may change is copied into a buffer this thread reuses, not a fresh
+    /// allocation: the meter reads a million short chunk lines this way.
+    pub fn with_event_bytes<T>(&self, idx: EventIdx, read: impl FnOnce(&[u8]) -> T) -> T {
+        if self.text.may_change() && matches!(self.events[idx.get()].text(), EventText::Line { .. })
+        {
+            let line = self.line_text(idx);
+            if line.len() > LINE_COPY_MAX {
+                // Not kept: the buffer would hold its size for the thread's life.
+                return read(&line.to_vec());
+            }
+            return LINE_COPY.with(|copy| match copy.try_borrow_mut() {
+                Ok(mut copy) => {
+                    copy.clear();
+                    copy.extend_from_slice(line);
+                    read(&copy)
+                }
+                // `read` itself asked for another event's bytes: a copy of its own.
+                Err(_) => read(&line.to_vec()),
+            });
+        }
+        read(&self.event_bytes(idx))
+    }
+
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.
     /// Text is only ever borrowed from bytes nobody else can change: a line of an arena that
     /// may change (a mapped file) is copied before it is checked as UTF-8.
@@ -534,6 +566,48 @@ impl EventLog {
         }
     }
 
+    /// [`EventLog::cursor_for_seq`], searched outward from cursor `near` (steps that double
+    /// each time, then a binary search between the last two): O(log d) for an answer `d`
+    /// events away, where a model call looks up the chunks it cites just after its start.
+    pub fn cursor_for_seq_near(&self, seq: u64, near: usize) -> usize {
+        if self.participants.is_some() {
+            return self.cursor_for_seq(seq);
+        }
+        let events = &self.events;
+        let n = events.len();
+        let before = |i: usize| events[i].seq <= seq;
+        let near = near.min(n);
+        // The cursor `c` is the first index whose seq is past `seq`: find `lo <= c <= hi`.
+        let (lo, hi) = if near < n && before(near) {
+            let (mut lo, mut step) = (near + 1, 1);
+            loop {
+                let probe = lo + step - 1;
+                if probe >= n {
+                    break (lo, n);
+                }
+                if !before(probe) {
+                    break (lo, probe);
+                }
+                lo = probe + 1;
+                step *= 2;
+            }
+        } else {
+            let (mut hi, mut step) = (near, 1);
+            loop {
+                if hi < step {
+                    break (0, hi);
+                }
+                let probe = hi - step;
+                if before(probe) {
+                    break (probe + 1, hi);
+                }
+                hi = probe;
+                step *= 2;
+            }
+        };
+        lo + events[lo..hi].partition_point(|e| e.seq <= seq)
+    }
+
     /// The seq a new event appended at the end should get: one past the greatest seq.
     pub fn next_seq(&self) -> u64 {
         self.max_seq.map_or(0, |m| m.saturating_add(1))
@@ -604,6 +678,23 @@ mod tests {
         assert_eq!(log.find_seq(5), Some(EventIdx(2)));
         assert_eq!(log.find_seq(3), None);
         assert_eq!(log.next_seq(), 7);
+    }
+
+    #[test]
+    fn the_near_search_finds_the_binary_searchs_cursor_from_anywhere() {
+        let increasing = log_of(&[0, 2, 3, 3, 7, 8, 9, 15, 16, 30, 31, 32, 40]);
+        let gaps = log_of(&[0, 1, 5, 3, 4, 6]);
+        for log in [&increasing, &gaps, &log_of(&[]), &log_of(&[4])] {
+            for seq in 0..45 {
+                for near in 0..=log.len() + 3 {
+                    assert_eq!(
+                        log.cursor_for_seq_near(seq, near),
+                        log.cursor_for_seq(seq),
+                        "seq {seq} from {near}"
+                    );
+                }
+            }
+        }
     }
 
     /// Bytes that say they may change under the reader, as a mapped file's do.

@@ -108,7 +108,9 @@ pub fn request_cursor(log: &EventLog, step: &ModelStep, fallback: usize) -> usiz
     if let Some(message) = step.message {
         return match log.sources(message).and_then(|s| s.iter().min()) {
             Some(&0) => 0,
-            Some(&lowest) => log.cursor_for_seq(lowest - 1).min(message.get()),
+            Some(&lowest) => log
+                .cursor_for_seq_near(lowest - 1, step.start.get() + 1)
+                .min(message.get()),
             None => message.get(),
         };
     }

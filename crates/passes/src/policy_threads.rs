@@ -4,7 +4,8 @@
 //! replays on the input's worker while the other still gathers the ledger's parts.
 
 use rayon::ThreadPool;
-use surface_engine::cost::{LedgerParts, parts_of};
+use surface_engine::audit::Scan;
+use surface_engine::cost::{LedgerParts, parts_of, parts_with};
 use surface_engine::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface};
 
@@ -19,6 +20,21 @@ pub fn policy_parts_of<R: Send>(
     rayon::join(
         || then(PolicyInput::build(log, surface, meter)),
         || parts_of(log, surface, meter),
+    )
+}
+
+/// [`policy_parts_of`] with the log's compaction brackets already scanned (as
+/// [`crate::surface_meter_and_scan_of`] gives them): the input and the parts read the one scan.
+pub fn policy_parts_with<R: Send>(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    scan: &Scan,
+    then: impl FnOnce(PolicyInput) -> R + Send,
+) -> (R, LedgerParts) {
+    rayon::join(
+        || then(PolicyInput::build_with(log, surface, meter, scan)),
+        || parts_with(log, surface, meter, scan),
     )
 }
 

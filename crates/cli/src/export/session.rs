@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use surface_engine::DEFAULT_THRESHOLD_RATIO;
-use surface_engine::audit::audit;
-use surface_engine::cost::{PriceTable, ledger_of};
+use surface_engine::audit::audit_scanned;
+use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::policy::{PolicyInput, ReplayMode, replay};
-use surface_passes::{check_report_of, meter_of};
+use surface_passes::{check_report_of, meter_and_scan_of};
 use surface_store::{Opened, StoreError, open_for_viewer};
 
 use super::pages::releasing;
@@ -112,7 +112,9 @@ fn write_tables(
         findings::write(out, key, &check.findings)?;
     }
     drop(check);
-    let meter = meter_of(log, &surface);
+    // The compaction brackets (with the overflow watch) are scanned beside the meter, once
+    // for the ledger, the audit and the policy input.
+    let (meter, scan) = meter_and_scan_of(log, &surface, true);
     row.meter(log, &meter);
     if log.text_lost() {
         return stop(part, row);
@@ -127,11 +129,12 @@ fn write_tables(
     let t = recipe.tables;
     let costs = || {
         let ledger = (t.calls || t.compactions || t.sessions)
-            .then(|| ledger_of(log, &surface, &meter, recipe.prices));
+            .then(|| Ledger::build(&parts_with(log, &surface, &meter, &scan), recipe.prices));
         let ratio = settings
             .as_ref()
             .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
-        let audited = (t.compactions || t.sessions).then(|| audit(log, &surface, &meter, ratio));
+        let audited = (t.compactions || t.sessions)
+            .then(|| audit_scanned(log, &surface, &meter, ratio, &scan));
         (ledger, audited)
     };
     let (written, costs, replays) = std::thread::scope(|scope| {
@@ -146,7 +149,7 @@ fn write_tables(
             .as_ref()
             .filter(|_| t.checks || t.sessions)
             .map(|settings| {
-                let input = PolicyInput::build(log, &surface, &meter);
+                let input = PolicyInput::build_with(log, &surface, &meter, &scan);
                 let verify = replay(log, &meter, &input, settings, ReplayMode::Verify);
                 let what_if = recipe
                     .policy

@@ -20,14 +20,39 @@ use crate::{
 /// [`Surface::at_end`]; its cursor does not matter) and `meter` built from it; `ratio` is the
 /// threshold ratio (the harness's default is [`crate::DEFAULT_THRESHOLD_RATIO`]).
 pub fn audit(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
-    audit_with(log, surface, meter, ratio, true)
+    audit_with(log, surface, meter, ratio, true, &scan(log, true))
 }
 
 /// [`audit`] with every replace's `lost_terms` left empty, for a view that does not show them
 /// (the comparison of two runs): every other figure is the same, and no node's text is read
 /// but a tool result's call id.
 pub fn audit_without_terms(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
-    audit_with(log, surface, meter, ratio, false)
+    audit_with(log, surface, meter, ratio, false, &scan(log, true))
+}
+
+/// [`audit`] with the log's brackets already scanned with the overflow watch
+/// (`scan_compactions(log, true)`), so that one scan serves the audit, the cost ledger and the
+/// policy input.
+pub fn audit_scanned(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    ratio: f64,
+    scanned: &Scan,
+) -> Audit {
+    audit_with(log, surface, meter, ratio, true, scanned)
+}
+
+/// [`audit_without_terms`] with the log's brackets already scanned with the overflow watch
+/// (`scan_compactions(log, true)`), so that one scan serves the audit and the cost ledger.
+pub fn audit_without_terms_scanned(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    ratio: f64,
+    scanned: &Scan,
+) -> Audit {
+    audit_with(log, surface, meter, ratio, false, scanned)
 }
 
 fn audit_with(
@@ -36,8 +61,8 @@ fn audit_with(
     meter: &Meter,
     ratio: f64,
     with_terms: bool,
+    scan: &Scan,
 ) -> Audit {
-    let scan = scan(log, true);
     let mut warnings = scan.warnings.clone();
     warnings.extend(mismatch_findings(log, surface, &scan));
     warnings.sort_by_key(|f| f.seq);

@@ -34,7 +34,7 @@ pub use summary::LedgerSummary;
 pub use tokens::Tokens;
 pub use totals::{LedgerTotals, Totals, TurnLedger};
 
-use crate::audit::scan_compactions;
+use crate::audit::{Scan, scan_compactions};
 use crate::{EventLog, Meter, Surface};
 
 /// The ledger of `log`. `surface` must be processed to the end (its cursor does not matter)
@@ -50,10 +50,16 @@ pub fn ledger_of(
 
 /// The parts of `log`'s ledger: its calls, compactions and replaces.
 pub fn parts_of(log: &EventLog, surface: &Surface, meter: &Meter) -> LedgerParts {
-    let scan = scan_compactions(log, false);
+    parts_with(log, surface, meter, &scan_compactions(log, false))
+}
+
+/// [`parts_of`], with the log's compaction brackets already scanned
+/// (`audit::scan_compactions(log, false)`, which needs neither the surface nor the meter, so
+/// a caller may scan while they are built).
+pub fn parts_with(log: &EventLog, surface: &Surface, meter: &Meter, scan: &Scan) -> LedgerParts {
     let mut routes = Routes::default();
     let agents = agent_calls(log, meter, &mut routes);
-    let summarizers = summarizer_calls(log, meter, &scan, &mut routes);
+    let summarizers = summarizer_calls(log, meter, scan, &mut routes);
     // Both lists are in log order: merge them, noting where each bracket's call went.
     let mut calls = Vec::with_capacity(agents.len() + summarizers.len());
     let mut bracket_call = vec![None; scan.brackets.len()];
@@ -69,7 +75,7 @@ pub fn parts_of(log: &EventLog, surface: &Surface, meter: &Meter) -> LedgerParts
         bracket_call[*k] = Some(calls.len());
         calls.push(*s);
     }
-    let mut compactions = compaction_facts(log, surface, meter, &scan, |k| {
+    let mut compactions = compaction_facts(log, surface, meter, scan, |k| {
         bracket_call.get(k).copied().flatten()
     });
     // Positions decide which of several compactions between the same two calls broke the

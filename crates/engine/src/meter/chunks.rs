@@ -3,6 +3,7 @@
 
 use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
+use super::chunk_line::delta_line;
 use super::scan::{Scanner, once};
 use crate::{ChunkKind, EventIdx, EventLog, PackedData};
 
@@ -22,7 +23,7 @@ struct ChunkFacts<'a> {
 }
 
 /// The piece, by the rules of [`piece_of_chunk`], where one scan of the chunk event gives it.
-fn fast_piece(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
+pub(super) fn fast_piece(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
     Scanner::new(bytes).member(&ENVELOPE_HEAD, |s| {
         if s.peek()? != b'{' {
             return None;
@@ -128,8 +129,13 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 }
 
 /// [`chunk_piece`], pricing a `block-end` block equal to one of `known` without scanning it.
+/// A delta written as the harness writes it is read from its literals first
+/// ([`super::chunk_line`]).
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
-    fast_piece(&log.event_bytes(idx), known).unwrap_or_else(|| chunk_piece_reference(log, idx))
+    log.with_event_bytes(idx, |bytes| {
+        delta_line(bytes).or_else(|| fast_piece(bytes, known))
+    })
+    .unwrap_or_else(|| chunk_piece_reference(log, idx))
 }
 
 /// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives

@@ -451,7 +451,7 @@ impl Literal {
 
     /// The position after the literal when `bytes` hold it at `at`.
     #[inline(always)]
-    fn after(&self, bytes: &[u8], at: usize) -> Option<usize> {
+    pub(crate) fn after(&self, bytes: &[u8], at: usize) -> Option<usize> {
         let end = at + self.text.len();
         let found = match bytes.get(at..at + 16) {
             Some(window) => {

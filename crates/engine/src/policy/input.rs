@@ -163,7 +163,19 @@ pub struct PolicyInput {
 impl PolicyInput {
     /// Gathers the replay's input: `surface` processed to the end and `meter` built from it.
     pub fn build(log: &EventLog, surface: &Surface, meter: &Meter) -> PolicyInput {
-        Builder::new(log, surface, meter).run()
+        Self::build_with(log, surface, meter, &audit::scan_compactions(log, false))
+    }
+
+    /// [`PolicyInput::build`] with the log's compaction brackets already scanned
+    /// (`audit::scan_compactions(log, _)`: the overflow flags it may add are not read), so
+    /// that a caller may scan them once for the input and the cost ledger.
+    pub fn build_with(
+        log: &EventLog,
+        surface: &Surface,
+        meter: &Meter,
+        scan: &audit::Scan,
+    ) -> PolicyInput {
+        Builder::new(log, surface, meter, scan).run()
     }
 
     /// The check points, in log order.
@@ -231,7 +243,7 @@ struct Builder<'a> {
     roles: Vec<Role>,
     brackets: HashMap<u32, usize>,
     prunes: HashMap<u32, usize>,
-    scan: audit::Scan,
+    scan: &'a audit::Scan,
     /// The open step's overflow finishes.
     watch: OverflowWatch,
     text_key: memmem::Finder<'static>,
@@ -245,7 +257,12 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(log: &'a EventLog, surface: &'a Surface, meter: &'a Meter) -> Self {
+    fn new(
+        log: &'a EventLog,
+        surface: &'a Surface,
+        meter: &'a Meter,
+        scan: &'a audit::Scan,
+    ) -> Self {
         let roles = log
             .types
             .iter()
@@ -264,7 +281,6 @@ impl<'a> Builder<'a> {
                 _ => Role::Other,
             })
             .collect();
-        let scan = audit::scan_compactions(log, false);
         let brackets = scan
             .brackets
             .iter()

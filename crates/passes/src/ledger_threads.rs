@@ -1,0 +1,66 @@
+//! The compaction brackets of a whole log (`audit::scan_compactions`) scanned on one core while
+//! the surface and the meter are built on the others: the cost ledger's parts (viewer-spec
+//! §11), the policy input and the audit all read them, and none of them needs the brackets
+//! before the meter is done.
+
+use surface_engine::audit::{Scan, scan_compactions};
+use surface_engine::cost::{LedgerParts, parts_with};
+use surface_engine::{EventLog, Meter, Surface};
+
+use super::meter_threads::{meter_of, surface_and_meter_of};
+
+/// The surface of `log` at its end and its meter (as [`surface_and_meter_of`]), and its
+/// compaction brackets (`scan_compactions(log, overflow)`) scanned beside them.
+pub fn surface_meter_and_scan_of(log: &EventLog, overflow: bool) -> (Surface, Meter, Scan) {
+    let (scan, (surface, meter)) = rayon::join(
+        || scan_compactions(log, overflow),
+        || surface_and_meter_of(log),
+    );
+    (surface, meter, scan)
+}
+
+/// The meter of `log` (as [`meter_of`]) and its compaction brackets
+/// (`scan_compactions(log, overflow)`) scanned beside it, for a caller that has the surface.
+pub fn meter_and_scan_of(log: &EventLog, surface: &Surface, overflow: bool) -> (Meter, Scan) {
+    let (scan, meter) = rayon::join(
+        || scan_compactions(log, overflow),
+        || meter_of(log, surface),
+    );
+    (meter, scan)
+}
+
+/// The surface of `log` at its end, its meter and its ledger's parts (as
+/// [`surface_and_meter_of`] then `cost::parts_of`): the brackets the parts need are scanned
+/// beside the meter's build, not after it.
+pub fn surface_meter_and_parts_of(log: &EventLog) -> (Surface, Meter, LedgerParts) {
+    let (surface, meter, scan) = surface_meter_and_scan_of(log, false);
+    let parts = parts_with(log, &surface, &meter, &scan);
+    (surface, meter, parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surface_engine::cost::{Ledger, parts_of};
+    use surface_synth::{SynthConfig, generate};
+
+    #[test]
+    fn the_parts_equal_the_serial_ones_on_1_and_2_workers() {
+        let mut bytes = Vec::new();
+        generate(&SynthConfig::with_events(30_000), &mut bytes).unwrap();
+        let log = surface_store::read_jsonl(bytes, None).unwrap();
+        let surface = Surface::at_end(&log);
+        let meter = Meter::build(&log, &surface);
+        let serial = Ledger::build(&parts_of(&log, &surface, &meter), None);
+        assert!(!serial.calls.is_empty() && !serial.compactions.is_empty());
+        for workers in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(workers)
+                .build()
+                .unwrap();
+            let (beside, _, parts) = pool.install(|| surface_meter_and_parts_of(&log));
+            assert_eq!(beside.processed(), surface.processed());
+            assert_eq!(Ledger::build(&parts, None), serial, "{workers} workers");
+        }
+    }
+}
