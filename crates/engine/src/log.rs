@@ -451,7 +451,7 @@ impl EventLog {
             let line = self.line_text(idx);
             if line.len() > LINE_COPY_MAX {
                 // Not kept: the buffer would hold its size for the thread's life.
-                return read(&line.to_vec());
+                return read(&self.event_bytes(idx));
             }
             return LINE_COPY.with(|copy| match copy.try_borrow_mut() {
                 Ok(mut copy) => {
@@ -460,7 +460,7 @@ impl EventLog {
                     read(&copy)
                 }
                 // `read` itself asked for another event's bytes: a copy of its own.
-                Err(_) => read(&line.to_vec()),
+                Err(_) => read(&self.event_bytes(idx)),
             });
         }
         read(&self.event_bytes(idx))
@@ -762,6 +762,11 @@ mod tests {
         let mut note = |what, bytes: &[u8]| out.push((what, bytes.as_ptr() as usize, bytes.len()));
         for idx in log.indices() {
             note("event_bytes", &log.event_bytes(idx));
+            let same = log.with_event_bytes(idx, |bytes| {
+                note("with_event_bytes", bytes);
+                bytes == &*log.event_bytes(idx)
+            });
+            assert!(same, "with_event_bytes reads event {idx}'s bytes");
             note("event_json", log.event_json(idx).as_bytes());
             note("type_name", log.type_name(idx).as_bytes());
         }
@@ -805,6 +810,7 @@ mod tests {
             .collect::<Vec<_>>();
         for what in [
             "event_bytes",
+            "with_event_bytes",
             "event_json",
             "packed_row_bytes",
             "stable_text",

@@ -64,14 +64,14 @@ fn audit_with(
     scan: &Scan,
 ) -> Audit {
     let mut warnings = scan.warnings.clone();
-    warnings.extend(mismatch_findings(log, surface, &scan));
+    warnings.extend(mismatch_findings(log, surface, scan));
     warnings.sort_by_key(|f| f.seq);
     let mut pass = Pass {
         log,
         surface,
         meter,
         ratio,
-        scan: &scan,
+        scan,
         terms: TermIndex::default(),
         with_terms,
         calls: CallIndex::default(),
@@ -85,7 +85,7 @@ fn audit_with(
     };
     pass.run();
     let replaces = pass.replaces;
-    let failed = failed(log, meter, ratio, &scan);
+    let failed = failed(log, meter, ratio, scan);
     let over = over_threshold(log, meter, ratio);
     let end = log.len();
     Audit {
