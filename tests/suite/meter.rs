@@ -514,3 +514,51 @@ fn a_generated_log_prices_like_the_reference_on_every_thread_count() {
         Some(SynthConfig::default().context_window)
     );
 }
+
+/// Every stream chunk of the real logs and of a generated one reads as the JSON tree reads it
+/// (the harness's literal layout, the scan, the tree), and a chunk whose line a `Value` parse
+/// refuses reads as no chunk at all: the meter fuzzer's finding, a `time` of
+/// `1781831E+54681472` before a `block-start`.
+#[test]
+fn every_chunk_reads_as_the_json_tree_reads_it() {
+    use surface_engine::EventType;
+    use surface_engine::meter::{Piece, chunk_piece, chunk_piece_reference};
+    let agree = |log: &EventLog, what: &str| {
+        let mut chunks = 0;
+        for idx in log.indices() {
+            if log.event_type(idx) == EventType::AssistantChunk {
+                chunks += 1;
+                assert_eq!(
+                    chunk_piece(log, idx),
+                    chunk_piece_reference(log, idx),
+                    "{what}, seq {}",
+                    log.event(idx).seq
+                );
+            }
+        }
+        chunks
+    };
+    let mut chunks = 0;
+    let policy = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/policy");
+    let policy_logs = [
+        "p01.jsonl",
+        "p01.packed.jsonl",
+        "p02.jsonl",
+        "p11.jsonl",
+        "p12.jsonl",
+    ]
+    .map(|name| policy.join(name));
+    for path in upstream_files().into_iter().chain(policy_logs) {
+        chunks += agree(&open(&path), &path.display().to_string());
+    }
+    assert!(chunks > 1_000, "{chunks} chunks read");
+    let refused = concat!(
+        r#"{"type":"assistant/chunk","seq":3,"time":1781831E+54681472,"data":{"turn":1,"step":1,"chunk":{"type":"block-start","index":0,"blockType":"reasoning"}}}"#,
+        "\n",
+        r#"{"type":"assistant/chunk","seq":4,"time":1,"data":{"turn":1,"step":1,"chunk":{"type":"reasoning-delta","index":0,"text":"The"}}}"#,
+        "\n",
+    );
+    let log = log_of(refused);
+    assert_eq!(agree(&log, "the fuzzer's log"), 2);
+    assert_eq!(chunk_piece(&log, surface_engine::EventIdx(0)), Piece::Other);
+}

@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::audit::{Audit, ReplaceAudit, ReplaceKind, audit_scanned};
+use surface_engine::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
 use surface_engine::cost::signed_money;
 use surface_engine::cost::{CompactionCost, Ledger, parts_with};
 use surface_engine::policy::{
@@ -233,7 +233,14 @@ pub fn run(
     let log = &loaded.log;
     // One bracket scan (beside the meter) serves the audit and the ledger.
     let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
-    let audit = audit_scanned(log, &surface, &meter, options.threshold_ratio, &scan);
+    let audit = audit_scanned(
+        log,
+        &surface,
+        &meter,
+        options.threshold_ratio,
+        &scan,
+        LostTerms::Read,
+    );
     let ledger = Ledger::build(&parts_with(log, &surface, &meter, &scan), prices.as_ref());
     // The policy column is the HTML report's alone: the other forms do without the replay.
     let policy = html_out.map(|_| PolicyColumn::of(log, &surface, &meter, options.threshold_ratio));

@@ -3,7 +3,7 @@
 //! read into the run's figures ([`analyse_parts`]) — the same [`Analysed`] as
 //! [`surface_engine::compare::analyse`].
 
-use surface_engine::audit::{Scan, audit_without_terms, audit_without_terms_scanned};
+use surface_engine::audit::{LostTerms, Scan, audit_scanned, audit_without_terms};
 use surface_engine::compare::{Analysed, analyse_parts};
 use surface_engine::cost::{Ledger, PriceTable, ledger_of, parts_with};
 use surface_engine::{EventLog, Meter, Surface};
@@ -48,7 +48,7 @@ fn analyse_scanned(
     prices: Option<&PriceTable>,
 ) -> Analysed {
     let (audit, ledger) = rayon::join(
-        || audit_without_terms_scanned(log, surface, meter, ratio, scan),
+        || audit_scanned(log, surface, meter, ratio, scan, LostTerms::Skipped),
         || Ledger::build(&parts_with(log, surface, meter, scan), prices),
     );
     analyse_parts(log, meter, &audit, &ledger)

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 use surface_engine::DEFAULT_THRESHOLD_RATIO;
-use surface_engine::audit::audit_scanned;
+use surface_engine::audit::{LostTerms, audit_scanned};
 use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::policy::{PolicyInput, ReplayMode, replay};
 use surface_passes::{check_report_of, meter_and_scan_of};
@@ -134,7 +134,7 @@ fn write_tables(
             .as_ref()
             .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
         let audited = (t.compactions || t.sessions)
-            .then(|| audit_scanned(log, &surface, &meter, ratio, &scan));
+            .then(|| audit_scanned(log, &surface, &meter, ratio, &scan, LostTerms::Read));
         (ledger, audited)
     };
     let (written, costs, replays) = std::thread::scope(|scope| {

@@ -30,29 +30,34 @@ pub fn audit_without_terms(log: &EventLog, surface: &Surface, meter: &Meter, rat
     audit_with(log, surface, meter, ratio, false, &scan(log, true))
 }
 
-/// [`audit`] with the log's brackets already scanned with the overflow watch
-/// (`scan_compactions(log, true)`), so that one scan serves the audit, the cost ledger and the
-/// policy input.
+/// Whether an audit reads the lost terms of each replace (see [`audit_without_terms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostTerms {
+    /// Read them ([`audit`]).
+    Read,
+    /// Leave them empty ([`audit_without_terms`]).
+    Skipped,
+}
+
+/// [`audit`] or [`audit_without_terms`] with the log's brackets already scanned with the
+/// overflow watch (`scan_compactions(log, true)`), so that one scan serves the audit, the cost
+/// ledger and the policy input.
 pub fn audit_scanned(
     log: &EventLog,
     surface: &Surface,
     meter: &Meter,
     ratio: f64,
     scanned: &Scan,
+    terms: LostTerms,
 ) -> Audit {
-    audit_with(log, surface, meter, ratio, true, scanned)
-}
-
-/// [`audit_without_terms`] with the log's brackets already scanned with the overflow watch
-/// (`scan_compactions(log, true)`), so that one scan serves the audit and the cost ledger.
-pub fn audit_without_terms_scanned(
-    log: &EventLog,
-    surface: &Surface,
-    meter: &Meter,
-    ratio: f64,
-    scanned: &Scan,
-) -> Audit {
-    audit_with(log, surface, meter, ratio, false, scanned)
+    audit_with(
+        log,
+        surface,
+        meter,
+        ratio,
+        terms == LostTerms::Read,
+        scanned,
+    )
 }
 
 fn audit_with(

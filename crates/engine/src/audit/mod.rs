@@ -20,7 +20,7 @@ mod terms;
 mod text;
 
 pub use brackets::{Bracket, Link, Prune, Scan, scan as scan_compactions};
-pub use build::{audit, audit_scanned, audit_without_terms, audit_without_terms_scanned};
+pub use build::{LostTerms, audit, audit_scanned, audit_without_terms};
 pub use detail::{Detail, ShadowedText, detail};
 pub use events::{CompactionEvent, CompactionFields, TurnField, read_fields};
 pub use findings::audit_findings;

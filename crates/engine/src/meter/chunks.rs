@@ -5,7 +5,7 @@ use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
 use super::chunk_line::delta_line;
 use super::scan::{Scanner, once};
-use crate::{ChunkKind, EventIdx, EventLog, PackedData};
+use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData};
 
 // --- Stream chunks ---------------------------------------------------------------------
 
@@ -132,6 +132,13 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 /// A delta written as the harness writes it is read from its literals first
 /// ([`super::chunk_line`]).
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
+    // A line the store did not vouch for as plain (a number with an exponent, a lone
+    // surrogate escape, deep nesting) may be one a `Value` parse refuses, where the reference
+    // reads no chunk at all: it is read as the reference reads it.
+    let e = log.event(idx);
+    if !e.is_plain() && matches!(e.text(), EventText::Line { .. }) {
+        return chunk_piece_reference(log, idx);
+    }
     log.with_event_bytes(idx, |bytes| {
         delta_line(bytes).or_else(|| fast_piece(bytes, known))
     })
