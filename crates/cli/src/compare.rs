@@ -75,7 +75,7 @@ impl Run {
 fn run_of(input: &Input, ratio: f64, prices: Option<&PriceTable>) -> anyhow::Result<Run> {
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let (_, _, analysed) = surface_passes::surface_and_analysis_of(log, ratio, prices);
+    let analysed = surface_passes::analysis_of(log, ratio, prices);
     Ok(Run {
         file: input.file.display().to_string(),
         loaded,

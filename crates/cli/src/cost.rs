@@ -58,7 +58,7 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
     let prices = options.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let (_, _, parts) = surface_passes::surface_meter_and_parts_of(log);
+    let parts = surface_passes::ledger_parts_of(log);
     let ledger = Ledger::build(&parts, prices.as_ref());
     let report = CostReport {
         file: input.file.display().to_string(),

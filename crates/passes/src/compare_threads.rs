@@ -3,15 +3,15 @@
 //! read into the run's figures ([`analyse_parts`]) — the same [`Analysed`] as
 //! [`surface_engine::compare::analyse`].
 
-use surface_engine::audit::{LostTerms, Scan, audit_scanned, audit_without_terms};
+use surface_engine::audit::{LostTerms, Scan, audit_scanned, scan_compactions};
 use surface_engine::compare::{Analysed, analyse_parts};
-use surface_engine::cost::{Ledger, PriceTable, ledger_of, parts_with};
+use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::{EventLog, Meter, Surface};
 
 use super::ledger_threads::surface_meter_and_scan_of;
 
 /// [`surface_engine::compare::analyse`] with its audit and ledger built side by side on the
-/// current rayon pool.
+/// current rayon pool, from one scan of the compaction brackets.
 pub fn analyse_of(
     log: &EventLog,
     surface: &Surface,
@@ -19,24 +19,16 @@ pub fn analyse_of(
     ratio: f64,
     prices: Option<&PriceTable>,
 ) -> Analysed {
-    let (audit, ledger) = rayon::join(
-        || audit_without_terms(log, surface, meter, ratio),
-        || ledger_of(log, surface, meter, prices),
-    );
-    analyse_parts(log, meter, &audit, &ledger)
+    let scan = scan_compactions(log, true);
+    analyse_scanned(log, surface, meter, &scan, ratio, prices)
 }
 
 /// One run of a comparison from its log alone: the surface, the meter and the compaction
 /// brackets (with the overflow watch) built side by side, then [`analyse_of`]'s audit and
-/// ledger from the one scan. Returns the surface and the meter too.
-pub fn surface_and_analysis_of(
-    log: &EventLog,
-    ratio: f64,
-    prices: Option<&PriceTable>,
-) -> (Surface, Meter, Analysed) {
+/// ledger from the one scan.
+pub fn analysis_of(log: &EventLog, ratio: f64, prices: Option<&PriceTable>) -> Analysed {
     let (surface, meter, scan) = surface_meter_and_scan_of(log, true);
-    let analysed = analyse_scanned(log, &surface, &meter, &scan, ratio, prices);
-    (surface, meter, analysed)
+    analyse_scanned(log, &surface, &meter, &scan, ratio, prices)
 }
 
 fn analyse_scanned(
@@ -69,7 +61,6 @@ mod tests {
         let serial = surface_engine::compare::analyse(&log, &surface, &meter, 0.8, None);
         assert!(serial.total.agent_calls > 0);
         assert_eq!(analyse_of(&log, &surface, &meter, 0.8, None), serial);
-        let (_, _, from_the_log) = surface_and_analysis_of(&log, 0.8, None);
-        assert_eq!(from_the_log, serial);
+        assert_eq!(analysis_of(&log, 0.8, None), serial);
     }
 }

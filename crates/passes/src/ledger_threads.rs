@@ -29,13 +29,12 @@ pub fn meter_and_scan_of(log: &EventLog, surface: &Surface, overflow: bool) -> (
     (meter, scan)
 }
 
-/// The surface of `log` at its end, its meter and its ledger's parts (as
-/// [`surface_and_meter_of`] then `cost::parts_of`): the brackets the parts need are scanned
-/// beside the meter's build, not after it.
-pub fn surface_meter_and_parts_of(log: &EventLog) -> (Surface, Meter, LedgerParts) {
+/// The ledger's parts of `log` from the log alone (as [`surface_and_meter_of`] then
+/// `cost::parts_of`): the brackets the parts need are scanned beside the meter's build, not
+/// after it.
+pub fn ledger_parts_of(log: &EventLog) -> LedgerParts {
     let (surface, meter, scan) = surface_meter_and_scan_of(log, false);
-    let parts = parts_with(log, &surface, &meter, &scan);
-    (surface, meter, parts)
+    parts_with(log, &surface, &meter, &scan)
 }
 
 #[cfg(test)]
@@ -58,8 +57,7 @@ mod tests {
                 .num_threads(workers)
                 .build()
                 .unwrap();
-            let (beside, _, parts) = pool.install(|| surface_meter_and_parts_of(&log));
-            assert_eq!(beside.processed(), surface.processed());
+            let parts = pool.install(|| ledger_parts_of(&log));
             assert_eq!(Ledger::build(&parts, None), serial, "{workers} workers");
         }
     }
