@@ -120,8 +120,8 @@ pub fn policy_of(
     };
     let ((report, ranges), parts) =
         surface_passes::policy_parts_with(log, &surface, &meter, &scan, |input| {
-            let report = replay(log, &meter, &input, &settings, mode);
-            let ranges = count_ranges(log, &meter, &input, &settings, &report);
+            let report = replay(log, &meter, input, &settings, mode);
+            let ranges = count_ranges(log, &meter, input, &settings, &report);
             (report, ranges)
         });
     let actual = LedgerSummary::of(&Ledger::build(&parts, prices));

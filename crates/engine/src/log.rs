@@ -411,6 +411,12 @@ impl EventLog {
         self.sources.get(start..start + x.sources_len as usize)
     }
 
+    /// The whole text arena, for a search over every line at once (the overflow watch's).
+    /// Crate-private for the reason [`EventLog::line_text`] is.
+    pub(crate) fn whole_text(&self) -> &[u8] {
+        &self.text
+    }
+
     /// The bytes of an event kept as a line of the text arena; empty for any other event.
     /// Crate-private: they may be a mapped file's bytes, which only plain-byte readers inside
     /// the engine may see; other crates get [`EventLog::event_bytes`] (a copy when they may
@@ -464,6 +470,20 @@ impl EventLog {
             });
         }
         read(&self.event_bytes(idx))
+    }
+
+    /// Runs `read` over the event's JSON text as [`EventLog::event_json`] gives it, a line of an
+    /// arena that may change copied into the thread's reused buffer
+    /// ([`EventLog::with_event_bytes`]) rather than a fresh `String`: the audit reads every
+    /// tool call and result this way.
+    pub fn with_event_json<T>(&self, idx: EventIdx, read: impl FnOnce(&str) -> T) -> T {
+        if !matches!(self.events[idx.get()].text(), EventText::Line { .. }) {
+            return read(&self.event_json(idx));
+        }
+        self.with_event_bytes(idx, |bytes| match std::str::from_utf8(bytes) {
+            Ok(text) => read(text),
+            Err(_) => read(&String::from_utf8_lossy(bytes)),
+        })
     }
 
     /// The whole event as JSON text (`{"type":…,"seq":…,"data":…}`), rebuilt for packed members.

@@ -1,12 +1,14 @@
-//! The policy lab's two whole-log reads side by side: the replay's input
-//! ([`PolicyInput::build`]) and the ledger's parts ([`parts_of`]) both walk the log once after
-//! the meter and need nothing of each other, so `policy` builds them on two workers — and
-//! replays on the input's worker while the other still gathers the ledger's parts.
+//! The policy lab's whole-log reads spread over two workers. The replay's input
+//! ([`PolicyInput::build_deferring_calls`]) walks the log on one; the ledger's parts
+//! ([`parts_with`]) and the `tool-call` blocks of the messages ([`ToolCalls::count`], the part
+//! of the input that reads message text) are gathered on the other. Then the replay runs on
+//! one worker while the settings the log's compactions bracket ([`PolicyInput::inferred`],
+//! read only at the replay's end) are inferred on the other.
 
 use rayon::ThreadPool;
-use surface_engine::audit::Scan;
-use surface_engine::cost::{LedgerParts, parts_of, parts_with};
-use surface_engine::policy::PolicyInput;
+use surface_engine::audit::{Scan, scan_compactions};
+use surface_engine::cost::{LedgerParts, parts_with};
+use surface_engine::policy::{PolicyInput, ToolCalls};
 use surface_engine::{EventLog, Meter, Surface};
 
 /// `then` of the policy input of `log` (`surface` processed to the end, `meter` built from
@@ -15,12 +17,9 @@ pub fn policy_parts_of<R: Send>(
     log: &EventLog,
     surface: &Surface,
     meter: &Meter,
-    then: impl FnOnce(PolicyInput) -> R + Send,
+    then: impl FnOnce(&PolicyInput) -> R + Send,
 ) -> (R, LedgerParts) {
-    rayon::join(
-        || then(PolicyInput::build(log, surface, meter)),
-        || parts_of(log, surface, meter),
-    )
+    policy_parts_with(log, surface, meter, &scan_compactions(log, false), then)
 }
 
 /// [`policy_parts_of`] with the log's compaction brackets already scanned (as
@@ -30,12 +29,20 @@ pub fn policy_parts_with<R: Send>(
     surface: &Surface,
     meter: &Meter,
     scan: &Scan,
-    then: impl FnOnce(PolicyInput) -> R + Send,
+    then: impl FnOnce(&PolicyInput) -> R + Send,
 ) -> (R, LedgerParts) {
-    rayon::join(
-        || then(PolicyInput::build_with(log, surface, meter, scan)),
-        || parts_with(log, surface, meter, scan),
-    )
+    let (mut input, (parts, calls)) = rayon::join(
+        || PolicyInput::build_deferring_calls(log, surface, meter, scan),
+        || {
+            (
+                parts_with(log, surface, meter, scan),
+                ToolCalls::count(log, surface),
+            )
+        },
+    );
+    input.set_tool_calls(&calls);
+    let (result, _) = rayon::join(|| then(&input), || input.inferred(log).clone());
+    (result, parts)
 }
 
 /// [`policy_parts_of`] on the workers of `pool`.
@@ -44,7 +51,7 @@ pub fn policy_parts_of_in<R: Send>(
     log: &EventLog,
     surface: &Surface,
     meter: &Meter,
-    then: impl FnOnce(PolicyInput) -> R + Send,
+    then: impl FnOnce(&PolicyInput) -> R + Send,
 ) -> (R, LedgerParts) {
     pool.install(|| policy_parts_of(log, surface, meter, then))
 }
@@ -52,37 +59,69 @@ pub fn policy_parts_of_in<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use surface_engine::policy::{PolicySettings, ReplayMode, replay};
 
-    #[test]
-    fn the_same_parts_on_one_worker_or_several() {
+    fn synth(events: u64) -> EventLog {
         let mut text = Vec::new();
         surface_synth::generate(
             &surface_synth::SynthConfig {
                 seed: 7,
-                target_events: 3_000,
+                target_events: events,
                 ..surface_synth::SynthConfig::default()
             },
             &mut text,
         )
         .unwrap();
-        let log = surface_store::read_jsonl(text, None).unwrap();
-        let surface = Surface::at_end(&log);
-        let meter = Meter::build(&log, &surface);
-        let alone = (
-            PolicyInput::build(&log, &surface, &meter),
-            parts_of(&log, &surface, &meter),
-        );
-        for workers in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .build()
+        surface_store::read_jsonl(text, None).unwrap()
+    }
+
+    fn fixture(name: &str) -> EventLog {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(name);
+        surface_store::read_jsonl(std::fs::read(path).unwrap(), None).unwrap()
+    }
+
+    /// On one worker or two, the input (its calls counted apart) is the one built at once, and
+    /// so are the replay and the ledger's parts.
+    #[test]
+    fn the_same_input_and_parts_on_one_worker_or_several() {
+        let logs = [
+            synth(3_000),
+            fixture("policy/p01.jsonl"),
+            fixture("policy/p02.jsonl"),
+        ];
+        for log in &logs {
+            let surface = Surface::at_end(log);
+            let meter = Meter::build(log, &surface);
+            let alone = PolicyInput::build(log, &surface, &meter);
+            let settings = PolicySettings::default()
+                .validate(meter.window_at(log.len()))
                 .unwrap();
-            let (input, parts) = policy_parts_of_in(&pool, &log, &surface, &meter, |i| i);
-            assert_eq!(input.checks(), alone.0.checks());
-            assert_eq!(input.events(), alone.0.events());
-            assert_eq!(parts.calls, alone.1.calls);
-            assert_eq!(parts.compactions, alone.1.compactions);
-            assert_eq!(parts.replaces, alone.1.replaces);
+            let report = replay(log, &meter, &alone, &settings, ReplayMode::Verify);
+            let parts = surface_engine::cost::parts_of(log, &surface, &meter);
+            assert!(
+                alone.events() > 0 && !alone.checks().is_empty(),
+                "the log has checks"
+            );
+            // Messages make calls, so a count lost on the way would show.
+            assert_ne!(ToolCalls::count(log, &surface), ToolCalls::default());
+            for workers in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(workers)
+                    .build()
+                    .unwrap();
+                let ((input, replayed), split) =
+                    policy_parts_of_in(&pool, log, &surface, &meter, |input| {
+                        let replayed = replay(log, &meter, input, &settings, ReplayMode::Verify);
+                        (format!("{input:?}"), replayed)
+                    });
+                assert_eq!(input, format!("{alone:?}"), "{workers} workers");
+                assert_eq!(replayed, report);
+                assert_eq!(split.calls, parts.calls);
+                assert_eq!(split.compactions, parts.compactions);
+                assert_eq!(split.replaces, parts.replaces);
+            }
         }
     }
 }

@@ -120,7 +120,11 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         log,
         out: Scan::default(),
         open: HashMap::new(),
-        watch: OverflowWatch::default(),
+        watch: if overflow {
+            OverflowWatch::over(log)
+        } else {
+            OverflowWatch::default()
+        },
         overflowed: false,
         last_summary: None,
         last_prune: None,

@@ -3,6 +3,8 @@
 //! `CONTEXT_WINDOW_EXCEEDED`, inside an open step and before that step's `assistant/message`.
 //! The one detector the audit and the policy both read the log with.
 
+use std::cell::Cell;
+
 use memchr::memmem;
 use serde_json::Value;
 
@@ -16,6 +18,9 @@ pub const OVERFLOW_CODE: &str = "CONTEXT_WINDOW_EXCEEDED";
 #[derive(Clone, Debug)]
 pub struct OverflowWatch {
     finder: memmem::Finder<'static>,
+    /// Where the code occurs in the log's text, when the watch was made for a whole log
+    /// ([`OverflowWatch::over`]); `None`: every chunk's line is searched itself.
+    hits: Option<CodeHits>,
     /// A `step/start` was read and no `step/end`, `turn/end` or `turn/start` since.
     open: bool,
     /// The open step's `assistant/message` was read.
@@ -26,6 +31,7 @@ impl Default for OverflowWatch {
     fn default() -> Self {
         OverflowWatch {
             finder: memmem::Finder::new(OVERFLOW_CODE),
+            hits: None,
             open: false,
             message_seen: false,
         }
@@ -33,6 +39,17 @@ impl Default for OverflowWatch {
 }
 
 impl OverflowWatch {
+    /// A watch for a pass over the whole of `log`: the code is searched for once in the whole
+    /// text ([`CodeHits`]) and a chunk's line is then tested by its offsets, not searched
+    /// byte by byte — a log of a million streamed chunks is one `memmem` sweep instead of a
+    /// million copies and searches. What the watch reports is the same.
+    pub fn over(log: &EventLog) -> Self {
+        OverflowWatch {
+            hits: Some(CodeHits::of(log)),
+            ..OverflowWatch::default()
+        }
+    }
+
     /// Reads event `idx` of type `kind`: a step boundary or message moves the watch; an
     /// `assistant/chunk` gives true when it is an overflow finish of the open step before its
     /// message. Chunks are read only then (the text is searched for the code before anything
@@ -69,7 +86,11 @@ impl OverflowWatch {
         if !matches!(log.event(idx).text(), EventText::Line { .. }) {
             return false;
         }
-        if self.finder.find(log.line_text(idx)).is_none() {
+        let found = match (&self.hits, log.event(idx).text()) {
+            (Some(hits), EventText::Line { start, len }) => hits.within(start, len),
+            _ => self.finder.find(log.line_text(idx)).is_some(),
+        };
+        if !found {
             return false;
         }
         let data = log.data_value(idx);
@@ -81,6 +102,51 @@ impl OverflowWatch {
                 .pointer("/reason/failure/code")
                 .and_then(Value::as_str)
                 == Some(OVERFLOW_CODE)
+    }
+}
+
+/// The offsets of every occurrence of [`OVERFLOW_CODE`] in a log's text, ascending. The code
+/// has no border (no proper prefix of it is also a suffix), so its occurrences never overlap and
+/// `memmem`'s left-to-right sweep finds every one: a line holds the code exactly when an
+/// occurrence lies wholly inside it. One that straddles two lines (an arena whose lines are not
+/// separated by a newline) lies inside neither and is not counted, as no line's own search
+/// would find it.
+#[derive(Clone, Debug, Default)]
+struct CodeHits {
+    offsets: Vec<u64>,
+    /// The first offset at or after the last line asked about: a whole-log pass asks in
+    /// ascending order, so each question moves it a step at most, not a binary search.
+    next: Cell<usize>,
+}
+
+impl CodeHits {
+    /// Searches the whole text of `log` once. The arena may be a mapped file: the bytes are
+    /// only searched, as a line is (`EventLog::line_text`).
+    fn of(log: &EventLog) -> Self {
+        CodeHits {
+            offsets: memmem::find_iter(log.whole_text(), OVERFLOW_CODE.as_bytes())
+                .map(|at| at as u64)
+                .collect(),
+            next: Cell::new(0),
+        }
+    }
+
+    /// Whether an occurrence lies wholly inside the line at `start` of `len` bytes.
+    fn within(&self, start: u64, len: u32) -> bool {
+        let offsets = &self.offsets;
+        let mut first = self.next.get().min(offsets.len());
+        if first > 0 && offsets[first - 1] >= start {
+            // Asked out of order: search.
+            first = offsets.partition_point(|&at| at < start);
+        } else {
+            while offsets.get(first).is_some_and(|&at| at < start) {
+                first += 1;
+            }
+        }
+        self.next.set(first);
+        offsets
+            .get(first)
+            .is_some_and(|&at| at + OVERFLOW_CODE.len() as u64 <= start + u64::from(len))
     }
 }
 
@@ -116,13 +182,56 @@ mod tests {
 
     const FINISH: &str = r#"{"turn":1,"step":1,"chunk":{"type":"finish","reason":{"kind":"error","failure":{"message":"too long","code":"CONTEXT_WINDOW_EXCEEDED"}}}}"#;
 
-    /// The events of `log` the watch reports, by index.
+    /// The events of `log` the watch reports, by index — the same whether each chunk's line is
+    /// searched or the whole text once.
     fn reported(log: &EventLog) -> Vec<u32> {
-        let mut watch = OverflowWatch::default();
-        log.indices()
-            .filter(|&idx| watch.event(log, idx, log.event_type(idx)))
-            .map(|idx| idx.0)
-            .collect()
+        let by_watch = |mut watch: OverflowWatch| -> Vec<u32> {
+            log.indices()
+                .filter(|&idx| watch.event(log, idx, log.event_type(idx)))
+                .map(|idx| idx.0)
+                .collect()
+        };
+        let per_line = by_watch(OverflowWatch::default());
+        assert_eq!(by_watch(OverflowWatch::over(log)), per_line);
+        per_line
+    }
+
+    #[test]
+    fn an_occurrence_counts_only_wholly_inside_the_line() {
+        let code = OVERFLOW_CODE.len() as u32;
+        let hits = CodeHits {
+            offsets: vec![10, 100],
+            next: Cell::new(0),
+        };
+        assert!(hits.within(10, code));
+        assert!(hits.within(0, 10 + code));
+        assert!(
+            !hits.within(0, 10 + code - 1),
+            "cut short by the line's end"
+        );
+        assert!(!hits.within(11, 80), "starts before the line");
+        assert!(hits.within(11, 89 + code), "the next one");
+        assert!(!hits.within(200, 50));
+        assert!(hits.within(10, code), "asked again, out of order");
+        assert!(!hits.within(11, 80));
+        assert!(!CodeHits::default().within(0, 1000));
+    }
+
+    #[test]
+    fn adjacent_codes_and_codes_in_every_line_are_all_found() {
+        // Lines laid end to end with no separator, the code at the very start and end of a
+        // string and twice in a row.
+        let twice = format!(
+            r#"{{"turn":1,"step":1,"chunk":{{"type":"finish","reason":{{"failure":{{"code":"{OVERFLOW_CODE}","message":"{OVERFLOW_CODE}{OVERFLOW_CODE}"}}}}}}}}"#
+        );
+        let step = r#"{"turn":1,"step":1}"#;
+        let log = log_of(&[
+            ("step/start", step),
+            ("assistant/chunk", &twice),
+            ("assistant/chunk", FINISH),
+            ("assistant/chunk", &twice),
+        ]);
+        assert_eq!(reported(&log), [1, 2, 3]);
     }
 
     #[test]

@@ -83,7 +83,9 @@ struct CallData {
 
 /// `(callId, name, arguments)` of a `tool/call`, when it has them as strings.
 pub fn read_tool_call(log: &EventLog, idx: EventIdx) -> Option<(String, String, String)> {
-    let event: CallEvent = serde_json::from_str(&log.event_json(idx)).ok()?;
+    let event: CallEvent = log
+        .with_event_json(idx, |json| serde_json::from_str(json))
+        .ok()?;
     let d = event.data?;
     Some((d.call_id?, d.name?, d.arguments.unwrap_or_default()))
 }

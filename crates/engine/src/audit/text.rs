@@ -74,15 +74,15 @@ pub fn node_text(log: &EventLog, idx: EventIdx) -> NodeText {
     if idx.get() >= log.len() {
         return NodeText::default();
     }
-    let json = log.event_json(idx);
     let kind = log.event_type(idx);
     // The eras that wrap context in tags are read through the derived message.
     let wrapped = kind.is_wrapper_message();
-    match serde_json::from_str::<Event<'_>>(&json) {
-        Ok(Event { data: Some(data) }) if !wrapped => fast(kind, data),
-        Ok(Event { data: None }) => NodeText::default(),
-        _ => slow(log, idx),
-    }
+    let read = log.with_event_json(idx, |json| match serde_json::from_str::<Event<'_>>(json) {
+        Ok(Event { data: Some(data) }) if !wrapped => Some(fast(kind, data)),
+        Ok(Event { data: None }) => Some(NodeText::default()),
+        _ => None,
+    });
+    read.unwrap_or_else(|| slow(log, idx))
 }
 
 fn fast(kind: EventType, data: Data<'_>) -> NodeText {
@@ -157,19 +157,21 @@ fn push_values(text: &mut String, v: &Value) {
 /// The call a `tool/result` answers, as [`node_text`] reads it, without reading its text: the
 /// result's content is skipped, not copied (for a pass that needs only the call).
 pub fn answered_call(log: &EventLog, idx: EventIdx) -> Option<String> {
-    let json = log.event_json(idx);
-    match serde_json::from_str::<CallEvent<'_>>(&json) {
-        Ok(CallEvent { data: Some(data) }) => {
-            let (inner_first, source) = match data.message {
-                Some(m) => (m.content, m.source.and_then(|s| s.call_id)),
-                None => (None, None),
-            };
-            let first = inner_first.or(data.content).and_then(|f| f.0);
-            source.or(data.call_id).or(first).map(Cow::into_owned)
+    let read = log.with_event_json(idx, |json| {
+        match serde_json::from_str::<CallEvent<'_>>(json) {
+            Ok(CallEvent { data: Some(data) }) => {
+                let (inner_first, source) = match data.message {
+                    Some(m) => (m.content, m.source.and_then(|s| s.call_id)),
+                    None => (None, None),
+                };
+                let first = inner_first.or(data.content).and_then(|f| f.0);
+                Some(source.or(data.call_id).or(first).map(Cow::into_owned))
+            }
+            Ok(CallEvent { data: None }) => Some(None),
+            Err(_) => None,
         }
-        Ok(CallEvent { data: None }) => None,
-        Err(_) => node_text(log, idx).call_id,
-    }
+    });
+    read.unwrap_or_else(|| node_text(log, idx).call_id)
 }
 
 #[derive(Deserialize)]

@@ -82,6 +82,14 @@ pub fn first_split(a: &EventLog, b: &EventLog) -> Option<Split> {
         let (ta, tb) = (a.event(idx).text(), b.event(idx).text());
         let packed = |t| matches!(t, EventText::PackedMember { .. });
         if !packed(ta) && !packed(tb) {
+            // Byte-equal lines (a fork's shared prefix, a log against itself) are equal
+            // without a copy: a plain comparison of the arenas' bytes.
+            if matches!(ta, EventText::Line { .. })
+                && matches!(tb, EventText::Line { .. })
+                && a.line_text(idx) == b.line_text(idx)
+            {
+                continue;
+            }
             let (x, y) = (a.event_bytes(idx), b.event_bytes(idx));
             if same_content(&x, &y) {
                 continue;

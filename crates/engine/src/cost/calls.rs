@@ -142,7 +142,7 @@ pub fn agent_calls(log: &EventLog, meter: &Meter, routes: &mut Routes) -> Vec<Ca
                 .get_or_insert_with(|| log.indices().any(|i| may_be_usage_chunk(log, i)));
             chunks.then(|| reported_usage(log, meter, step)).flatten()
         });
-        let fields = turn_fields_of_bytes(&log.event_bytes(step.start));
+        let fields = log.with_event_bytes(step.start, turn_fields_of_bytes);
         let route = match meter.header_at(cursor) {
             Some(h) => routes.index(h.config_str("provider"), h.config_str("model")),
             None => source_route(log, step.message, routes),

@@ -96,8 +96,12 @@ fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
 fn digits(bytes: &[u8], at: usize) -> Option<(usize, u64)> {
     let end = skip_digits(bytes, at);
     let run = bytes.get(at..end).filter(|r| !r.is_empty())?;
+    // The digits are tested again as they are read: a mapped line another program rewrites
+    // under the reader (see `chunks::chunk_piece_with`) gives `None`, never a panic.
     let value = run.iter().try_fold(0u64, |v, &d| {
-        v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        let digit = d.wrapping_sub(b'0');
+        (digit <= 9).then_some(())?;
+        v.checked_mul(10)?.checked_add(u64::from(digit))
     })?;
     Some((end, value))
 }

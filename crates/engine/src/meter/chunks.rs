@@ -139,10 +139,18 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     if !e.is_plain() && matches!(e.text(), EventText::Line { .. }) {
         return chunk_piece_reference(log, idx);
     }
-    log.with_event_bytes(idx, |bytes| {
-        delta_line(bytes).or_else(|| fast_piece(bytes, known))
-    })
-    .unwrap_or_else(|| chunk_piece_reference(log, idx))
+    // The harness's layout is read straight from the arena, even a mapped file's: the literal
+    // reader is a plain-byte reader (bounds-checked, no UTF-8 or other property assumed of
+    // what it read, its digits tested as they are summed), so bytes rewritten under it give a
+    // wrong figure or `None`, never a panic — as a copy taken mid-write would. Every other
+    // line is copied first (`with_event_bytes`), because the scan behind it validates.
+    if matches!(e.text(), EventText::Line { .. })
+        && let Some(piece) = delta_line(log.line_text(idx))
+    {
+        return piece;
+    }
+    log.with_event_bytes(idx, |bytes| fast_piece(bytes, known))
+        .unwrap_or_else(|| chunk_piece_reference(log, idx))
 }
 
 /// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives

@@ -10,10 +10,11 @@ use std::sync::OnceLock;
 
 use memchr::memmem;
 
-use super::facts::{tool_call_blocks, tool_result_chars};
+use super::facts::tool_result_chars;
 use super::inferred::Inferred;
 use super::node::Node;
 use super::spread::Spread;
+use super::tool_calls::ToolCalls;
 use crate::audit::{self, OverflowWatch};
 use crate::meter::BaselineKind;
 use crate::{
@@ -175,7 +176,45 @@ impl PolicyInput {
         meter: &Meter,
         scan: &audit::Scan,
     ) -> PolicyInput {
+        let mut input = Self::build_deferring_calls(log, surface, meter, scan);
+        input.set_tool_calls(&ToolCalls::count(log, surface));
+        input
+    }
+
+    /// [`PolicyInput::build_with`] but for the `tool-call` blocks of its nodes, left 0: the
+    /// caller counts them ([`ToolCalls::count`], on another core if it has one) and gives them
+    /// with [`PolicyInput::set_tool_calls`] before the input is replayed.
+    pub fn build_deferring_calls(
+        log: &EventLog,
+        surface: &Surface,
+        meter: &Meter,
+        scan: &audit::Scan,
+    ) -> PolicyInput {
         Builder::new(log, surface, meter, scan).run()
+    }
+
+    /// Gives every node of an input built by [`PolicyInput::build_deferring_calls`] its
+    /// `tool-call` count from `calls` (counted over the same log and surface).
+    pub fn set_tool_calls(&mut self, calls: &ToolCalls) {
+        if calls.is_empty() {
+            return;
+        }
+        let set = |node: &mut Node| node.calls = calls.of(node.event);
+        for item in &mut self.items {
+            match item {
+                Item::Append(node) | Item::Replace { node, .. } => set(node),
+                _ => {}
+            }
+        }
+        for check in &mut self.checks {
+            let log = &mut check.log;
+            let prunes = log.prunes.iter_mut().filter_map(|p| p.replacement.as_mut());
+            let summaries = log
+                .summaries
+                .iter_mut()
+                .filter_map(|s| s.replacement.as_mut());
+            prunes.chain(summaries).for_each(set);
+        }
     }
 
     /// The check points, in log order.
@@ -252,7 +291,10 @@ struct Builder<'a> {
     turn_step: (Option<u64>, Option<u64>),
     owner: Owner,
     command_id: Option<String>,
-    anchors: HashMap<u32, f64>,
+    /// `(message, reported prompt)` of the meter's anchors by message, ascending; the last of
+    /// one message's wins. Read in log order: `next_anchor` is the first not yet passed.
+    anchors: Vec<(u32, f64)>,
+    next_anchor: usize,
     step_start_cursor: u32,
 }
 
@@ -293,7 +335,7 @@ impl<'a> Builder<'a> {
             .enumerate()
             .map(|(k, p)| (p.event.0, k))
             .collect();
-        let anchors = meter
+        let mut anchors: Vec<(u32, f64)> = meter
             .anchors()
             .map(|a| {
                 let ratio = match (a.kind, a.usage) {
@@ -303,6 +345,7 @@ impl<'a> Builder<'a> {
                 (a.message.0, ratio.unwrap_or(f64::NAN))
             })
             .collect();
+        anchors.sort_by_key(|&(message, _)| message);
         // Judged by the newest era that could have written it, a log with nothing dated is a
         // HEAD log; but its compactions may still be an older harness's: the lower bound says.
         let older_era = {
@@ -321,7 +364,7 @@ impl<'a> Builder<'a> {
             brackets,
             prunes,
             scan,
-            watch: OverflowWatch::default(),
+            watch: OverflowWatch::over(log),
             text_key: memmem::Finder::new(br#""text":"#),
             header_seen: false,
             step_event: None,
@@ -329,6 +372,7 @@ impl<'a> Builder<'a> {
             owner: Owner::Pressure(None),
             command_id: None,
             anchors,
+            next_anchor: 0,
             step_start_cursor: 0,
         }
     }
@@ -348,6 +392,11 @@ impl<'a> Builder<'a> {
             .map(|s| request_cursor(log, s, s.start.get() + 1) as u32)
             .collect();
         requests.sort_unstable();
+        // Every node and check is an item: reserve them at once rather than grow the vector
+        // a doubling at a time.
+        self.out
+            .items
+            .reserve(self.surface.node_count() + 3 * requests.len());
         let mut requests = requests.into_iter().peekable();
         for i in 0..n {
             while let Some(&r) = requests.peek()
@@ -391,7 +440,7 @@ impl<'a> Builder<'a> {
             Role::Assistant => {
                 self.watch.event(self.log, idx, EventType::AssistantMessage);
                 self.out.items.push(Item::OverflowReset);
-                if let Some(&ratio) = self.anchors.get(&i) {
+                if let Some(ratio) = self.anchor_of(i) {
                     self.anchor(idx, ratio);
                 }
                 if matches!(self.owner, Owner::Overflow(_)) {
@@ -420,13 +469,24 @@ impl<'a> Builder<'a> {
         self.effect(idx);
     }
 
+    /// The reported prompt of the anchor at the `assistant/message` `event` (read in log
+    /// order), if the meter set one there.
+    fn anchor_of(&mut self, event: u32) -> Option<f64> {
+        let passed = self.anchors[self.next_anchor..].partition_point(|&(e, _)| e <= event);
+        self.next_anchor += passed;
+        (passed > 0)
+            .then(|| self.anchors[self.next_anchor - 1])
+            .filter(|&(e, _)| e == event)
+            .map(|(_, ratio)| ratio)
+    }
+
     fn boundary(&mut self) {
         self.owner = Owner::Pressure(None);
         self.command_id = None;
     }
 
     fn step_start(&mut self, idx: EventIdx) {
-        let fields = turn_fields_of_bytes(&self.log.event_bytes(idx));
+        let fields = self.log.with_event_bytes(idx, turn_fields_of_bytes);
         self.turn_step = (fields.turn, fields.step);
         self.step_event = Some(idx.0);
         match self.owner {
@@ -625,11 +685,6 @@ impl<'a> Builder<'a> {
         let log = self.log;
         let kind = log.event_type(idx);
         let result = kind == EventType::ToolResult;
-        let calls = if kind == EventType::AssistantMessage {
-            tool_call_blocks(&log.event_bytes(idx))
-        } else {
-            0
-        };
         // A small result keeps a bound (the exact count is read only when a replay's threshold
         // is below it); a large one, whose count decides prunes at the usual thresholds, is
         // read once here.
@@ -647,7 +702,8 @@ impl<'a> Builder<'a> {
             event: idx.0,
             seq: log.event(idx).seq,
             price: self.meter.price(idx).min(u64::from(u32::MAX)) as u32,
-            calls,
+            // Counted apart: `ToolCalls`, `PolicyInput::set_tool_calls`.
+            calls: 0,
             result,
             chars,
             chars_exact,

@@ -41,6 +41,7 @@ mod replay;
 mod report;
 mod settings;
 mod spread;
+mod tool_calls;
 mod trace;
 mod verdict;
 
@@ -62,5 +63,6 @@ pub use settings::{
     PolicySettings, PrunerSettings, Retain, SettingsError, ValidSettings,
 };
 pub use spread::Spread;
+pub use tool_calls::ToolCalls;
 pub use trace::{HypAttempt, HypCompaction, RequestTail, WhatIfTrace};
 pub use verdict::{AS_DECIDED, CompactionVerdict, compaction_verdicts, outcome_phrase};

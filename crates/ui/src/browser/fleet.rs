@@ -99,7 +99,7 @@ pub fn fleet_of(log: &EventLog, prices: Option<&PriceTable>) -> FleetFigures {
         settings
             .as_ref()
             .ok()
-            .map(|valid| replay(log, &meter, &input, valid, ReplayMode::Verify))
+            .map(|valid| replay(log, &meter, input, valid, ReplayMode::Verify))
     });
     let ledger = Ledger::build(&parts, prices);
     let mut figures = FleetFigures {
