@@ -41,7 +41,12 @@ pub fn policy_parts_with<R: Send>(
         },
     );
     input.set_tool_calls(&calls);
-    let (result, _) = rayon::join(|| then(&input), || input.inferred(log).clone());
+    let (result, ()) = rayon::join(
+        || then(&input),
+        || {
+            input.inferred(log);
+        },
+    );
     (result, parts)
 }
 

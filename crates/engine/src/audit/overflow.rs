@@ -83,12 +83,12 @@ impl OverflowWatch {
     /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code,
     /// read as viewer-spec §8 and §10.3 say: the stream chunk is `data.chunk`.
     pub fn is_overflow_finish(&self, log: &EventLog, idx: EventIdx) -> bool {
-        if !matches!(log.event(idx).text(), EventText::Line { .. }) {
+        let EventText::Line { start, len } = log.event(idx).text() else {
             return false;
-        }
-        let found = match (&self.hits, log.event(idx).text()) {
-            (Some(hits), EventText::Line { start, len }) => hits.within(start, len),
-            _ => self.finder.find(log.line_text(idx)).is_some(),
+        };
+        let found = match &self.hits {
+            Some(hits) => hits.within(start, len),
+            None => self.finder.find(log.line_text(idx)).is_some(),
         };
         if !found {
             return false;
