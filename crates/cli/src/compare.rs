@@ -1,6 +1,7 @@
 //! `compare`: two runs side by side (viewer-spec §12) — the first divergence with both events,
 //! a table per turn with B − A, the totals with B − A and B / A, and one line saying which run
-//! was cheaper and why; or one JSON document. Each log is read and analysed on its own thread.
+//! was cheaper and why; or one JSON document. Each log is read on its own thread; both are then
+//! analysed beside the walk for their first divergence, over every core.
 
 mod human;
 
@@ -13,7 +14,7 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::compare::{Analysed, Comparison, Side, compare};
+use surface_engine::compare::{Analysed, Comparison, Side, Split, compare_split};
 use surface_engine::cost::PriceTable;
 
 /// What `compare` reads and prints.
@@ -71,16 +72,35 @@ impl Run {
     }
 }
 
-/// Reads and analyses one run.
-fn run_of(input: &Input, ratio: f64, prices: Option<&PriceTable>) -> anyhow::Result<Run> {
-    let loaded = load(input, false)?;
-    let log = &loaded.log;
-    let analysed = surface_passes::analysis_of(log, ratio, prices);
-    Ok(Run {
+/// Reads both runs (one each on two threads), then analyses them beside the walk for their
+/// first divergence (`surface_passes::compared_runs_of`).
+fn runs_of(
+    inputs: [Input; 2],
+    ratio: f64,
+    prices: Option<&PriceTable>,
+) -> anyhow::Result<(Run, Run, Option<Split>)> {
+    let [input_a, input_b] = inputs;
+    let (a, b) = std::thread::scope(|s| {
+        let b = s.spawn(|| load(&input_b, false));
+        let a = load(&input_a, false);
+        let b = b
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("reading {} failed", input_b.file.display())));
+        (a, b)
+    });
+    let (a, b) = (a?, b?);
+    let (analysed_a, analysed_b, split) =
+        surface_passes::compared_runs_of(&a.log, &b.log, ratio, prices);
+    let run = |input: &Input, loaded, analysed| Run {
         file: input.file.display().to_string(),
         loaded,
         analysed,
-    })
+    };
+    Ok((
+        run(&input_a, a, analysed_a),
+        run(&input_b, b, analysed_b),
+        split,
+    ))
 }
 
 /// A run as the JSON document names it.
@@ -136,19 +156,8 @@ pub fn run(options: &CompareOptions) -> anyhow::Result<u8> {
     // A bad price file is refused before any log is read.
     let prices = options.prices.read()?;
     let ratio = options.meter.threshold_ratio;
-    let [input_a, input_b] = options.inputs();
-    // The two runs are independent until they are compared: one each on two threads (the
-    // meter inside each still spreads over the pool).
-    let (a, b) = std::thread::scope(|s| {
-        let b = s.spawn(|| run_of(&input_b, ratio, prices.as_ref()));
-        let a = run_of(&input_a, ratio, prices.as_ref());
-        let b = b
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("reading {} failed", input_b.file.display())));
-        (a, b)
-    });
-    let (a, b) = (a?, b?);
-    let comparison = compare(a.side(), b.side());
+    let (a, b, split) = runs_of(options.inputs(), ratio, prices.as_ref())?;
+    let comparison = compare_split(a.side(), b.side(), split);
     let currency = prices.as_ref().map(|p| p.currency.as_str());
     if options.json {
         print_json(&Document {
@@ -174,5 +183,10 @@ pub fn run(options: &CompareOptions) -> anyhow::Result<u8> {
         write_context(out.write_all(text.as_bytes()))?;
         write_context(out.flush())?;
     }
+    // Each run's memory (its log's tables, arena and mapping) is given back on its own thread.
+    std::thread::scope(|s| {
+        s.spawn(move || drop(b));
+        drop(a);
+    });
     Ok(EXIT_OK)
 }

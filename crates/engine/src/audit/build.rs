@@ -9,7 +9,7 @@ use super::model::{
     Audit, CompactionRecord, FailedCompaction, OverThresholdRequest, Refetch, ReplaceAudit,
     ReplaceKind, Trigger,
 };
-use super::refetch::{CallIndex, read_message_calls, read_tool_call};
+use super::refetch::{CallIndex, read_message_calls, with_tool_call};
 use super::text::{answered_call, node_text};
 use crate::EventType;
 use crate::{
@@ -139,9 +139,9 @@ impl Pass<'_> {
             let idx = EventIdx(i as u32);
             let kind = Some(log.event(idx).kind);
             if tool_call.is_some() && kind == tool_call {
-                if let Some((id, name, arguments)) = read_tool_call(log, idx) {
-                    self.call(idx, &id, &name, &arguments);
-                }
+                with_tool_call(log, idx, |id, name, arguments| {
+                    self.call(idx, id, name, arguments);
+                });
             } else if tool_call.is_none() && kind == assistant {
                 for (id, name, arguments) in read_message_calls(log, idx) {
                     self.call(idx, &id, &name, &arguments);

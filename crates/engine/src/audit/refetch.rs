@@ -4,6 +4,7 @@
 //! each key counts its results on the surface and remembers the latest replace that took one
 //! away, so a call is judged in O(1).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -16,29 +17,35 @@ use crate::{EventIdx, EventLog};
 /// fraction, so that equal JSON values give equal texts. Text that is not JSON stays as it is
 /// (marked, so it never equals a JSON text).
 pub fn canonical_arguments(arguments: &str) -> String {
+    let mut out = String::with_capacity(arguments.len());
+    push_canonical_arguments(arguments, &mut out);
+    out
+}
+
+/// [`canonical_arguments`] appended to `out` (a buffer the caller reuses).
+fn push_canonical_arguments(arguments: &str, out: &mut String) {
     match serde_json::from_str::<Value>(arguments) {
-        Ok(v) => {
-            let mut out = String::with_capacity(arguments.len());
-            canonical(&v, &mut out);
-            out
+        Ok(v) => canonical(&v, out),
+        Err(_) => {
+            out.push('\u{0}');
+            out.push_str(arguments);
         }
-        Err(_) => format!("\u{0}{arguments}"),
     }
 }
 
 fn canonical(v: &Value, out: &mut String) {
     match v {
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_unstable();
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|x, y| x.0.cmp(y.0));
             out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
+            for (i, (k, v)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::String(k.clone()).to_string());
+                push_json_string(k, out);
                 out.push(':');
-                canonical(&map[k], out);
+                canonical(v, out);
             }
             out.push('}');
         }
@@ -64,30 +71,51 @@ fn canonical(v: &Value, out: &mut String) {
             }
             _ => out.push_str(&n.to_string()),
         },
+        Value::String(text) => push_json_string(text, out),
         other => out.push_str(&other.to_string()),
     }
 }
 
-#[derive(Deserialize)]
-struct CallEvent {
-    data: Option<CallData>,
+/// `text` as a JSON string, as `serde_json` writes it: quoted as it is when nothing in it
+/// needs an escape (the common key), else written by `serde_json`.
+fn push_json_string(text: &str, out: &mut String) {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&Value::String(text.to_string()).to_string());
+    }
 }
 
 #[derive(Deserialize)]
-struct CallData {
-    #[serde(rename = "callId")]
-    call_id: Option<String>,
-    name: Option<String>,
-    arguments: Option<String>,
+struct CallEvent<'a> {
+    #[serde(borrow)]
+    data: Option<CallData<'a>>,
 }
 
-/// `(callId, name, arguments)` of a `tool/call`, when it has them as strings.
-pub fn read_tool_call(log: &EventLog, idx: EventIdx) -> Option<(String, String, String)> {
-    let event: CallEvent = log
-        .with_event_json(idx, |json| serde_json::from_str(json))
-        .ok()?;
-    let d = event.data?;
-    Some((d.call_id?, d.name?, d.arguments.unwrap_or_default()))
+#[derive(Deserialize)]
+struct CallData<'a> {
+    #[serde(rename = "callId", borrow)]
+    call_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+/// Runs `read` over the `(callId, name, arguments)` of a `tool/call` (borrowed from the event's
+/// text wherever it has no escape), when it has them as strings.
+pub fn with_tool_call<T>(
+    log: &EventLog,
+    idx: EventIdx,
+    read: impl FnOnce(&str, &str, &str) -> T,
+) -> Option<T> {
+    log.with_event_json(idx, |json| {
+        let data = serde_json::from_str::<CallEvent<'_>>(json).ok()?.data?;
+        let arguments = data.arguments.as_deref().unwrap_or_default();
+        Some(read(&data.call_id?, &data.name?, arguments))
+    })
 }
 
 /// The `(id, name, arguments)` of every `tool-call` block of an `assistant/message`.
@@ -118,7 +146,11 @@ pub struct Found {
 /// Per `(tool, arguments)`: results on the surface, and the last replace that shadowed one.
 #[derive(Debug, Default)]
 pub struct CallIndex {
-    keys: HashMap<(Box<str>, Box<str>), u32>,
+    /// Keys by `(name, canonical arguments)`, written as the name's length, `:`, the name and
+    /// the arguments (one text, one hash; the length keeps two pairs from writing the same).
+    keys: HashMap<Box<str>, u32>,
+    /// The key of the call being judged, written in place (no allocation when it is known).
+    scratch: String,
     on_surface: Vec<u32>,
     last_shadow: Vec<Option<Found>>,
     /// The key of each call id seen.
@@ -129,12 +161,15 @@ pub struct CallIndex {
 
 impl CallIndex {
     fn key(&mut self, name: &str, arguments: &str) -> u32 {
-        let k = (name.into(), canonical_arguments(arguments).into_boxed_str());
-        if let Some(&id) = self.keys.get(&k) {
+        let k = &mut self.scratch;
+        k.clear();
+        let _ = write!(k, "{}:{name}", name.len());
+        push_canonical_arguments(arguments, k);
+        if let Some(&id) = self.keys.get(k.as_str()) {
             return id;
         }
         let id = self.on_surface.len() as u32;
-        self.keys.insert(k, id);
+        self.keys.insert(k.as_str().into(), id);
         self.on_surface.push(0);
         self.last_shadow.push(None);
         id
@@ -191,6 +226,37 @@ mod tests {
             canonical_arguments(r#"{"a":1}"#)
         );
         assert_ne!(canonical_arguments("{"), canonical_arguments("\"{\""));
+    }
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for text in [
+            "plain",
+            "a\"b",
+            "back\\slash",
+            "tab\tnew\nline",
+            "\u{1}",
+            "é ✓ 😀",
+            "",
+        ] {
+            let mut out = String::new();
+            push_json_string(text, &mut out);
+            assert_eq!(out, serde_json::to_string(text).unwrap(), "{text:?}");
+        }
+        assert_eq!(
+            canonical_arguments(r#"{"z\"q":"x\ny","a":[true,null,-2.5e3]}"#),
+            r#"{"a":[true,null,-2500],"z\"q":"x\ny"}"#
+        );
+    }
+
+    #[test]
+    fn a_tools_name_never_runs_into_its_arguments() {
+        let mut index = CallIndex::default();
+        let one = index.key("read", r#"{"p":1}"#);
+        assert_eq!(index.key("read", r#"{ "p" : 1 }"#), one);
+        assert_ne!(index.key("rea", r#"d{"p":1}"#), one);
+        assert_ne!(index.key("4:read", r#"{"p":1}"#), one);
+        assert_ne!(index.key("", r#"4:read{"p":1}"#), one);
     }
 
     #[test]

@@ -141,7 +141,13 @@ pub struct Comparison {
 
 /// Compares two analysed runs.
 pub fn compare(a: Side<'_>, b: Side<'_>) -> Comparison {
-    let first_divergence = first_split(a.log, b.log).map(|s| divergence(a, b, s));
+    compare_split(a, b, first_split(a.log, b.log))
+}
+
+/// [`compare`] with the first divergence the caller found ([`first_split`] of the two logs,
+/// walked on other threads with [`super::first_split_in`]).
+pub fn compare_split(a: Side<'_>, b: Side<'_>, split: Option<Split>) -> Comparison {
+    let first_divergence = split.map(|s| divergence(a, b, s));
     Comparison {
         first_divergence,
         turns: align(a.analysed, b.analysed),

@@ -8,8 +8,9 @@
 //! Members of two packed rows are equal when the rows' `data` are, `dt` (the members' times)
 //! left out too: a row is compared once for all its members, none rebuilt.
 
-use serde::Serialize;
+use std::ops::Range;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::same_content::{first_difference, same_content, same_row_content};
@@ -61,11 +62,24 @@ pub struct Split {
 /// The first pair of events, in log order, that differ (see the module documentation); `None`
 /// when the two logs say the same thing event for event.
 pub fn first_split(a: &EventLog, b: &EventLog) -> Option<Split> {
-    let shared = a.len().min(b.len());
+    first_split_in(a, b, 0..shared_len(a, b)).or_else(|| end_split(a, b))
+}
+
+/// The pairs both logs have: the shorter log's length.
+pub fn shared_len(a: &EventLog, b: &EventLog) -> usize {
+    a.len().min(b.len())
+}
+
+/// The first pair in `pairs` (indices below [`shared_len`]) whose events differ in type or
+/// content; `None` when every pair there is equal. Pairs are judged each on its own, so the
+/// pairs can be cut into ranges walked apart (on other threads) and the first range's answer
+/// taken: `first_split` is this over all pairs, then [`end_split`].
+pub fn first_split_in(a: &EventLog, b: &EventLog, pairs: Range<usize>) -> Option<Split> {
+    let pairs = pairs.start..pairs.end.min(shared_len(a, b));
     let (mut members_a, mut members_b) = (Members::new(a), Members::new(b));
     // The last pair of packed rows compared, and whether they give the same members.
     let mut rows: Option<((u32, u32), bool)> = None;
-    for i in 0..shared {
+    for i in pairs {
         let idx = EventIdx(i as u32);
         let split = |kind, path| {
             Some(Split {
@@ -139,6 +153,13 @@ pub fn first_split(a: &EventLog, b: &EventLog) -> Option<Split> {
             return split(DivergenceKind::Content, path);
         }
     }
+    None
+}
+
+/// Where two logs whose shared pairs are all equal diverge: where the shorter one ends (`None`
+/// when they are as long).
+pub fn end_split(a: &EventLog, b: &EventLog) -> Option<Split> {
+    let shared = shared_len(a, b);
     let next = Some(EventIdx(shared as u32));
     match a.len().cmp(&b.len()) {
         std::cmp::Ordering::Equal => None,

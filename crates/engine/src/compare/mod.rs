@@ -21,8 +21,10 @@ mod verdict;
 pub use alignment::{CallPair, TurnPair, align};
 pub use analysed::{Analysed, CallFigures, analyse, analyse_parts};
 pub use columns::{FIGURE_COLUMNS, FigureColumn, MISSING, SUMMARIZER_TOKENS_COLUMN, signed};
-pub use comparison::{Cheaper, Comparison, Divergence, Measure, Run, Side, Totals, compare};
-pub use divergence::{DivergenceKind, Split, first_split};
+pub use comparison::{
+    Cheaper, Comparison, Divergence, Measure, Run, Side, Totals, compare, compare_split,
+};
+pub use divergence::{DivergenceKind, Split, end_split, first_split, first_split_in, shared_len};
 pub use position::{Position, Positions};
 pub use row::{Difference, Ratio, Row};
 pub use same_content::{LEFT_OUT, first_difference, same_content, same_row_content};

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, compare};
+use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, compare_split};
 use surface_engine::cost::PriceTable;
 use surface_engine::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface, SurfaceOp};
@@ -124,7 +124,7 @@ pub fn compute(
     let b_analysed =
         surface_passes::analyse_of(&loaded.log, &loaded.surface, &b_meter, ratio, table);
     let b_checks = RealChecks::of(&loaded.log, &loaded.surface, &b_meter);
-    let comparison = compare(
+    let comparison = compare_split(
         Side {
             log: &a.log,
             analysed: &a_analysed,
@@ -133,6 +133,7 @@ pub fn compute(
             log: &loaded.log,
             analysed: &b_analysed,
         },
+        surface_passes::first_split_of(&a.log, &loaded.log),
     );
     let a_steps = StepRanges::of(&a.log, &a_analysed.positions);
     let b_steps = StepRanges::of(&loaded.log, &b_analysed.positions);
