@@ -39,8 +39,8 @@ const DELTA: Literal = Literal::new(br#"Delta":""#);
 /// exactly of that layout.
 pub(super) fn delta_line(bytes: &[u8]) -> Option<Piece> {
     let mut at = CHUNK_EVENT.after(bytes, HEAD.after(bytes, 0)?)?;
-    at = digits(bytes, SEQ.after(bytes, at)?)?.0;
-    at = digits(bytes, TIME.after(bytes, at)?)?.0;
+    at = digits_end(bytes, SEQ.after(bytes, at)?)?;
+    at = digits_end(bytes, TIME.after(bytes, at)?)?;
     let (piece, end) = delta_at(bytes, DATA.after(bytes, at)?)?;
     (bytes.get(end..)? == b"}").then_some(piece)
 }
@@ -48,8 +48,8 @@ pub(super) fn delta_line(bytes: &[u8]) -> Option<Piece> {
 /// The delta of a `data` object at `at`, and the position after the object.
 #[inline]
 fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
-    let mut at = digits(bytes, TURN.after(bytes, at)?)?.0;
-    at = digits(bytes, STEP.after(bytes, at)?)?.0;
+    let mut at = digits_end(bytes, TURN.after(bytes, at)?)?;
+    at = digits_end(bytes, STEP.after(bytes, at)?)?;
     at = CHUNK_TYPE.after(bytes, CHUNK.after(bytes, at)?)?;
     let (kind, type_end) = match bytes.get(at)? {
         b't' => TEXT_DELTA
@@ -89,6 +89,20 @@ fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
         },
         at + 2,
     ))
+}
+
+/// The position after a run of plain digits at `at` whose value is not needed (`seq`,
+/// `time`, `turn`, `step`): as [`digits`] gives it, `None` when empty or past `u64`, with no
+/// value summed for a run too short to pass it (19 digits or fewer).
+#[inline]
+fn digits_end(bytes: &[u8], at: usize) -> Option<usize> {
+    const FITS_ANY: usize = 19;
+    let end = skip_digits(bytes, at);
+    match end.checked_sub(at)? {
+        0 => None,
+        1..=FITS_ANY => Some(end),
+        _ => digits(bytes, at).map(|(end, _)| end),
+    }
 }
 
 /// A run of plain digits at `at` (the literals around it rule out a sign, a fraction or an
