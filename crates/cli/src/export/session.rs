@@ -1,6 +1,6 @@
 //! One session exported, table by table, with the engine's own passes: `check`'s findings and
-//! the surface at the end (on two cores), the harness's meter, then the events, the ledger of
-//! model calls (§11), the compaction audit (§8) and the policy's replay (§10.4) — each only when
+//! the surface at the end (on two cores), the harness's meter, then the events beside the ledger
+//! of model calls (§11), the compaction audit (§8) and the policy's replay (§10.4) — each only when
 //! a table written needs it, and each written and dropped before the next is computed, so at
 //! most one of them is held beside the log, its surface and its meter. The `sessions` row,
 //! filled as the stages go, is written last. A file truncated while it is read (another program
@@ -8,13 +8,13 @@
 //! rows already written (from bytes read before the cut) stay.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::anyhow;
-use surface_engine::DEFAULT_THRESHOLD_RATIO;
-use surface_engine::audit::{LostTerms, audit_scanned};
+use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
 use surface_engine::cost::{Ledger, PriceTable, parts_with};
-use surface_engine::policy::{PolicyInput, ReplayMode, replay};
+use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
+use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
 use surface_passes::{check_report_of, meter_and_scan_of};
 use surface_store::{Opened, StoreError, open_for_viewer};
 
@@ -22,7 +22,7 @@ use super::pages::releasing;
 use super::part::Part;
 use super::sessions::SessionRow;
 use super::tables::Tables;
-use super::writer::SessionKey;
+use super::writer::{SessionKey, TableWriter};
 use super::{calls, checks, compactions, events, findings};
 use crate::Input;
 use crate::policy::{PolicySettingsArgs, settings_of};
@@ -82,8 +82,8 @@ pub fn export(
 
 /// Every table's rows of a session that was read. `check` and the meter first (each on
 /// both cores); then, side by side, the events written on this thread while another computes
-/// the ledger and the audit, and the policy's replay here after them; then the tables of
-/// those. Each stage's result is written and dropped before the session ends.
+/// the ledger, the audit and the policy's replays (the two sides take about as long); then
+/// the tables of those. Each stage's result is written and dropped before the session ends.
 fn write_tables(
     loaded: &Opened,
     key: &Arc<SessionKey>,
@@ -126,59 +126,64 @@ fn write_tables(
             None
         }
     };
-    let t = recipe.tables;
-    let costs = || {
-        let ledger = (t.calls || t.compactions || t.sessions)
-            .then(|| Ledger::build(&parts_with(log, &surface, &meter, &scan), recipe.prices));
-        let ratio = settings
-            .as_ref()
-            .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
-        let audited = (t.compactions || t.sessions)
-            .then(|| audit_scanned(log, &surface, &meter, ratio, &scan, LostTerms::Read));
-        (ledger, audited)
+    // The events on this thread; the ledger, the audit and the replays on another, each
+    // written to its own table there as soon as it is known.
+    let passes = Passes {
+        log,
+        surface: &surface,
+        meter: &meter,
+        scan: &scan,
+        key,
+        recipe,
+        settings: settings.as_ref(),
     };
-    let (written, costs, replays) = std::thread::scope(|scope| {
-        let aside = std::thread::Builder::new()
+    let Part {
+        events: events_out,
+        calls,
+        compactions,
+        checks,
+        ..
+    } = &mut *part;
+    let outs = Mutex::new(Some(AsideOuts {
+        calls: calls.as_mut(),
+        compactions: compactions.as_mut(),
+        checks: checks.as_mut(),
+    }));
+    let run_aside = || {
+        let outs = outs.lock().ok().and_then(|mut o| o.take());
+        aside(&passes, outs.unwrap_or_default())
+    };
+    let (written, aside_done) = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
             .name("surface-viewer-audit".into())
-            .spawn_scoped(scope, costs);
-        let written = match part.events.as_mut() {
+            .spawn_scoped(scope, run_aside);
+        let written = match events_out.as_mut() {
             Some(out) => events::write(out, key, log, &surface, &meter, recipe.payload),
             None => Ok(()),
         };
-        let replays = settings
-            .as_ref()
-            .filter(|_| t.checks || t.sessions)
-            .map(|settings| {
-                let input = PolicyInput::build_with(log, &surface, &meter, &scan);
-                let verify = replay(log, &meter, &input, settings, ReplayMode::Verify);
-                let what_if = recipe
-                    .policy
-                    .what_if
-                    .then(|| replay(log, &meter, &input, settings, ReplayMode::WhatIf));
-                (verify, what_if)
-            });
-        // No thread to be had: the ledger and the audit are computed here.
-        let costs = match aside {
+        // No thread to be had: the aside's work is done here.
+        let aside_done = match spawned {
             Ok(thread) => thread.join().map_err(|_| anyhow!("the audit stopped")),
-            Err(_) => Ok(costs()),
+            Err(_) => Ok(run_aside()),
         };
-        (written, costs, replays)
+        (written, aside_done)
     });
     written?;
-    let (ledger, audited) = costs?;
+    let Some(Aside {
+        ledger,
+        audited,
+        replays,
+    }) = aside_done??
+    else {
+        return stop(part, row);
+    };
     if log.text_lost() {
         return stop(part, row);
     }
     if let Some(ledger) = &ledger {
         row.ledger(ledger);
-        if let Some(out) = part.calls.as_mut() {
-            calls::write(out, key, log, ledger)?;
-        }
         if let Some(a) = &audited {
             row.audit(a);
-            if let Some(out) = part.compactions.as_mut() {
-                compactions::write(out, key, log, a, ledger)?;
-            }
         }
     }
     if let Some((verify, what_if)) = &replays {
@@ -186,12 +191,88 @@ fn write_tables(
         if let Some(w) = what_if {
             row.what_if(w);
         }
-        if let Some(out) = part.checks.as_mut() {
-            for report in std::iter::once(verify).chain(what_if) {
-                checks::write(out, key, log, report)?;
-            }
-        }
     }
     part.write_sessions(key, row)?;
     Ok(Outcome::Exported)
+}
+
+/// What the passes beside the events read.
+struct Passes<'a> {
+    log: &'a EventLog,
+    surface: &'a Surface,
+    meter: &'a Meter,
+    scan: &'a Scan,
+    key: &'a Arc<SessionKey>,
+    recipe: &'a Recipe<'a>,
+    /// The policy's settings, when they fit the session.
+    settings: Option<&'a ValidSettings>,
+}
+
+/// The tables the passes beside the events write (`None`: not written).
+#[derive(Default)]
+struct AsideOuts<'a> {
+    calls: Option<&'a mut TableWriter<calls::CallRow>>,
+    compactions: Option<&'a mut TableWriter<compactions::CompactionRow>>,
+    checks: Option<&'a mut TableWriter<checks::CheckRow>>,
+}
+
+/// What the passes beside the events computed, for the `sessions` row.
+struct Aside {
+    ledger: Option<Ledger>,
+    audited: Option<Audit>,
+    replays: Option<(PolicyReport, Option<PolicyReport>)>,
+}
+
+/// The ledger, the audit and the policy's replays of a session — each only when a table
+/// written needs it — each written to its table as soon as it is known. `Ok(None)` when the
+/// file was cut under its mapping before a table was written (nothing more is).
+fn aside(p: &Passes<'_>, outs: AsideOuts<'_>) -> anyhow::Result<Option<Aside>> {
+    let (log, t) = (p.log, p.recipe.tables);
+    let ledger = (t.calls || t.compactions || t.sessions).then(|| {
+        let parts = parts_with(log, p.surface, p.meter, p.scan);
+        Ledger::build(&parts, p.recipe.prices)
+    });
+    if let (Some(ledger), Some(out)) = (&ledger, outs.calls) {
+        if log.text_lost() {
+            return Ok(None);
+        }
+        calls::write(out, p.key, log, ledger)?;
+    }
+    let ratio = p
+        .settings
+        .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
+    let audited = (t.compactions || t.sessions)
+        .then(|| audit_scanned(log, p.surface, p.meter, ratio, p.scan, LostTerms::Read));
+    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, outs.compactions) {
+        if log.text_lost() {
+            return Ok(None);
+        }
+        compactions::write(out, p.key, log, audit, ledger)?;
+    }
+    let replays = p
+        .settings
+        .filter(|_| t.checks || t.sessions)
+        .map(|settings| {
+            let input = PolicyInput::build_with(log, p.surface, p.meter, p.scan);
+            let verify = replay(log, p.meter, &input, settings, ReplayMode::Verify);
+            let what_if = p
+                .recipe
+                .policy
+                .what_if
+                .then(|| replay(log, p.meter, &input, settings, ReplayMode::WhatIf));
+            (verify, what_if)
+        });
+    if let (Some((verify, what_if)), Some(out)) = (&replays, outs.checks) {
+        if log.text_lost() {
+            return Ok(None);
+        }
+        for report in std::iter::once(verify).chain(what_if) {
+            checks::write(out, p.key, log, report)?;
+        }
+    }
+    Ok(Some(Aside {
+        ledger,
+        audited,
+        replays,
+    }))
 }
