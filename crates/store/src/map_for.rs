@@ -16,7 +16,7 @@ pub enum OnTruncate {
 /// Who a mapping is for (`mapped_file.rs`; elsewhere than on Linux files are always read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapFor {
-    /// A short process (the CLI): every page populated at once; a truncation does what the
+    /// A short process (the CLI): every page kept once read; a truncation does what the
     /// [`OnTruncate`] says.
     CommandLine(OnTruncate),
     /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the

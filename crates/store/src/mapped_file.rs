@@ -6,8 +6,10 @@
 //! (`PROT_READ`, `MAP_PRIVATE`) shares the page cache's pages. The mapping is read-only: the
 //! viewer never writes to the file. Two uses ([`MapFor`]):
 //!
-//! - **the command line** (`store::open_mapped`) maps with `MAP_POPULATE`, which fills the
-//!   page tables in one call; a short process keeps every page until it exits;
+//! - **the command line** (`store::open_mapped`) keeps every page until it exits; the pages
+//!   are faulted in by the reader's workers as they parse (the kernel maps a few pages around
+//!   each fault), in parallel — `MAP_POPULATE` filled the page tables on the opening thread
+//!   first, and two files opened at once (`compare`) populated at half speed each;
 //! - **the desktop viewer** (`store::open_for_viewer`) maps lazily and lets go of pages it has
 //!   read ([`MappedFile::release_resident`], `MADV_DONTNEED`): they stay in the page cache and
 //!   come back on the next read, so the window's own memory holds the log's index and the
@@ -76,10 +78,8 @@ impl MappedFile {
                 std::ptr::null_mut(),
                 len,
                 libc::PROT_READ,
-                match use_ {
-                    MapFor::CommandLine(_) => libc::MAP_PRIVATE | libc::MAP_POPULATE,
-                    MapFor::Viewer => libc::MAP_PRIVATE,
-                },
+                // Both uses map alike (no `MAP_POPULATE`: see the module's documentation).
+                libc::MAP_PRIVATE,
                 file.as_raw_fd(),
                 0,
             )
