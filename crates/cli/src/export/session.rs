@@ -9,6 +9,7 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::thread::Scope;
 
 use anyhow::anyhow;
 use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
@@ -126,8 +127,9 @@ fn write_tables(
             None
         }
     };
-    // The events on this thread; the ledger, the audit and the replays on another, each
-    // written to its own table there as soon as it is known.
+    // The events on this thread; the ledger and the audit on a second, the replays on a
+    // third (three threads on two cores finish together), each written to its own table there
+    // as soon as it is known.
     let passes = Passes {
         log,
         surface: &surface,
@@ -144,37 +146,21 @@ fn write_tables(
         checks,
         ..
     } = &mut *part;
-    let outs = Mutex::new(Some(AsideOuts {
-        calls: calls.as_mut(),
-        compactions: compactions.as_mut(),
-        checks: checks.as_mut(),
-    }));
-    let run_aside = || {
-        let outs = outs.lock().ok().and_then(|mut o| o.take());
-        aside(&passes, outs.unwrap_or_default())
-    };
-    let (written, aside_done) = std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("surface-viewer-audit".into())
-            .spawn_scoped(scope, run_aside);
+    let (written, costs, replays) = std::thread::scope(|scope| {
+        let costs = beside(scope, "surface-viewer-audit", || {
+            costs_beside(&passes, calls.as_mut(), compactions.as_mut())
+        });
+        let replays = beside(scope, "surface-viewer-policy", || {
+            replays_beside(&passes, checks.as_mut())
+        });
         let written = match events_out.as_mut() {
             Some(out) => events::write(out, key, log, &surface, &meter, recipe.payload),
             None => Ok(()),
         };
-        // No thread to be had: the aside's work is done here.
-        let aside_done = match spawned {
-            Ok(thread) => thread.join().map_err(|_| anyhow!("the audit stopped")),
-            Err(_) => Ok(run_aside()),
-        };
-        (written, aside_done)
+        (written, costs.join(), replays.join())
     });
     written?;
-    let Some(Aside {
-        ledger,
-        audited,
-        replays,
-    }) = aside_done??
-    else {
+    let (Some((ledger, audited)), Some(replays)) = (costs??, replays??) else {
         return stop(part, row);
     };
     if log.text_lost() {
@@ -208,31 +194,58 @@ struct Passes<'a> {
     settings: Option<&'a ValidSettings>,
 }
 
-/// The tables the passes beside the events write (`None`: not written).
-#[derive(Default)]
-struct AsideOuts<'a> {
-    calls: Option<&'a mut TableWriter<calls::CallRow>>,
-    compactions: Option<&'a mut TableWriter<compactions::CompactionRow>>,
-    checks: Option<&'a mut TableWriter<checks::CheckRow>>,
+/// Work beside this thread: on its own thread of the scope, or done already when no thread
+/// could be had.
+enum Beside<'scope, T> {
+    /// Running on a thread.
+    Thread(std::thread::ScopedJoinHandle<'scope, Option<T>>),
+    /// Done here.
+    Done(Option<T>),
 }
 
-/// What the passes beside the events computed, for the `sessions` row.
-struct Aside {
-    ledger: Option<Ledger>,
-    audited: Option<Audit>,
-    replays: Option<(PolicyReport, Option<PolicyReport>)>,
+impl<T> Beside<'_, T> {
+    /// Its result (`Err` when its thread panicked).
+    fn join(self) -> anyhow::Result<T> {
+        let done = match self {
+            Beside::Thread(thread) => thread.join().ok().flatten(),
+            Beside::Done(done) => done,
+        };
+        done.ok_or_else(|| anyhow!("the audit stopped"))
+    }
 }
 
-/// The ledger, the audit and the policy's replays of a session — each only when a table
-/// written needs it — each written to its table as soon as it is known. `Ok(None)` when the
-/// file was cut under its mapping before a table was written (nothing more is).
-fn aside(p: &Passes<'_>, outs: AsideOuts<'_>) -> anyhow::Result<Option<Aside>> {
+/// Starts `work` on a thread of `scope` named `name`; when no thread can be had, does it here.
+fn beside<'scope, T, F>(scope: &'scope Scope<'scope, '_>, name: &str, work: F) -> Beside<'scope, T>
+where
+    T: Send + 'scope,
+    F: FnOnce() -> T + Send + 'scope,
+{
+    let slot = Arc::new(Mutex::new(Some(work)));
+    let theirs = Arc::clone(&slot);
+    let take = |slot: &Mutex<Option<F>>| slot.lock().ok().and_then(|mut w| w.take());
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .spawn_scoped(scope, move || take(&theirs).map(|work| work()));
+    match spawned {
+        Ok(thread) => Beside::Thread(thread),
+        Err(_) => Beside::Done(take(&slot).map(|work| work())),
+    }
+}
+
+/// The ledger and the audit of a session — each only when a table written needs it — each
+/// written to its table as soon as it is known. `Ok(None)` when the file was cut under its
+/// mapping before a table was written (nothing more is).
+fn costs_beside(
+    p: &Passes<'_>,
+    calls_out: Option<&mut TableWriter<calls::CallRow>>,
+    compactions_out: Option<&mut TableWriter<compactions::CompactionRow>>,
+) -> anyhow::Result<Option<(Option<Ledger>, Option<Audit>)>> {
     let (log, t) = (p.log, p.recipe.tables);
     let ledger = (t.calls || t.compactions || t.sessions).then(|| {
         let parts = parts_with(log, p.surface, p.meter, p.scan);
         Ledger::build(&parts, p.recipe.prices)
     });
-    if let (Some(ledger), Some(out)) = (&ledger, outs.calls) {
+    if let (Some(ledger), Some(out)) = (&ledger, calls_out) {
         if log.text_lost() {
             return Ok(None);
         }
@@ -243,12 +256,23 @@ fn aside(p: &Passes<'_>, outs: AsideOuts<'_>) -> anyhow::Result<Option<Aside>> {
         .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
     let audited = (t.compactions || t.sessions)
         .then(|| audit_scanned(log, p.surface, p.meter, ratio, p.scan, LostTerms::Read));
-    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, outs.compactions) {
+    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, compactions_out) {
         if log.text_lost() {
             return Ok(None);
         }
         compactions::write(out, p.key, log, audit, ledger)?;
     }
+    Ok(Some((ledger, audited)))
+}
+
+/// The policy's replays of a session (verify, and the what-if when asked), when its settings
+/// fit and a table written needs them, written to `checks` as soon as they are known;
+/// `Ok(None)` as for [`costs_beside`].
+fn replays_beside(
+    p: &Passes<'_>,
+    checks_out: Option<&mut TableWriter<checks::CheckRow>>,
+) -> anyhow::Result<Option<Option<Replays>>> {
+    let (log, t) = (p.log, p.recipe.tables);
     let replays = p
         .settings
         .filter(|_| t.checks || t.sessions)
@@ -262,7 +286,7 @@ fn aside(p: &Passes<'_>, outs: AsideOuts<'_>) -> anyhow::Result<Option<Aside>> {
                 .then(|| replay(log, p.meter, &input, settings, ReplayMode::WhatIf));
             (verify, what_if)
         });
-    if let (Some((verify, what_if)), Some(out)) = (&replays, outs.checks) {
+    if let (Some((verify, what_if)), Some(out)) = (&replays, checks_out) {
         if log.text_lost() {
             return Ok(None);
         }
@@ -270,9 +294,8 @@ fn aside(p: &Passes<'_>, outs: AsideOuts<'_>) -> anyhow::Result<Option<Aside>> {
             checks::write(out, p.key, log, report)?;
         }
     }
-    Ok(Some(Aside {
-        ledger,
-        audited,
-        replays,
-    }))
+    Ok(Some(replays))
 }
+
+/// The verify replay and the what-if one.
+type Replays = (PolicyReport, Option<PolicyReport>);

@@ -86,6 +86,10 @@ pub struct Scan {
     pub links: Vec<(EventIdx, Link)>,
     /// `compaction.bracket` / `compaction.malformed` warnings.
     pub warnings: Vec<Finding>,
+    /// Where the overflow code occurs in the log's text, when the scan searched it ([`scan`]
+    /// with `overflow`): a later pass starts its watch from them
+    /// ([`OverflowWatch::from_offsets`]) instead of searching the whole text again.
+    pub overflow_code_at: Option<Vec<u64>>,
 }
 
 /// What an event type means to the scan.
@@ -316,6 +320,7 @@ impl Scanner<'_> {
     }
 
     fn finish(mut self) -> Scan {
+        self.out.overflow_code_at = self.watch.code_offsets().map(<[u64]>::to_vec);
         let mut late = Vec::new();
         for b in &self.out.brackets {
             if let (Some(start), None) = (b.start, b.end) {

@@ -50,6 +50,25 @@ impl OverflowWatch {
         }
     }
 
+    /// Where the code occurs in the log's whole text, ascending, when the watch was made for
+    /// a whole log ([`OverflowWatch::over`]): a later pass over the same log starts its watch
+    /// from them ([`OverflowWatch::from_offsets`]) instead of searching the text again.
+    pub fn code_offsets(&self) -> Option<&[u64]> {
+        self.hits.as_ref().map(|h| h.offsets.as_slice())
+    }
+
+    /// A watch for a pass over the whole of a log whose text holds the code at `offsets`
+    /// (ascending, as [`OverflowWatch::code_offsets`] gave them for that log).
+    pub fn from_offsets(offsets: Vec<u64>) -> Self {
+        OverflowWatch {
+            hits: Some(CodeHits {
+                offsets,
+                next: Cell::new(0),
+            }),
+            ..OverflowWatch::default()
+        }
+    }
+
     /// Reads event `idx` of type `kind`: a step boundary or message moves the watch; an
     /// `assistant/chunk` gives true when it is an overflow finish of the open step before its
     /// message. Chunks are read only then (the text is searched for the code before anything
@@ -185,14 +204,22 @@ mod tests {
     /// The events of `log` the watch reports, by index — the same whether each chunk's line is
     /// searched or the whole text once.
     fn reported(log: &EventLog) -> Vec<u32> {
-        let by_watch = |mut watch: OverflowWatch| -> Vec<u32> {
+        let by_watch = |watch: &mut OverflowWatch| -> Vec<u32> {
             log.indices()
                 .filter(|&idx| watch.event(log, idx, log.event_type(idx)))
                 .map(|idx| idx.0)
                 .collect()
         };
-        let per_line = by_watch(OverflowWatch::default());
-        assert_eq!(by_watch(OverflowWatch::over(log)), per_line);
+        let per_line = by_watch(&mut OverflowWatch::default());
+        let mut whole = OverflowWatch::over(log);
+        assert_eq!(by_watch(&mut whole), per_line);
+        // A second pass from the first one's search, after it read the whole log.
+        let offsets = whole.code_offsets().expect("searched").to_vec();
+        assert_eq!(
+            by_watch(&mut OverflowWatch::from_offsets(offsets)),
+            per_line
+        );
+        assert_eq!(OverflowWatch::default().code_offsets(), None);
         per_line
     }
 

@@ -364,7 +364,11 @@ impl<'a> Builder<'a> {
             brackets,
             prunes,
             scan,
-            watch: OverflowWatch::over(log),
+            // The scan's own search of the whole text, when it made one.
+            watch: scan
+                .overflow_code_at
+                .clone()
+                .map_or_else(|| OverflowWatch::over(log), OverflowWatch::from_offsets),
             text_key: memmem::Finder::new(br#""text":"#),
             header_seen: false,
             step_event: None,
