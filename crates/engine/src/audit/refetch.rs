@@ -89,13 +89,13 @@ fn push_json_string(text: &str, out: &mut String) {
 }
 
 #[derive(Deserialize)]
-struct CallEvent<'a> {
+struct ToolCallEvent<'a> {
     #[serde(borrow)]
-    data: Option<CallData<'a>>,
+    data: Option<ToolCallData<'a>>,
 }
 
 #[derive(Deserialize)]
-struct CallData<'a> {
+struct ToolCallData<'a> {
     #[serde(rename = "callId", borrow)]
     call_id: Option<Cow<'a, str>>,
     #[serde(borrow)]
@@ -112,7 +112,7 @@ pub fn with_tool_call<T>(
     read: impl FnOnce(&str, &str, &str) -> T,
 ) -> Option<T> {
     log.with_event_json(idx, |json| {
-        let data = serde_json::from_str::<CallEvent<'_>>(json).ok()?.data?;
+        let data = serde_json::from_str::<ToolCallEvent<'_>>(json).ok()?.data?;
         let arguments = data.arguments.as_deref().unwrap_or_default();
         Some(read(&data.call_id?, &data.name?, arguments))
     })
