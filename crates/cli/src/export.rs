@@ -6,6 +6,7 @@
 //! Written beside OUT and moved into place at the end (`staging.rs`). Column by column:
 //! docs/export.md.
 
+mod beside;
 mod calls;
 mod checks;
 mod compactions;

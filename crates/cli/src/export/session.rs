@@ -8,10 +8,8 @@
 //! rows already written (from bytes read before the cut) stay.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::thread::Scope;
+use std::sync::Arc;
 
-use anyhow::anyhow;
 use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
 use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
@@ -19,6 +17,7 @@ use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
 use surface_passes::{check_report_of, meter_and_scan_of};
 use surface_store::{Opened, StoreError, open_for_viewer};
 
+use super::beside::beside;
 use super::pages::releasing;
 use super::part::Part;
 use super::sessions::SessionRow;
@@ -192,44 +191,6 @@ struct Passes<'a> {
     recipe: &'a Recipe<'a>,
     /// The policy's settings, when they fit the session.
     settings: Option<&'a ValidSettings>,
-}
-
-/// Work beside this thread: on its own thread of the scope, or done already when no thread
-/// could be had.
-enum Beside<'scope, T> {
-    /// Running on a thread.
-    Thread(std::thread::ScopedJoinHandle<'scope, Option<T>>),
-    /// Done here.
-    Done(Option<T>),
-}
-
-impl<T> Beside<'_, T> {
-    /// Its result (`Err` when its thread panicked).
-    fn join(self) -> anyhow::Result<T> {
-        let done = match self {
-            Beside::Thread(thread) => thread.join().ok().flatten(),
-            Beside::Done(done) => done,
-        };
-        done.ok_or_else(|| anyhow!("the audit stopped"))
-    }
-}
-
-/// Starts `work` on a thread of `scope` named `name`; when no thread can be had, does it here.
-fn beside<'scope, T, F>(scope: &'scope Scope<'scope, '_>, name: &str, work: F) -> Beside<'scope, T>
-where
-    T: Send + 'scope,
-    F: FnOnce() -> T + Send + 'scope,
-{
-    let slot = Arc::new(Mutex::new(Some(work)));
-    let theirs = Arc::clone(&slot);
-    let take = |slot: &Mutex<Option<F>>| slot.lock().ok().and_then(|mut w| w.take());
-    let spawned = std::thread::Builder::new()
-        .name(name.into())
-        .spawn_scoped(scope, move || take(&theirs).map(|work| work()));
-    match spawned {
-        Ok(thread) => Beside::Thread(thread),
-        Err(_) => Beside::Done(take(&slot).map(|work| work())),
-    }
 }
 
 /// The ledger and the audit of a session — each only when a table written needs it — each
