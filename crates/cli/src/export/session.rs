@@ -1,9 +1,10 @@
 //! One session exported, table by table, with the engine's own passes: `check`'s findings and
-//! the surface at the end (on two cores), the harness's meter, then the events beside the ledger
-//! of model calls (§11), the compaction audit (§8) and the policy's replay (§10.4) — each only when
-//! a table written needs it, and each written and dropped before the next is computed, so at
-//! most one of them is held beside the log, its surface and its meter. The `sessions` row,
-//! filled as the stages go, is written last. A file truncated while it is read (another program
+//! the surface at the end (on two cores), the harness's meter, then the events on this thread
+//! beside two more — the ledger of model calls (§11) with the compaction audit (§8), and the
+//! policy's replays (§10.4) — each only when a table written needs it and each written as soon
+//! as it is known. Beside the log, its surface and its meter, the export holds at most one row
+//! group per table, the ledger, the audit and the policy's input and reports (peak RSS in
+//! docs/export.md). The `sessions` row, filled as the stages go, is written last. A file truncated while it is read (another program
 //! cut it) stops the session at the next stage: its `sessions` row holds the error, and the
 //! rows already written (from bytes read before the cut) stay.
 
@@ -81,9 +82,9 @@ pub fn export(
 }
 
 /// Every table's rows of a session that was read. `check` and the meter first (each on
-/// both cores); then, side by side, the events written on this thread while another computes
-/// the ledger, the audit and the policy's replays (the two sides take about as long); then
-/// the tables of those. Each stage's result is written and dropped before the session ends.
+/// both cores); then three threads side by side: the events written on this one, the ledger and
+/// the audit (writing `calls` and `compactions`) on a second, the policy's replays (writing
+/// `checks`) on a third; then the `sessions` row from what they computed.
 fn write_tables(
     loaded: &Opened,
     key: &Arc<SessionKey>,
