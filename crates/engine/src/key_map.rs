@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 /// A `HashMap` over keys from untrusted logs, with ahash's per-process seeded hasher: the one
-/// alias the engine's hot maps over log keys use (the audit's term index).
+/// alias the engine's hot maps over log keys use (the audit's term index and call index).
 ///
 /// Before, these maps used the Fx hash: fast, but fixed, so a log written with keys that
 /// collide under it (easy to compute offline) would turn each lookup into a walk of one long

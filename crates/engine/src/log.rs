@@ -16,9 +16,14 @@ use super::types::TypeTable;
 /// The longest line [`EventLog::with_event_bytes`] copies into its reused buffer.
 const LINE_COPY_MAX: usize = 64 << 10;
 
+/// How many of those buffers a thread keeps: a reader that asks for another event's bytes
+/// inside its own (the meter's message, then its chunks) takes a second.
+const LINE_COPIES_KEPT: usize = 4;
+
 thread_local! {
-    /// The buffer [`EventLog::with_event_bytes`] copies a line into.
-    static LINE_COPY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The buffers [`EventLog::with_event_bytes`] copies lines into, free ones on top.
+    static LINE_COPIES: std::cell::RefCell<Vec<Vec<u8>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// An event as a store hands it to a batch.
@@ -450,7 +455,8 @@ impl EventLog {
 
     /// Runs `read` over the event's bytes as [`EventLog::event_bytes`] gives them, but a line
     /// of an arena that may change is copied into a buffer this thread reuses, not a fresh
-    /// allocation: the meter reads a million short chunk lines this way.
+    /// allocation: the meter reads a million short chunk lines this way, and each message
+    /// around them.
     pub fn with_event_bytes<T>(&self, idx: EventIdx, read: impl FnOnce(&[u8]) -> T) -> T {
         if self.text.may_change() && matches!(self.events[idx.get()].text(), EventText::Line { .. })
         {
@@ -459,15 +465,21 @@ impl EventLog {
                 // Not kept: the buffer would hold its size for the thread's life.
                 return read(&self.event_bytes(idx));
             }
-            return LINE_COPY.with(|copy| match copy.try_borrow_mut() {
-                Ok(mut copy) => {
-                    copy.clear();
-                    copy.extend_from_slice(line);
-                    read(&copy)
+            // A free buffer is taken out for the read, so `read` may ask for another event's
+            // bytes (it gets the next buffer); it goes back afterwards.
+            let mut copy = LINE_COPIES
+                .with(|free| free.borrow_mut().pop())
+                .unwrap_or_default();
+            copy.clear();
+            copy.extend_from_slice(line);
+            let out = read(&copy);
+            LINE_COPIES.with(|free| {
+                let mut free = free.borrow_mut();
+                if free.len() < LINE_COPIES_KEPT {
+                    free.push(copy);
                 }
-                // `read` itself asked for another event's bytes: a copy of its own.
-                Err(_) => read(&self.event_bytes(idx)),
             });
+            return out;
         }
         read(&self.event_bytes(idx))
     }
@@ -840,6 +852,34 @@ mod tests {
                 "{what} borrows stable bytes: {lent:?}"
             );
         }
+    }
+
+    /// A reader that asks for another line inside its own gets a buffer of its own: the
+    /// outer bytes are not overwritten, at any depth, and the buffers are reused after.
+    #[test]
+    fn nested_line_reads_get_their_own_buffers() {
+        let log = lent_log(TextArena::shared(Arc::new(Changeable(lent_bytes()))));
+        let line = log.event_bytes(EventIdx(0)).into_owned();
+        let read = |depth: usize| -> usize {
+            fn nest(log: &EventLog, line: &[u8], depth: usize) -> usize {
+                log.with_event_bytes(EventIdx(0), |outer| {
+                    assert_eq!(outer, line);
+                    let inner = if depth > 0 {
+                        nest(log, line, depth - 1)
+                    } else {
+                        0
+                    };
+                    assert_eq!(outer, line, "the outer copy survives the inner read");
+                    assert_ne!(inner, outer.as_ptr() as usize);
+                    outer.as_ptr() as usize
+                })
+            }
+            nest(&log, &line, depth)
+        };
+        for depth in [0, 1, 2, LINE_COPIES_KEPT + 2] {
+            read(depth);
+        }
+        assert_eq!(read(1), read(1), "a free buffer is taken again");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (nodes in and out for lost terms, tool calls and results for refetches), with every token
 //! figure read from the meter's per-event arrays. O(log length + text of the surface nodes).
 
+use super::answered::answered_call;
 use super::brackets::{Bracket, Link, Prune, Scan, scan};
 use super::findings::mismatch_findings;
 use super::lost::TermIndex;
@@ -10,7 +11,7 @@ use super::model::{
     ReplaceKind, Trigger,
 };
 use super::refetch::{CallIndex, read_message_calls, with_tool_call};
-use super::text::{answered_call, node_text};
+use super::text::node_text;
 use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,

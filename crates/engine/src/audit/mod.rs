@@ -7,6 +7,7 @@
 //! Pure and O(log): one scan of the compaction events ([`brackets`]), one pass over the
 //! surface's processed effects, and lookups into the meter's per-event arrays.
 
+mod answered;
 mod brackets;
 mod build;
 mod detail;

@@ -5,13 +5,12 @@
 //! away, so a call is judged in O(1).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::{EventIdx, EventLog};
+use crate::{EventIdx, EventLog, KeyMap};
 
 /// The JSON arguments in a canonical text: object keys sorted, integral numbers without a
 /// fraction, so that equal JSON values give equal texts. Text that is not JSON stays as it is
@@ -144,19 +143,20 @@ pub struct Found {
 }
 
 /// Per `(tool, arguments)`: results on the surface, and the last replace that shadowed one.
+/// Its maps hash call ids and arguments read from the log with the seeded [`KeyMap`].
 #[derive(Debug, Default)]
 pub struct CallIndex {
     /// Keys by `(name, canonical arguments)`, written as the name's length, `:`, the name and
     /// the arguments (one text, one hash; the length keeps two pairs from writing the same).
-    keys: HashMap<Box<str>, u32>,
+    keys: KeyMap<Box<str>, u32>,
     /// The key of the call being judged, written in place (no allocation when it is known).
     scratch: String,
     on_surface: Vec<u32>,
     last_shadow: Vec<Option<Found>>,
     /// The key of each call id seen.
-    calls: HashMap<String, u32>,
+    calls: KeyMap<String, u32>,
     /// The key of each original tool result on the surface, by event index.
-    results: HashMap<u32, u32>,
+    results: KeyMap<u32, u32>,
 }
 
 impl CallIndex {

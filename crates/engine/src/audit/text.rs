@@ -2,7 +2,8 @@
 //! summary beside what it shadowed): its message's texts, reasoning, tool names, the values
 //! inside tool-call arguments (not their keys) and tool results' inner texts — plus the tool
 //! call a `tool/result` answers. One borrowed parse of the event; shapes it does not know fall
-//! back to the derived message ([`crate::message_of`]). [`answered_call`] reads only the call.
+//! back to the derived message ([`crate::message_of`]). [`super::answered::answered_call`] reads
+//! only the call.
 
 use std::borrow::Cow;
 
@@ -47,9 +48,9 @@ struct Inner<'a> {
 }
 
 #[derive(Deserialize)]
-struct Source<'a> {
+pub(super) struct Source<'a> {
     #[serde(rename = "callId", borrow)]
-    call_id: Option<Cow<'a, str>>,
+    pub(super) call_id: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -151,82 +152,6 @@ fn push_values(text: &mut String, v: &Value) {
         Value::Array(items) => items.iter().for_each(|i| push_values(text, i)),
         Value::Object(map) => map.values().for_each(|i| push_values(text, i)),
         Value::Bool(_) | Value::Null => {}
-    }
-}
-
-/// The call a `tool/result` answers, as [`node_text`] reads it, without reading its text: the
-/// result's content is skipped, not copied (for a pass that needs only the call).
-pub fn answered_call(log: &EventLog, idx: EventIdx) -> Option<String> {
-    let read = log.with_event_json(idx, |json| {
-        match serde_json::from_str::<CallEvent<'_>>(json) {
-            Ok(CallEvent { data: Some(data) }) => {
-                let (inner_first, source) = match data.message {
-                    Some(m) => (m.content, m.source.and_then(|s| s.call_id)),
-                    None => (None, None),
-                };
-                let first = inner_first.or(data.content).and_then(|f| f.0);
-                Some(source.or(data.call_id).or(first).map(Cow::into_owned))
-            }
-            Ok(CallEvent { data: None }) => Some(None),
-            Err(_) => None,
-        }
-    });
-    read.unwrap_or_else(|| node_text(log, idx).call_id)
-}
-
-#[derive(Deserialize)]
-struct CallEvent<'a> {
-    #[serde(borrow)]
-    data: Option<CallData<'a>>,
-}
-
-#[derive(Deserialize)]
-struct CallData<'a> {
-    #[serde(borrow)]
-    content: Option<FirstBlock<'a>>,
-    #[serde(borrow)]
-    message: Option<CallInner<'a>>,
-    #[serde(rename = "callId", borrow)]
-    call_id: Option<Cow<'a, str>>,
-}
-
-#[derive(Deserialize)]
-struct CallInner<'a> {
-    #[serde(borrow)]
-    content: Option<FirstBlock<'a>>,
-    #[serde(borrow)]
-    source: Option<Source<'a>>,
-}
-
-#[derive(Deserialize)]
-struct IdBlock<'a> {
-    #[serde(rename = "toolCallId", borrow)]
-    tool_call_id: Option<Cow<'a, str>>,
-}
-
-/// The `toolCallId` of a content array's first block; the other blocks are skipped.
-struct FirstBlock<'a>(Option<Cow<'a, str>>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for FirstBlock<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
-            type Value = FirstBlock<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array of content blocks")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Self::Value, A::Error> {
-                let first = seq
-                    .next_element::<IdBlock<'a>>()?
-                    .and_then(|b| b.tool_call_id);
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(FirstBlock(first))
-            }
-        }
-        d.deserialize_seq(Visit(std::marker::PhantomData))
     }
 }
 

@@ -138,13 +138,17 @@ pub fn node_price(log: &EventLog, idx: EventIdx) -> u64 {
 /// Everything the meter reads of a surface-eligible event, from one scan of its text (the
 /// streamed price reads the cited chunks too). Independent of every other event's state.
 pub fn node_facts(log: &EventLog, idx: EventIdx) -> NodeFacts {
-    let bytes = log.event_bytes(idx);
+    log.with_event_bytes(idx, |bytes| facts_of_bytes(log, idx, bytes))
+}
+
+/// [`node_facts`] from the event's bytes (a line of a mapped file already copied).
+fn facts_of_bytes(log: &EventLog, idx: EventIdx, bytes: &[u8]) -> NodeFacts {
     let assistant = log.event_type(idx) == EventType::AssistantMessage;
     let streamed = |usage: Option<Usage>, known: &[Known<'_>]| {
         let sources = log.sources(idx).filter(|_| assistant && usage.is_some())?;
         Some(super::stream::streamed_price_with(log, sources, known))
     };
-    let Some(facts) = scan_message(&bytes) else {
+    let Some(facts) = scan_message(bytes) else {
         let usage = usage_of(log, idx);
         return NodeFacts {
             price: node_price_reference(log, idx),
