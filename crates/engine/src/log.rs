@@ -860,26 +860,28 @@ mod tests {
     fn nested_line_reads_get_their_own_buffers() {
         let log = lent_log(TextArena::shared(Arc::new(Changeable(lent_bytes()))));
         let line = log.event_bytes(EventIdx(0)).into_owned();
-        let read = |depth: usize| -> usize {
-            fn nest(log: &EventLog, line: &[u8], depth: usize) -> usize {
-                log.with_event_bytes(EventIdx(0), |outer| {
-                    assert_eq!(outer, line);
-                    let inner = if depth > 0 {
-                        nest(log, line, depth - 1)
-                    } else {
-                        0
-                    };
-                    assert_eq!(outer, line, "the outer copy survives the inner read");
-                    assert_ne!(inner, outer.as_ptr() as usize);
-                    outer.as_ptr() as usize
-                })
-            }
-            nest(&log, &line, depth)
-        };
         for depth in [0, 1, 2, LINE_COPIES_KEPT + 2] {
-            read(depth);
+            nested_read(&log, &line, depth);
         }
-        assert_eq!(read(1), read(1), "a free buffer is taken again");
+        assert_eq!(
+            nested_read(&log, &line, 1),
+            nested_read(&log, &line, 1),
+            "a free buffer is taken again"
+        );
+    }
+
+    /// Reads event 0 inside itself `depth` times, checking every copy; the outer copy's address.
+    fn nested_read(log: &EventLog, line: &[u8], depth: usize) -> usize {
+        log.with_event_bytes(EventIdx(0), |outer| {
+            assert_eq!(outer, line);
+            let inner = match depth {
+                0 => 0,
+                _ => nested_read(log, line, depth - 1),
+            };
+            assert_eq!(outer, line, "the outer copy survives the inner read");
+            assert_ne!(inner, outer.as_ptr() as usize);
+            outer.as_ptr() as usize
+        })
     }
 
     #[test]

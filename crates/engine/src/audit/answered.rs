@@ -167,12 +167,20 @@ fn call_inner<'a>(s: &mut Scanner<'a>) -> Option<ScannedInner<'a>> {
 }
 
 fn source_call<'a>(s: &mut Scanner<'a>) -> Option<Option<&'a str>> {
-    let mut call_id = None;
-    s.object(|s, key| match key {
-        b"callId" => once(&mut call_id, or_null(s, id)?),
-        _ => s.skip(),
+    id_member(s, b"callId")
+}
+
+/// An object's member `key` as an id (`None` when absent or `null`), the others skipped.
+fn id_member<'a>(s: &mut Scanner<'a>, key: &[u8]) -> Option<Option<&'a str>> {
+    let mut found = None;
+    s.object(|s, k| {
+        if k == key {
+            once(&mut found, or_null(s, id)?)
+        } else {
+            s.skip()
+        }
     })?;
-    Some(call_id.flatten())
+    Some(found.flatten())
 }
 
 /// A content array: the first block's `toolCallId` (the first block must be an object).
@@ -182,12 +190,7 @@ fn first_block<'a>(s: &mut Scanner<'a>) -> Option<Option<&'a str>> {
         if first.is_some() {
             return s.skip();
         }
-        let mut tool_call_id = None;
-        s.object(|s, key| match key {
-            b"toolCallId" => once(&mut tool_call_id, or_null(s, id)?),
-            _ => s.skip(),
-        })?;
-        first = Some(tool_call_id.flatten());
+        first = Some(id_member(s, b"toolCallId")?);
         Some(())
     })?;
     Some(first.flatten())
