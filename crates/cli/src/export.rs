@@ -8,6 +8,7 @@
 
 mod beside;
 mod calls;
+mod cells;
 mod checks;
 mod compactions;
 mod events;
@@ -17,6 +18,7 @@ mod pages;
 mod part;
 mod session;
 mod sessions;
+mod shared_texts;
 mod staging;
 mod table;
 mod tables;

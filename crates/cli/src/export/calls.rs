@@ -33,7 +33,7 @@ pub struct CallRow {
 static COLUMNS: [Column<CallRow>; 15] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
-    Column::required("kind", Getter::Text(|r| Some(r.kind))),
+    Column::required("kind", Getter::Label(|r| Some(r.kind))),
     Column::nullable("turn", Getter::Int64(|r| r.turn)),
     Column::nullable("step", Getter::Int64(|r| r.step)),
     Column::nullable("provider", Getter::Text(|r| r.provider.as_deref())),

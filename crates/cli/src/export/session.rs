@@ -1,6 +1,6 @@
 //! One session exported, table by table, with the engine's own passes: `check`'s findings and
 //! the surface at the end (on two cores), the harness's meter, then the events on this thread
-//! beside two more — the ledger of model calls (§11) with the compaction audit (§8), and the
+//! beside two more — the compaction audit (§8), and the ledger of model calls (§11) with the
 //! policy's replays (§10.4) — each only when a table written needs it and each written as soon
 //! as it is known. Beside the log, its surface and its meter, the export holds at most one row
 //! group per table, the ledger, the audit and the policy's input and reports (peak RSS in
@@ -82,9 +82,10 @@ pub fn export(
 }
 
 /// Every table's rows of a session that was read. `check` and the meter first (each on
-/// both cores); then three threads side by side: the events written on this one, the ledger and
-/// the audit (writing `calls` and `compactions`) on a second, the policy's replays (writing
-/// `checks`) on a third; then the `sessions` row from what they computed.
+/// both cores); then three threads side by side: the events written on this one, the audit on a
+/// second, the ledger and the policy's replays (writing `calls` and `checks`) on a third; then
+/// the `compactions` from the audit and the ledger, and the `sessions` row from what they all
+/// computed.
 fn write_tables(
     loaded: &Opened,
     key: &Arc<SessionKey>,
@@ -127,9 +128,9 @@ fn write_tables(
             None
         }
     };
-    // The events on this thread; the ledger and the audit on a second, the replays on a
+    // The events on this thread; the audit on a second; the ledger and the replays on a
     // third (three threads on two cores finish together), each written to its own table there
-    // as soon as it is known.
+    // as soon as it is known; the compactions, which need the audit and the ledger, after.
     let passes = Passes {
         log,
         surface: &surface,
@@ -146,25 +147,26 @@ fn write_tables(
         checks,
         ..
     } = &mut *part;
-    let (written, costs, replays) = std::thread::scope(|scope| {
-        let costs = beside(scope, "surface-viewer-audit", || {
-            costs_beside(&passes, calls.as_mut(), compactions.as_mut())
-        });
-        let replays = beside(scope, "surface-viewer-policy", || {
-            replays_beside(&passes, checks.as_mut())
+    let (written, audited, priced) = std::thread::scope(|scope| {
+        let audited = beside(scope, "surface-viewer-audit", || audit_beside(&passes));
+        let priced = beside(scope, "surface-viewer-policy", || {
+            priced_beside(&passes, calls.as_mut(), checks.as_mut())
         });
         let written = match events_out.as_mut() {
             Some(out) => events::write(out, key, log, &surface, &meter, recipe.payload),
             None => Ok(()),
         };
-        (written, costs.join(), replays.join())
+        (written, audited.join(), priced.join())
     });
     written?;
-    let (Some((ledger, audited)), Some(replays)) = (costs??, replays??) else {
+    let (audited, Some((ledger, replays))) = (audited?, priced??) else {
         return stop(part, row);
     };
     if log.text_lost() {
         return stop(part, row);
+    }
+    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, compactions.as_mut()) {
+        compactions::write(out, key, log, audit, ledger)?;
     }
     if let Some(ledger) = &ledger {
         row.ledger(ledger);
@@ -194,14 +196,26 @@ struct Passes<'a> {
     settings: Option<&'a ValidSettings>,
 }
 
-/// The ledger and the audit of a session — each only when a table written needs it — each
-/// written to its table as soon as it is known. `Ok(None)` when the file was cut under its
+/// The compaction audit of a session, when a table written needs it (`compactions`, or the
+/// `sessions` row's audit columns).
+fn audit_beside(p: &Passes<'_>) -> Option<Audit> {
+    let t = p.recipe.tables;
+    let ratio = p
+        .settings
+        .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
+    (t.compactions || t.sessions)
+        .then(|| audit_scanned(p.log, p.surface, p.meter, ratio, p.scan, LostTerms::Read))
+}
+
+/// The ledger of a session's model calls (written to `calls` as soon as it is known), then the
+/// policy's replays (verify, and the what-if when asked; written to `checks`) when its settings
+/// fit — each only when a table written needs it. `Ok(None)` when the file was cut under its
 /// mapping before a table was written (nothing more is).
-fn costs_beside(
+fn priced_beside(
     p: &Passes<'_>,
     calls_out: Option<&mut TableWriter<calls::CallRow>>,
-    compactions_out: Option<&mut TableWriter<compactions::CompactionRow>>,
-) -> anyhow::Result<Option<(Option<Ledger>, Option<Audit>)>> {
+    checks_out: Option<&mut TableWriter<checks::CheckRow>>,
+) -> anyhow::Result<Option<(Option<Ledger>, Option<Replays>)>> {
     let (log, t) = (p.log, p.recipe.tables);
     let ledger = (t.calls || t.compactions || t.sessions).then(|| {
         let parts = parts_with(log, p.surface, p.meter, p.scan);
@@ -213,28 +227,6 @@ fn costs_beside(
         }
         calls::write(out, p.key, log, ledger)?;
     }
-    let ratio = p
-        .settings
-        .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
-    let audited = (t.compactions || t.sessions)
-        .then(|| audit_scanned(log, p.surface, p.meter, ratio, p.scan, LostTerms::Read));
-    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, compactions_out) {
-        if log.text_lost() {
-            return Ok(None);
-        }
-        compactions::write(out, p.key, log, audit, ledger)?;
-    }
-    Ok(Some((ledger, audited)))
-}
-
-/// The policy's replays of a session (verify, and the what-if when asked), when its settings
-/// fit and a table written needs them, written to `checks` as soon as they are known;
-/// `Ok(None)` as for [`costs_beside`].
-fn replays_beside(
-    p: &Passes<'_>,
-    checks_out: Option<&mut TableWriter<checks::CheckRow>>,
-) -> anyhow::Result<Option<Option<Replays>>> {
-    let (log, t) = (p.log, p.recipe.tables);
     let replays = p
         .settings
         .filter(|_| t.checks || t.sessions)
@@ -256,7 +248,7 @@ fn replays_beside(
             checks::write(out, p.key, log, report)?;
         }
     }
-    Ok(Some(replays))
+    Ok(Some((ledger, replays)))
 }
 
 /// The verify replay and the what-if one.

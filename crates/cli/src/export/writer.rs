@@ -1,7 +1,7 @@
-//! The Parquet writer of one table's part file: rows are buffered up to a row group
-//! ([`ROW_GROUP_ROWS`]), then written column by column (Snappy pages, dictionary encoding for
-//! repeated text) and dropped, so a writer holds at most one row group whatever the number of
-//! sessions. `session_id` and `path` come from the session the rows belong to; each file's
+//! The Parquet writer of one table's part file: rows are read into one buffer per column
+//! (`cells.rs`) as they come, up to a row group ([`ROW_GROUP_ROWS`]), then written column by
+//! column (Snappy pages, dictionary encoding for repeated text), so a writer holds at most one
+//! row group whatever the number of sessions. `session_id` and `path` come from the session the rows belong to; each file's
 //! key-value metadata carries `schema_version`, the table and the writer.
 
 use std::fs::File;
@@ -10,14 +10,15 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, anyhow};
 use parquet::basic::Compression;
-use parquet::column::writer::{ColumnWriter, ColumnWriterImpl};
-use parquet::data_type::{ByteArray, DataType};
+use parquet::column::writer::ColumnWriter;
+use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
-use super::table::{Getter, KEY_COLUMNS, Table};
+use super::cells::Cells;
+use super::table::{KEY_COLUMNS, Table};
 
 /// The version of the tables' layout, in every file's key-value metadata: a column renamed,
 /// removed or retyped changes it; a column added at the end does not.
@@ -40,7 +41,10 @@ pub struct TableWriter<R: 'static> {
     table: &'static Table<R>,
     file: PathBuf,
     writer: SerializedFileWriter<File>,
-    rows: Vec<R>,
+    /// The buffered rows' cells, one per column of the table (the key columns aside).
+    cells: Vec<Cells>,
+    /// The rows buffered.
+    rows: usize,
     /// Per buffered row: its session, an index into `keys`.
     row_keys: Vec<u32>,
     /// The sessions of the buffered rows.
@@ -89,7 +93,12 @@ impl<R> TableWriter<R> {
             table,
             file: file.to_path_buf(),
             writer,
-            rows: Vec::new(),
+            cells: table
+                .columns
+                .iter()
+                .map(|c| Cells::new(&c.get, c.nullable))
+                .collect(),
+            rows: 0,
             row_keys: Vec::new(),
             keys: Vec::new(),
             written: 0,
@@ -97,14 +106,20 @@ impl<R> TableWriter<R> {
         })
     }
 
-    /// Adds a row of session `key`, writing a row group when the buffer is full.
+    /// Adds a row of session `key` (its cells read into the buffer, the row dropped), writing
+    /// a row group when the buffer is full.
     pub fn push(&mut self, key: &Arc<SessionKey>, row: R) -> anyhow::Result<()> {
+        for (column, cells) in self.table.columns.iter().zip(&mut self.cells) {
+            cells
+                .push(&column.get, &row)
+                .with_context(|| format!("column {} of table {}", column.name, self.table.name))?;
+        }
         if !self.keys.last().is_some_and(|k| Arc::ptr_eq(k, key)) {
             self.keys.push(Arc::clone(key));
         }
         self.row_keys.push((self.keys.len() - 1) as u32);
-        self.rows.push(row);
-        if self.rows.len() >= self.row_group_rows {
+        self.rows += 1;
+        if self.rows >= self.row_group_rows {
             self.flush()?;
         }
         Ok(())
@@ -112,7 +127,7 @@ impl<R> TableWriter<R> {
 
     /// Writes the buffered rows as one row group.
     fn flush(&mut self) -> anyhow::Result<()> {
-        if self.rows.is_empty() {
+        if self.rows == 0 {
             return Ok(());
         }
         let context = || format!("cannot write {}", self.file.display());
@@ -122,8 +137,8 @@ impl<R> TableWriter<R> {
             let written = if k < KEY_COLUMNS.len() {
                 write_key(column.untyped(), k, &self.row_keys, &self.keys)
             } else {
-                match self.table.columns.get(k - KEY_COLUMNS.len()) {
-                    Some(c) => write_column(column.untyped(), &c.get, c.nullable, &self.rows),
+                match self.cells.get_mut(k - KEY_COLUMNS.len()) {
+                    Some(cells) => cells.write_to(column.untyped()),
                     None => Err(anyhow!("more columns in the schema than in the table")),
                 }
             };
@@ -133,8 +148,8 @@ impl<R> TableWriter<R> {
             k += 1;
         }
         group.close().with_context(context)?;
-        self.written += self.rows.len() as u64;
-        self.rows.clear();
+        self.written += self.rows as u64;
+        self.rows = 0;
         self.row_keys.clear();
         self.keys.clear();
         Ok(())
@@ -174,90 +189,9 @@ fn write_key(
         })
         .collect();
     let nullable = KEY_COLUMNS.get(k).is_some_and(|(_, n)| *n);
-    let get = |&i: &u32| texts.get(i as usize).cloned().flatten();
-    let ColumnWriter::ByteArrayColumnWriter(w) = writer else {
-        return Err(anyhow!("the schema does not make it a string column"));
-    };
-    write_values(w, row_keys, get, nullable)
-}
-
-/// One column of every buffered row.
-fn write_column<R>(
-    writer: &mut ColumnWriter<'_>,
-    get: &Getter<R>,
-    nullable: bool,
-    rows: &[R],
-) -> anyhow::Result<()> {
-    match (get, writer) {
-        (Getter::Int64(f) | Getter::Time(f), ColumnWriter::Int64ColumnWriter(w)) => {
-            write_values(w, rows, f, nullable)
-        }
-        (Getter::Int32(f), ColumnWriter::Int32ColumnWriter(w)) => {
-            write_values(w, rows, f, nullable)
-        }
-        (Getter::Double(f), ColumnWriter::DoubleColumnWriter(w)) => {
-            write_values(w, rows, f, nullable)
-        }
-        (Getter::Bool(f), ColumnWriter::BoolColumnWriter(w)) => write_values(w, rows, f, nullable),
-        (Getter::Text(f), ColumnWriter::ByteArrayColumnWriter(w)) => {
-            let mut shared = SharedTexts::default();
-            write_values(w, rows, |r| f(r).map(|s| shared.get(s)), nullable)
-        }
-        _ => Err(anyhow!("the schema's type differs from the table's")),
+    let mut cells = Cells::text(nullable);
+    for &i in row_keys {
+        cells.push_text(texts.get(i as usize).and_then(Option::as_ref))?;
     }
-}
-
-/// The values `get` reads from `rows`, with definition levels when the column is nullable.
-fn write_values<T: DataType, R>(
-    writer: &mut ColumnWriterImpl<'_, T>,
-    rows: &[R],
-    mut get: impl FnMut(&R) -> Option<T::T>,
-    nullable: bool,
-) -> anyhow::Result<()> {
-    let mut values = Vec::with_capacity(rows.len());
-    let mut levels = Vec::with_capacity(if nullable { rows.len() } else { 0 });
-    for row in rows {
-        match get(row) {
-            Some(v) => {
-                values.push(v);
-                if nullable {
-                    levels.push(1);
-                }
-            }
-            None if nullable => levels.push(0),
-            None => return Err(anyhow!("a value of a column that is never null is missing")),
-        }
-    }
-    let levels = nullable.then_some(levels.as_slice());
-    writer.write_batch(&values, levels, None)?;
-    Ok(())
-}
-
-/// The values of a text column whose rows share a few strings (an event's type, its state, a
-/// session's path): each distinct string (by address) becomes one shared buffer that every row
-/// holding it points to, instead of a copy per row. A column whose strings are all different
-/// (messages, payloads) stops looking once [`SharedTexts::MAX`] are kept and none came back.
-#[derive(Default)]
-struct SharedTexts {
-    seen: Vec<(usize, usize, ByteArray)>,
-    hits: usize,
-}
-
-impl SharedTexts {
-    const MAX: usize = 64;
-
-    fn get(&mut self, text: &str) -> ByteArray {
-        let key = (text.as_ptr() as usize, text.len());
-        let looking = self.seen.len() < Self::MAX || self.hits > 0;
-        if looking && let Some((_, _, shared)) = self.seen.iter().find(|(p, n, _)| (*p, *n) == key)
-        {
-            self.hits += 1;
-            return shared.clone();
-        }
-        let value = ByteArray::from(text);
-        if self.seen.len() < Self::MAX {
-            self.seen.push((key.0, key.1, value.clone()));
-        }
-        value
-    }
+    cells.write_to(writer)
 }
