@@ -121,6 +121,11 @@ fn write_tables(
     if log.text_lost() {
         return stop(part, row);
     }
+    // The read, `check` and the meter have had every page of a mapped log in memory; the
+    // passes below allocate their own structures at once, before `releasing`'s next look.
+    // Letting the pages go here keeps that moment under the budget; each pass faults back
+    // what it reads.
+    log.release_resident(0..log.text_len());
     let settings = match settings_of(recipe.policy, meter.window_at(log.len())) {
         Ok(s) => Some(s),
         Err(e) => {
