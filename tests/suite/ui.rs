@@ -950,6 +950,19 @@ fn figures_say_computing_until_the_analysis_lands() {
 
 #[test]
 fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
+    truncated_while_shown(std::time::Duration::ZERO);
+}
+
+/// The same, when the viewer's periodic look at the file's identity (every 500 ms) comes before
+/// any read past the new end: it still says the log shrank, not that it was rewritten.
+#[test]
+fn a_truncation_seen_by_the_identity_check_first_is_still_a_truncation() {
+    truncated_while_shown(std::time::Duration::from_millis(600));
+}
+
+/// Opens a large log, cuts its file in half, waits `wait`, jumps into the cut half, and checks
+/// the viewer reopened the file and said it shrank.
+fn truncated_while_shown(wait: std::time::Duration) {
     if !cfg!(target_os = "linux") {
         return; // the viewer maps files only on Linux; elsewhere it holds a copy
     }
@@ -979,6 +992,7 @@ fn a_log_truncated_while_shown_is_reopened_with_a_notice() {
         .unwrap()
         .set_len(half as u64)
         .unwrap();
+    std::thread::sleep(wait);
     harness
         .state_mut()
         .push_command(surface_ui::NavCommand::GoToSeq(far));

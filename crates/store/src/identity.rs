@@ -51,6 +51,14 @@ impl FileIdentity {
     }
 }
 
+impl FileIdentity {
+    /// True when this reading is of the same file as `before` (device and inode), now shorter:
+    /// another program truncated it rather than replacing it.
+    pub fn shrank_from(&self, before: &FileIdentity) -> bool {
+        (self.device, self.inode) == (before.device, before.inode) && self.len < before.len
+    }
+}
+
 #[cfg(unix)]
 fn device_and_inode(meta: &std::fs::Metadata) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt as _;
@@ -66,6 +74,30 @@ fn device_and_inode(_meta: &std::fs::Metadata) -> (u64, u64) {
 mod tests {
     use super::*;
     use std::io::Write as _;
+
+    #[test]
+    fn a_truncation_is_told_from_a_rewrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, vec![b'a'; 20_000]).unwrap();
+        let first = FileIdentity::of(&path).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(7_000)
+            .unwrap();
+        let cut = FileIdentity::of(&path).unwrap();
+        assert!(cut.shrank_from(&first));
+        assert!(!first.shrank_from(&cut), "longer is not shorter");
+        // A longer file written in its place (another inode) did not shrink; nor did one
+        // written shorter under a new inode.
+        let other = dir.path().join("t.jsonl");
+        std::fs::write(&other, vec![b'b'; 100]).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        let replaced = FileIdentity::of(&path).unwrap();
+        assert!(!replaced.shrank_from(&first));
+    }
 
     #[test]
     fn a_rewrite_a_replacement_and_a_removal_each_change_the_identity() {

@@ -20,7 +20,7 @@ use crate::request_view;
 use crate::session::analysis::Parcel;
 use crate::session::follow_state::FollowState;
 use crate::session::jobs::Jobs;
-use crate::session::loaded::Session;
+use crate::session::loaded::{FileChange, Session};
 use crate::session::loader::{
     DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source,
 };
@@ -506,12 +506,18 @@ impl ViewerApp {
         if self.jobs.load.is_some() {
             return;
         }
+        // The identity check may see a truncation before a read past the new end does.
+        let shrank = "shrank while it was shown (another program truncated it)";
         let why = if session.log.text_lost() {
-            "shrank while it was shown (another program truncated it)"
-        } else if session.file_changed(std::time::Instant::now()) {
-            "was rewritten while it was shown (another program changed it)"
+            shrank
         } else {
-            return;
+            match session.file_changed(std::time::Instant::now()) {
+                FileChange::Shrank => shrank,
+                FileChange::Rewritten => {
+                    "was rewritten while it was shown (another program changed it)"
+                }
+                FileChange::Unchanged => return,
+            }
         };
         let Some(path) = session.path().map(std::path::Path::to_path_buf) else {
             return;

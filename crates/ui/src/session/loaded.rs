@@ -143,6 +143,17 @@ pub struct Session {
     watched: Option<(FileIdentity, Instant)>,
 }
 
+/// What [`Session::file_changed`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileChange {
+    /// The file is as it was read (or it was not time to look again).
+    Unchanged,
+    /// The same file, now shorter: another program truncated it.
+    Shrank,
+    /// Replaced, rewritten, or gone.
+    Rewritten,
+}
+
 /// How often a mapped log's file is compared with its identity (a `stat` and two 4 KiB reads).
 const IDENTITY_EVERY: Duration = Duration::from_millis(500);
 
@@ -248,21 +259,26 @@ impl Session {
         self.findings.as_ref().map_or(&[], |f| &f.marks)
     }
 
-    /// True when the mapped file was replaced or rewritten since it was read (another program
-    /// changed its identity: inode, size, modification time or the bytes at either end).
-    /// Compares at most every [`IDENTITY_EVERY`]; always false for logs that are not mapped.
-    pub fn file_changed(&mut self, now: Instant) -> bool {
+    /// Whether the mapped file was truncated, or replaced or rewritten, since it was read
+    /// (another program changed its identity: inode, size, modification time or the bytes at
+    /// either end). Compares at most every [`IDENTITY_EVERY`]; always unchanged for logs that
+    /// are not mapped.
+    pub fn file_changed(&mut self, now: Instant) -> FileChange {
         let Some((identity, checked)) = &mut self.watched else {
-            return false;
+            return FileChange::Unchanged;
         };
         if now.duration_since(*checked) < IDENTITY_EVERY {
-            return false;
+            return FileChange::Unchanged;
         }
         *checked = now;
         let Source::Path(path) = &self.source else {
-            return false;
+            return FileChange::Unchanged;
         };
-        FileIdentity::of(path).as_ref() != Some(identity)
+        match FileIdentity::of(path) {
+            Some(now) if now == *identity => FileChange::Unchanged,
+            Some(now) if now.shrank_from(identity) => FileChange::Shrank,
+            _ => FileChange::Rewritten,
+        }
     }
 
     /// The file path, when the log came from disk.
