@@ -90,8 +90,7 @@ mod tests {
         let cut = FileIdentity::of(&path).unwrap();
         assert!(cut.shrank_from(&first));
         assert!(!first.shrank_from(&cut), "longer is not shorter");
-        // A longer file written in its place (another inode) did not shrink; nor did one
-        // written shorter under a new inode.
+        // A shorter file put in its place (another inode) is a replacement, not a truncation.
         let other = dir.path().join("t.jsonl");
         std::fs::write(&other, vec![b'b'; 100]).unwrap();
         std::fs::rename(&other, &path).unwrap();

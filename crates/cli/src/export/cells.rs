@@ -94,7 +94,8 @@ impl Cells {
         }
     }
 
-    /// Writes the buffered cells to `writer` and empties the buffer (keeping its room).
+    /// Writes the buffered cells to `writer` and empties the buffer (keeping its room; the
+    /// strings it shared are let go).
     pub fn write_to(&mut self, writer: &mut ColumnWriter<'_>) -> anyhow::Result<()> {
         let levels = self.nullable.then_some(self.levels.as_slice());
         match (&mut self.values, writer) {
@@ -102,7 +103,11 @@ impl Cells {
             (Values::Int32(v), ColumnWriter::Int32ColumnWriter(w)) => write(w, v, levels),
             (Values::Double(v), ColumnWriter::DoubleColumnWriter(w)) => write(w, v, levels),
             (Values::Bool(v), ColumnWriter::BoolColumnWriter(w)) => write(w, v, levels),
-            (Values::Text(v, _), ColumnWriter::ByteArrayColumnWriter(w)) => write(w, v, levels),
+            (Values::Text(v, shared), ColumnWriter::ByteArrayColumnWriter(w)) => {
+                // The strings shared within this row group only: the next one starts afresh.
+                *shared = SharedTexts::default();
+                write(w, v, levels)
+            }
             _ => Err(anyhow::anyhow!(WRONG_TYPE)),
         }?;
         self.levels.clear();

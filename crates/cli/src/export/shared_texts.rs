@@ -3,7 +3,7 @@
 //! instead of a copy per cell. Strings are found by address first and then checked by content,
 //! so a row freed and another allocated at the same address can never take its value. A column
 //! whose strings are all different (messages, payloads) stops looking once [`SharedTexts::MAX`]
-//! are kept and none came back.
+//! are kept and none came back; strings longer than [`SharedTexts::LONGEST`] are not kept.
 
 use parquet::data_type::ByteArray;
 
@@ -18,6 +18,10 @@ impl SharedTexts {
     /// Strings kept before a column with no repeat stops looking.
     const MAX: usize = 64;
 
+    /// The longest string kept, in bytes: a long text (a payload, a message) is rarely
+    /// repeated, and keeping it would hold its copy for the whole row group.
+    const LONGEST: usize = 1024;
+
     /// `text` as a Parquet value, shared with an earlier equal one at the same address.
     pub fn get(&mut self, text: &str) -> ByteArray {
         let address = text.as_ptr() as usize;
@@ -29,7 +33,7 @@ impl SharedTexts {
             return shared.clone();
         }
         let value = ByteArray::from(text);
-        if self.seen.len() < Self::MAX {
+        if self.seen.len() < Self::MAX && text.len() <= Self::LONGEST {
             self.seen.push((address, value.clone()));
         }
         value
@@ -53,6 +57,17 @@ mod tests {
         let c = shared.get(&reused);
         assert_eq!(c.data(), b"step/start");
         assert_eq!(a.data(), b"turn/start");
+    }
+
+    #[test]
+    fn a_long_text_is_not_kept() {
+        let mut shared = SharedTexts::default();
+        let long = "x".repeat(SharedTexts::LONGEST + 1);
+        assert_eq!(shared.get(&long).data(), long.as_bytes());
+        assert!(shared.seen.is_empty());
+        let short = "y".repeat(SharedTexts::LONGEST);
+        shared.get(&short);
+        assert_eq!(shared.seen.len(), 1);
     }
 
     #[test]
