@@ -4,9 +4,11 @@
 //! every [`LOOK_EVERY`] and, once it passes the [`Budget`] (1.2× the log, never below 64 MiB,
 //! and a quarter of the log more than just after the last release), lets go of the log's
 //! resident pages (`MADV_DONTNEED`: they stay in the page cache and come back on
-//! the next read as a minor fault). So the export's peak stays below 1.5× the file on the
-//! 1M-event logs (docs/export.md), and a pass re-reads pages only when the memory was needed:
-//! a log that fits beside the export's own structures is never let go. Where the resident
+//! the next read as a minor fault). `export/session.rs` also lets them go once, between the
+//! meter and the passes that allocate at once. So the export's peak stays below 1.5× the file
+//! on the 1M-event logs (docs/performance.md, round fifteen), and a pass re-reads pages only
+//! when the memory was needed: a log that fits beside the export's own structures is never let
+//! go. Where the resident
 //! memory cannot be read (no `/proc`), the pages are let go every [`RELEASE_EVERY`] instead.
 
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -14,8 +16,8 @@ use std::time::Duration;
 
 use surface_engine::EventLog;
 
-/// How often the resident memory is looked at: at the pace the passes fault pages in (about
-/// 1 GB/s on two cores), the memory grows by a few MB in between.
+/// How often the resident memory is looked at: the passes fault a log's pages back in at up to
+/// 6 MB a millisecond on two cores, so the memory grows by a few MB between two looks.
 pub const LOOK_EVERY: Duration = Duration::from_millis(2);
 
 /// How often the pages are let go when the resident memory cannot be read.
