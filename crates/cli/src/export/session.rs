@@ -4,9 +4,10 @@
 //! policy's replays (§10.4) — each only when a table written needs it and each written as soon
 //! as it is known. Beside the log, its surface and its meter, the export holds at most one row
 //! group per table, the ledger, the audit and the policy's input and reports (peak RSS in
-//! docs/export.md). The `sessions` row, filled as the stages go, is written last. A file truncated while it is read (another program
-//! cut it) stops the session at the next stage: its `sessions` row holds the error, and the
-//! rows already written (from bytes read before the cut) stay.
+//! docs/export.md). The `sessions` row, filled as the stages go, is written last. A file
+//! truncated while it is read (another program cut it) stops the session at the next stage: its
+//! `sessions` row holds the error, and the rows already written (from bytes read before the cut)
+//! stay.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,8 +1,9 @@
 //! The Parquet writer of one table's part file: rows are read into one buffer per column
 //! (`cells.rs`) as they come, up to a row group ([`ROW_GROUP_ROWS`]), then written column by
 //! column (Snappy pages, dictionary encoding for repeated text), so a writer holds at most one
-//! row group whatever the number of sessions. `session_id` and `path` come from the session the rows belong to; each file's
-//! key-value metadata carries `schema_version`, the table and the writer.
+//! row group whatever the number of sessions. `session_id` and `path` come from the session
+//! the rows belong to; each file's key-value metadata carries `schema_version`, the table and
+//! the writer.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -43,8 +44,6 @@ pub struct TableWriter<R: 'static> {
     writer: SerializedFileWriter<File>,
     /// The buffered rows' cells, one per column of the table (the key columns aside).
     cells: Vec<Cells>,
-    /// The rows buffered.
-    rows: usize,
     /// Per buffered row: its session, an index into `keys`.
     row_keys: Vec<u32>,
     /// The sessions of the buffered rows.
@@ -98,7 +97,6 @@ impl<R> TableWriter<R> {
                 .iter()
                 .map(|c| Cells::new(&c.get, c.nullable))
                 .collect(),
-            rows: 0,
             row_keys: Vec::new(),
             keys: Vec::new(),
             written: 0,
@@ -118,8 +116,7 @@ impl<R> TableWriter<R> {
             self.keys.push(Arc::clone(key));
         }
         self.row_keys.push((self.keys.len() - 1) as u32);
-        self.rows += 1;
-        if self.rows >= self.row_group_rows {
+        if self.row_keys.len() >= self.row_group_rows {
             self.flush()?;
         }
         Ok(())
@@ -127,7 +124,7 @@ impl<R> TableWriter<R> {
 
     /// Writes the buffered rows as one row group.
     fn flush(&mut self) -> anyhow::Result<()> {
-        if self.rows == 0 {
+        if self.row_keys.is_empty() {
             return Ok(());
         }
         let context = || format!("cannot write {}", self.file.display());
@@ -148,8 +145,7 @@ impl<R> TableWriter<R> {
             k += 1;
         }
         group.close().with_context(context)?;
-        self.written += self.rows as u64;
-        self.rows = 0;
+        self.written += self.row_keys.len() as u64;
         self.row_keys.clear();
         self.keys.clear();
         Ok(())
