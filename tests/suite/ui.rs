@@ -1057,6 +1057,81 @@ fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
     );
 }
 
+/// A log another program appends to while it is shown is not reopened: the mapping still
+/// shows every byte read, so the window says once that the file grew and how to read the new
+/// events, and keeps watching it — a truncation afterwards still reopens it.
+#[test]
+fn a_log_appended_to_while_shown_is_kept_and_the_growth_told_once() {
+    if !cfg!(target_os = "linux") {
+        return; // the viewer maps files only on Linux; elsewhere it holds a copy
+    }
+    assert!(surface_store::install_map_guard());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.session.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let mut harness = harness_for(path.clone());
+    let before = harness.state().event_count();
+    assert!(before > 10_000, "{before} events");
+    let last_seq = harness.state().seq_of_event(before - 1).unwrap();
+    {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(
+            file,
+            r#"{{"type":"user/message","seq":{},"time":1,"data":{{"content":[{{"type":"text","text":"later"}}]}},"surfaceOp":"append"}}"#,
+            last_seq + 1
+        )
+        .unwrap();
+    }
+    // The watch thread looks every half second; nothing is read before then.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    for _ in 0..3 {
+        harness.run();
+    }
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        notice.contains("grew while it was shown") && notice.contains("Follow"),
+        "{notice}"
+    );
+    harness.get_by_label_contains("grew while it was shown");
+    assert_eq!(harness.state().event_count(), before, "not reopened");
+    // Told once: dismissed, it does not come back while the file stays as it grew.
+    harness.get_by_label("×").click();
+    harness.run();
+    assert_eq!(harness.state().banner_text(), None, "dismissed");
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    for _ in 0..3 {
+        harness.run();
+    }
+    assert_eq!(harness.state().banner_text(), None);
+    // Cut below what was read: a truncation, reopened.
+    let len = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    for _ in 0..3 {
+        harness.run();
+    }
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(notice.contains("shrank while it was shown"), "{notice}");
+    assert!(harness.state().event_count() < before);
+}
+
 #[test]
 fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     use egui::accesskit::Role;

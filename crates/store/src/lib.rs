@@ -54,7 +54,7 @@ pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, p
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
-pub use identity::FileIdentity;
+pub use identity::{FileChange, FileIdentity};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl, read_jsonl_with};
 pub use limits::{
     DEFAULT_EVENT_BYTES, ReadLimits, ReadStop, TOTAL_CEILING, default_total_bytes, parse_byte_size,

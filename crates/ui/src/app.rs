@@ -20,12 +20,13 @@ use crate::request_view;
 use crate::session::analysis::Parcel;
 use crate::session::follow_state::FollowState;
 use crate::session::jobs::Jobs;
-use crate::session::loaded::{FileChange, Session};
+use crate::session::loaded::Session;
 use crate::session::loader::{
     DialogJob, LoadEvent, LoadJob, Loaded, Source, load_blocking, sample_source,
 };
 use crate::theme;
 use crate::view::{Prefs, ViewState};
+use surface_store::FileChange;
 
 /// Key of the persisted preferences.
 const PREFS_KEY: &str = "surface-viewer/prefs";
@@ -352,7 +353,8 @@ impl ViewerApp {
         match result {
             Ok(mut loaded) => {
                 let follower = loaded.follower.take();
-                let session = Session::new(loaded);
+                let mut session = Session::new(loaded);
+                session.watch_file(self.jobs.repaint.clone());
                 crate::ready_report::note("session indexed");
                 self.jobs.follow = follower.map(|f| FollowState::new(f, self.jobs.repaint.clone()));
                 if let Some(p) = session.path() {
@@ -511,10 +513,23 @@ impl ViewerApp {
         let why = if session.log.text_lost() {
             shrank
         } else {
-            match session.file_changed(std::time::Instant::now()) {
+            match session.file_change(std::time::Instant::now()) {
                 FileChange::Shrank => shrank,
                 FileChange::Rewritten => {
                     "was rewritten while it was shown (another program changed it)"
+                }
+                FileChange::Grew => {
+                    // The mapping still shows every byte read; the new events wait for Follow.
+                    if !session.growth_told {
+                        session.growth_told = true;
+                        let path = session
+                            .path()
+                            .map_or(String::new(), |p| p.display().to_string());
+                        self.chrome.banner = Some(Banner::info(format!(
+                            "{path} grew while it was shown (another program appended to it): the events shown are as they were read; turn on Follow (View ▸ Follow the file live) to read the new ones."
+                        )));
+                    }
+                    return;
                 }
                 FileChange::Unchanged => return,
             }

@@ -7,14 +7,15 @@
 use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use surface_engine::{
     Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface, detect_era,
 };
-use surface_store::{FileIdentity, Format, SessionInfo};
+use surface_store::{FileChange, FileIdentity, Format, SessionInfo};
 
 use crate::session::analysis::Analysis;
+use crate::session::file_watch::{FileWatch, LOOK_EVERY};
 use crate::session::loader::{Loaded, Source};
 
 /// What the panels show in place of a figure or a finding that is still being computed.
@@ -138,24 +139,15 @@ pub struct Session {
     /// The harness era the log was written in (it decides the findings' severities), and why.
     pub era: EraGuess,
     /// For a mapped log: the file's identity when it was read and when it was last compared
-    /// ([`Session::file_changed`]). A mapping shows the file's current bytes, so a rewrite must
-    /// be noticed and the file read again.
+    /// here ([`Session::file_change`], when no [`FileWatch`] thread looks). A mapping shows the
+    /// file's current bytes, so a rewrite must be noticed and the file read again.
     watched: Option<(FileIdentity, Instant)>,
+    /// The thread that compares the file with its identity and wakes the window
+    /// ([`Session::watch_file`]).
+    watch: Option<FileWatch>,
+    /// The window said the file grew (said once per session).
+    pub growth_told: bool,
 }
-
-/// What [`Session::file_changed`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileChange {
-    /// The file is as it was read (or it was not time to look again).
-    Unchanged,
-    /// The same file, now shorter: another program truncated it.
-    Shrank,
-    /// Replaced, rewritten, or gone.
-    Rewritten,
-}
-
-/// How often a mapped log's file is compared with its identity (a `stat` and two 4 KiB reads).
-const IDENTITY_EVERY: Duration = Duration::from_millis(500);
 
 /// The event of each finding, the display order (errors first, then by seq), and the sorted
 /// events that have findings.
@@ -221,6 +213,8 @@ impl Session {
             findings_stale: false,
             era,
             watched,
+            watch: None,
+            growth_told: false,
         };
         session.refresh_nodes();
         session
@@ -259,26 +253,38 @@ impl Session {
         self.findings.as_ref().map_or(&[], |f| &f.marks)
     }
 
-    /// Whether the mapped file was truncated, or replaced or rewritten, since it was read
-    /// (another program changed its identity: inode, size, modification time or the bytes at
-    /// either end). Compares at most every [`IDENTITY_EVERY`]; always unchanged for logs that
-    /// are not mapped.
-    pub fn file_changed(&mut self, now: Instant) -> FileChange {
+    /// Starts the thread that watches a mapped log's file ([`FileWatch`]), waking `wake` (the
+    /// window) when it changes. Nothing for a log that is not mapped.
+    pub fn watch_file(&mut self, wake: Option<egui::Context>) {
+        let (Some((identity, _)), Source::Path(path)) = (&self.watched, &self.source) else {
+            return;
+        };
+        self.watch = FileWatch::spawn(path.clone(), identity.clone(), LOOK_EVERY, move || {
+            if let Some(ctx) = &wake {
+                ctx.request_repaint();
+            }
+        });
+    }
+
+    /// Whether the mapped file grew, was truncated, or was replaced or rewritten since it was
+    /// read (another program changed its identity: inode, size, modification time or the bytes
+    /// at either end): what the [`FileWatch`] thread last found, or, without one, a comparison
+    /// here at most every [`LOOK_EVERY`]. Always unchanged for logs that are not mapped.
+    pub fn file_change(&mut self, now: Instant) -> FileChange {
+        if let Some(watch) = &self.watch {
+            return watch.change();
+        }
         let Some((identity, checked)) = &mut self.watched else {
             return FileChange::Unchanged;
         };
-        if now.duration_since(*checked) < IDENTITY_EVERY {
+        if now.duration_since(*checked) < LOOK_EVERY {
             return FileChange::Unchanged;
         }
         *checked = now;
         let Source::Path(path) = &self.source else {
             return FileChange::Unchanged;
         };
-        match FileIdentity::of(path) {
-            Some(now) if now == *identity => FileChange::Unchanged,
-            Some(now) if now.shrank_from(identity) => FileChange::Shrank,
-            _ => FileChange::Rewritten,
-        }
+        identity.change_at(path)
     }
 
     /// The file path, when the log came from disk.
