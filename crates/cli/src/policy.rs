@@ -111,7 +111,7 @@ pub fn policy_of(
     options: &PolicyOptions,
     prices: Option<&PriceTable>,
 ) -> anyhow::Result<PolicyRun> {
-    let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, false);
+    let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
     let settings = settings_of(&options.settings, meter.window_at(log.len()))?;
     let mode = if options.settings.what_if {
         ReplayMode::WhatIf

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::{Report, Run};
 use surface_engine::compare::{
     Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Position, Ratio,
-    Row, SUMMARIZER_TOKENS_COLUMN, cheaper_line,
+    Row, SUMMARIZER_TOKENS_COLUMN, TurnPair, cheaper_line,
 };
 use surface_engine::cost::{money, signed_money};
 use surface_engine::one_line;
@@ -138,14 +138,7 @@ fn table(out: &mut String, report: &Report<'_>) {
         let _ = write!(out, "  {:>11}", "cost");
     }
     out.push('\n');
-    for t in &report.comparison.turns {
-        let turn = t.turn.to_string();
-        cells(out, &turn, "A", t.a.as_ref().map(row_cells), priced);
-        cells(out, "", "B", t.b.as_ref().map(row_cells), priced);
-        if let Some(d) = &t.b_minus_a {
-            cells(out, "", "B−A", Some(difference_cells(d)), priced);
-        }
-    }
+    turn_lines(out, &report.comparison.turns, priced);
     let totals = &report.comparison.totals;
     cells(out, "total", "A", Some(row_cells(&totals.a)), priced);
     cells(out, "", "B", Some(row_cells(&totals.b)), priced);
@@ -174,19 +167,77 @@ struct Cells {
     cost: String,
 }
 
+/// Turns past which the per-turn lines are written on two threads (a long run has thousands;
+/// the table is then most of the report's time, with both cores otherwise idle).
+const TURNS_ON_TWO_THREADS: usize = 2_000;
+
+/// The lines of `turns` (A, B and B − A each), in order: written in two halves on two threads
+/// when there are many, then joined.
+fn turn_lines(out: &mut String, turns: &[TurnPair], priced: bool) {
+    if turns.len() < TURNS_ON_TWO_THREADS {
+        write_turns(out, turns, priced);
+        return;
+    }
+    let (first, second) = turns.split_at(turns.len() / 2);
+    let later = std::thread::scope(|s| {
+        let later = s.spawn(|| {
+            let mut text = String::new();
+            write_turns(&mut text, second, priced);
+            text
+        });
+        write_turns(out, first, priced);
+        later.join()
+    });
+    match later {
+        Ok(text) => out.push_str(&text),
+        Err(_) => write_turns(out, second, priced),
+    }
+}
+
+fn write_turns(out: &mut String, turns: &[TurnPair], priced: bool) {
+    // About 3 × 110 bytes a turn: grown once, not doubled along the way.
+    out.reserve(turns.len() * 330);
+    for t in turns {
+        let turn = t.turn.to_string();
+        cells(out, &turn, "A", t.a.as_ref().map(row_cells), priced);
+        cells(out, "", "B", t.b.as_ref().map(row_cells), priced);
+        if let Some(d) = &t.b_minus_a {
+            cells(out, "", "B−A", Some(difference_cells(d)), priced);
+        }
+    }
+}
+
 fn cells(out: &mut String, turn: &str, run: &str, cells: Option<Cells>, priced: bool) {
-    let _ = write!(out, "{turn:>6}  {run:<4}");
+    right_aligned(out, turn, 6);
+    out.push_str("  ");
+    left_aligned(out, run, 4);
     let Some(cells) = cells else {
         out.push_str("  (no such turn)\n");
         return;
     };
     for (c, w) in cells.figures.iter().zip(WIDTHS) {
-        let _ = write!(out, "  {c:>w$}");
+        out.push_str("  ");
+        right_aligned(out, c, w);
     }
     if priced {
-        let _ = write!(out, "  {:>11}", cells.cost);
+        out.push_str("  ");
+        right_aligned(out, &cells.cost, 11);
     }
     out.push('\n');
+}
+
+/// `text` after spaces that make it `width` characters wide (as `{:>width$}` writes it).
+fn right_aligned(out: &mut String, text: &str, width: usize) {
+    let chars = text.chars().count();
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(chars)));
+    out.push_str(text);
+}
+
+/// `text` followed by spaces that make it `width` characters wide (as `{:<width$}` writes it).
+fn left_aligned(out: &mut String, text: &str, width: usize) {
+    let chars = text.chars().count();
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(chars)));
 }
 
 fn missing() -> String {
@@ -211,5 +262,34 @@ fn ratio_cells(r: &Ratio) -> Cells {
     Cells {
         figures: columns().map(|c| (c.ratio)(r)).collect(),
         cost: r.cost.map_or_else(missing, |r| format!("{r:.3}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hand_padding_writes_what_the_format_padding_writes() {
+        for text in [
+            "",
+            "7",
+            "-12",
+            "+3",
+            "–",
+            "B−A",
+            "1234567",
+            "0.125",
+            "123456789012",
+        ] {
+            for width in [0, 4, 6, 11] {
+                let mut right = String::new();
+                right_aligned(&mut right, text, width);
+                assert_eq!(right, format!("{text:>width$}"), "{text:?} {width}");
+                let mut left = String::new();
+                left_aligned(&mut left, text, width);
+                assert_eq!(left, format!("{text:<width$}"), "{text:?} {width}");
+            }
+        }
     }
 }
