@@ -9,13 +9,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use surface_engine::{
-    Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface, detect_era,
-};
+use surface_engine::{Effect, EraGuess, EventIdx, EventLog, Figure, Finding, Meter, Surface};
 use surface_store::{FileChange, FileIdentity, Format, SessionInfo};
 
 use crate::session::analysis::Analysis;
 use crate::session::file_watch::{FileWatch, LOOK_EVERY};
+use crate::session::indexes::Indexes;
 use crate::session::loader::{Loaded, Source};
 
 /// What the panels show in place of a figure or a finding that is still being computed.
@@ -178,20 +177,16 @@ impl Session {
             log,
             follower: _,
             surface,
+            indexes,
         } = loaded;
-        let replace_ops = log
-            .indices()
-            .filter(|&i| matches!(log.op(i), surface_engine::SurfaceOp::Replace { .. }))
-            .collect();
-        let t0 = log.events.iter().find_map(|e| e.time().filter(|&t| t > 0));
-        let era = detect_era(&log);
-        let time = surface_engine::time_column::TimeColumn::build(&log);
-        let watched = match &source {
-            Source::Path(path) if log.text_may_change() => {
-                FileIdentity::of(path).map(|id| (id, Instant::now()))
-            }
-            _ => None,
-        };
+        let Indexes {
+            replace_ops,
+            t0,
+            era,
+            time,
+            identity,
+        } = indexes;
+        let watched = identity.map(|id| (id, Instant::now()));
         let mut session = Session {
             generation,
             source,

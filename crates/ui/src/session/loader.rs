@@ -20,6 +20,7 @@ use surface_engine::{EventLog, Surface};
 use surface_store::{self as store, Format, LoadProgress, SessionInfo};
 
 use crate::session::analysis::{Analysis, Parcel, analyse};
+use crate::session::indexes::{Indexes, surface_and_indexes};
 
 /// Where a log comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +76,8 @@ pub struct Loaded {
     /// The surface, processed to the end (cursor at the end); shared with the analysis until
     /// the UI first moves its cursor (see [`crate::session::loaded::Session::seek`]).
     pub surface: Arc<Surface>,
+    /// The session's indexes of the records, built beside the surface.
+    pub indexes: Indexes,
 }
 
 /// Reads a source and processes its surface to the end, on the calling thread: the first
@@ -112,7 +115,7 @@ pub fn read_source(
         }
     };
     crate::ready_report::note("log read");
-    let surface = Surface::at_end(&log);
+    let (surface, indexes) = surface_and_indexes(&log, source);
     // The pages the index passes read again (a mapped file only).
     crate::session::page_release::release_all(&log);
     if progress.is_some_and(LoadProgress::is_cancelled) {
@@ -127,6 +130,7 @@ pub fn read_source(
         log: Arc::new(log),
         follower,
         surface: Arc::new(surface),
+        indexes,
     })
 }
 

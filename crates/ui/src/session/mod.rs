@@ -1,5 +1,5 @@
 //! The open session and the work behind it: the session as the UI sees it (`loaded`), loading
-//! it off the UI thread (`loader`, `analysis`, `page_release`), watching a mapped log's file
+//! it off the UI thread (`loader`, `indexes`, `analysis`, `page_release`), watching a mapped log's file
 //! for other programs' changes (`file_watch`), and following it live (`follow`,
 //! `follow_state`).
 
@@ -9,6 +9,7 @@ pub(crate) mod command;
 pub(crate) mod file_watch;
 pub(crate) mod follow;
 pub(crate) mod follow_state;
+pub(crate) mod indexes;
 pub(crate) mod jobs;
 pub(crate) mod loaded;
 pub(crate) mod loader;
