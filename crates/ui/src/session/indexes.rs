@@ -3,11 +3,11 @@
 //! surface ([`surface_and_indexes`]): the window's thread, idle while the file is read, then
 //! spends none of its first frame on them.
 
+use std::path::Path;
+
 use surface_engine::time_column::TimeColumn;
 use surface_engine::{EraGuess, EventIdx, EventLog, Surface, SurfaceOp, detect_era};
 use surface_store::FileIdentity;
-
-use crate::session::loader::Source;
 
 /// What the session indexes from the log's records alone.
 #[derive(Debug)]
@@ -25,12 +25,11 @@ pub struct Indexes {
 }
 
 impl Indexes {
-    /// Indexes `log`, read from `source`.
-    pub fn build(log: &EventLog, source: &Source) -> Indexes {
-        let identity = match source {
-            Source::Path(path) if log.text_may_change() => FileIdentity::of(path),
-            _ => None,
-        };
+    /// Indexes `log`, read from the file at `path` (`None`: not from a file).
+    pub fn build(log: &EventLog, path: Option<&Path>) -> Indexes {
+        let identity = path
+            .filter(|_| log.text_may_change())
+            .and_then(FileIdentity::of);
         Indexes {
             replace_ops: log
                 .indices()
@@ -46,16 +45,16 @@ impl Indexes {
 
 /// The surface at the end of `log` and its [`Indexes`], the indexes on a second thread (on
 /// this one when no thread can start).
-pub fn surface_and_indexes(log: &EventLog, source: &Source) -> (Surface, Indexes) {
+pub fn surface_and_indexes(log: &EventLog, path: Option<&Path>) -> (Surface, Indexes) {
     std::thread::scope(|scope| {
         let beside = std::thread::Builder::new()
             .name("surface-viewer-index".into())
-            .spawn_scoped(scope, || Indexes::build(log, source));
+            .spawn_scoped(scope, || Indexes::build(log, path));
         let surface = Surface::at_end(log);
         let indexes = beside
             .ok()
             .and_then(|thread| thread.join().ok())
-            .unwrap_or_else(|| Indexes::build(log, source));
+            .unwrap_or_else(|| Indexes::build(log, path));
         (surface, indexes)
     })
 }

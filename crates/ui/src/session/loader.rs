@@ -115,7 +115,11 @@ pub fn read_source(
         }
     };
     crate::ready_report::note("log read");
-    let (surface, indexes) = surface_and_indexes(&log, source);
+    let path = match source {
+        Source::Path(path) => Some(path.as_path()),
+        Source::Embedded { .. } => None,
+    };
+    let (surface, indexes) = surface_and_indexes(&log, path);
     // The pages the index passes read again (a mapped file only).
     crate::session::page_release::release_all(&log);
     if progress.is_some_and(LoadProgress::is_cancelled) {
