@@ -1132,6 +1132,56 @@ fn a_log_appended_to_while_shown_is_kept_and_the_growth_told_once() {
     assert!(harness.state().event_count() < before);
 }
 
+/// A small log (read into a copy, not mapped) is watched too: a growth is told, and a
+/// truncation reopens it — the window never shows what the file no longer holds.
+#[test]
+fn a_small_log_changed_while_shown_is_told_or_reopened_as_a_mapped_one_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.session.jsonl");
+    std::fs::copy(sample(), &path).unwrap();
+    let mut harness = harness_for(path.clone());
+    let before = harness.state().event_count();
+    assert!(before > 100, "{before} events");
+    let text = std::fs::read_to_string(&path).unwrap();
+    {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        let last = text.lines().last().unwrap();
+        file.write_all(last.as_bytes()).unwrap();
+        file.write_all(b"\n").unwrap();
+    }
+    let wait = || std::thread::sleep(std::time::Duration::from_millis(700));
+    wait();
+    for _ in 0..3 {
+        harness.run();
+    }
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(notice.contains("grew while it was shown"), "{notice}");
+    assert_eq!(harness.state().event_count(), before, "kept as read");
+    // Cut to its first half: reopened with the events that remain.
+    let half: usize = text.lines().take(before / 2).map(|l| l.len() + 1).sum();
+    std::fs::write(&path, &text[..half]).unwrap();
+    wait();
+    for _ in 0..3 {
+        harness.run();
+    }
+    let notice = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(notice.contains("shrank while it was shown"), "{notice}");
+    let after = harness.state().event_count();
+    assert!(after < before && after > 0, "{before} → {after} events");
+}
+
 #[test]
 fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     use egui::accesskit::Role;

@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use surface_engine::cost::{Ledger, PriceTable};
-use surface_engine::policy::{PolicySettings, ReplayMode, replay};
+use surface_engine::policy::{Outcome, PolicySettings, ReplayMode, replay};
 use surface_engine::{EventLog, Surface};
 
 /// One session's fleet figures.
@@ -17,7 +17,9 @@ pub struct FleetFigures {
     pub checks: usize,
     /// Checks whose decision disagrees with the log's (`policy DIR`'s `disagreements`).
     pub disagreements: usize,
-    /// Checks the policy cannot judge (no context window in force there).
+    /// Checks where no context window was in force (the policy cannot fire there).
+    pub no_window: usize,
+    /// Of those, checks where the log compacted: the policy cannot judge them.
     pub cant_judge: usize,
     /// The log's summaries (`log_summaries`).
     pub summaries: usize,
@@ -47,12 +49,13 @@ pub enum Verdict {
 }
 
 impl FleetFigures {
-    /// The verdict: disagreements first, then "can't judge" when no check could be judged
-    /// although some had to be (or the replay was refused), else agrees.
+    /// The verdict: disagreements first, then "can't judge" when every check fell where no
+    /// window was in force (nothing was weighed: "agrees" would claim what was never tested)
+    /// or the replay was refused, else agrees.
     pub fn verdict(&self) -> Verdict {
         if self.disagreements > 0 {
             Verdict::Disagrees(self.disagreements)
-        } else if self.error.is_some() || (self.checks > 0 && self.cant_judge == self.checks) {
+        } else if self.error.is_some() || (self.checks > 0 && self.no_window == self.checks) {
             Verdict::CantJudge
         } else {
             Verdict::Agrees
@@ -105,6 +108,7 @@ pub fn fleet_of(log: &EventLog, prices: Option<&PriceTable>) -> FleetFigures {
     let mut figures = FleetFigures {
         checks: 0,
         disagreements: 0,
+        no_window: 0,
         cant_judge: 0,
         summaries: 0,
         prunes: 0,
@@ -117,6 +121,9 @@ pub fn fleet_of(log: &EventLog, prices: Option<&PriceTable>) -> FleetFigures {
     if let Some(report) = report {
         figures.checks = report.checks.len();
         figures.disagreements = report.disagreements();
+        figures.no_window = (report.checks.iter())
+            .filter(|c| c.outcome == Outcome::NoWindow)
+            .count();
         figures.cant_judge = report.checks.iter().filter(|c| c.cant_judge()).count();
         figures.summaries = report.actual_totals.summaries;
         figures.prunes = report.actual_totals.prunes;
@@ -134,11 +141,13 @@ pub fn float_order(a: f64, b: f64) -> Ordering {
 mod tests {
     use super::*;
 
-    fn figures(checks: usize, disagreements: usize, cant_judge: usize) -> FleetFigures {
+    /// Figures of `checks` checks, `no_window` of them with no window in force.
+    fn figures(checks: usize, disagreements: usize, no_window: usize) -> FleetFigures {
         FleetFigures {
             checks,
             disagreements,
-            cant_judge,
+            no_window,
+            cant_judge: 0,
             summaries: 0,
             prunes: 0,
             peak_total: 50,
@@ -154,6 +163,12 @@ mod tests {
         assert_eq!(figures(3, 0, 1).verdict(), Verdict::Agrees);
         assert_eq!(figures(0, 0, 0).verdict(), Verdict::Agrees);
         assert_eq!(figures(2, 0, 2).verdict(), Verdict::CantJudge);
+        // No window anywhere, and the log never compacted: nothing was weighed.
+        let never_weighed = FleetFigures {
+            cant_judge: 0,
+            ..figures(20, 0, 20)
+        };
+        assert_eq!(never_weighed.verdict(), Verdict::CantJudge);
         assert_eq!(figures(4, 2, 1).verdict(), Verdict::Disagrees(2));
         assert_eq!(Verdict::Disagrees(2).label(), "2 disagreements");
         assert!(Verdict::Agrees.rank() < Verdict::CantJudge.rank());
@@ -174,5 +189,29 @@ mod tests {
         assert!(f.checks > 0, "{f:?}");
         assert!(f.peak_fill().is_some_and(|x| x > 0.0), "{f:?}");
         assert_eq!(f.cost, None);
+    }
+
+    #[test]
+    fn a_log_with_no_window_anywhere_is_not_said_to_agree() {
+        let text = include_bytes!(
+            "../../../../tests/fixtures/upstream/v0-2026-07-20-live/live-mode-switching-2026-07-07.session.jsonl"
+        )
+        .to_vec();
+        let log = surface_store::read_jsonl(text, None).unwrap();
+        let f = fleet_of(&log, None);
+        assert_eq!(
+            (f.checks, f.no_window, f.disagreements),
+            (20, 20, 0),
+            "{f:?}"
+        );
+        assert_eq!(f.verdict(), Verdict::CantJudge);
+        // p01 has a window at every check: judged, and it agrees.
+        let text = include_bytes!("../../../../tests/fixtures/policy/p01.jsonl").to_vec();
+        let p01 = fleet_of(&surface_store::read_jsonl(text, None).unwrap(), None);
+        assert_eq!(
+            (p01.no_window, p01.verdict()),
+            (0, Verdict::Agrees),
+            "{p01:?}"
+        );
     }
 }

@@ -69,8 +69,8 @@ pub fn fleet_cell(ui: &mut Ui, column: Column, r: &BrowserRow, pal: &theme::Pale
 /// The verdict's tooltip: checks, disagreements, checks not judged, the log's compactions.
 fn policy_hover(f: &FleetFigures) -> String {
     let mut lines = vec![format!(
-        "{} pressure checks, {} disagree, {} can't judge (no window)",
-        f.checks, f.disagreements, f.cant_judge
+        "{} pressure checks, {} disagree, {} with no context window in force ({} where the log compacted: can't judge)",
+        f.checks, f.disagreements, f.no_window, f.cant_judge
     )];
     lines.push(format!(
         "the log: {} summaries, {} prunes, peak total {}",

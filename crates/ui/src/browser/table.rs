@@ -665,8 +665,12 @@ fn short_project(project: &str) -> String {
     }
 }
 
-/// `YYYY-MM-DD HH:MM` (UTC).
+/// `YYYY-MM-DD HH:MM` (UTC); `—` for a time the log did not record (the harness writes 0,
+/// as the timeline shows it).
 fn minutes(millis: i64) -> String {
+    if millis <= 0 {
+        return "—".to_string();
+    }
     let full = format_absolute(millis);
     full.get(..16).unwrap_or(&full).to_string()
 }
@@ -713,7 +717,9 @@ mod tests {
         assert_eq!(human_size(4_500_000), "4.5 MB");
         assert_eq!(short_project("/home/u/src/proj"), "src/proj");
         assert_eq!(short_project("proj"), "proj");
-        assert_eq!(minutes(0), "1970-01-01 00:00");
+        assert_eq!(minutes(0), "—", "not recorded, not 1970");
+        assert_eq!(minutes(-5), "—");
+        assert_eq!(minutes(1_786_123_407_414), "2026-08-07 17:23");
         let root = std::path::Path::new("/store");
         assert_eq!(
             path_under(std::path::Path::new("/store/p/a.jsonl"), root),

@@ -146,9 +146,11 @@ pub fn session_line_ui(ui: &mut Ui, ledger: &Ledger, pal: &Palette) {
                 "The cache-lost formula over consecutive agent calls with no compaction between \
              them (median): a cache lost well above it is the compaction's doing",
             );
+        // Two sentences on one wrapped line: a separator, so they do not read as one.
+        ui.label(RichText::new("·").color(pal.weak_text));
         let lost = t.cache_lost.map_or("–".to_string(), |l| l.to_string());
         let mut line = format!(
-            "{} summarizer tokens, {lost} cache lost, {} prompt tokens saved",
+            "compaction in all: {} summarizer tokens, {lost} cache lost, {} prompt tokens saved",
             t.summarizer_tokens, t.prompt_saved
         );
         let color = match t.balance {

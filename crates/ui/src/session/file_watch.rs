@@ -1,9 +1,11 @@
-//! A mapped log's file, watched from a thread while it is shown: every [`LOOK_EVERY`] its
-//! identity (a `stat` and two 4 KiB reads, `store::FileIdentity`) is compared with the one read
-//! at load, and a change wakes the window — so a window nobody touches still reopens a file
-//! another program truncated or rewrote within half a second, instead of at its next input. A
-//! file that only grew keeps being watched (it may be cut or rewritten later); the window says
-//! once that it grew, and reads the new events only when asked (Follow).
+//! The shown log's file (JSONL or Zstandard, not followed), watched from a thread: every
+//! [`LOOK_EVERY`] its identity (a `stat` and two 4 KiB reads, `store::FileIdentity`) is compared
+//! with the one read at load, and a change wakes the window — so a window nobody touches still
+//! reopens a file another program truncated or rewrote within half a second, instead of at its
+//! next input. (A mapped log must be reopened: its bytes are the file's. A copy could stay as it
+//! was, but would then show what the file no longer holds.) A file that only grew keeps being
+//! watched (it may be cut or rewritten later); the window says once that it grew, and reads the
+//! new events only when asked (Follow).
 
 use std::path::PathBuf;
 use std::sync::Arc;

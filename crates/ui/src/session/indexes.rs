@@ -20,16 +20,14 @@ pub struct Indexes {
     pub era: EraGuess,
     /// Each event's time, for the time axis.
     pub time: TimeColumn,
-    /// For a mapped log: the file's identity as it was read (what the window watches).
+    /// The identity of the file the window watches, as it was read (`None`: nothing watched).
     pub identity: Option<FileIdentity>,
 }
 
 impl Indexes {
-    /// Indexes `log`, read from the file at `path` (`None`: not from a file).
-    pub fn build(log: &EventLog, path: Option<&Path>) -> Indexes {
-        let identity = path
-            .filter(|_| log.text_may_change())
-            .and_then(FileIdentity::of);
+    /// Indexes `log`; `watched` is the file the window watches (`None`: none).
+    pub fn build(log: &EventLog, watched: Option<&Path>) -> Indexes {
+        let identity = watched.and_then(FileIdentity::of);
         Indexes {
             replace_ops: log
                 .indices()
@@ -45,16 +43,16 @@ impl Indexes {
 
 /// The surface at the end of `log` and its [`Indexes`], the indexes on a second thread (on
 /// this one when no thread can start).
-pub fn surface_and_indexes(log: &EventLog, path: Option<&Path>) -> (Surface, Indexes) {
+pub fn surface_and_indexes(log: &EventLog, watched: Option<&Path>) -> (Surface, Indexes) {
     std::thread::scope(|scope| {
         let beside = std::thread::Builder::new()
             .name("surface-viewer-index".into())
-            .spawn_scoped(scope, || Indexes::build(log, path));
+            .spawn_scoped(scope, || Indexes::build(log, watched));
         let surface = Surface::at_end(log);
         let indexes = beside
             .ok()
             .and_then(|thread| thread.join().ok())
-            .unwrap_or_else(|| Indexes::build(log, path));
+            .unwrap_or_else(|| Indexes::build(log, watched));
         (surface, indexes)
     })
 }

@@ -137,9 +137,10 @@ pub struct Session {
     pub findings_stale: bool,
     /// The harness era the log was written in (it decides the findings' severities), and why.
     pub era: EraGuess,
-    /// For a mapped log: the file's identity when it was read and when it was last compared
-    /// here ([`Session::file_change`], when no [`FileWatch`] thread looks). A mapping shows the
-    /// file's current bytes, so a rewrite must be noticed and the file read again.
+    /// The watched file's identity when it was read and when it was last compared here
+    /// ([`Session::file_change`], when no [`FileWatch`] thread looks). A mapping shows the
+    /// file's current bytes, so a rewrite must be noticed and the file read again; a copy is
+    /// read again too, so that the window never shows what the file no longer holds.
     watched: Option<(FileIdentity, Instant)>,
     /// The thread that compares the file with its identity and wakes the window
     /// ([`Session::watch_file`]).
@@ -248,8 +249,9 @@ impl Session {
         self.findings.as_ref().map_or(&[], |f| &f.marks)
     }
 
-    /// Starts the thread that watches a mapped log's file ([`FileWatch`]), waking `wake` (the
-    /// window) when it changes. Nothing for a log that is not mapped.
+    /// Starts the thread that watches the log's file ([`FileWatch`]), waking `wake` (the
+    /// window) when it changes. Nothing for a log with no watched file (the bundled sample, a
+    /// followed log, a SQLite store).
     pub fn watch_file(&mut self, wake: Option<egui::Context>) {
         let (Some((identity, _)), Source::Path(path)) = (&self.watched, &self.source) else {
             return;
@@ -264,7 +266,7 @@ impl Session {
     /// Whether the mapped file grew, was truncated, or was replaced or rewritten since it was
     /// read (another program changed its identity: inode, size, modification time or the bytes
     /// at either end): what the [`FileWatch`] thread last found, or, without one, a comparison
-    /// here at most every [`LOOK_EVERY`]. Always unchanged for logs that are not mapped.
+    /// here at most every [`LOOK_EVERY`]. Always unchanged for a log with no watched file.
     pub fn file_change(&mut self, now: Instant) -> FileChange {
         if let Some(watch) = &self.watch {
             return watch.change();

@@ -115,11 +115,14 @@ pub fn read_source(
         }
     };
     crate::ready_report::note("log read");
-    let path = match source {
-        Source::Path(path) => Some(path.as_path()),
-        Source::Embedded { .. } => None,
+    // The file the window watches for other programs' changes: a JSONL or Zstandard file not
+    // followed (a follower reads the changes itself; a SQLite store's header changes at every
+    // commit of any of its sessions).
+    let watched = match source {
+        Source::Path(path) if !follow && format != Format::Sqlite => Some(path.as_path()),
+        _ => None,
     };
-    let (surface, indexes) = surface_and_indexes(&log, path);
+    let (surface, indexes) = surface_and_indexes(&log, watched);
     // The pages the index passes read again (a mapped file only).
     crate::session::page_release::release_all(&log);
     if progress.is_some_and(LoadProgress::is_cancelled) {
