@@ -1182,6 +1182,33 @@ fn a_small_log_changed_while_shown_is_told_or_reopened_as_a_mapped_one_is() {
     assert!(after < before && after > 0, "{before} → {after} events");
 }
 
+/// A log cut mid-event says so in words, first, beside the findings' count.
+#[test]
+fn a_log_cut_mid_event_says_so_in_the_banner() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.session.jsonl");
+    let text = std::fs::read(sample()).unwrap();
+    let cut = text.len() * 2 / 3;
+    assert_ne!(text[cut - 1], b'\n', "cut inside a line");
+    std::fs::write(&path, &text[..cut]).unwrap();
+    let lines = text[..cut].iter().filter(|&&b| b == b'\n').count() + 1;
+    let mut harness = harness_for(path);
+    harness.run();
+    let banner = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        banner.starts_with(&format!(
+            "The file ends mid-event at line {lines} (still being written, or cut)"
+        )),
+        "{banner}"
+    );
+    assert!(banner.contains("warning(s)"), "{banner}");
+    harness.get_by_label_contains("ends mid-event");
+}
+
 #[test]
 fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     use egui::accesskit::Role;

@@ -49,6 +49,13 @@ impl Banner {
 pub fn banner_for(session: &Session) -> Option<Banner> {
     let (errors, warnings) = session.finding_counts().unwrap_or((0, 0));
     let mut parts = Vec::new();
+    if let Some(line) = torn_tail_line(session) {
+        // Said first and in words: a cut file is the commonest bad input, and its finding
+        // alone reads like one warning among others.
+        parts.push(format!(
+            "the file ends mid-event at line {line} (still being written, or cut): every event before it is shown"
+        ));
+    }
     if errors + warnings > 0 {
         parts.push(format!(
             "check found {errors} error(s) and {warnings} warning(s) in this log"
@@ -74,6 +81,18 @@ pub fn banner_for(session: &Session) -> Option<Banner> {
         show_findings: errors + warnings > 0,
         notice: false,
     })
+}
+
+/// The line of the log's torn last line (`line.torn-tail`), once the findings are in.
+fn torn_tail_line(session: &Session) -> Option<u32> {
+    let torn = surface_engine::Rule::LineTornTail.name();
+    session
+        .findings
+        .as_ref()?
+        .list
+        .iter()
+        .find(|f| f.rule == torn)
+        .and_then(|f| f.line)
 }
 
 /// The banner.
