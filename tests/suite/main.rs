@@ -48,6 +48,8 @@ mod ui_compare;
 #[cfg(feature = "gui")]
 mod ui_cost;
 #[cfg(feature = "gui")]
+mod ui_file_changes;
+#[cfg(feature = "gui")]
 mod ui_fleet;
 #[cfg(feature = "gui")]
 mod ui_keys;
