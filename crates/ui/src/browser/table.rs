@@ -328,9 +328,11 @@ pub fn browser_ui(
     }
     ui.separator();
     // Wider than the window (the fleet columns, a narrow window): the table scrolls sideways,
-    // its header with it, and keeps its own vertical scrolling.
+    // its header with it, and keeps its own vertical scrolling. Its offset is not carried over
+    // from an earlier run (egui keeps scroll offsets with the window's memory): a browser that
+    // reopened scrolled sideways would hide its first columns.
     egui::ScrollArea::horizontal()
-        .id_salt("sessions-table-sideways")
+        .id_salt(("sessions-table-sideways", std::process::id()))
         .auto_shrink([false, false])
         .show(ui, |ui| table_ui(ui, state, commands));
 }

@@ -100,7 +100,9 @@ fn validity_ui(
 ) {
     let pal = theme::palette(ui);
     let op = &preview.event["surfaceOp"];
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow side panel the button goes to the next line instead of past the
+    // panel's edge, where it would be cut off.
+    ui.horizontal_wrapped(|ui| {
         let (text, color) = if preview.valid {
             ("● valid at the cursor", pal.on_surface)
         } else {
@@ -196,26 +198,28 @@ fn save_ui(
             commands.push(PreviewCommand::SaveDialog.into());
         }
     });
+    let label = ui.label("or to path:");
+    // Right to left: the button at the panel's edge first, the path field in what is left —
+    // both stay inside the panel however narrow it is.
     ui.horizontal(|ui| {
-        let label = ui.label("or to path:");
-        ui.add(
-            egui::TextEdit::singleline(&mut state.save_path)
-                .desired_width(ui.available_width() - 70.0),
-        )
-        .labelled_by(label.id);
-        if ui
-            .add_enabled(can_save, egui::Button::new("Write"))
-            .clicked()
-        {
-            let target = PathBuf::from(state.save_path.trim());
-            // The open log is refused by the save itself, with its reason: nothing to ask.
-            if target.exists() && !state.path_is_the_log(session) {
-                state.confirm_replace = Some(target);
-            } else {
-                state.confirm_replace = None;
-                commands.push(PreviewCommand::SaveAs(target).into());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let write = ui.add_enabled(can_save, egui::Button::new("Write"));
+            ui.add(
+                egui::TextEdit::singleline(&mut state.save_path)
+                    .desired_width(ui.available_width()),
+            )
+            .labelled_by(label.id);
+            if write.clicked() {
+                let target = PathBuf::from(state.save_path.trim());
+                // The open log is refused by the save itself, with its reason: nothing to ask.
+                if target.exists() && !state.path_is_the_log(session) {
+                    state.confirm_replace = Some(target);
+                } else {
+                    state.confirm_replace = None;
+                    commands.push(PreviewCommand::SaveAs(target).into());
+                }
             }
-        }
+        });
     });
     if state.path_is_the_log(session) {
         ui.label(
