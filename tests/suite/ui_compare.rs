@@ -154,3 +154,36 @@ fn a_file_that_cannot_be_read_says_so_in_the_tab() {
     assert!(error.contains("no-such.jsonl"), "{error}");
     assert_eq!(harness.state().compare_divergence(), None);
 }
+
+/// Without a file dialog (no desktop portal: the dialog closes at once), B is chosen by typing
+/// its path in the Compare tab, or from the recent files in File ▸ Compare with.
+#[test]
+fn b_is_chosen_by_its_path_without_a_file_dialog() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(64)
+        .allow_missing_glyphs()
+        .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
+    harness.run();
+    command(
+        &mut harness,
+        surface_ui::WindowCommand::ShowTab(surface_ui::SideTab::Compare),
+    );
+    harness.run();
+    assert_eq!(harness.state().compare_divergence(), None, "no B yet");
+    let p02 = fixture("p02.jsonl");
+    harness.get_by_label("or its path:").click();
+    harness.run();
+    harness
+        .get_by_label("or its path:")
+        .type_text(&p02.display().to_string());
+    harness.run();
+    harness.get_by_label("Compare with it").click();
+    harness.run();
+    harness.run();
+    assert_eq!(harness.state().compare_error(), None);
+    assert_eq!(
+        harness.state().compare_divergence(),
+        Some(Some((Some(211), Some(211))))
+    );
+}

@@ -478,6 +478,17 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
                     .push(PreviewCommand::SaveAsReplacing(path).into()),
+                (
+                    Some(
+                        crate::session::loader::DialogPurpose::Compare
+                        | crate::session::loader::DialogPurpose::CompareBeside,
+                    ),
+                    None,
+                ) => {
+                    self.chrome.banner = Some(Banner::info(
+                        "No file chosen (without a desktop file-dialog service the dialog closes at once: type the second run's path in the Compare tab, or pick a recent file under File ▸ Compare with).",
+                    ))
+                }
                 (_, None) => {
                     self.chrome.banner = Some(Banner::info(
                         "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line).",
@@ -737,9 +748,13 @@ impl ViewerApp {
                 ),
                 &mut self.commands,
             ),
-            SideTab::Compare => {
-                crate::compare::tab::compare_ui(ui, &mut self.panels.compare, &mut self.commands)
-            }
+            SideTab::Compare => crate::compare::tab::compare_ui(
+                ui,
+                &mut self.panels.compare,
+                &self.prefs.recent,
+                session.path(),
+                &mut self.commands,
+            ),
             SideTab::Policy => crate::policy::tab::policy_ui(
                 ui,
                 (session, &self.panels.compare),

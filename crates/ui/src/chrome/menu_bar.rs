@@ -86,13 +86,17 @@ fn file_menu_ui(
     if ui.button("Open…  (Ctrl+O)").clicked() {
         commands.push(SessionCommand::OpenDialog.into());
     }
-    if ui
-        .add_enabled(session.is_some(), egui::Button::new("Compare with…"))
-        .on_hover_text("Pick a second run (B) to hold against the open log (A): the Compare tab")
-        .clicked()
-    {
-        commands.push(crate::command::CompareCommand::OpenDialog.into());
-    }
+    ui.add_enabled_ui(session.is_some(), |ui| {
+        ui.menu_button("Compare with", |ui| {
+            crate::compare::pick::pick_b_ui(
+                ui,
+                &prefs.recent,
+                session.and_then(Session::path),
+                true,
+                commands,
+            );
+        })
+    });
     if ui.button("Open folder…").clicked() {
         commands.push(BrowserCommand::OpenFolderDialog.into());
     }

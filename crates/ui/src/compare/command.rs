@@ -8,7 +8,8 @@ pub type SessionRef = (PathBuf, Option<String>);
 /// A command of the comparison of two runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompareCommand {
-    /// File ▸ Compare with…: pick B with the native open dialog (B lands in the Compare tab).
+    /// File ▸ Compare with ▸ Pick a file…: pick B with the native open dialog (B lands in the
+    /// Compare tab).
     OpenDialog,
     /// The Policy tab's what-if ▸ Compare with a run…: the same dialog; B lands beside the
     /// prediction (the Policy tab stays).

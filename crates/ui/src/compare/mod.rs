@@ -12,6 +12,7 @@ pub(crate) mod browse;
 pub(crate) mod command;
 pub(crate) mod curve;
 pub(crate) mod job;
+pub(crate) mod pick;
 pub(crate) mod state;
 pub(crate) mod tab;
 pub(crate) mod tick;

@@ -15,7 +15,13 @@ use crate::compare::state::CompareRuns;
 use crate::theme;
 
 /// Shows the Compare tab.
-pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCommand>) {
+pub fn compare_ui(
+    ui: &mut Ui,
+    state: &mut CompareRuns,
+    recent: &[std::path::PathBuf],
+    shown: Option<&std::path::Path>,
+    commands: &mut Vec<UiCommand>,
+) {
     let pal = theme::palette(ui);
     ui.horizontal(|ui| {
         if ui
@@ -41,7 +47,9 @@ pub fn compare_ui(ui: &mut Ui, state: &mut CompareRuns, commands: &mut Vec<UiCom
                 });
             }
             None => {
-                ui.label("No second run: File ▸ Compare with…, or in the sessions browser a row's menu ▸ Compare with the selected session (a fork: Compare with parent).");
+                ui.label("No second run: pick one here or under File ▸ Compare with, or in the sessions browser a row's menu ▸ Compare with the selected session (a fork: Compare with parent).");
+                ui.add_space(theme::SPACE);
+                crate::compare::pick::pick_b_ui(ui, recent, shown, false, commands);
             }
         }
         return;
