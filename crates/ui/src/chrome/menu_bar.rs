@@ -74,6 +74,15 @@ pub fn menu_bar_ui(
     });
 }
 
+/// A submenu that a click inside does not close (its path field must take the focus); its
+/// buttons close the menu themselves once a choice is made.
+fn keeps_open_on_click(label: &str) -> egui::containers::menu::SubMenuButton<'_> {
+    egui::containers::menu::SubMenuButton::new(label).config(
+        egui::containers::menu::MenuConfig::new()
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside),
+    )
+}
+
 /// The File menu.
 fn file_menu_ui(
     ui: &mut Ui,
@@ -87,7 +96,7 @@ fn file_menu_ui(
         commands.push(SessionCommand::OpenDialog.into());
     }
     ui.add_enabled_ui(session.is_some(), |ui| {
-        ui.menu_button("Compare with", |ui| {
+        keeps_open_on_click("Compare with").ui(ui, |ui| {
             crate::compare::pick::pick_b_ui(
                 ui,
                 &prefs.recent,
@@ -118,7 +127,7 @@ fn file_menu_ui(
         }
     });
     recent_folders_menu(ui, folders.recent_folders, commands);
-    ui.menu_button("Prices", |ui| {
+    keeps_open_on_click("Prices").ui(ui, |ui| {
         crate::prices::menu::prices_menu_ui(
             ui,
             prefs.price_file.as_deref(),

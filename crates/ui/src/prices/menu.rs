@@ -46,6 +46,7 @@ pub fn prices_menu_ui(
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if (ui.button("Use").clicked() || enter) && !text.trim().is_empty() {
             commands.push(PriceCommand::Use(text.trim().into()).into());
+            ui.close();
         }
     });
     ui.data_mut(|d| d.insert_temp(id, text));
