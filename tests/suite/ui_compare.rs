@@ -187,3 +187,32 @@ fn b_is_chosen_by_its_path_without_a_file_dialog() {
         Some(Some((Some(211), Some(211))))
     );
 }
+
+/// File ▸ Compare with: a click in its path field gives the field the focus and leaves the
+/// menu open (a menu closes on a click inside by default, before the field could be typed in).
+#[test]
+fn the_menu_path_field_takes_a_click_and_typing() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(64)
+        .allow_missing_glyphs()
+        .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
+    harness.run();
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Compare with").click();
+    harness.run();
+    harness.get_by_label("or its path:").click();
+    harness.run();
+    harness
+        .get_by_label("or its path:")
+        .type_text(&fixture("p02.jsonl").display().to_string());
+    harness.run();
+    harness.key_press(egui::Key::Enter);
+    harness.run();
+    harness.run();
+    assert_eq!(
+        harness.state().compare_divergence(),
+        Some(Some((Some(211), Some(211))))
+    );
+}
