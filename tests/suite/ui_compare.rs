@@ -18,13 +18,19 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn compared(size: (f32, f32)) -> Harness<'static, ViewerApp> {
+/// p01 open (A), no B yet.
+fn p01_open(size: (f32, f32)) -> Harness<'static, ViewerApp> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(size.0, size.1))
         .with_max_steps(64)
         .allow_missing_glyphs()
         .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
     harness.run();
+    harness
+}
+
+fn compared(size: (f32, f32)) -> Harness<'static, ViewerApp> {
+    let mut harness = p01_open(size);
     command(&mut harness, CompareCommand::With(fixture("p02.jsonl")));
     harness.run();
     harness
@@ -159,12 +165,7 @@ fn a_file_that_cannot_be_read_says_so_in_the_tab() {
 /// its path in the Compare tab, or from the recent files in File ▸ Compare with.
 #[test]
 fn b_is_chosen_by_its_path_without_a_file_dialog() {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(64)
-        .allow_missing_glyphs()
-        .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
-    harness.run();
+    let mut harness = p01_open((1600.0, 1000.0));
     command(
         &mut harness,
         surface_ui::WindowCommand::ShowTab(surface_ui::SideTab::Compare),
@@ -192,12 +193,7 @@ fn b_is_chosen_by_its_path_without_a_file_dialog() {
 /// menu open (a menu closes on a click inside by default, before the field could be typed in).
 #[test]
 fn the_menu_path_field_takes_a_click_and_typing() {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(64)
-        .allow_missing_glyphs()
-        .build_eframe(|_cc| ViewerApp::new_for_test(fixture("p01.jsonl")));
-    harness.run();
+    let mut harness = p01_open((1600.0, 1000.0));
     harness.get_by_label("File").click();
     harness.run();
     harness.get_by_label("Compare with").click();
