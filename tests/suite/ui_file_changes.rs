@@ -98,16 +98,11 @@ fn a_truncation_seen_by_the_identity_check_first_is_still_a_truncation() {
 /// Opens a large log, cuts its file in half, waits `wait`, jumps into the cut half, and checks
 /// the viewer reopened the file and said it shrank.
 fn truncated_while_shown(wait: Duration) {
-    let Some(Shown {
-        _dir,
-        path,
-        mut harness,
-        events: before,
-    }) = large_log_shown()
-    else {
+    let Some(mut shown) = large_log_shown() else {
         return;
     };
-    let text = std::fs::read(&path).unwrap();
+    let (path, harness, before) = (&shown.path, &mut shown.harness, shown.events);
+    let text = std::fs::read(path).unwrap();
     let half = text.len() / 2
         + text[text.len() / 2..]
             .iter()
@@ -119,7 +114,7 @@ fn truncated_while_shown(wait: Duration) {
     // cut half draws rows whose text lies past the new end: reading them finds the file
     // shrank. (The viewer opens scrolled to the end, so the last rows were already drawn.)
     let far = harness.state().seq_of_event(before * 3 / 4).unwrap();
-    cut_to(&path, half as u64);
+    cut_to(path, half as u64);
     std::thread::sleep(wait);
     harness
         .state_mut()
@@ -128,7 +123,7 @@ fn truncated_while_shown(wait: Duration) {
     harness.run();
     let after = harness.state().event_count();
     assert!(after < before && after > 0, "{before} → {after} events");
-    let notice = banner(&harness);
+    let notice = banner(harness);
     assert!(
         notice.contains("shrank while it was shown") && notice.contains("reopened"),
         "{notice}"
@@ -138,27 +133,22 @@ fn truncated_while_shown(wait: Duration) {
 
 #[test]
 fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
-    let Some(Shown {
-        _dir,
-        path,
-        mut harness,
-        events: before,
-    }) = large_log_shown()
-    else {
+    let Some(mut shown) = large_log_shown() else {
         return;
     };
+    let (path, harness, before) = (&shown.path, &mut shown.harness, shown.events);
     // Another program rewrites the log in place: the same size, other bytes (the first
     // message's text), no truncation and so no SIGBUS.
-    let mut text = std::fs::read(&path).unwrap();
+    let mut text = std::fs::read(path).unwrap();
     let at = text.windows(5).position(|w| w == b"lorem").unwrap();
     text[at..at + 5].copy_from_slice(b"LOREM");
     {
         use std::io::{Seek as _, Write as _};
-        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
         file.seek(std::io::SeekFrom::Start(0)).unwrap();
         file.write_all(&text).unwrap();
     }
-    let notice = banner_after_a_look(&mut harness);
+    let notice = banner_after_a_look(harness);
     assert!(
         notice.contains("was rewritten while it was shown") && notice.contains("reopened"),
         "{notice}"
@@ -175,25 +165,20 @@ fn a_log_rewritten_in_place_while_shown_is_reopened_with_a_notice() {
 /// events, and keeps watching it — a truncation afterwards still reopens it.
 #[test]
 fn a_log_appended_to_while_shown_is_kept_and_the_growth_told_once() {
-    let Some(Shown {
-        _dir,
-        path,
-        mut harness,
-        events: before,
-    }) = large_log_shown()
-    else {
+    let Some(mut shown) = large_log_shown() else {
         return;
     };
+    let (path, harness, before) = (&shown.path, &mut shown.harness, shown.events);
     let last_seq = harness.state().seq_of_event(before - 1).unwrap();
     append(
-        &path,
+        path,
         &format!(
             r#"{{"type":"user/message","seq":{},"time":1,"data":{{"content":[{{"type":"text","text":"later"}}]}},"surfaceOp":"append"}}"#,
             last_seq + 1
         ),
     );
     // Nothing is read before the watch's next look.
-    let notice = banner_after_a_look(&mut harness);
+    let notice = banner_after_a_look(harness);
     assert!(
         notice.contains("grew while it was shown") && notice.contains("Follow"),
         "{notice}"
@@ -204,10 +189,10 @@ fn a_log_appended_to_while_shown_is_kept_and_the_growth_told_once() {
     harness.get_by_label("×").click();
     harness.run();
     assert_eq!(harness.state().banner_text(), None, "dismissed");
-    assert_eq!(banner_after_a_look(&mut harness), "");
+    assert_eq!(banner_after_a_look(harness), "");
     // Cut below what was read: a truncation, reopened.
-    cut_to(&path, std::fs::metadata(&path).unwrap().len() / 2);
-    let notice = banner_after_a_look(&mut harness);
+    cut_to(path, std::fs::metadata(path).unwrap().len() / 2);
+    let notice = banner_after_a_look(harness);
     assert!(notice.contains("shrank while it was shown"), "{notice}");
     assert!(harness.state().event_count() < before);
 }

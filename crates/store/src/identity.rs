@@ -61,16 +61,6 @@ impl FileIdentity {
         })
     }
 
-    /// The size the file had when this identity was read.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// True for the identity of an empty file.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// How the file at `path` now differs from this reading of it. An append is told from a
     /// rewrite by reading the file's edges as they were at this reading's length: a file grown
     /// that way with its old edges unchanged grew; the same file shorter shrank; anything else
@@ -172,7 +162,7 @@ mod tests {
             let text: Vec<u8> = (0..size).map(|i| b'a' + (i % 26) as u8).collect();
             std::fs::write(&path, &text).unwrap();
             let first = FileIdentity::of(&path).unwrap();
-            assert_eq!(first.len(), size as u64);
+            assert_eq!(first.len, size as u64);
             let append = |more: &[u8]| {
                 use std::io::Write as _;
                 let mut file = std::fs::OpenOptions::new()

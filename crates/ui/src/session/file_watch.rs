@@ -92,16 +92,15 @@ mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
 
-    /// Waits until `watch` reports something other than `Unchanged`, for at most two seconds.
-    fn first_change(watch: &FileWatch) -> FileChange {
+    /// What `watch` reports once it reports `want`, or after two seconds of waiting for it.
+    fn waited_for(watch: &FileWatch, want: FileChange) -> FileChange {
         for _ in 0..200 {
-            let change = watch.change();
-            if change != FileChange::Unchanged {
-                return change;
+            if watch.change() == want {
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        FileChange::Unchanged
+        watch.change()
     }
 
     #[test]
@@ -132,7 +131,7 @@ mod tests {
                 .unwrap();
             file.write_all(b"more\n").unwrap();
         }
-        assert_eq!(first_change(&watch), FileChange::Grew);
+        assert_eq!(waited_for(&watch, FileChange::Grew), FileChange::Grew);
         std::thread::sleep(every * 6);
         assert_eq!(wakes.load(Ordering::SeqCst), 1, "a growth wakes once");
         // Still watched after growing: a truncation is found too.
@@ -142,13 +141,7 @@ mod tests {
             .unwrap()
             .set_len(5_000)
             .unwrap();
-        for _ in 0..200 {
-            if watch.change() == FileChange::Shrank {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert_eq!(watch.change(), FileChange::Shrank);
+        assert_eq!(waited_for(&watch, FileChange::Shrank), FileChange::Shrank);
         assert_eq!(wakes.load(Ordering::SeqCst), 2);
     }
 
@@ -161,7 +154,10 @@ mod tests {
         let watch =
             FileWatch::spawn(path.clone(), identity, Duration::from_millis(5), || {}).unwrap();
         std::fs::write(&path, vec![b'b'; 10_000]).unwrap();
-        assert_eq!(first_change(&watch), FileChange::Rewritten);
+        assert_eq!(
+            waited_for(&watch, FileChange::Rewritten),
+            FileChange::Rewritten
+        );
         for change in [
             FileChange::Unchanged,
             FileChange::Grew,
