@@ -6,7 +6,9 @@
 //! guard is installed by the program (here each test), never by the library: without it
 //! nothing is mapped. It chains: a SIGBUS that is not its own reaches the handler the process
 //! had before (checked in child processes too), and `check DIR` reports a file truncated
-//! under its mapping as that session's error while the others finish.
+//! under its mapping as that session's error while the others finish. The export's
+//! (`store::open_staged`): the same log as a copy with some lines kept in memory and the
+//! mapping's pages let go.
 
 use crate::common;
 
@@ -60,6 +62,28 @@ fn mapped_and_copied_logs_read_the_same() {
     assert!(a.applied_replaces().len() >= 10, "the replaces took effect");
     assert_eq!(check(&copied.log, &a), check(&mapped.log, &b));
     assert_eq!(copied.session, mapped.session);
+}
+
+#[test]
+fn a_staged_mapping_reads_the_same_with_its_kept_lines_and_its_pages_let_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    common::write_large_log(&path, 9 << 20);
+    let copied = store::open(&path, None).unwrap();
+    assert!(store::install_map_guard(), "the guard is in place");
+    let staged =
+        store::open_staged(&path, None, &ReadLimits::default(), OnTruncate::Report).unwrap();
+    let log = &staged.log;
+    assert_eq!(log.text_is_shared(), cfg!(target_os = "linux"));
+    // Every other event kept (runs of one line and of several), then every page let go.
+    let kept = log.keep_lines(|idx| idx.get() % 3 != 1);
+    assert_eq!(kept > 0, log.text_is_shared());
+    log.release_resident(0..log.text_len());
+    assert_eq!(log.keep_lines(|_| true), 0, "lines are kept once");
+    assert_eq!(all_bytes(&copied.log), all_bytes(log));
+    let (a, b) = (Surface::at_end(&copied.log), Surface::at_end(log));
+    assert_eq!(check(&copied.log, &a), check(log, &b));
+    assert_eq!(copied.session, staged.session);
 }
 
 #[test]

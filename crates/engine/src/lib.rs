@@ -18,6 +18,7 @@ mod event;
 mod event_type;
 mod finding;
 mod header;
+mod kept_lines;
 mod key_map;
 mod links;
 mod log;
@@ -71,5 +72,5 @@ pub use request::{Estimate, Reported, Request, request_at, request_cursor, reque
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
 pub use text_arena::{SharedBytes, SharedText, TextArena};
-pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns};
+pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns, turn_and_step};
 pub use types::TypeTable;

@@ -349,6 +349,29 @@ impl EventLog {
         self.text.release_resident(range);
     }
 
+    /// Copies the lines of the events `keep` picks out of shared text (a mapped file) into
+    /// memory the log owns, once, and lets go of the shared text's resident pages behind the
+    /// copy ([`EventLog::release_resident`]): reading those events no longer touches the
+    /// shared text, so the passes that follow, when they read only them, neither fault its
+    /// pages back nor hold them — an export's passes after the meter read a log's messages,
+    /// calls and results, not its streamed chunks (three quarters of its bytes). Other events
+    /// still read the same (from the shared text). Nothing for owned text. Returns the bytes
+    /// copied.
+    pub fn keep_lines(&self, keep: impl Fn(EventIdx) -> bool) -> usize {
+        if !self.text.is_shared() {
+            return 0;
+        }
+        let lines = self.indices().filter(|&idx| keep(idx)).filter_map(|idx| {
+            match self.events[idx.get()].text() {
+                EventText::Line { start, len } => {
+                    Some(start as usize..start as usize + len as usize)
+                }
+                _ => None,
+            }
+        });
+        self.text.keep(lines)
+    }
+
     /// Appends `more` to the text (copying shared bytes into an owned buffer first, once) and
     /// returns the offset it starts at: new lines for [`EventLog::extend`] (live follow).
     pub fn append_text(&mut self, more: &[u8]) -> usize {
@@ -430,7 +453,7 @@ impl EventLog {
         match self.events[idx.get()].text() {
             EventText::Line { start, len } => {
                 let start = start as usize;
-                self.text.get(start..start + len as usize).unwrap_or(&[])
+                self.text.bytes(start..start + len as usize).unwrap_or(&[])
             }
             _ => &[],
         }

@@ -6,11 +6,15 @@
 //! pages stay in the page cache and come back on the next read) and say when they were lost
 //! ([`TextArena::lost`]: another program truncated the mapped file). Appending to shared bytes
 //! ([`TextArena::extend_from_slice`]) first copies them into an owned buffer, once; later
-//! appends go to that buffer.
+//! appends go to that buffer. Lines of shared bytes that later readers still need can be copied
+//! into memory the arena owns ([`TextArena::keep`]); [`TextArena::bytes`] then reads them from
+//! the copy, and the shared bytes' pages can be let go for good.
 
 use std::fmt;
-use std::ops::Deref;
-use std::sync::Arc;
+use std::ops::{Deref, Range};
+use std::sync::{Arc, OnceLock};
+
+use crate::kept_lines::KeptLines;
 
 /// Read-only bytes held by someone else (the store), kept alive as long as any arena uses them.
 pub type SharedBytes = Arc<dyn SharedText>;
@@ -47,6 +51,9 @@ pub struct TextArena {
     owned: Vec<u8>,
     /// Bytes someone else owns, read-only. Cloning the arena clones the `Arc`, not the bytes.
     shared: Option<SharedBytes>,
+    /// Ranges of the shared bytes copied into memory the arena owns, once (shared by clones:
+    /// the same bytes).
+    kept: Arc<OnceLock<KeptLines>>,
 }
 
 impl TextArena {
@@ -55,6 +62,35 @@ impl TextArena {
         TextArena {
             owned: Vec::new(),
             shared: Some(bytes),
+            kept: Arc::default(),
+        }
+    }
+
+    /// The bytes of `range`: from the copy [`TextArena::keep`] made when it holds them, else
+    /// from the arena. `None` past the end.
+    pub fn bytes(&self, range: Range<usize>) -> Option<&[u8]> {
+        if let Some(kept) = self.kept.get()
+            && let Some(bytes) = kept.get(range.clone())
+        {
+            return Some(bytes);
+        }
+        self.get(range)
+    }
+
+    /// Copies `ranges` of shared bytes (in increasing order) into memory the arena owns, so
+    /// that [`TextArena::bytes`] reads them without touching the shared bytes again, and lets
+    /// go of the shared bytes' resident pages ([`TextArena::release_resident`]) behind the
+    /// copy as it goes, and of all of them at the end. Once per arena; nothing for owned bytes.
+    /// Returns the bytes copied (0 when nothing was).
+    pub fn keep(&self, ranges: impl IntoIterator<Item = Range<usize>>) -> usize {
+        if self.shared.is_none() || self.kept.get().is_some() {
+            return 0;
+        }
+        let kept = KeptLines::copy(self, ranges, |behind| self.release_resident(behind));
+        let copied = kept.len();
+        match self.kept.set(kept) {
+            Ok(()) => copied,
+            Err(_) => 0,
         }
     }
 
@@ -97,6 +133,8 @@ impl TextArena {
             let bytes: &[u8] = (*shared).as_ref();
             self.owned = Vec::with_capacity(bytes.len() + more.len());
             self.owned.extend_from_slice(bytes);
+            // The owned bytes hold everything: no copy of some of it is needed.
+            self.kept = Arc::default();
         }
         self.owned.extend_from_slice(more);
     }
@@ -124,6 +162,7 @@ impl From<Vec<u8>> for TextArena {
         TextArena {
             owned: bytes,
             shared: None,
+            kept: Arc::default(),
         }
     }
 }
@@ -211,6 +250,27 @@ mod tests {
             assert_eq!(&arena[..], b"abc");
             assert!(!arena.lost());
         }
+    }
+
+    #[test]
+    fn kept_lines_read_the_same_and_are_kept_once() {
+        let arena = shared(b"line0\nline1\nline2\n");
+        assert_eq!(arena.bytes(6..11), Some(&b"line1"[..]));
+        assert_eq!(arena.keep(std::iter::once(6..11)), 5);
+        assert_eq!(arena.keep(std::iter::once(0..5)), 0, "once per arena");
+        for r in [0..5, 6..11, 7..9, 12..17, 0..18] {
+            assert_eq!(arena.bytes(r.clone()), arena.get(r));
+        }
+        assert_eq!(arena.bytes(10..40), None);
+        // Owned bytes have nothing to keep; extended shared bytes drop the copy.
+        assert_eq!(
+            TextArena::from(b"abc".to_vec()).keep(std::iter::once(0..3)),
+            0
+        );
+        let mut grown = arena.clone();
+        grown.extend_from_slice(b"line3\n");
+        assert!(grown.kept.get().is_none());
+        assert_eq!(grown.bytes(18..23), Some(&b"line3"[..]));
     }
 
     #[test]

@@ -55,6 +55,13 @@ pub struct TurnScan {
     pub message_ids: bool,
 }
 
+/// `data.turn` and `data.step` of event `idx` when each is a non-negative integer, read as the
+/// turn pass reads them (the byte scanner, no JSON tree).
+pub fn turn_and_step(log: &EventLog, idx: EventIdx) -> (Option<u64>, Option<u64>) {
+    let fields = turn_fields_of_bytes(&log.event_bytes(idx));
+    (fields.turn, fields.step)
+}
+
 /// Runs the pass over the whole log (turn structure and tool pairing only, as repair needs).
 pub fn scan_turns(log: &EventLog) -> TurnScan {
     scan(log, None)

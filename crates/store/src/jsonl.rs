@@ -50,6 +50,18 @@ pub fn read_jsonl_with(
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
 ) -> Option<EventLog> {
+    read_jsonl_releasing(bytes, progress, limits, true)
+}
+
+/// [`read_jsonl_with`], letting go of each chunk's pages once parsed only when `release_behind`
+/// (and the bytes can: a viewer's mapped file, see `mapped_file.rs`) — a staged command's
+/// mapping keeps them for the passes after the read.
+pub(crate) fn read_jsonl_releasing(
+    bytes: impl Into<TextArena>,
+    progress: Option<&LoadProgress>,
+    limits: &ReadLimits,
+    release_behind: bool,
+) -> Option<EventLog> {
     let bytes: TextArena = bytes.into();
     let first_len = memchr(b'\n', &bytes).unwrap_or(bytes.len());
     let first_end = (first_len + 1).min(bytes.len());
@@ -78,7 +90,11 @@ pub fn read_jsonl_with(
     let first_line = if body_start > 0 { 2 } else { 1 };
     // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
     // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
-    let release = |range| bytes.release_resident(range);
+    let release = |range| {
+        if release_behind {
+            bytes.release_resident(range);
+        }
+    };
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),

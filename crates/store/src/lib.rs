@@ -55,6 +55,7 @@ pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelop
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::{FileChange, FileIdentity};
+use jsonl::read_jsonl_releasing;
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl, read_jsonl_with};
 pub use limits::{
     DEFAULT_EVENT_BYTES, ReadLimits, ReadStop, TOTAL_CEILING, default_total_bytes, parse_byte_size,
@@ -202,6 +203,20 @@ pub fn open_mapped(
     open_reading(path, session, None, reading, limits)
 }
 
+/// [`open_mapped`] for a command that reads the whole log once and then only a part of it
+/// (`export`): the mapping keeps every page through the read, and lets them go when the
+/// command asks ([`surface_engine::EventLog::release_resident`]) — after it copied the lines
+/// its later passes read out of the mapping ([`surface_engine::EventLog::keep_lines`]).
+pub fn open_staged(
+    path: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+    on_truncate: OnTruncate,
+) -> Result<Opened, StoreError> {
+    let reading = Reading::Map(MapFor::Staged(on_truncate));
+    open_reading(path, session, None, reading, limits)
+}
+
 /// What the desktop viewer opens a file with: [`open_within`], but a large JSONL file is
 /// mapped lazily instead of copied (Linux, once the guard is installed; see
 /// `mapped_file.rs`). The log's text arena shares the page cache and lets go of pages once
@@ -222,6 +237,9 @@ pub fn open_for_viewer(
         limits,
     )
 }
+
+/// The viewer's mapping, whose reading lets go of pages behind the parse.
+const VIEWER: Reading = Reading::Map(MapFor::Viewer);
 
 /// How the bytes of a JSONL file get into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,7 +288,9 @@ fn open_reading(
             }
             let log = match format {
                 Format::Zstd => read_zstd_jsonl(&bytes, progress, limits),
-                _ => read_jsonl_with(bytes, progress, limits).ok_or(ReadStop::Cancelled),
+                // Only the viewer's mapping lets go of each chunk's pages once parsed.
+                _ => read_jsonl_releasing(bytes, progress, limits, reading == VIEWER)
+                    .ok_or(ReadStop::Cancelled),
             }
             .map_err(stopped)?;
             if log.text_lost() {

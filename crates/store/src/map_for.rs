@@ -1,5 +1,6 @@
 //! Who a mapping of a log is for — the command line on one file, the command line on each file
-//! of a folder, or the desktop viewer — and what a file truncated under it does.
+//! of a folder, a command that reads the whole log once and then a part of it (`export`), or the
+//! desktop viewer — and what a file truncated under it does.
 
 /// What happens when another program truncates a file the command line has mapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +20,11 @@ pub enum MapFor {
     /// A short process (the CLI): every page kept once read; a truncation does what the
     /// [`OnTruncate`] says.
     CommandLine(OnTruncate),
+    /// A short process whose later passes read only a part of the log (`export`): every page
+    /// kept through the read, as for [`MapFor::CommandLine`], and let go when the command asks
+    /// ([`surface_engine::EventLog::release_resident`]), after it copied out the lines its later
+    /// passes read ([`surface_engine::EventLog::keep_lines`]).
+    Staged(OnTruncate),
     /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the
     /// mapping into zeros and marks it lost.
     Viewer,

@@ -93,8 +93,12 @@ impl MappedFile {
         let path: Box<[u8]> = path.as_os_str().as_bytes().into();
         let start = ptr.as_ptr() as usize;
         let on_shrink = match use_ {
-            MapFor::CommandLine(OnTruncate::Exit) => OnShrink::Exit,
-            MapFor::CommandLine(OnTruncate::Report) | MapFor::Viewer => OnShrink::ZeroAndMark,
+            MapFor::CommandLine(OnTruncate::Exit) | MapFor::Staged(OnTruncate::Exit) => {
+                OnShrink::Exit
+            }
+            MapFor::CommandLine(OnTruncate::Report)
+            | MapFor::Staged(OnTruncate::Report)
+            | MapFor::Viewer => OnShrink::ZeroAndMark,
         };
         let Some(guard) = Guard::register(start..start + len, &path, on_shrink) else {
             // SAFETY: the mapping was just made with this address and length.
@@ -126,13 +130,13 @@ impl AsRef<[u8]> for MappedFile {
 }
 
 impl surface_engine::SharedText for MappedFile {
-    /// For the viewer's mapping, `MADV_DONTNEED` over the pages holding `range`: the process
-    /// stops holding them; a later read faults them back in from the page cache (or the
-    /// file), unchanged. The command line's mapping keeps its pages (a short process would
-    /// only fault them in again).
+    /// For the viewer's mapping and a staged command's, `MADV_DONTNEED` over the pages holding
+    /// `range`: the process stops holding them; a later read faults them back in from the page
+    /// cache (or the file), unchanged. The command line's mapping keeps its pages (a short
+    /// process would only fault them in again).
     fn release_resident(&self, range: std::ops::Range<usize>) {
         const PAGE: usize = 4096;
-        if self.use_ != MapFor::Viewer {
+        if matches!(self.use_, MapFor::CommandLine(_)) {
             return;
         }
         let base = self.ptr.as_ptr() as usize;

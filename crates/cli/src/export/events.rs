@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 use surface_engine::{
     EventIdx, EventLog, EventState, EventText, EventType, Meter, Surface, SurfaceOp, TypeId,
+    turn_and_step,
 };
 
 use super::table::{Column, Getter, NULL, Table, int, or_null};
@@ -118,17 +118,15 @@ impl TurnTracker {
         if std::mem::take(&mut self.step_ended) {
             self.step = None;
         }
-        let field = |data: &Value, key: &str| data.get(key).and_then(Value::as_u64);
         match log.event_type(idx) {
             EventType::TurnStart => {
-                let data = log.data_value(idx);
-                self.turn = field(&data, "turn");
+                (self.turn, _) = turn_and_step(log, idx);
                 self.step = None;
             }
             EventType::StepStart => {
-                let data = log.data_value(idx);
-                self.turn = field(&data, "turn").or(self.turn);
-                self.step = field(&data, "step");
+                let (turn, step) = turn_and_step(log, idx);
+                self.turn = turn.or(self.turn);
+                self.step = step;
             }
             EventType::TurnEnd => self.turn_ended = true,
             EventType::StepEnd => self.step_ended = true,

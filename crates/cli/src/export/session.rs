@@ -1,6 +1,8 @@
 //! One session exported, table by table, with the engine's own passes: `check`'s findings and
-//! the surface at the end (on two cores), the harness's meter, then the events on this thread
-//! beside two more — the compaction audit (§8), and the ledger of model calls (§11) with the
+//! the surface at the end (on two cores) and the harness's meter, over a mapping that keeps the
+//! log's pages (`store::open_staged`); then the lines the later passes read are copied out of
+//! the mapping and its pages let go, and the events are written on this thread beside two
+//! more — the compaction audit (§8), and the ledger of model calls (§11) with the
 //! policy's replays (§10.4) — each only when a table written needs it and each written as soon
 //! as it is known. Beside the log, its surface and its meter, the export holds at most one row
 //! group per table, the ledger, the audit and the policy's input and reports (peak RSS in
@@ -15,9 +17,9 @@ use std::sync::Arc;
 use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
 use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
-use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
+use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, EventType, Meter, Surface};
 use surface_passes::{check_report_of, meter_and_scan_of};
-use surface_store::{Opened, StoreError, open_for_viewer};
+use surface_store::{OnTruncate, Opened, StoreError, open_staged};
 
 use super::beside::beside;
 use super::pages::releasing;
@@ -59,7 +61,13 @@ pub fn export(
     part: &mut Part,
 ) -> anyhow::Result<(Arc<SessionKey>, Outcome)> {
     let path = input.file.display().to_string();
-    let opened = open_for_viewer(&input.file, input.session.as_deref(), None, &input.limits());
+    let limits = input.limits();
+    let opened = open_staged(
+        &input.file,
+        input.session.as_deref(),
+        &limits,
+        OnTruncate::Report,
+    );
     let loaded = match opened {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -122,10 +130,16 @@ fn write_tables(
     if log.text_lost() {
         return stop(part, row);
     }
-    // The read, `check` and the meter have had every page of a mapped log in memory; the
-    // passes below allocate their own structures at once, before `releasing`'s next look.
-    // Letting the pages go here keeps that moment under the budget; each pass faults back
-    // what it reads.
+    // The read, `check` and the meter needed every page of a mapped log, and kept them. The
+    // passes below read the log's messages, calls and results but not its streamed chunks
+    // (three quarters of a long log's bytes): those lines are copied out of the mapping, its
+    // pages let go behind the copy, so that the passes neither fault them back nor hold them
+    // (docs/performance.md, round seventeen). With `--payload` the events table reads every
+    // line: nothing is copied, the pages are let go, and `releasing` keeps what the passes
+    // fault back within its budget.
+    if !recipe.payload {
+        log.keep_lines(|idx| log.event_type(idx) != EventType::AssistantChunk);
+    }
     log.release_resident(0..log.text_len());
     let settings = match settings_of(recipe.policy, meter.window_at(log.len())) {
         Ok(s) => Some(s),

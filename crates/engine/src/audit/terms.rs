@@ -65,7 +65,17 @@ pub fn terms(text: &str) -> Vec<Term<'_>> {
 }
 
 /// Calls `f` with every salient term of `text`, in order (no allocation).
-pub fn for_each_term<'a>(text: &'a str, mut f: impl FnMut(Term<'a>)) {
+pub fn for_each_term<'a>(text: &'a str, f: impl FnMut(Term<'a>)) {
+    for_each_term_with::<true>(text, f);
+}
+
+/// [`for_each_term`], with `SKIP_PLAIN_WORDS` passing tokens of ASCII letters that cannot be a
+/// term ([`plain_word`]) without classifying them — most tokens of prose and code are such
+/// words. The tests run it without the shortcut too and compare.
+fn for_each_term_with<'a, const SKIP_PLAIN_WORDS: bool>(
+    text: &'a str,
+    mut f: impl FnMut(Term<'a>),
+) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -106,8 +116,27 @@ pub fn for_each_term<'a>(text: &'a str, mut f: impl FnMut(Term<'a>)) {
             }
             i += len;
         }
-        token(text, start, i, &mut f);
+        if !(SKIP_PLAIN_WORDS && plain_word(&b[start..i])) {
+            token(text, start, i, &mut f);
+        }
     }
+}
+
+/// A token of ASCII letters alone that no rule makes a term: under [`MIN_TERM_LEN`] letters,
+/// or without a capital after a lowercase letter somewhere (`parse`, `JSON`, `The`; not
+/// `InvalidAmount`). [`token`] finds nothing in it: it has no `/`, `:`, `-`, `.`, `_` or digit.
+fn plain_word(tok: &[u8]) -> bool {
+    let (mut lower, mut inner_capital) = (false, false);
+    for (k, c) in tok.iter().enumerate() {
+        if c.is_ascii_lowercase() {
+            lower = true;
+        } else if c.is_ascii_uppercase() {
+            inner_capital |= k > 0;
+        } else {
+            return false;
+        }
+    }
+    tok.len() < MIN_TERM_LEN || !(lower && inner_capital)
 }
 
 /// The length of the character at byte `i` when it belongs in a token (ASCII letters, digits,
@@ -518,6 +547,45 @@ mod tests {
         }
         assert_eq!(texts(text), ["parse_ämount"]);
         assert_eq!(texts("naïve_value"), ["naïve_value"]);
+    }
+
+    /// Every term the tokenizer finds without classifying each token, as a list to compare.
+    fn classifying_every_token(text: &str) -> Vec<Term<'_>> {
+        let mut out = Vec::new();
+        for_each_term_with::<false>(text, |t| out.push(t));
+        out
+    }
+
+    #[test]
+    fn plain_words_are_the_ones_without_terms() {
+        for word in ["parse", "JSON", "The", "Ok", "abc", "AbC", "ABCDEF", "xY"] {
+            assert!(plain_word(word.as_bytes()), "{word}");
+            assert!(classifying_every_token(word).is_empty(), "{word}");
+        }
+        for word in [
+            "InvalidAmount",
+            "parseAmount",
+            "aBcd",
+            "E0600",
+            "a_b",
+            "x.rs",
+            "né",
+        ] {
+            assert!(!plain_word(word.as_bytes()), "{word}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The shortcut for plain words changes nothing: texts drawn from letters of both
+        /// cases, digits, the token punctuation, spaces, a URL scheme and non-ASCII letters.
+        #[test]
+        fn skipping_plain_words_finds_the_same_terms(
+            text in "((https?://)|[a-zA-Z]{1,9}|[A-Z][a-z]{2,6}[A-Z][a-z]{0,4}|[0-9]{1,5}|[_.:/~ -]|[éßж値]| ){0,40}"
+        ) {
+            proptest::prop_assert_eq!(terms(&text), classifying_every_token(&text));
+        }
     }
 
     #[test]

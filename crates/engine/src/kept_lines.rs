@@ -1,0 +1,151 @@
+//! Some lines of shared bytes copied into memory the process owns: the lines the passes after a
+//! first read still need (a log's messages, calls and results — a quarter of a streamed log's
+//! bytes), so that the shared bytes (a mapped file) can be let go for good and a later read of
+//! those lines touches only the copy ([`crate::TextArena::keep`]). The copy is a few long runs
+//! of neighbouring lines, found by a binary search.
+
+use std::ops::Range;
+
+/// Neighbouring ranges closer than this are copied as one run, with the bytes between them
+/// (a newline, a short line nobody asked for).
+const JOIN_GAP: usize = 64;
+
+/// How far the copy goes between two reports of what it has gone past.
+const COPIED_STEP: usize = 8 << 20;
+
+/// The copied runs and their bytes.
+#[derive(Debug, Default)]
+pub struct KeptLines {
+    /// Every run's bytes, one after the other.
+    bytes: Vec<u8>,
+    /// The runs by their start in the shared bytes, in order and disjoint.
+    runs: Vec<Run>,
+}
+
+/// One run: `start..end` of the shared bytes, copied at `at` in [`KeptLines::bytes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    start: usize,
+    end: usize,
+    at: usize,
+}
+
+impl KeptLines {
+    /// Copies `ranges` of `source` (in increasing order; ranges past its end are cut at it),
+    /// joining neighbours closer than [`JOIN_GAP`]. `copied` is told each stretch of the source
+    /// the copy has gone past, about every [`COPIED_STEP`] bytes and at the end — so that the
+    /// caller can let go of what is behind the copy while it runs.
+    pub fn copy(
+        source: &[u8],
+        ranges: impl IntoIterator<Item = Range<usize>>,
+        mut copied: impl FnMut(Range<usize>),
+    ) -> KeptLines {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut len = 0;
+        for r in ranges {
+            let end = r.end.min(source.len());
+            if r.start >= end {
+                continue;
+            }
+            match runs.last_mut() {
+                Some(last) if r.start >= last.end && r.start - last.end < JOIN_GAP => {
+                    len += end - last.end;
+                    last.end = end;
+                }
+                Some(last) if r.start < last.end => {
+                    // Out of order or overlapping: kept by the run it falls in, or not at all.
+                    if end > last.end && r.start >= last.start {
+                        len += end - last.end;
+                        last.end = end;
+                    }
+                }
+                _ => {
+                    runs.push(Run {
+                        start: r.start,
+                        end,
+                        at: len,
+                    });
+                    len += end - r.start;
+                }
+            }
+        }
+        let mut bytes = Vec::with_capacity(len);
+        let mut told = 0;
+        for run in &runs {
+            bytes.extend_from_slice(&source[run.start..run.end]);
+            if run.end - told >= COPIED_STEP {
+                copied(told..run.end);
+                told = run.end;
+            }
+        }
+        copied(told..source.len());
+        KeptLines { bytes, runs }
+    }
+
+    /// The copied bytes of `range` of the source, when one run holds all of it.
+    pub fn get(&self, range: Range<usize>) -> Option<&[u8]> {
+        let after = self.runs.partition_point(|run| run.start <= range.start);
+        let run = self.runs.get(after.checked_sub(1)?)?;
+        if range.end > run.end || range.start > range.end {
+            return None;
+        }
+        let from = run.at + (range.start - run.start);
+        self.bytes.get(from..from + (range.end - range.start))
+    }
+
+    /// The bytes copied.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &[u8] = b"line0\nline1\nline2\n0123456789012345678901234567890123456789012345678901234567890123456789\nline4\n";
+
+    #[test]
+    fn a_kept_range_reads_as_the_source_and_others_are_not_kept() {
+        // line0 and line1 join (one newline apart); line4 is past the long line: a run of its own.
+        let kept = KeptLines::copy(SOURCE, [0..5, 6..11, 89..94], |_| {});
+        assert_eq!(kept.runs.len(), 2);
+        assert_eq!(kept.len(), 11 + 5);
+        for r in [0..5, 6..11, 2..9, 89..94, 90..92, 0..0] {
+            assert_eq!(kept.get(r.clone()), Some(&SOURCE[r.clone()]), "{r:?}");
+        }
+        // line2, the long line, and ranges running out of a run are not in the copy.
+        for r in [12..17, 18..88, 9..13, 88..90, 93..200] {
+            assert_eq!(kept.get(r.clone()), None, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn ranges_past_the_end_or_out_of_order_never_panic() {
+        let kept = KeptLines::copy(SOURCE, [6..11, 0..5, 90..500, 400..410, 5..5], |_| {});
+        assert_eq!(kept.get(6..11), Some(&b"line1"[..]));
+        assert_eq!(kept.get(0..5), None, "before the run it came after");
+        assert_eq!(kept.get(90..SOURCE.len()), Some(&SOURCE[90..]));
+        let (from, to) = (11, 6);
+        assert_eq!(
+            kept.get(from..to),
+            None,
+            "a range that ends before it starts"
+        );
+        assert_eq!(KeptLines::copy(SOURCE, [], |_| {}).len(), 0);
+        assert_eq!(KeptLines::default().get(0..1), None);
+    }
+
+    #[test]
+    fn what_the_copy_went_past_is_told_in_order_to_the_end() {
+        let source = vec![b'x'; 3 * COPIED_STEP + 10];
+        let lines = (0..source.len()).step_by(4096).map(|s| s..s + 100);
+        let mut told = Vec::new();
+        let kept = KeptLines::copy(&source, lines, |r| told.push(r));
+        assert_eq!(told.first().map(|r| r.start), Some(0));
+        assert_eq!(told.last().map(|r| r.end), Some(source.len()));
+        assert!(told.windows(2).all(|w| w[0].end == w[1].start));
+        assert!(told.len() >= 3, "{told:?}");
+        assert_eq!(kept.get(4096..4196), Some(&source[4096..4196]));
+    }
+}
