@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::anyhow;
 
+use super::beside::beside;
 use super::staging::{Staging, part_name};
 use super::table::Table;
 use super::tables::Tables;
@@ -102,18 +103,32 @@ impl Part {
         }
     }
 
-    /// Completes every file; the rows each table got.
+    /// Completes every file; the rows each table got. Each table's last row group is written
+    /// now, and the `events` and `checks` tables' (the largest) each on a thread of their
+    /// own beside the others: for one long session that is most of its `calls` and `checks`.
     pub fn finish(self) -> anyhow::Result<RowCounts> {
         fn done<R>(w: Option<TableWriter<R>>) -> anyhow::Result<u64> {
             w.map_or(Ok(0), TableWriter::finish)
         }
-        Ok(RowCounts {
-            sessions: done(self.sessions)?,
-            events: done(self.events)?,
-            calls: done(self.calls)?,
-            checks: done(self.checks)?,
-            compactions: done(self.compactions)?,
-            findings: done(self.findings)?,
+        let Part {
+            sessions,
+            events,
+            calls,
+            checks,
+            compactions,
+            findings,
+        } = self;
+        std::thread::scope(|scope| {
+            let events = beside(scope, "surface-viewer-events", || done(events));
+            let checks = beside(scope, "surface-viewer-checks", || done(checks));
+            Ok(RowCounts {
+                sessions: done(sessions)?,
+                calls: done(calls)?,
+                compactions: done(compactions)?,
+                findings: done(findings)?,
+                events: events.join()??,
+                checks: checks.join()??,
+            })
         })
     }
 }
