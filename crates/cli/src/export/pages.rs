@@ -1,15 +1,15 @@
 //! Keeping a mapped log within the export's memory budget while its passes read it: the log is
 //! mapped with every page kept through the read (`store::open_staged`), and while a session is
 //! analysed and written a thread looks at the process's resident memory every [`LOOK_EVERY`]
-//! and, once it passes the [`Budget`] (1.45× the log, never below 64 MiB; after a release, a
-//! quarter of the log more than just after it), lets go of the log's resident pages
-//! (`MADV_DONTNEED`: they stay in the page cache and come back on the next read as a minor
-//! fault). `export/session.rs` lets them go itself once the meter is done, behind the copy of
-//! the lines the later passes read (`EventLog::keep_lines`): so the watcher acts only when the
-//! read, `check` and the meter together pass the budget (a log of many small events), and the
-//! peak stays below 1.5× the file (docs/performance.md, rounds fifteen and seventeen). Where
-//! the resident memory cannot be read (no `/proc`), the pages are let go every
-//! [`RELEASE_EVERY`] instead.
+//! and, once it passes the [`Budget`] (1.45× the log, 1.2× with `--payload`, never below 64
+//! MiB; after a release, a quarter of the log more than just after it), lets go of the log's
+//! resident pages (`MADV_DONTNEED`: they stay in the page cache and come back on the next read
+//! as a minor fault). `export/session.rs` lets them go itself once the meter is done, behind
+//! the copy of the lines the later passes read (`EventLog::keep_lines`): so the watcher acts
+//! only when the read, `check` and the meter together pass the budget (a log of many small
+//! events), and the peak stays below 1.5× the file (docs/performance.md, rounds fifteen and
+//! seventeen). Where the resident memory cannot be read (no `/proc`), the pages are let go
+//! every [`RELEASE_EVERY`] instead.
 
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
@@ -37,11 +37,14 @@ impl Budget {
     const FLOOR_KIB: u64 = 64 * 1024;
 
     /// The budget of an export reading a log of `text_len` bytes: 1.45× the log, under §13's
-    /// 1.5× by what the passes fault in or allocate between two looks.
-    pub fn for_log(text_len: usize) -> Budget {
+    /// 1.5× by what the passes fault in or allocate between two looks — or 1.2× when the passes
+    /// after the meter read `every_line` (`--payload`): they fault every page back and hold
+    /// their own copies of the lines, so the pages are let go sooner.
+    pub fn for_log(text_len: usize, every_line: bool) -> Budget {
         let log_kib = text_len as u64 / 1024;
+        let percent = if every_line { 120 } else { 145 };
         Budget {
-            kib: (log_kib.saturating_mul(145) / 100).max(Self::FLOOR_KIB),
+            kib: (log_kib.saturating_mul(percent) / 100).max(Self::FLOOR_KIB),
             regrow_kib: log_kib / 4,
         }
     }
@@ -58,12 +61,13 @@ impl Budget {
 /// Runs `work` while a thread keeps `log`'s resident pages within the [`Budget`], then lets them
 /// go once more. An owned log (Zstandard, SQLite, a small file) has nothing to let go: `work`
 /// just runs.
-pub fn releasing<T>(log: &EventLog, work: impl FnOnce() -> T) -> T {
+/// `every_line`: the passes read every line of the log ([`Budget::for_log`]).
+pub fn releasing<T>(log: &EventLog, every_line: bool, work: impl FnOnce() -> T) -> T {
     if !log.text_is_shared() {
         return work();
     }
     let release = || log.release_resident(0..log.text_len());
-    let budget = Budget::for_log(log.text_len());
+    let budget = Budget::for_log(log.text_len(), every_line);
     std::thread::scope(|scope| {
         let (stop, stopped) = channel::<()>();
         let spawned = std::thread::Builder::new()
@@ -121,18 +125,19 @@ mod tests {
         )
         .unwrap();
         assert!(!log.text_is_shared());
-        assert_eq!(releasing(&log, || log.len()), 1);
+        assert_eq!(releasing(&log, false, || log.len()), 1);
     }
 
     #[test]
     fn the_budget_is_past_the_log_and_never_tiny() {
-        let budget = Budget::for_log(1000 * 1024 * 1024);
+        let budget = Budget::for_log(1000 * 1024 * 1024, false);
         assert_eq!(budget.kib, 1450 * 1024);
         // Structures of 500 MiB after a release: the budget rules.
         assert_eq!(budget.past(500 * 1024), 1450 * 1024);
         // Structures past the budget: a quarter of the log must come back first.
         assert_eq!(budget.past(1400 * 1024), 1650 * 1024);
-        let tiny = Budget::for_log(10);
+        assert_eq!(Budget::for_log(1000 * 1024 * 1024, true).kib, 1200 * 1024);
+        let tiny = Budget::for_log(10, false);
         assert_eq!((tiny.kib, tiny.regrow_kib), (64 * 1024, 0));
     }
 

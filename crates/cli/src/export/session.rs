@@ -84,7 +84,7 @@ pub fn export(
         .filter(|s| !s.is_empty())
         .or(id.map(str::to_string));
     let key = Arc::new(SessionKey { session_id, path });
-    let outcome = releasing(&loaded.log, || {
+    let outcome = releasing(&loaded.log, recipe.payload, || {
         write_tables(&loaded, &key, &input.file, recipe, part)
     })?;
     Ok((key, outcome))
