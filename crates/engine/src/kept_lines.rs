@@ -48,17 +48,15 @@ impl KeptLines {
                 continue;
             }
             match runs.last_mut() {
-                Some(last) if r.start >= last.end && r.start - last.end < JOIN_GAP => {
-                    len += end - last.end;
-                    last.end = end;
-                }
-                Some(last) if r.start < last.end => {
-                    // Out of order or overlapping: kept by the run it falls in, or not at all.
-                    if end > last.end && r.start >= last.start {
+                // In the last run or closer to its end than JOIN_GAP: the run grows over it.
+                Some(last) if r.start >= last.start && r.start < last.end + JOIN_GAP => {
+                    if end > last.end {
                         len += end - last.end;
                         last.end = end;
                     }
                 }
+                // Before the last run (out of order): not copied; it reads from the source.
+                Some(last) if r.start < last.start => {}
                 _ => {
                     runs.push(Run {
                         start: r.start,

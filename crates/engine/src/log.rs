@@ -350,8 +350,8 @@ impl EventLog {
     }
 
     /// Copies the lines of the events `keep` picks out of shared text (a mapped file) into
-    /// memory the log owns, once, and lets go of the shared text's resident pages behind the
-    /// copy ([`EventLog::release_resident`]): reading those events no longer touches the
+    /// memory the log owns, once, and lets go of all the shared text's resident pages, behind
+    /// the copy as it goes ([`EventLog::release_resident`]): reading those events no longer touches the
     /// shared text, so the passes that follow, when they read only them, neither fault its
     /// pages back nor hold them — an export's passes after the meter read a log's messages,
     /// calls and results, not its streamed chunks (three quarters of its bytes). Other events

@@ -137,10 +137,12 @@ fn write_tables(
     // (docs/performance.md, round seventeen). With `--payload` the events table reads every
     // line: nothing is copied, the pages are let go, and `releasing` keeps what the passes
     // fault back within its budget.
-    if !recipe.payload {
+    if recipe.payload {
+        log.release_resident(0..log.text_len());
+    } else {
+        // Lets go of every page too, behind the copy.
         log.keep_lines(|idx| log.event_type(idx) != EventType::AssistantChunk);
     }
-    log.release_resident(0..log.text_len());
     let settings = match settings_of(recipe.policy, meter.window_at(log.len())) {
         Ok(s) => Some(s),
         Err(e) => {

@@ -123,8 +123,8 @@ fn for_each_term_with<'a, const SKIP_PLAIN_WORDS: bool>(
 }
 
 /// A token of ASCII letters alone that no rule makes a term: under [`MIN_TERM_LEN`] letters,
-/// or without a capital after a lowercase letter somewhere (`parse`, `JSON`, `The`; not
-/// `InvalidAmount`). [`token`] finds nothing in it: it has no `/`, `:`, `-`, `.`, `_` or digit.
+/// or not both a lowercase letter and a capital past the first letter (`parse`, `JSON`, `The`;
+/// not `InvalidAmount`, not `ABcd`). [`token`] finds nothing in it: it has no `/`, `:`, `-`, `.`, `_` or digit.
 fn plain_word(tok: &[u8]) -> bool {
     let (mut lower, mut inner_capital) = (false, false);
     for (k, c) in tok.iter().enumerate() {
@@ -566,6 +566,7 @@ mod tests {
             "InvalidAmount",
             "parseAmount",
             "aBcd",
+            "ABcd",
             "E0600",
             "a_b",
             "x.rs",
