@@ -14,6 +14,7 @@ mod compactions;
 mod events;
 mod findings;
 mod jobs;
+mod key_cells;
 mod pages;
 mod part;
 mod session;

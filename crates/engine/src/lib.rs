@@ -58,6 +58,7 @@ pub use event::{
 pub use event_type::EventType;
 pub use finding::{Finding, Rule, Severity};
 pub use header::SessionHeader;
+pub use kept_lines::CopyHalf;
 pub use key_map::KeyMap;
 pub use log::{BatchRemap, EventBatch, EventLog, NewEvent};
 pub use messages::{Message, derive_messages, message_from, message_of, read_message};

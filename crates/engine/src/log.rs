@@ -8,6 +8,7 @@ use super::event::{
     FLAG_TAKES_PART, NO_EXTRA, NO_SOURCES, NO_TIME, OpSlot, SurfaceOp, TypeId,
 };
 use super::header::SessionHeader;
+use super::kept_lines::CopyHalf;
 use super::packed::{PackedRow, member_json};
 use super::problem::LogProblem;
 use super::text_arena::TextArena;
@@ -355,9 +356,14 @@ impl EventLog {
     /// shared text, so the passes that follow, when they read only them, neither fault its
     /// pages back nor hold them — an export's passes after the meter read a log's messages,
     /// calls and results, not its streamed chunks (three quarters of its bytes). Other events
-    /// still read the same (from the shared text). Nothing for owned text. Returns the bytes
-    /// copied.
-    pub fn keep_lines(&self, keep: impl Fn(EventIdx) -> bool) -> usize {
+    /// still read the same (from the shared text). Nothing for owned text. The copy is made in
+    /// two halves that `join` runs (see [`CopyHalf`]; `|a, b| { a(); b() }`
+    /// runs them in turn). Returns the bytes copied.
+    pub fn keep_lines(
+        &self,
+        keep: impl Fn(EventIdx) -> bool,
+        join: impl FnOnce(CopyHalf<'_>, CopyHalf<'_>),
+    ) -> usize {
         if !self.text.is_shared() {
             return 0;
         }
@@ -369,7 +375,7 @@ impl EventLog {
                 _ => None,
             }
         });
-        self.text.keep(lines)
+        self.text.keep(lines, join)
     }
 
     /// Appends `more` to the text (copying shared bytes into an owned buffer first, once) and
@@ -459,16 +465,30 @@ impl EventLog {
         }
     }
 
+    /// The bytes of an event kept as a line when nobody else can change them (see
+    /// [`TextArena::stable_bytes`]): a line of an arena that cannot change, or one
+    /// [`EventLog::keep_lines`] copied. `None` for any other event, or a line that may change.
+    fn stable_line(&self, idx: EventIdx) -> Option<&[u8]> {
+        match self.events[idx.get()].text() {
+            EventText::Line { start, len } => {
+                let start = start as usize;
+                self.text.stable_bytes(start..start + len as usize)
+            }
+            _ => None,
+        }
+    }
+
     /// The event's JSON bytes: borrowed from the text arena for a line (no UTF-8 check: the
     /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]). When
-    /// the arena may change under the reader (a mapped file another program can write), a
-    /// line is copied first, so that what a reader validates stays as it validated it.
+    /// the line may change under the reader (a mapped file another program can write, not
+    /// copied by [`EventLog::keep_lines`]), it is copied first, so that what a reader
+    /// validates stays as it validated it.
     pub fn event_bytes(&self, idx: EventIdx) -> Cow<'_, [u8]> {
+        if let Some(line) = self.stable_line(idx) {
+            return Cow::Borrowed(line);
+        }
         match self.events[idx.get()].text() {
-            EventText::Line { .. } if self.text.may_change() => {
-                Cow::Owned(self.line_text(idx).to_vec())
-            }
-            EventText::Line { .. } => Cow::Borrowed(self.line_text(idx)),
+            EventText::Line { .. } => Cow::Owned(self.line_text(idx).to_vec()),
             _ => match self.event_json(idx) {
                 Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
                 Cow::Owned(s) => Cow::Owned(s.into_bytes()),
@@ -481,8 +501,10 @@ impl EventLog {
     /// allocation: the meter reads a million short chunk lines this way, and each message
     /// around them.
     pub fn with_event_bytes<T>(&self, idx: EventIdx, read: impl FnOnce(&[u8]) -> T) -> T {
-        if self.text.may_change() && matches!(self.events[idx.get()].text(), EventText::Line { .. })
-        {
+        if let Some(line) = self.stable_line(idx) {
+            return read(line);
+        }
+        if matches!(self.events[idx.get()].text(), EventText::Line { .. }) {
             let line = self.line_text(idx);
             if line.len() > LINE_COPY_MAX {
                 // Not kept: the buffer would hold its size for the thread's life.
@@ -528,10 +550,9 @@ impl EventLog {
         let e = &self.events[idx.get()];
         match e.text() {
             EventText::Line { .. } => {
-                let bytes = self.line_text(idx);
-                if self.text.may_change() {
-                    return Cow::Owned(text_of(bytes.to_vec()));
-                }
+                let Some(bytes) = self.stable_line(idx) else {
+                    return Cow::Owned(text_of(self.line_text(idx).to_vec()));
+                };
                 // The store keeps only lines that are UTF-8, so the quick check always passes
                 // on a log it read; the lossy copy is for text built any other way.
                 match std::str::from_utf8(bytes) {
@@ -874,6 +895,36 @@ mod tests {
                 lent.contains(&what),
                 "{what} borrows stable bytes: {lent:?}"
             );
+        }
+    }
+
+    /// Once a line of an arena that may change is kept ([`EventLog::keep_lines`]), the
+    /// accessors lend it from the copy (no copy per read), and still never from the arena.
+    #[test]
+    fn kept_lines_are_lent_from_their_copy_not_from_bytes_that_may_change() {
+        let changeable = TextArena::shared(Arc::new(Changeable(lent_bytes())));
+        let log = lent_log(changeable.clone());
+        let first = EventIdx(0);
+        let copied_each_time = log.event_bytes(first).as_ptr() != log.event_bytes(first).as_ptr();
+        assert!(copied_each_time, "before the copy, each read copies");
+        assert!(
+            log.keep_lines(
+                |idx| idx == first,
+                |a, b| {
+                    a();
+                    b();
+                }
+            ) > 0
+        );
+        let lent = log.event_bytes(first);
+        assert!(matches!(lent, Cow::Borrowed(_)), "the kept line is lent");
+        assert_eq!(log.event_json(first).as_ptr(), lent.as_ptr());
+        log.with_event_bytes(first, |bytes| assert_eq!(bytes.as_ptr(), lent.as_ptr()));
+        assert_eq!(&*lent, &lent_bytes()[..lent.len()]);
+        let arena = changeable.as_ptr() as usize..changeable.as_ptr() as usize + changeable.len();
+        for (what, start, len) in lent_ranges(&log) {
+            let overlaps = len > 0 && start < arena.end && start + len > arena.start;
+            assert!(!overlaps, "{what} lent bytes of an arena that may change");
         }
     }
 

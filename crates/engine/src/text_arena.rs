@@ -14,7 +14,7 @@ use std::fmt;
 use std::ops::{Deref, Range};
 use std::sync::{Arc, OnceLock};
 
-use crate::kept_lines::KeptLines;
+use crate::kept_lines::{CopyHalf, KeptLines};
 
 /// Read-only bytes held by someone else (the store), kept alive as long as any arena uses them.
 pub type SharedBytes = Arc<dyn SharedText>;
@@ -77,16 +77,37 @@ impl TextArena {
         self.get(range)
     }
 
+    /// The bytes of `range` when nobody else can change them: from the copy
+    /// [`TextArena::keep`] made, or from the arena when its bytes cannot change
+    /// ([`TextArena::may_change`]). `None` when they may change under the reader (a reader
+    /// then validates a private copy) or past the end. After [`TextArena::keep`], the lines
+    /// the later passes read are borrowed this way instead of copied once per read.
+    pub fn stable_bytes(&self, range: Range<usize>) -> Option<&[u8]> {
+        if let Some(kept) = self.kept.get()
+            && let Some(bytes) = kept.get(range.clone())
+        {
+            return Some(bytes);
+        }
+        if self.may_change() {
+            return None;
+        }
+        self.get(range)
+    }
+
     /// Copies `ranges` of shared bytes (in increasing order) into memory the arena owns, so
     /// that [`TextArena::bytes`] reads them without touching the shared bytes again, and lets
     /// go of the shared bytes' resident pages ([`TextArena::release_resident`]) behind the
     /// copy as it goes, and of all of them at the end. Once per arena; nothing for owned bytes.
     /// Returns the bytes copied (0 when nothing was).
-    pub fn keep(&self, ranges: impl IntoIterator<Item = Range<usize>>) -> usize {
+    pub fn keep(
+        &self,
+        ranges: impl IntoIterator<Item = Range<usize>>,
+        join: impl FnOnce(CopyHalf<'_>, CopyHalf<'_>),
+    ) -> usize {
         if self.shared.is_none() || self.kept.get().is_some() {
             return 0;
         }
-        let kept = KeptLines::copy(self, ranges, |behind| self.release_resident(behind));
+        let kept = KeptLines::copy(self, ranges, |behind| self.release_resident(behind), join);
         let copied = kept.len();
         match self.kept.set(kept) {
             Ok(()) => copied,
@@ -185,6 +206,11 @@ impl fmt::Debug for TextArena {
 mod tests {
     use super::*;
 
+    fn in_turn(first: CopyHalf<'_>, second: CopyHalf<'_>) {
+        first();
+        second();
+    }
+
     fn shared(bytes: &[u8]) -> TextArena {
         TextArena::shared(Arc::new(bytes.to_vec()))
     }
@@ -256,15 +282,19 @@ mod tests {
     fn kept_lines_read_the_same_and_are_kept_once() {
         let arena = shared(b"line0\nline1\nline2\n");
         assert_eq!(arena.bytes(6..11), Some(&b"line1"[..]));
-        assert_eq!(arena.keep(std::iter::once(6..11)), 5);
-        assert_eq!(arena.keep(std::iter::once(0..5)), 0, "once per arena");
+        assert_eq!(arena.keep(std::iter::once(6..11), in_turn), 5);
+        assert_eq!(
+            arena.keep(std::iter::once(0..5), in_turn),
+            0,
+            "once per arena"
+        );
         for r in [0..5, 6..11, 7..9, 12..17, 0..18] {
             assert_eq!(arena.bytes(r.clone()), arena.get(r));
         }
         assert_eq!(arena.bytes(10..40), None);
         // Owned bytes have nothing to keep; extended shared bytes drop the copy.
         assert_eq!(
-            TextArena::from(b"abc".to_vec()).keep(std::iter::once(0..3)),
+            TextArena::from(b"abc".to_vec()).keep(std::iter::once(0..3), in_turn),
             0
         );
         let mut grown = arena.clone();

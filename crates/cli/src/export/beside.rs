@@ -1,14 +1,16 @@
 //! Work started beside the current thread on a scoped thread of its own — or, when the system
-//! gives no thread, done right there — and its result taken when needed: how an export
-//! session runs its ledger, audit and policy passes beside the `events` table.
+//! gives no thread, done on the current thread when its result is taken — and its result
+//! taken when needed: how an export session runs its audit and the policy's replays beside
+//! the `events` table (the replays wait for an input the current thread sends, which is why
+//! work without a thread waits for the join instead of running at once).
 
 use std::sync::{Arc, Mutex};
 use std::thread::Scope;
 
 use anyhow::anyhow;
 
-/// Work beside this thread: on its own thread of the scope, or done already when no thread
-/// could be had.
+/// Work beside this thread: on its own thread of the scope, or, when no thread could be had,
+/// done when its result is taken.
 pub struct Beside<'scope, T> {
     /// The thread's name, for the error when it panicked.
     name: String,
@@ -18,8 +20,8 @@ pub struct Beside<'scope, T> {
 enum How<'scope, T> {
     /// Running on a thread.
     Thread(std::thread::ScopedJoinHandle<'scope, Option<T>>),
-    /// Done here.
-    Done(Option<T>),
+    /// To be done here, at the join.
+    Here(Option<Box<dyn FnOnce() -> T + Send + 'scope>>),
 }
 
 impl<T> Beside<'_, T> {
@@ -27,13 +29,14 @@ impl<T> Beside<'_, T> {
     pub fn join(self) -> anyhow::Result<T> {
         let done = match self.how {
             How::Thread(thread) => thread.join().ok().flatten(),
-            How::Done(done) => done,
+            How::Here(work) => work.map(|work| work()),
         };
         done.ok_or_else(|| anyhow!("{} stopped", self.name))
     }
 }
 
-/// Starts `work` on a thread of `scope` named `name`; when no thread can be had, does it here.
+/// Starts `work` on a thread of `scope` named `name`; when no thread can be had, it is done on
+/// the thread that takes its result ([`Beside::join`]).
 pub fn beside<'scope, T, F>(
     scope: &'scope Scope<'scope, '_>,
     name: &str,
@@ -51,7 +54,7 @@ where
         .spawn_scoped(scope, move || take(&theirs).map(|work| work()));
     let how = match spawned {
         Ok(thread) => How::Thread(thread),
-        Err(_) => How::Done(take(&slot).map(|work| work())),
+        Err(_) => How::Here(take(&slot).map(|work| Box::new(work) as Box<_>)),
     };
     Beside {
         name: name.to_string(),

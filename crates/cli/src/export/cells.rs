@@ -13,6 +13,9 @@ use super::table::Getter;
 /// The error of a getter or a schema whose type is not the cells'.
 const WRONG_TYPE: &str = "the schema's type differs from the table's";
 
+/// The error of a row without a value in a column that is never null.
+const MISSING: &str = "a value of a column that is never null is missing";
+
 /// The buffered cells of one column.
 pub struct Cells {
     values: Values,
@@ -38,7 +41,9 @@ impl Cells {
             Getter::Int32(_) => Values::Int32(Vec::new()),
             Getter::Double(_) => Values::Double(Vec::new()),
             Getter::Bool(_) => Values::Bool(Vec::new()),
-            Getter::Text(_) | Getter::Label(_) => Values::Text(Vec::new(), SharedTexts::default()),
+            Getter::Text(_) | Getter::Label(_) | Getter::Value(_) => {
+                Values::Text(Vec::new(), SharedTexts::default())
+            }
         };
         Cells {
             values,
@@ -56,19 +61,23 @@ impl Cells {
         }
     }
 
-    /// Adds the cell `get` reads from `row`. `Err` when a column that is never null has none,
-    /// or `get` is not of the type these cells were made for.
-    pub fn push<R>(&mut self, get: &Getter<R>, row: &R) -> anyhow::Result<()> {
-        let present = match (get, &mut self.values) {
-            (Getter::Int64(f) | Getter::Time(f), Values::Int64(v)) => put(v, f(row)),
-            (Getter::Int32(f), Values::Int32(v)) => put(v, f(row)),
-            (Getter::Double(f), Values::Double(v)) => put(v, f(row)),
-            (Getter::Bool(f), Values::Bool(v)) => put(v, f(row)),
-            (Getter::Text(f), Values::Text(v, shared)) => put(v, f(row).map(|s| shared.get(s))),
-            (Getter::Label(f), Values::Text(v, _)) => put(v, f(row).map(label)),
-            _ => return Err(anyhow::anyhow!(WRONG_TYPE)),
-        };
-        self.level(present)
+    /// Adds the cells `get` reads from each of `rows`, choosing how once for all of them. `Err`
+    /// when a column that is never null has none, or `get` is not of the type these cells
+    /// were made for.
+    pub fn push_all<R>(&mut self, get: &Getter<R>, rows: &[R]) -> anyhow::Result<()> {
+        let levels = self.nullable.then_some(&mut self.levels);
+        match (get, &mut self.values) {
+            (Getter::Int64(f) | Getter::Time(f), Values::Int64(v)) => put_all(v, levels, rows, f),
+            (Getter::Int32(f), Values::Int32(v)) => put_all(v, levels, rows, f),
+            (Getter::Double(f), Values::Double(v)) => put_all(v, levels, rows, f),
+            (Getter::Bool(f), Values::Bool(v)) => put_all(v, levels, rows, f),
+            (Getter::Text(f), Values::Text(v, shared)) => {
+                put_all(v, levels, rows, |r| f(r).map(|s| shared.get(s)))
+            }
+            (Getter::Label(f), Values::Text(v, _)) => put_all(v, levels, rows, |r| f(r).map(label)),
+            (Getter::Value(f), Values::Text(v, _)) => put_all(v, levels, rows, |r| f(r).cloned()),
+            _ => Err(anyhow::anyhow!(WRONG_TYPE)),
+        }
     }
 
     /// Adds a text cell (the key columns, which the writer fills from the session).
@@ -88,9 +97,7 @@ impl Cells {
                 Ok(())
             }
             (false, true) => Ok(()),
-            (false, false) => Err(anyhow::anyhow!(
-                "a value of a column that is never null is missing"
-            )),
+            (false, false) => Err(anyhow::anyhow!(MISSING)),
         }
     }
 
@@ -126,9 +133,34 @@ fn put<T>(values: &mut Vec<T>, value: Option<T>) -> bool {
     }
 }
 
+/// Pushes the value `get` reads from each of `rows`, and its level when the column is
+/// nullable (`levels` given); `Err` at the first row without a value in a column that is never
+/// null.
+fn put_all<R, T>(
+    values: &mut Vec<T>,
+    levels: Option<&mut Vec<i16>>,
+    rows: &[R],
+    mut get: impl FnMut(&R) -> Option<T>,
+) -> anyhow::Result<()> {
+    match levels {
+        Some(levels) => {
+            for row in rows {
+                levels.push(i16::from(put(values, get(row))));
+            }
+        }
+        None => {
+            for row in rows {
+                let value = get(row).ok_or_else(|| anyhow::anyhow!(MISSING))?;
+                values.push(value);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A label the program holds for its whole run: a Parquet value that points at it, whose
 /// copies cost no reference count.
-fn label(text: &'static str) -> ByteArray {
+pub fn label(text: &'static str) -> ByteArray {
     ByteArray::from(bytes::Bytes::from_static(text.as_bytes()))
 }
 
@@ -156,22 +188,27 @@ mod tests {
     fn a_nullable_column_keeps_its_levels_and_a_required_one_refuses_null() {
         let get: Getter<Row> = Getter::Int64(|r| r.n);
         let mut nullable = Cells::new(&get, true);
-        for n in [Some(1), None, Some(3)] {
-            nullable.push(&get, &Row { n, name: "" }).unwrap();
-        }
+        let rows = [Some(1), None, Some(3)].map(|n| Row { n, name: "" });
+        nullable.push_all(&get, &rows[..2]).unwrap();
+        nullable.push_all(&get, &rows[2..]).unwrap();
         assert_eq!(nullable.levels, [1, 0, 1]);
         assert!(matches!(&nullable.values, Values::Int64(v) if v == &[1, 3]));
         let mut required = Cells::new(&get, false);
-        let none = Row { n: None, name: "" };
-        let error = required.push(&get, &none).unwrap_err().to_string();
+        let error = required.push_all(&get, &rows).unwrap_err().to_string();
         assert!(error.contains("never null"), "{error}");
+        let with_all = [Some(4), Some(5)].map(|n| Row { n, name: "" });
+        required.push_all(&get, &with_all).unwrap();
+        assert!(
+            required.levels.is_empty(),
+            "no levels for a column never null"
+        );
     }
 
     #[test]
     fn labels_and_texts_become_byte_arrays_and_a_wrong_getter_is_refused() {
         let get: Getter<Row> = Getter::Label(|r| Some(r.name));
         let mut cells = Cells::new(&get, false);
-        cells.push(&get, &Row { n: None, name: "a" }).unwrap();
+        cells.push_all(&get, &[Row { n: None, name: "a" }]).unwrap();
         cells.push_text(Some(&ByteArray::from("b"))).unwrap();
         let Values::Text(v, _) = &cells.values else {
             panic!("text cells")
@@ -182,7 +219,7 @@ mod tests {
             n: Some(1),
             name: "",
         };
-        let error = cells.push(&other, &row).unwrap_err().to_string();
+        let error = cells.push_all(&other, &[row]).unwrap_err().to_string();
         assert_eq!(error, WRONG_TYPE);
     }
 }

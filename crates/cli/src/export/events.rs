@@ -5,11 +5,14 @@
 
 use std::sync::Arc;
 
+use parquet::data_type::ByteArray;
+
 use surface_engine::{
     EventIdx, EventLog, EventState, EventText, EventType, Meter, Surface, SurfaceOp, TypeId,
     turn_and_step,
 };
 
+use super::cells::label;
 use super::table::{Column, Getter, NULL, Table, int, or_null};
 use super::writer::{SessionKey, TableWriter};
 
@@ -27,7 +30,7 @@ pub struct EventRow {
     replace_end: i64,
     line: i64,
     bytes: i64,
-    kind: Arc<str>,
+    kind: ByteArray,
     state: &'static str,
     surface_op: Option<&'static str>,
     on_surface: bool,
@@ -40,7 +43,7 @@ pub struct EventRow {
 const COLUMNS: [Column<EventRow>; 17] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| or_null(r.time))),
-    Column::required("type", Getter::Text(|r| Some(&r.kind))),
+    Column::required("type", Getter::Value(|r| Some(&r.kind))),
     Column::nullable("turn", Getter::Int64(|r| or_null(r.turn))),
     Column::nullable("step", Getter::Int64(|r| or_null(r.step))),
     Column::required("on_surface", Getter::Bool(|r| Some(r.on_surface))),
@@ -145,9 +148,16 @@ pub fn write(
     meter: &Meter,
     payload: bool,
 ) -> anyhow::Result<()> {
-    // One shared copy of each type's name, not one per row.
-    let names: Vec<Arc<str>> = (0..log.types.len())
-        .map(|k| Arc::from(log.types.name(TypeId(k as u32))))
+    // One shared copy of each type's name, not one per row; the names the engine knows point
+    // at the program's own (their copies count no reference).
+    let names: Vec<ByteArray> = (0..log.types.len())
+        .map(|k| {
+            let name = log.types.name(TypeId(k as u32));
+            match EventType::of(name).name() {
+                Some(known) if known == name => label(known),
+                _ => ByteArray::from(name),
+            }
+        })
         .collect();
     let mut turns = TurnTracker::default();
     for idx in log.indices() {
@@ -193,7 +203,7 @@ pub fn write(
             kind: names
                 .get(e.kind.0 as usize)
                 .cloned()
-                .unwrap_or_else(|| Arc::from("")),
+                .unwrap_or_else(|| label("")),
             state: state.label(),
             surface_op,
             on_surface: state == EventState::OnSurface,

@@ -18,7 +18,7 @@ use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
 use surface_engine::cost::{Ledger, PriceTable, parts_with};
 use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, EventType, Meter, Surface};
-use surface_passes::{check_report_of, meter_and_scan_of};
+use surface_passes::{check_report_of, keep_lines_of, meter_and_scan_of};
 use surface_store::{OnTruncate, Opened, StoreError, open_staged};
 
 use super::beside::beside;
@@ -91,9 +91,10 @@ pub fn export(
 }
 
 /// Every table's rows of a session that was read. `check` and the meter first (each on
-/// both cores); then three threads side by side: the events written on this one, the audit on a
-/// second, the ledger and the policy's replays (writing `calls` and `checks`) on a third; then
-/// the `compactions` from the audit and the ledger, and the `sessions` row from what they all
+/// both cores), then the copy of the lines the later passes read (on both); then two threads
+/// side by side: the policy's input and the events written on this one, the audit, the
+/// policy's replays (writing `checks`) and the ledger (writing `calls`) on a second; then the
+/// `compactions` from the audit and the ledger, and the `sessions` row from what they all
 /// computed.
 fn write_tables(
     loaded: &Opened,
@@ -141,7 +142,7 @@ fn write_tables(
         log.release_resident(0..log.text_len());
     } else {
         // Lets go of every page too, behind the copy.
-        log.keep_lines(|idx| log.event_type(idx) != EventType::AssistantChunk);
+        keep_lines_of(log, |idx| log.event_type(idx) != EventType::AssistantChunk);
     }
     let settings = match settings_of(recipe.policy, meter.window_at(log.len())) {
         Ok(s) => Some(s),
@@ -150,9 +151,11 @@ fn write_tables(
             None
         }
     };
-    // The events on this thread; the audit on a second; the ledger and the replays on a
-    // third (three threads on two cores finish together), each written to its own table there
-    // as soon as it is known; the compactions, which need the audit and the ledger, after.
+    // Two threads, one per core, each with about half the work: the policy's input and the
+    // events on this one; the audit, the policy's replays and the ledger on a second; each
+    // table written there as soon as its rows are known; the compactions, which need the
+    // audit and the ledger, after. (Three threads on two cores were scheduled unevenly: the
+    // `events` table, the longest pass, got half a core while the audit had a whole one.)
     let passes = Passes {
         log,
         surface: &surface,
@@ -169,19 +172,30 @@ fn write_tables(
         checks,
         ..
     } = &mut *part;
-    let (written, audited, priced) = std::thread::scope(|scope| {
-        let audited = beside(scope, "surface-viewer-audit", || audit_beside(&passes));
-        let priced = beside(scope, "surface-viewer-policy", || {
-            priced_beside(&passes, calls.as_mut(), checks.as_mut())
+    let (written, beside_events) = std::thread::scope(|scope| {
+        let (input_tx, input_rx) = std::sync::mpsc::sync_channel(1);
+        let (passes, checks, calls) = (&passes, checks.as_mut(), calls.as_mut());
+        let beside_events = beside(scope, "surface-viewer-audit", move || {
+            let audit = audit_beside(passes);
+            // The input comes from the other thread (none when it stopped before it).
+            let input = input_rx.recv().ok().flatten();
+            let replays_and_ledger = match replays_beside(passes, input, checks) {
+                Ok(Some(replays)) => ledger_beside(passes, calls).map(|l| l.map(|l| (replays, l))),
+                other => other.map(|_| None),
+            };
+            (audit, replays_and_ledger)
         });
+        let _ = input_tx.send(policy_input(passes));
+        drop(input_tx);
         let written = match events_out.as_mut() {
             Some(out) => events::write(out, key, log, &surface, &meter, recipe.payload),
             None => Ok(()),
         };
-        (written, audited.join(), priced.join())
+        (written, beside_events.join())
     });
     written?;
-    let (audited, Some((ledger, replays))) = (audited?, priced??) else {
+    let (audited, replays_and_ledger) = beside_events?;
+    let Some((replays, ledger)) = replays_and_ledger? else {
         return stop(part, row);
     };
     if log.text_lost() {
@@ -229,15 +243,13 @@ fn audit_beside(p: &Passes<'_>) -> Option<Audit> {
         .then(|| audit_scanned(p.log, p.surface, p.meter, ratio, p.scan, LostTerms::Read))
 }
 
-/// The ledger of a session's model calls (written to `calls` as soon as it is known), then the
-/// policy's replays (verify, and the what-if when asked; written to `checks`) when its settings
-/// fit — each only when a table written needs it. `Ok(None)` when the file was cut under its
-/// mapping before a table was written (nothing more is).
-fn priced_beside(
+/// The ledger of a session's model calls, written to `calls` as soon as it is known — only
+/// when a table written needs it. `Ok(None)` when the file was cut under its mapping before the
+/// table was written (nothing more is).
+fn ledger_beside(
     p: &Passes<'_>,
     calls_out: Option<&mut TableWriter<calls::CallRow>>,
-    checks_out: Option<&mut TableWriter<checks::CheckRow>>,
-) -> anyhow::Result<Option<(Option<Ledger>, Option<Replays>)>> {
+) -> anyhow::Result<Option<Option<Ledger>>> {
     let (log, t) = (p.log, p.recipe.tables);
     let ledger = (t.calls || t.compactions || t.sessions).then(|| {
         let parts = parts_with(log, p.surface, p.meter, p.scan);
@@ -249,19 +261,34 @@ fn priced_beside(
         }
         calls::write(out, p.key, log, ledger)?;
     }
-    let replays = p
-        .settings
+    Ok(Some(ledger))
+}
+
+/// The policy's input, when its settings fit and a table written needs its replays.
+fn policy_input(p: &Passes<'_>) -> Option<PolicyInput> {
+    let t = p.recipe.tables;
+    p.settings
         .filter(|_| t.checks || t.sessions)
-        .map(|settings| {
-            let input = PolicyInput::build_with(log, p.surface, p.meter, p.scan);
-            let verify = replay(log, p.meter, &input, settings, ReplayMode::Verify);
-            let what_if = p
-                .recipe
-                .policy
-                .what_if
-                .then(|| replay(log, p.meter, &input, settings, ReplayMode::WhatIf));
-            (verify, what_if)
-        });
+        .map(|_| PolicyInput::build_with(p.log, p.surface, p.meter, p.scan))
+}
+
+/// The policy's replays of `input` (verify, and the what-if when asked), written to `checks`.
+/// `Ok(None)` as for [`ledger_beside`].
+fn replays_beside(
+    p: &Passes<'_>,
+    input: Option<PolicyInput>,
+    checks_out: Option<&mut TableWriter<checks::CheckRow>>,
+) -> anyhow::Result<Option<Option<Replays>>> {
+    let log = p.log;
+    let replays = p.settings.zip(input).map(|(settings, input)| {
+        let verify = replay(log, p.meter, &input, settings, ReplayMode::Verify);
+        let what_if = p
+            .recipe
+            .policy
+            .what_if
+            .then(|| replay(log, p.meter, &input, settings, ReplayMode::WhatIf));
+        (verify, what_if)
+    });
     if let (Some((verify, what_if)), Some(out)) = (&replays, checks_out) {
         if log.text_lost() {
             return Ok(None);
@@ -270,7 +297,7 @@ fn priced_beside(
             checks::write(out, p.key, log, report)?;
         }
     }
-    Ok(Some((ledger, replays)))
+    Ok(Some(replays))
 }
 
 /// The verify replay and the what-if one.

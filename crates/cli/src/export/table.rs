@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use parquet::basic::{LogicalType, Repetition, TimeUnit, Type as Physical};
+use parquet::data_type::ByteArray;
 use parquet::schema::types::Type;
 
 /// The value of one cell, read from a row (`None`: null).
@@ -24,6 +25,9 @@ pub enum Getter<R> {
     /// STRING as [`Getter::Text`], from a label the program holds (a kind, a state): its
     /// cells point at it instead of copying it.
     Label(fn(&R) -> Option<&'static str>),
+    /// STRING as [`Getter::Text`], from a Parquet value the row holds (one of a few shared
+    /// strings, made once: an event's type): its cells share it.
+    Value(fn(&R) -> Option<&ByteArray>),
     /// INT64 epoch milliseconds (logical type TIMESTAMP(MILLIS, UTC)).
     Time(fn(&R) -> Option<i64>),
 }
@@ -64,7 +68,7 @@ impl<R> Column<R> {
             Getter::Int32(_) => "INT32",
             Getter::Double(_) => "DOUBLE",
             Getter::Bool(_) => "BOOLEAN",
-            Getter::Text(_) | Getter::Label(_) => "STRING",
+            Getter::Text(_) | Getter::Label(_) | Getter::Value(_) => "STRING",
             Getter::Time(_) => "TIMESTAMP(MILLIS, UTC)",
         }
     }
@@ -76,7 +80,9 @@ impl<R> Column<R> {
             Getter::Int32(_) => (Physical::INT32, None),
             Getter::Double(_) => (Physical::DOUBLE, None),
             Getter::Bool(_) => (Physical::BOOLEAN, None),
-            Getter::Text(_) | Getter::Label(_) => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+            Getter::Text(_) | Getter::Label(_) | Getter::Value(_) => {
+                (Physical::BYTE_ARRAY, Some(LogicalType::String))
+            }
             Getter::Time(_) => (
                 Physical::INT64,
                 Some(LogicalType::timestamp(true, TimeUnit::MILLIS)),
@@ -132,7 +138,7 @@ impl<R> Table<R> {
         keys.chain(
             self.columns
                 .iter()
-                .filter(|c| matches!(c.get, Getter::Text(_) | Getter::Label(_)))
+                .filter(|c| matches!(c.get, Getter::Text(_) | Getter::Label(_) | Getter::Value(_)))
                 .map(|c| c.name),
         )
         .collect()

@@ -11,7 +11,7 @@ use super::model::{
     ReplaceKind, Trigger,
 };
 use super::refetch::{CallIndex, read_message_calls, with_tool_call};
-use super::text::node_text;
+use super::text::node_text_into;
 use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
@@ -79,6 +79,7 @@ fn audit_with(
         ratio,
         scan,
         terms: TermIndex::default(),
+        text: String::new(),
         with_terms,
         calls: CallIndex::default(),
         pending: std::collections::HashMap::new(),
@@ -112,6 +113,8 @@ struct Pass<'a> {
     ratio: f64,
     scan: &'a Scan,
     terms: TermIndex,
+    /// The text of the node being read, one buffer for every node.
+    text: String,
     /// Whether lost terms are looked for (else `terms` stays empty).
     with_terms: bool,
     calls: CallIndex,
@@ -162,12 +165,12 @@ impl Pass<'_> {
                     if !self.with_terms && is_result {
                         self.result(idx, answered_call(log, idx).as_deref());
                     } else if i < terms_until || is_result {
-                        let text = node_text(log, idx);
+                        let call_id = node_text_into(log, idx, &mut self.text);
                         if i < terms_until {
-                            self.terms.add(idx.0, &text.text);
+                            self.terms.add(idx.0, &self.text);
                         }
                         if is_result {
-                            self.result(idx, text.call_id.as_deref());
+                            self.result(idx, call_id.as_deref());
                         }
                     }
                 }
@@ -232,7 +235,8 @@ impl Pass<'_> {
             shadowed_tokens += self.meter.price(node);
         }
         if self.with_terms {
-            self.terms.add(idx.0, &node_text(self.log, idx).text);
+            node_text_into(self.log, idx, &mut self.text);
+            self.terms.add(idx.0, &self.text);
         }
         let lost_terms = self.terms.lost(&taken);
         let nodes_before = self.nodes;

@@ -23,7 +23,9 @@ pub struct TermIndex {
     holders: Vec<u32>,
     /// The terms of each node on the surface, by event index.
     nodes: KeyMap<u32, NodeTerms>,
+    /// The term ids of the node being added, and their counts: buffers kept between nodes.
     scratch: Vec<u32>,
+    counted: Vec<(u32, u32)>,
 }
 
 impl TermIndex {
@@ -41,10 +43,11 @@ impl TermIndex {
     /// Puts node `node`, whose text is `text`, on the surface.
     pub fn add(&mut self, node: u32, text: &str) {
         let mut ids = std::mem::take(&mut self.scratch);
+        let mut terms = std::mem::take(&mut self.counted);
         ids.clear();
+        terms.clear();
         for_each_term(text, |t| ids.push(self.id(t.text)));
         ids.sort_unstable();
-        let mut terms: Vec<(u32, u32)> = Vec::new();
         for &id in &ids {
             match terms.last_mut() {
                 Some((last, n)) if *last == id => *n += 1,
@@ -54,8 +57,11 @@ impl TermIndex {
         for &(id, _) in &terms {
             self.holders[id as usize] += 1;
         }
+        // One allocation of the exact size per node; the buffers are kept for the next.
+        let kept: NodeTerms = terms.as_slice().into();
         self.scratch = ids;
-        if let Some(old) = self.nodes.insert(node, terms.into_boxed_slice()) {
+        self.counted = terms;
+        if let Some(old) = self.nodes.insert(node, kept) {
             self.release(&old);
         }
     }

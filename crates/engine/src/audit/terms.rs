@@ -100,31 +100,121 @@ fn for_each_term_with<'a, const SKIP_PLAIN_WORDS: bool>(
             continue;
         }
         let start = i;
-        // A token holds one script: letters of another one glued to it (`значениеparse_amount`)
-        // end it and start the next token.
-        let mut script = None;
-        while i < b.len() {
-            let len = token_char_len(text, i);
-            if len == 0 {
-                break;
-            }
-            if let Some(s) = script_of(text, i) {
-                match script {
-                    Some(current) if current != s => break,
-                    _ => script = Some(s),
-                }
-            }
-            i += len;
-        }
-        if !(SKIP_PLAIN_WORDS && plain_word(&b[start..i])) {
+        let plain;
+        (i, plain) = if SKIP_PLAIN_WORDS {
+            token_end_and_plain(text, start)
+        } else {
+            (token_end(text, start), false)
+        };
+        if !plain {
             token(text, start, i, &mut f);
         }
     }
 }
 
+/// Where the token starting at `start` ends. A token holds one script: letters of another one
+/// glued to it (`значениеparse_amount`) end it and start the next token.
+fn token_end(text: &str, start: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = start;
+    let mut script = None;
+    while i < b.len() {
+        let len = token_char_len(text, i);
+        if len == 0 {
+            break;
+        }
+        if let Some(s) = script_of(text, i) {
+            match script {
+                Some(current) if current != s => break,
+                _ => script = Some(s),
+            }
+        }
+        i += len;
+    }
+    i
+}
+
+/// [`token_end`], and whether the token is a [`plain_word`] — read in the same walk, ASCII
+/// bytes by one table lookup each (most of a text's bytes are in plain words).
+fn token_end_and_plain(text: &str, start: usize) -> (usize, bool) {
+    let b = text.as_bytes();
+    let mut i = start;
+    let mut script = None;
+    let (mut lower, mut inner_capital, mut letters_only) = (false, false, true);
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 {
+            match ASCII_CLASS[c as usize] {
+                AsciiClass::Outside => break,
+                AsciiClass::Other => letters_only = false,
+                class => {
+                    if script.is_some_and(|s| s != LATIN) {
+                        break;
+                    }
+                    script = Some(LATIN);
+                    match class {
+                        AsciiClass::Lower => lower = true,
+                        _ => inner_capital |= i > start,
+                    }
+                }
+            }
+            i += 1;
+            continue;
+        }
+        let len = token_char_len(text, i);
+        if len == 0 {
+            break;
+        }
+        if let Some(s) = script_of(text, i) {
+            match script {
+                Some(current) if current != s => break,
+                _ => script = Some(s),
+            }
+        }
+        letters_only = false;
+        i += len;
+    }
+    let plain = letters_only && (i - start < MIN_TERM_LEN || !(lower && inner_capital));
+    (i, plain)
+}
+
+/// What an ASCII byte is to a token.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AsciiClass {
+    /// Not part of a token (a space, a quote, a bracket).
+    Outside,
+    /// A lowercase letter.
+    Lower,
+    /// A capital.
+    Upper,
+    /// A digit or one of `_ . : / - ~`.
+    Other,
+}
+
+/// [`AsciiClass`] of every ASCII byte.
+const ASCII_CLASS: [AsciiClass; 128] = {
+    let mut table = [AsciiClass::Outside; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        table[c] = if b.is_ascii_lowercase() {
+            AsciiClass::Lower
+        } else if b.is_ascii_uppercase() {
+            AsciiClass::Upper
+        } else if TOKEN_BYTES[c] {
+            AsciiClass::Other
+        } else {
+            AsciiClass::Outside
+        };
+        c += 1;
+    }
+    table
+};
+
 /// A token of ASCII letters alone that no rule makes a term: under [`MIN_TERM_LEN`] letters,
 /// or not both a lowercase letter and a capital past the first letter (`parse`, `JSON`, `The`;
 /// not `InvalidAmount`, not `ABcd`). [`token`] finds nothing in it: it has no `/`, `:`, `-`, `.`, `_` or digit.
+#[cfg(test)]
 fn plain_word(tok: &[u8]) -> bool {
     let (mut lower, mut inner_capital) = (false, false);
     for (k, c) in tok.iter().enumerate() {
@@ -586,6 +676,21 @@ mod tests {
             text in "((https?://)|[a-zA-Z]{1,9}|[A-Z][a-z]{2,6}[A-Z][a-z]{0,4}|[0-9]{1,5}|[_.:/~ -]|[éßж値]| ){0,40}"
         ) {
             proptest::prop_assert_eq!(terms(&text), classifying_every_token(&text));
+        }
+
+        /// The walk that reads a token's end and plainness at once agrees with the plain walk
+        /// and with [`plain_word`], from every character of such texts that starts a token.
+        #[test]
+        fn the_one_walk_ends_tokens_where_the_plain_walk_does(
+            text in "((https?://)|[a-zA-Z]{1,9}|[A-Z][a-z]{2,6}[A-Z][a-z]{0,4}|[0-9]{1,5}|[_.:/~ -]|[éßжαΩ値]| ){0,40}"
+        ) {
+            for (start, _) in text.char_indices() {
+                let (end, plain) = token_end_and_plain(&text, start);
+                proptest::prop_assert_eq!(end, token_end(&text, start));
+                if end > start {
+                    proptest::prop_assert_eq!(plain, plain_word(&text.as_bytes()[start..end]));
+                }
+            }
         }
     }
 

@@ -72,21 +72,38 @@ struct Block<'a> {
 /// The text and answered call of the surface node at `idx` (nothing when `idx` is not an event
 /// of `log`).
 pub fn node_text(log: &EventLog, idx: EventIdx) -> NodeText {
+    let mut text = String::new();
+    let call_id = node_text_into(log, idx, &mut text);
+    NodeText { text, call_id }
+}
+
+/// [`node_text`] into `text` (emptied first; a buffer the caller reuses from node to node, not
+/// one grown afresh for each), returning the answered call.
+pub fn node_text_into(log: &EventLog, idx: EventIdx, text: &mut String) -> Option<String> {
+    text.clear();
     if idx.get() >= log.len() {
-        return NodeText::default();
+        return None;
     }
     let kind = log.event_type(idx);
     // The eras that wrap context in tags are read through the derived message.
     let wrapped = kind.is_wrapper_message();
     let read = log.with_event_json(idx, |json| match serde_json::from_str::<Event<'_>>(json) {
-        Ok(Event { data: Some(data) }) if !wrapped => Some(fast(kind, data)),
-        Ok(Event { data: None }) => Some(NodeText::default()),
+        Ok(Event { data: Some(data) }) if !wrapped => Some(fast(kind, data, text)),
+        Ok(Event { data: None }) => Some(None),
         _ => None,
     });
-    read.unwrap_or_else(|| slow(log, idx))
+    read.unwrap_or_else(|| {
+        let NodeText {
+            text: slow_text,
+            call_id,
+        } = slow(log, idx);
+        text.clear();
+        text.push_str(&slow_text);
+        call_id
+    })
 }
 
-fn fast(kind: EventType, data: Data<'_>) -> NodeText {
+fn fast(kind: EventType, data: Data<'_>, text: &mut String) -> Option<String> {
     let (inner_content, source_call) = match data.message {
         Some(m) => (m.content, m.source.and_then(|s| s.call_id)),
         None => (None, None),
@@ -96,19 +113,17 @@ fn fast(kind: EventType, data: Data<'_>) -> NodeText {
         (_, Some(_), Some(c)) => c,
         (_, None, None) => Vec::new(),
     };
-    let mut text = String::new();
     for b in &content {
-        block_text(b, &mut text);
+        block_text(b, text);
     }
-    let call_id = if kind == EventType::ToolResult {
+    if kind == EventType::ToolResult {
         source_call
             .or(data.call_id)
             .or_else(|| content.first().and_then(|b| b.tool_call_id.clone()))
             .map(Cow::into_owned)
     } else {
         None
-    };
-    NodeText { text, call_id }
+    }
 }
 
 fn push(text: &mut String, piece: &str) {
