@@ -115,23 +115,31 @@ fn for_each_term_with<'a, const SKIP_PLAIN_WORDS: bool>(
 /// Where the token starting at `start` ends. A token holds one script: letters of another one
 /// glued to it (`значениеparse_amount`) end it and start the next token.
 fn token_end(text: &str, start: usize) -> usize {
-    let b = text.as_bytes();
     let mut i = start;
     let mut script = None;
-    while i < b.len() {
-        let len = token_char_len(text, i);
-        if len == 0 {
-            break;
+    while i < text.len() {
+        match continuing(text, i, &mut script) {
+            0 => break,
+            len => i += len,
         }
-        if let Some(s) = script_of(text, i) {
-            match script {
-                Some(current) if current != s => break,
-                _ => script = Some(s),
-            }
-        }
-        i += len;
     }
     i
+}
+
+/// The length of the character at byte `i` when it continues a token whose letters so far are
+/// of `script` (which it then updates), else 0: a character that is not a token's, or a letter
+/// of another script.
+fn continuing(text: &str, i: usize, script: &mut Option<u32>) -> usize {
+    let len = token_char_len(text, i);
+    if len > 0
+        && let Some(s) = script_of(text, i)
+    {
+        match *script {
+            Some(current) if current != s => return 0,
+            _ => *script = Some(s),
+        }
+    }
+    len
 }
 
 /// [`token_end`], and whether the token is a [`plain_word`] — read in the same walk, ASCII
@@ -161,18 +169,11 @@ fn token_end_and_plain(text: &str, start: usize) -> (usize, bool) {
             i += 1;
             continue;
         }
-        let len = token_char_len(text, i);
-        if len == 0 {
-            break;
-        }
-        if let Some(s) = script_of(text, i) {
-            match script {
-                Some(current) if current != s => break,
-                _ => script = Some(s),
-            }
+        match continuing(text, i, &mut script) {
+            0 => break,
+            len => i += len,
         }
         letters_only = false;
-        i += len;
     }
     let plain = letters_only && (i - start < MIN_TERM_LEN || !(lower && inner_capital));
     (i, plain)
