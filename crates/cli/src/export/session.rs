@@ -92,10 +92,10 @@ pub fn export(
 
 /// Every table's rows of a session that was read. `check` and the meter first (each on
 /// both cores), then the copy of the lines the later passes read (on both); then two threads
-/// side by side: the policy's input and the events written on this one, the audit, the
-/// policy's replays (writing `checks`) and the ledger (writing `calls`) on a second; then the
-/// `compactions` from the audit and the ledger, and the `sessions` row from what they all
-/// computed.
+/// side by side: the policy's input and the events written on this one, the audit and the
+/// policy's replays (writing `checks`) on a second, then the ledger (writing `calls`) on
+/// whichever is free first; then the `compactions` from the audit and the ledger, and the
+/// `sessions` row from what they all computed.
 fn write_tables(
     loaded: &Opened,
     key: &Arc<SessionKey>,
@@ -152,10 +152,11 @@ fn write_tables(
         }
     };
     // Two threads, one per core, each with about half the work: the policy's input and the
-    // events on this one; the audit, the policy's replays and the ledger on a second; each
-    // table written there as soon as its rows are known; the compactions, which need the
-    // audit and the ledger, after. (Three threads on two cores were scheduled unevenly: the
-    // `events` table, the longest pass, got half a core while the audit had a whole one.)
+    // events on this one; the audit and the policy's replays on a second; then the ledger on
+    // whichever of the two is free first (which one varies from run to run); each table
+    // written there as soon as its rows are known; the compactions, which need the audit and
+    // the ledger, after. (Three threads on two cores were scheduled unevenly: the `events`
+    // table, the longest pass, got half a core while the audit had a whole one.)
     let passes = Passes {
         log,
         surface: &surface,
@@ -172,18 +173,19 @@ fn write_tables(
         checks,
         ..
     } = &mut *part;
-    let (written, beside_events) = std::thread::scope(|scope| {
+    let ledger_task = LedgerTask::new(calls.as_mut());
+    let (written, ledger_here, beside_events) = std::thread::scope(|scope| {
         let (input_tx, input_rx) = std::sync::mpsc::sync_channel(1);
-        let (passes, checks, calls) = (&passes, checks.as_mut(), calls.as_mut());
+        let (passes, checks, ledger_task) = (&passes, checks.as_mut(), &ledger_task);
         let beside_events = beside(scope, "surface-viewer-audit", move || {
             let audit = audit_beside(passes);
             // The input comes from the other thread (none when it stopped before it).
             let input = input_rx.recv().ok().flatten();
-            let replays_and_ledger = match replays_beside(passes, input, checks) {
-                Ok(Some(replays)) => ledger_beside(passes, calls).map(|l| l.map(|l| (replays, l))),
-                other => other.map(|_| None),
-            };
-            (audit, replays_and_ledger)
+            let replays = replays_beside(passes, input, checks);
+            let ledger = matches!(replays, Ok(Some(_)))
+                .then(|| ledger_task.run(passes))
+                .flatten();
+            (audit, replays, ledger)
         });
         let _ = input_tx.send(policy_input(passes));
         drop(input_tx);
@@ -191,11 +193,16 @@ fn write_tables(
             Some(out) => events::write(out, key, log, &surface, &meter, recipe.payload),
             None => Ok(()),
         };
-        (written, beside_events.join())
+        let ledger_here = written.is_ok().then(|| ledger_task.run(passes)).flatten();
+        (written, ledger_here, beside_events.join())
     });
     written?;
-    let (audited, replays_and_ledger) = beside_events?;
-    let Some((replays, ledger)) = replays_and_ledger? else {
+    let (audited, replays, ledger_beside_events) = beside_events?;
+    let Some(replays) = replays? else {
+        return stop(part, row);
+    };
+    // Run on one thread or the other; on neither only when the other thread stopped first.
+    let Some(ledger) = ledger_here.or(ledger_beside_events).transpose()?.flatten() else {
         return stop(part, row);
     };
     if log.text_lost() {
@@ -262,6 +269,25 @@ fn ledger_beside(
         calls::write(out, p.key, log, ledger)?;
     }
     Ok(Some(ledger))
+}
+
+/// The ledger's work, for whichever of a session's two threads is free first to take.
+struct LedgerTask<'w> {
+    calls: std::sync::Mutex<Option<Option<&'w mut TableWriter<calls::CallRow>>>>,
+}
+
+impl<'w> LedgerTask<'w> {
+    fn new(calls: Option<&'w mut TableWriter<calls::CallRow>>) -> Self {
+        LedgerTask {
+            calls: std::sync::Mutex::new(Some(calls)),
+        }
+    }
+
+    /// [`ledger_beside`], when no thread has taken it yet; `None` when one has.
+    fn run(&self, p: &Passes<'_>) -> Option<anyhow::Result<Option<Option<Ledger>>>> {
+        let calls = self.calls.lock().ok()?.take()?;
+        Some(ledger_beside(p, calls))
+    }
 }
 
 /// The policy's input, when its settings fit and a table written needs its replays.
