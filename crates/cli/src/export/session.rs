@@ -201,7 +201,7 @@ fn write_tables(
     let Some(replays) = replays? else {
         return stop(part, row);
     };
-    // Run on one thread or the other; on neither only when the other thread stopped first.
+    // This thread ran it unless the second took it first; `None` inside: the file was cut.
     let Some(ledger) = ledger_here.or(ledger_beside_events).transpose()?.flatten() else {
         return stop(part, row);
     };
