@@ -33,6 +33,12 @@ const PREFS_KEY: &str = "surface-viewer/prefs";
 /// Key of the persisted recent-folders list.
 pub(crate) const RECENT_FOLDERS_KEY: &str = "surface-viewer/recent-folders";
 
+/// How long the window's first frame waits for the log it opens with (eframe shows the window
+/// after that frame). A log read by then opens on its session, with no progress frame
+/// rasterized meanwhile (on a machine without a GPU such a frame takes both cores for about
+/// 100 ms, from the load); a longer load shows its progress strip this much later.
+const FIRST_FRAME_WAITS_FOR_LOG: std::time::Duration = std::time::Duration::from_millis(400);
+
 /// The desktop viewer: the open session and a few owned parts, each handed to the code that
 /// changes it.
 pub struct ViewerApp {
@@ -128,17 +134,25 @@ impl ViewerApp {
             return app;
         }
         if let Some(job) = started {
-            // Polled every frame while it runs (see `poll_background`).
+            // Polled every frame while it runs (see `poll_background`); it wakes the window
+            // when the log is read.
+            job.waker.set(cc.egui_ctx.clone());
             app.jobs.load = Some(job);
-            return app;
-        }
-        match file.map(Source::Path).or_else(sample_source) {
-            Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
-            None => {
-                app.chrome.banner = Some(Banner::info(
-                    "No file given and no bundled sample found: use File ▸ Open, drop a file, or pick a recent one.",
-                ))
+        } else {
+            match file.map(Source::Path).or_else(sample_source) {
+                Some(source) => app.start_load(source, session, Some(cc.egui_ctx.clone())),
+                None => {
+                    app.chrome.banner = Some(Banner::info(
+                        "No file given and no bundled sample found: use File ▸ Open, drop a file, or pick a recent one.",
+                    ))
+                }
             }
+        }
+        // eframe shows the window after its first frame: that frame waits a moment for the
+        // log, so that a log read by then opens on its session rather than on a progress
+        // strip, and no frame is rasterized while the load needs the cores.
+        if let Some(job) = app.jobs.load.as_mut() {
+            job.wait(FIRST_FRAME_WAITS_FOR_LOG);
         }
         app
     }
@@ -415,7 +429,7 @@ impl ViewerApp {
     }
 
     fn poll_background(&mut self, ctx: &egui::Context) {
-        match self.jobs.load.as_ref().and_then(LoadJob::poll) {
+        match self.jobs.load.as_mut().and_then(LoadJob::poll) {
             Some(LoadEvent::Loaded(loaded)) => {
                 // The same thread sends the analysis next.
                 self.jobs.analysis = self.jobs.load.take();
@@ -432,7 +446,7 @@ impl ViewerApp {
             }
             None => {}
         }
-        match self.jobs.analysis.as_ref().and_then(LoadJob::poll) {
+        match self.jobs.analysis.as_mut().and_then(LoadJob::poll) {
             Some(LoadEvent::Analysed(parcel)) => {
                 self.jobs.analysis = None;
                 self.commands
@@ -447,7 +461,7 @@ impl ViewerApp {
             Some(LoadEvent::Loaded(_)) | None => {}
         }
         if self.jobs.load.is_some() || self.jobs.analysis.is_some() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            ctx.request_repaint_after(crate::session::loader::PROGRESS_REPAINT_EVERY);
         }
         if self.browser.state.as_mut().is_some_and(BrowserState::poll) {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
