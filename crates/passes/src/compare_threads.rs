@@ -99,13 +99,12 @@ fn analyse_scanned(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_synth::{SynthConfig, generate};
+    use crate::test_logs::{read, synth_bytes, synth_log};
+    use surface_synth::SynthConfig;
 
     #[test]
     fn side_by_side_gives_the_engines_analysis() {
-        let mut bytes = Vec::new();
-        generate(&SynthConfig::with_events(30_000), &mut bytes).unwrap();
-        let log = surface_store::read_jsonl(bytes, None).unwrap();
+        let log = synth_log(30_000);
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let serial = surface_engine::compare::analyse(&log, &surface, &meter, 0.8, None);
@@ -120,15 +119,12 @@ mod tests {
     #[test]
     fn the_split_walked_in_ranges_is_the_serial_one() {
         let bytes_of = |events: u64, seed: u64| {
-            let mut bytes = Vec::new();
-            let config = SynthConfig {
+            synth_bytes(&SynthConfig {
                 seed,
                 ..SynthConfig::with_events(events)
-            };
-            generate(&config, &mut bytes).unwrap();
-            bytes
+            })
         };
-        let log_of = |bytes: Vec<u8>| surface_store::read_jsonl(bytes, None).unwrap();
+        let log_of = read;
         let a = log_of(bytes_of(40_000, 1));
         let other = log_of(bytes_of(40_000, 2));
         let shorter = log_of(bytes_of(30_000, 1));

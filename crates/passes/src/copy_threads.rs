@@ -16,12 +16,12 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use surface_synth::{SynthConfig, generate};
+    use crate::test_logs::synth_bytes;
+    use surface_synth::SynthConfig;
 
     #[test]
     fn kept_lines_read_as_the_shared_text_on_two_threads() {
-        let mut bytes = Vec::new();
-        generate(&SynthConfig::with_events(20_000), &mut bytes).unwrap();
+        let bytes = synth_bytes(&SynthConfig::with_events(20_000));
         let shared: surface_engine::SharedBytes = Arc::new(bytes.clone());
         let log =
             surface_store::read_jsonl(surface_engine::TextArena::shared(shared), None).unwrap();

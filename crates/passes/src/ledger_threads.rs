@@ -40,14 +40,12 @@ pub fn ledger_parts_of(log: &EventLog) -> LedgerParts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_logs::synth_log;
     use surface_engine::cost::{Ledger, parts_of};
-    use surface_synth::{SynthConfig, generate};
 
     #[test]
     fn the_parts_equal_the_serial_ones_on_1_and_2_workers() {
-        let mut bytes = Vec::new();
-        generate(&SynthConfig::with_events(30_000), &mut bytes).unwrap();
-        let log = surface_store::read_jsonl(bytes, None).unwrap();
+        let log = synth_log(30_000);
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let serial = Ledger::build(&parts_of(&log, &surface, &meter), None);

@@ -19,6 +19,8 @@ mod copy_threads;
 mod ledger_threads;
 mod meter_threads;
 mod policy_threads;
+#[cfg(test)]
+mod test_logs;
 
 pub use check_threads::{check_report_of, check_report_of_in};
 pub use compare_threads::{analyse_of, analysis_of, compared_runs_of, first_split_of};

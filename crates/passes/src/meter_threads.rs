@@ -167,13 +167,11 @@ impl<'a> Work<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_synth::{SynthConfig, generate};
+    use crate::test_logs::synth_log;
 
     #[test]
     fn the_pipelined_meter_equals_the_serial_one_on_1_2_and_8_workers() {
-        let mut bytes = Vec::new();
-        generate(&SynthConfig::with_events(60_000), &mut bytes).unwrap();
-        let log = surface_store::read_jsonl(bytes, None).unwrap();
+        let log = synth_log(60_000);
         let surface = Surface::at_end(&log);
         assert!(surface.processed().min(log.len()) >= PARALLEL_FROM);
         let serial = Meter::build(&log, &surface);

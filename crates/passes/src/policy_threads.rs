@@ -64,20 +64,14 @@ pub fn policy_parts_of_in<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_logs::{read, synth_bytes};
     use surface_engine::policy::{PolicySettings, ReplayMode, replay};
 
     fn synth(events: u64) -> EventLog {
-        let mut text = Vec::new();
-        surface_synth::generate(
-            &surface_synth::SynthConfig {
-                seed: 7,
-                target_events: events,
-                ..surface_synth::SynthConfig::default()
-            },
-            &mut text,
-        )
-        .unwrap();
-        surface_store::read_jsonl(text, None).unwrap()
+        read(synth_bytes(&surface_synth::SynthConfig {
+            seed: 7,
+            ..surface_synth::SynthConfig::with_events(events)
+        }))
     }
 
     fn fixture(name: &str) -> EventLog {

@@ -188,6 +188,13 @@ pub enum LoadEvent {
     Failed(String),
 }
 
+impl LoadEvent {
+    /// What a job says when its thread ended without a word (it panicked).
+    fn stopped() -> Self {
+        LoadEvent::Failed("the loader thread stopped unexpectedly".into())
+    }
+}
+
 /// How long the loader waits for the UI to put the log on screen before it starts the
 /// analysis anyway (a window that draws no frame, e.g. minimised).
 const ANALYSIS_WAITS_FOR_FRAME: Duration = Duration::from_secs(2);
@@ -348,9 +355,7 @@ impl LoadJob {
         match self.rx.try_recv() {
             Ok(r) => Some(r),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(LoadEvent::Failed(
-                "the loader thread stopped unexpectedly".into(),
-            )),
+            Err(TryRecvError::Disconnected) => Some(LoadEvent::stopped()),
         }
     }
 
@@ -361,9 +366,7 @@ impl LoadJob {
             self.early = match self.rx.recv_timeout(timeout) {
                 Ok(event) => Some(event),
                 Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => Some(LoadEvent::Failed(
-                    "the loader thread stopped unexpectedly".into(),
-                )),
+                Err(RecvTimeoutError::Disconnected) => Some(LoadEvent::stopped()),
             };
         }
         self.early.is_some()
