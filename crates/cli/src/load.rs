@@ -54,6 +54,24 @@ pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyh
     })
 }
 
+/// [`load_mapped`] for `check` (no repair): the mapping lets go of the pages that hold only
+/// streamed-chunk lines once they are parsed ([`store::open_for_check`]), since no pass of
+/// `check` reads a chunk's text again.
+pub fn load_for_check(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
+    let opened = store::open_for_check(
+        &input.file,
+        input.session.as_deref(),
+        &input.limits(),
+        on_truncate,
+    )?;
+    Ok(Loaded {
+        log: opened.log,
+        format: opened.format,
+        session: opened.session,
+        repaired: 0,
+    })
+}
+
 impl Loaded {
     /// The surface at `at` (or the end).
     pub fn surface_at(&self, at: Option<u64>) -> Surface {

@@ -26,6 +26,14 @@ pub trait SharedText: AsRef<[u8]> + Send + Sync {
     /// read the same afterwards (they come back from where they live). Nothing by default.
     fn release_resident(&self, _range: std::ops::Range<usize>) {}
 
+    /// [`SharedText::release_resident`] of each of `runs` (in increasing order, within the
+    /// bytes); an owner that can let many runs go at once (a mapped file) does so.
+    fn release_resident_runs(&self, runs: &[std::ops::Range<usize>]) {
+        for run in runs {
+            self.release_resident(run.clone());
+        }
+    }
+
     /// True once the bytes were lost: another program truncated the file they map, and they
     /// now read as zeros. False by default.
     fn lost(&self) -> bool {
@@ -129,6 +137,16 @@ impl TextArena {
             if range.start < end {
                 shared.release_resident(range.start..end);
             }
+        }
+    }
+
+    /// [`TextArena::release_resident`] of each of `runs` (in increasing order, each within the
+    /// arena), at once where the owner can: many short runs cost a mapped file one system call
+    /// per thousand.
+    pub fn release_resident_runs(&self, runs: &[std::ops::Range<usize>]) {
+        if let Some(shared) = &self.shared {
+            debug_assert!(runs.iter().all(|r| r.start <= r.end && r.end <= self.len()));
+            shared.release_resident_runs(runs);
         }
     }
 

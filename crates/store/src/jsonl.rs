@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::batch_merge::merge_in_order;
+use super::chunk_pages::chunk_only_pages;
 use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
@@ -50,17 +51,30 @@ pub fn read_jsonl_with(
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
 ) -> Option<EventLog> {
-    read_jsonl_releasing(bytes, progress, limits, true)
+    read_jsonl_releasing(bytes, progress, limits, LetGo::Everything)
 }
 
-/// [`read_jsonl_with`], letting go of each chunk's pages once parsed only when `release_behind`
-/// (and the bytes can: a viewer's mapped file, see `mapped_file.rs`) — a staged command's
-/// mapping keeps them for the passes after the read.
+/// What the reader lets go of behind it, once each piece of a large input is parsed (when the
+/// bytes can let pages go: a mapped file that is not the plain command line's, see
+/// `mapped_file.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LetGo {
+    /// Nothing: the passes after the read may look at any line (a staged command keeps every
+    /// page through them).
+    Nothing,
+    /// Every page of the piece (the viewer: it reads lines again as it shows them).
+    Everything,
+    /// The pages holding only streamed-chunk lines (`check`, whose passes read no chunk; see
+    /// `chunk_pages.rs`).
+    ChunkOnlyPages,
+}
+
+/// [`read_jsonl_with`], letting go of what `let_go` says behind the parse.
 pub(crate) fn read_jsonl_releasing(
     bytes: impl Into<TextArena>,
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
-    release_behind: bool,
+    let_go: LetGo,
 ) -> Option<EventLog> {
     let bytes: TextArena = bytes.into();
     let first_len = memchr(b'\n', &bytes).unwrap_or(bytes.len());
@@ -90,10 +104,10 @@ pub(crate) fn read_jsonl_releasing(
     let first_line = if body_start > 0 { 2 } else { 1 };
     // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
     // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
-    let release = |range| {
-        if release_behind {
-            bytes.release_resident(range);
-        }
+    let release = |range: std::ops::Range<usize>, parsed: &EventBatch| match let_go {
+        LetGo::Nothing => {}
+        LetGo::Everything => bytes.release_resident(range),
+        LetGo::ChunkOnlyPages => bytes.release_resident_runs(&chunk_only_pages(parsed, range)),
     };
     let options = LineOptions {
         copy: bytes.may_change(),
@@ -159,7 +173,14 @@ pub(crate) fn parse_body_within(
         copy: false,
         max_len: limits.event_len(),
     };
-    parse_body_releasing(bytes, from, first_line.max(1), progress, &|_| {}, options)
+    parse_body_releasing(
+        bytes,
+        from,
+        first_line.max(1),
+        progress,
+        &|_, _| {},
+        options,
+    )
 }
 
 /// How each line is read.
@@ -173,14 +194,14 @@ struct LineOptions {
     max_len: usize,
 }
 
-/// [`parse_body`], calling `release` with each chunk's byte range once that chunk is parsed
-/// (large inputs only).
+/// [`parse_body`], calling `release` with each piece's byte range and what was parsed from it
+/// once that piece is parsed (large inputs only; not for a piece whose parse was cancelled).
 fn parse_body_releasing(
     bytes: &[u8],
     from: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
-    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+    release: &(dyn Fn(std::ops::Range<usize>, &EventBatch) + Sync),
     options: LineOptions,
 ) -> Option<EventBatch> {
     if bytes.len().saturating_sub(from) < PARALLEL_THRESHOLD {
@@ -194,7 +215,9 @@ fn parse_body_releasing(
         .par_iter()
         .map(|&(a, b)| {
             let parsed = parse_range(bytes, a, b, 1, progress, options);
-            release(a..b);
+            if let Some((batch, _)) = &parsed {
+                release(a..b, batch);
+            }
             parsed
         })
         .collect::<Option<Vec<_>>>()?;

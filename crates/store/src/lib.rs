@@ -12,6 +12,7 @@
 //! the session's decompressed text.
 
 mod batch_merge;
+mod chunk_pages;
 mod discover;
 mod envelope;
 mod envelope_scan;
@@ -55,7 +56,7 @@ pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelop
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::{FileChange, FileIdentity};
-use jsonl::read_jsonl_releasing;
+use jsonl::{LetGo, read_jsonl_releasing};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl, read_jsonl_with};
 pub use limits::{
     DEFAULT_EVENT_BYTES, ReadLimits, ReadStop, TOTAL_CEILING, default_total_bytes, parse_byte_size,
@@ -65,7 +66,7 @@ pub use log_with_line::{LineError, LogBytes, SaveLogError, log_with_line, write_
 pub use map_for::OnTruncate;
 #[cfg(target_os = "linux")]
 #[doc(hidden)]
-pub use mapped_file::set_after_map_hook;
+pub use mapped_file::{page_runs_can_be_let_go, set_after_map_hook};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
@@ -217,6 +218,20 @@ pub fn open_staged(
     open_reading(path, session, None, reading, limits)
 }
 
+/// [`open_mapped`] for `check`, whose passes after the read look at no streamed chunk's text:
+/// the mapping lets go of the pages that hold nothing but streamed-chunk lines once their piece
+/// is parsed (`chunk_pages.rs`), and keeps every other page until the log is dropped. What any
+/// pass reads is the same; a chunk read after all faults its page back in from the page cache.
+pub fn open_for_check(
+    path: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+    on_truncate: OnTruncate,
+) -> Result<Opened, StoreError> {
+    let reading = Reading::Map(MapFor::Check(on_truncate));
+    open_reading(path, session, None, reading, limits)
+}
+
 /// What the desktop viewer opens a file with: [`open_within`], but a large JSONL file is
 /// mapped lazily instead of copied (Linux, once the guard is installed; see
 /// `mapped_file.rs`). The log's text arena shares the page cache and lets go of pages once
@@ -238,9 +253,6 @@ pub fn open_for_viewer(
     )
 }
 
-/// The viewer's mapping, whose reading lets go of pages behind the parse.
-const VIEWER: Reading = Reading::Map(MapFor::Viewer);
-
 /// How the bytes of a JSONL file get into memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reading {
@@ -248,6 +260,21 @@ enum Reading {
     Copy,
     /// Mapped when large enough (`read_file::map_or_read`), for this use.
     Map(MapFor),
+}
+
+impl Reading {
+    /// What the JSONL reader lets go of behind its parse: the viewer every page (it reads
+    /// lines again as it shows them), `check` the pages of streamed chunks alone, the other
+    /// commands nothing (their passes may read any line).
+    fn let_go(self) -> LetGo {
+        match self {
+            Reading::Map(MapFor::Viewer) => LetGo::Everything,
+            Reading::Map(MapFor::Check(_)) => LetGo::ChunkOnlyPages,
+            Reading::Copy | Reading::Map(MapFor::CommandLine(_) | MapFor::Staged(_)) => {
+                LetGo::Nothing
+            }
+        }
+    }
 }
 
 /// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
@@ -288,8 +315,7 @@ fn open_reading(
             }
             let log = match format {
                 Format::Zstd => read_zstd_jsonl(&bytes, progress, limits),
-                // Only the viewer's mapping lets go of each chunk's pages once parsed.
-                _ => read_jsonl_releasing(bytes, progress, limits, reading == VIEWER)
+                _ => read_jsonl_releasing(bytes, progress, limits, reading.let_go())
                     .ok_or(ReadStop::Cancelled),
             }
             .map_err(stopped)?;

@@ -1,6 +1,6 @@
 //! Who a mapping of a log is for — the command line on one file, the command line on each file
-//! of a folder, a command that reads the whole log once and then a part of it (`export`), or the
-//! desktop viewer — and what a file truncated under it does.
+//! of a folder, a command that reads the whole log once and then a part of it (`export`), `check`
+//! (which reads no streamed chunk after the read), or the desktop viewer — and what a file truncated under it does.
 
 /// What happens when another program truncates a file the command line has mapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,10 @@ pub enum MapFor {
     /// ([`surface_engine::EventLog::release_resident`]), after it copied out the lines its later
     /// passes read ([`surface_engine::EventLog::keep_lines`]).
     Staged(OnTruncate),
+    /// `check`, a short process whose passes after the read look at every event's text but a
+    /// streamed chunk's: as for [`MapFor::CommandLine`], but the pages that hold nothing but
+    /// streamed-chunk lines are let go once their piece is parsed (`chunk_pages.rs`).
+    Check(OnTruncate),
     /// The desktop viewer: pages faulted in as read and let go behind; a truncation turns the
     /// mapping into zeros and marks it lost.
     Viewer,
