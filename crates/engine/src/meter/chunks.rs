@@ -144,7 +144,11 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     // what it read, its digits tested as they are summed), so bytes rewritten under it give a
     // wrong figure or `None`, never a panic — as a copy taken mid-write would. Every other
     // line is copied first (`with_event_bytes`), because the scan behind it validates.
+    // Tried only where deltas are written as lines: a log that packs its deltas into rows
+    // (the harness since 2026-07-27) writes its block boundaries, finishes and usage as chunk
+    // lines, which the literal reader would read up to their chunk type only to decline.
     if matches!(e.text(), EventText::Line { .. })
+        && log.packed_rows.is_empty()
         && let Some(piece) = delta_line(log.line_text(idx))
     {
         return piece;
