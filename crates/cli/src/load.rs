@@ -33,12 +33,7 @@ pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
 /// [`load`], with what a truncation of the mapped file does (`check DIR`: report that file,
 /// [`OnTruncate::Report`], and check the others).
 pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
-    let opened = store::open_mapped(
-        &input.file,
-        input.session.as_deref(),
-        &input.limits(),
-        on_truncate,
-    )?;
+    let opened = open_with(store::open_mapped, input, on_truncate)?;
     let mut log = opened.log;
     let mut repaired = 0;
     if repair {
@@ -58,18 +53,36 @@ pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyh
 /// streamed-chunk lines once they are parsed ([`store::open_for_check`]), since no pass of
 /// `check` reads a chunk's text again.
 pub fn load_for_check(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
-    let opened = store::open_for_check(
-        &input.file,
-        input.session.as_deref(),
-        &input.limits(),
-        on_truncate,
-    )?;
+    let opened = open_with(store::open_for_check, input, on_truncate)?;
     Ok(Loaded {
         log: opened.log,
         format: opened.format,
         session: opened.session,
         repaired: 0,
     })
+}
+
+/// How the store opens a command's file: [`store::open_mapped`] and its kin.
+type Opener = fn(
+    &std::path::Path,
+    Option<&str>,
+    &store::ReadLimits,
+    OnTruncate,
+) -> Result<store::Opened, store::StoreError>;
+
+/// `input`'s file opened by `open`, within the input's limits.
+fn open_with(
+    open: Opener,
+    input: &Input,
+    on_truncate: OnTruncate,
+) -> anyhow::Result<store::Opened> {
+    let limits = input.limits();
+    Ok(open(
+        &input.file,
+        input.session.as_deref(),
+        &limits,
+        on_truncate,
+    )?)
 }
 
 impl Loaded {

@@ -200,8 +200,7 @@ pub fn open_mapped(
     limits: &ReadLimits,
     on_truncate: OnTruncate,
 ) -> Result<Opened, StoreError> {
-    let reading = Reading::Map(MapFor::CommandLine(on_truncate));
-    open_reading(path, session, None, reading, limits)
+    open_mapped_for(path, session, limits, MapFor::CommandLine(on_truncate))
 }
 
 /// [`open_mapped`] for a command that reads the whole log once and then only a part of it
@@ -214,8 +213,7 @@ pub fn open_staged(
     limits: &ReadLimits,
     on_truncate: OnTruncate,
 ) -> Result<Opened, StoreError> {
-    let reading = Reading::Map(MapFor::Staged(on_truncate));
-    open_reading(path, session, None, reading, limits)
+    open_mapped_for(path, session, limits, MapFor::Staged(on_truncate))
 }
 
 /// [`open_mapped`] for `check`, whose passes after the read look at no streamed chunk's text:
@@ -228,8 +226,17 @@ pub fn open_for_check(
     limits: &ReadLimits,
     on_truncate: OnTruncate,
 ) -> Result<Opened, StoreError> {
-    let reading = Reading::Map(MapFor::Check(on_truncate));
-    open_reading(path, session, None, reading, limits)
+    open_mapped_for(path, session, limits, MapFor::Check(on_truncate))
+}
+
+/// The command line's openings of `path`, mapped for `use_`, with no progress to report.
+fn open_mapped_for(
+    path: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+    use_: MapFor,
+) -> Result<Opened, StoreError> {
+    open_reading(path, session, None, Reading::Map(use_), limits)
 }
 
 /// What the desktop viewer opens a file with: [`open_within`], but a large JSONL file is
