@@ -65,6 +65,11 @@ pub struct EventBatch {
     pub packed_rows: Vec<PackedRow>,
     /// Problems met while reading, in file order.
     pub problems: Vec<LogProblem>,
+    /// Where [`crate::audit::OVERFLOW_CODE`] occurs in the bytes the batch was read from
+    /// (offsets into the log's text, ascending), when the reader searched every one of them
+    /// as it read (`None`: it did not). Every occurrence wholly inside an event's line is
+    /// here; see [`EventLog::new`].
+    pub overflow_code_at: Option<Vec<u64>>,
 }
 
 impl EventBatch {
@@ -130,6 +135,15 @@ impl EventBatch {
     /// problems. The records are left
     /// for the caller to append (the JSONL reader copies them on two threads).
     pub fn append_tables(&mut self, other: &mut EventBatch, line_base: u32) -> BatchRemap {
+        // Searched only when both were (their offsets already refer to the one text).
+        self.overflow_code_at = match (self.overflow_code_at.take(), other.overflow_code_at.take())
+        {
+            (Some(mut mine), Some(theirs)) => {
+                mine.extend(theirs);
+                Some(mine)
+            }
+            _ => None,
+        };
         let remap = BatchRemap {
             type_map: other
                 .types
@@ -221,11 +235,22 @@ pub struct EventLog {
     /// Indices of the events that take part (rule 6), kept only once some event does not:
     /// then seqs are no longer increasing in log order and lookups search this instead.
     participants: Option<Vec<u32>>,
+    /// Where the overflow code occurs in the text the reader searched as it read (see
+    /// [`EventLog::overflow_code_found`]).
+    code_found: Option<CodeFound>,
+}
+
+/// The overflow code's offsets in the first `upto` bytes of a log's text, found by its reader.
+#[derive(Clone, Debug)]
+struct CodeFound {
+    offsets: Vec<u64>,
+    upto: u64,
 }
 
 impl EventLog {
     /// Builds a log from its header, its text arena (a `Vec<u8>` or a [`TextArena`]) and the
-    /// batch read from it.
+    /// batch read from it. A batch's [`EventBatch::overflow_code_at`] must be of this text: the
+    /// log answers [`EventLog::overflow_code_found`] from it.
     pub fn new(
         header: Option<SessionHeader>,
         text: impl Into<TextArena>,
@@ -235,9 +260,15 @@ impl EventLog {
         // spare slot of the record vector costs 40 bytes.
         batch.events.shrink_to_fit();
         batch.sources.shrink_to_fit();
+        let text: TextArena = text.into();
+        let code_found = batch.overflow_code_at.map(|offsets| CodeFound {
+            offsets,
+            upto: text.len() as u64,
+        });
         let mut log = EventLog {
             header,
-            text: text.into(),
+            text,
+            code_found,
             events: Vec::new(),
             types: batch.types,
             sources: batch.sources,
@@ -264,6 +295,9 @@ impl EventLog {
             extras: std::mem::take(&mut self.extras),
             packed_rows: std::mem::take(&mut self.packed_rows),
             problems: std::mem::take(&mut self.problems),
+            // The log keeps what the first read found (`code_found`); the text appended since
+            // is searched when asked for.
+            overflow_code_at: None,
         };
         own.append(batch);
         self.events = own.events;
@@ -443,6 +477,17 @@ impl EventLog {
         }
         let start = x.sources_start as usize;
         self.sources.get(start..start + x.sources_len as usize)
+    }
+
+    /// Where [`crate::audit::OVERFLOW_CODE`] occurs in the text, as far as the reader searched
+    /// it while reading: the offsets (ascending) and the length of text they cover (every
+    /// occurrence wholly inside an event's line before it is among them; text appended later,
+    /// by a live follow, is not). `None` when the reader did not search (a SQLite or Zstandard
+    /// log, `check`'s read). The overflow watch starts from them ([`crate::audit::OverflowWatch::over`]).
+    pub fn overflow_code_found(&self) -> Option<(&[u64], u64)> {
+        self.code_found
+            .as_ref()
+            .map(|found| (found.offsets.as_slice(), found.upto))
     }
 
     /// The whole text arena, for a search over every line at once (the overflow watch's).

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::batch_merge::merge_in_order;
 use super::chunk_pages::chunk_only_pages;
+use super::code_search::CodeSearch;
 use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
@@ -112,6 +113,8 @@ pub(crate) fn read_jsonl_releasing(
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),
+        // `check` watches for no overflow; every other pass over a whole log may.
+        find_overflow_code: let_go != LetGo::ChunkOnlyPages,
     };
     let mut batch =
         parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
@@ -172,6 +175,8 @@ pub(crate) fn parse_body_within(
     let options = LineOptions {
         copy: false,
         max_len: limits.event_len(),
+        // Lines appended to a log: the watch searches text past what the first read searched.
+        find_overflow_code: false,
     };
     parse_body_releasing(
         bytes,
@@ -192,6 +197,9 @@ struct LineOptions {
     copy: bool,
     /// Lines longer than this are skipped (`line.too-long`), neither copied nor read.
     max_len: usize,
+    /// Whether the bytes are searched for the overflow code behind the reader
+    /// ([`CodeSearch`]; the batch's `overflow_code_at`).
+    find_overflow_code: bool,
 }
 
 /// [`parse_body`], calling `release` with each piece's byte range and what was parsed from it
@@ -263,12 +271,16 @@ fn parse_range(
         max_len: options.max_len,
     };
     parser.batch.events.reserve((to - from) / 200);
+    let mut code = options.find_overflow_code.then(|| CodeSearch::new(from));
     let mut at = from;
     let mut line = first_line;
     let mut since_report = 0usize;
     while at < to {
         let end = memchr(b'\n', &bytes[at..to]).map_or(to, |i| at + i);
         parser.line(at, end, line, end < to);
+        if let Some(code) = &mut code {
+            code.read_to(bytes, (end + 1).min(to));
+        }
         since_report += end + 1 - at;
         if since_report > (1 << 20) {
             if let Some(p) = progress {
@@ -285,6 +297,7 @@ fn parse_range(
     if let Some(p) = progress {
         p.advance(since_report as u64);
     }
+    parser.batch.overflow_code_at = code.map(|code| code.finish(bytes, to));
     Some((parser.batch, line - first_line))
 }
 
@@ -526,6 +539,7 @@ mod tests {
     const PLAIN: LineOptions = LineOptions {
         copy: false,
         max_len: usize::MAX,
+        find_overflow_code: false,
     };
 
     fn read(s: &str) -> EventLog {
@@ -726,5 +740,55 @@ mod tests {
                 .all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2)
         );
         assert_eq!(log.problems[0].line, Some(seq as u32 + 2));
+    }
+
+    /// The reader searches every byte it reads for the overflow code, on one thread or many:
+    /// it finds what a sweep of the body finds (the code in a header is no event's), and
+    /// `check`'s read, which watches for no overflow, does not search.
+    #[test]
+    fn the_reader_finds_the_overflow_code_where_a_sweep_does() {
+        let code = surface_engine::audit::OVERFLOW_CODE;
+        let finish = format!(
+            r#"{{"type":"assistant/chunk","seq":SEQ,"time":1,"data":{{"turn":1,"step":1,"chunk":{{"type":"finish","reason":{{"kind":"error","failure":{{"code":"{code}"}}}}}}}}}}"#
+        );
+        for size in [10_000, PARALLEL_THRESHOLD + 1000] {
+            let mut text = format!(
+                "{{\"type\":\"session\",\"version\":0,\"id\":\"{code}\",\"createdAt\":1}}\n"
+            );
+            let body = text.len();
+            let mut seq = 0;
+            while text.len() < size {
+                let line = if seq % 31 == 5 {
+                    finish.replace("SEQ", &seq.to_string())
+                } else {
+                    format!(
+                        r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1}}}}"#
+                    )
+                };
+                text.push_str(&line);
+                text.push('\n');
+                seq += 1;
+            }
+            // A torn last line holding the code.
+            text.push_str(&format!(r#"{{"type":"x","seq":{seq},"data":"{code}"#));
+            let swept: Vec<u64> = memchr::memmem::find_iter(&text.as_bytes()[body..], code)
+                .map(|at| (body + at) as u64)
+                .collect();
+            assert!(swept.len() > 3, "the body holds the code");
+            let log = read(&text);
+            assert_eq!(
+                log.overflow_code_found(),
+                Some((swept.as_slice(), text.len() as u64))
+            );
+            let checked = read_jsonl_releasing(
+                text.as_bytes().to_vec(),
+                None,
+                &ReadLimits::default(),
+                LetGo::ChunkOnlyPages,
+            )
+            .unwrap();
+            assert_eq!(checked.overflow_code_found(), None);
+            assert_eq!(checked.len(), log.len());
+        }
     }
 }

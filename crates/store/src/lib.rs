@@ -13,6 +13,7 @@
 
 mod batch_merge;
 mod chunk_pages;
+mod code_search;
 mod discover;
 mod envelope;
 mod envelope_scan;

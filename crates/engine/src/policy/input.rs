@@ -296,6 +296,8 @@ struct Builder<'a> {
     anchors: Vec<(u32, f64)>,
     next_anchor: usize,
     step_start_cursor: u32,
+    /// The request cursor of each of the meter's steps, in their order ([`request_cursor`]).
+    step_requests: Vec<u32>,
 }
 
 impl<'a> Builder<'a> {
@@ -378,6 +380,7 @@ impl<'a> Builder<'a> {
             anchors,
             next_anchor: 0,
             step_start_cursor: 0,
+            step_requests: Vec::new(),
         }
     }
 
@@ -388,12 +391,20 @@ impl<'a> Builder<'a> {
             .processed()
             .min(log.len())
             .min(self.meter.len());
+        // Each step's request cursor, found once: the requests below and the anchors read it.
+        self.step_requests = self
+            .meter
+            .steps()
+            .iter()
+            .map(|s| request_cursor(log, s, s.start.get() + 1) as u32)
+            .collect();
         let mut requests: Vec<u32> = self
             .meter
             .steps()
             .iter()
-            .filter(|s| s.start.get() < n)
-            .map(|s| request_cursor(log, s, s.start.get() + 1) as u32)
+            .zip(&self.step_requests)
+            .filter(|(s, _)| s.start.get() < n)
+            .map(|(_, &request)| request)
             .collect();
         requests.sort_unstable();
         // Every node and check is an item: reserve them at once rather than grow the vector
@@ -513,12 +524,14 @@ impl<'a> Builder<'a> {
     /// A usage anchor at the `assistant/message` `idx`: the provider's reported input over the
     /// meter's estimate of the same request (header and surface when its messages were fixed).
     fn anchor(&mut self, idx: EventIdx, prompt: f64) {
-        let fixed = self
+        // The step in force (as `Meter::step_at` finds it), by its position.
+        let in_force = self
             .meter
-            .step_at(idx.get() + 1)
-            .map_or(self.step_start_cursor as usize, |step| {
-                request_cursor(self.log, step, step.start.get() + 1)
-            });
+            .steps()
+            .partition_point(|s| s.start.get() <= idx.get());
+        let fixed = in_force
+            .checked_sub(1)
+            .map_or(self.step_start_cursor, |k| self.step_requests[k]) as usize;
         let estimate = self.meter.header_price_at(idx.get()) + self.meter.at(fixed).surface;
         let ratio = if prompt.is_nan() || estimate == 0 {
             1.0
