@@ -482,8 +482,8 @@ impl EventLog {
     /// Where [`crate::audit::OVERFLOW_CODE`] occurs in the text, as far as the reader searched
     /// it while reading: the offsets (ascending) and the length of text they cover (every
     /// occurrence wholly inside an event's line before it is among them; text appended later,
-    /// by a live follow, is not). `None` when the reader did not search (a SQLite or Zstandard
-    /// log, `check`'s read). The overflow watch starts from them ([`crate::audit::OverflowWatch::over`]).
+    /// by a live follow, is not). `None` when the reader did not search (a SQLite log, `check`'s
+    /// read of a JSONL file). The overflow watch starts from them ([`crate::audit::OverflowWatch::over`]).
     pub fn overflow_code_found(&self) -> Option<(&[u64], u64)> {
         self.code_found
             .as_ref()
