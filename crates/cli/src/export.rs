@@ -15,7 +15,6 @@ mod events;
 mod findings;
 mod jobs;
 mod key_cells;
-mod pages;
 mod part;
 mod session;
 mod sessions;

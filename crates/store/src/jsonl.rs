@@ -16,6 +16,7 @@ use super::envelope_scan::scan_envelope;
 use super::limits::ReadLimits;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
+use super::resident::ResidentBudget;
 use surface_engine::{
     ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, ProblemKind, SessionHeader,
     SurfaceOp, TextArena,
@@ -66,8 +67,10 @@ pub(crate) enum LetGo {
     /// Every page of the piece (the viewer: it reads lines again as it shows them).
     Everything,
     /// The pages holding only streamed-chunk lines (`check`, whose passes read no chunk; see
-    /// `chunk_pages.rs`).
-    ChunkOnlyPages,
+    /// `chunk_pages.rs`), and every page read so far once the process's resident memory is
+    /// past this budget ([`ResidentBudget::for_check`]: a packed log, whose index alone is half
+    /// the file).
+    ChunkOnlyPages(ResidentBudget),
 }
 
 /// [`read_jsonl_with`], letting go of what `let_go` says behind the parse.
@@ -108,13 +111,21 @@ pub(crate) fn read_jsonl_releasing(
     let release = |range: std::ops::Range<usize>, parsed: &EventBatch| match let_go {
         LetGo::Nothing => {}
         LetGo::Everything => bytes.release_resident(range),
-        LetGo::ChunkOnlyPages => bytes.release_resident_runs(&chunk_only_pages(parsed, range)),
+        LetGo::ChunkOnlyPages(budget) => {
+            let end = range.end;
+            bytes.release_resident_runs(&chunk_only_pages(parsed, range));
+            // Past the budget, every page read so far goes too (and a page the other thread
+            // is reading comes back as it reads on); the passes fault back what they read.
+            if bytes.is_shared() && budget.is_passed() {
+                bytes.release_resident(body_start..end);
+            }
+        }
     };
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),
         // `check` watches for no overflow; every other pass over a whole log may.
-        find_overflow_code: let_go != LetGo::ChunkOnlyPages,
+        find_overflow_code: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
     };
     let mut batch =
         parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
@@ -784,11 +795,77 @@ mod tests {
                 text.as_bytes().to_vec(),
                 None,
                 &ReadLimits::default(),
-                LetGo::ChunkOnlyPages,
+                LetGo::ChunkOnlyPages(ResidentBudget::for_check(text.len())),
             )
             .unwrap();
             assert_eq!(checked.overflow_code_found(), None);
             assert_eq!(checked.len(), log.len());
+        }
+    }
+
+    /// `check`'s reader past its budget lets go of every page it has read (a packed log, whose
+    /// index alone is half the file); within it, of the streamed chunks' pages alone. What the
+    /// log reads is the same.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn checks_reader_lets_go_of_every_page_read_once_past_its_budget() {
+        use crate::map_for::{MapFor, OnTruncate};
+        use crate::read_file::map_or_read;
+        use crate::resident::ResidentBudget;
+        assert!(crate::map_guard::install(), "the guard is in place");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut text =
+            String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
+        let mut seq = 0;
+        // A message and a few chunks at a time: every page holds a line `check` reads.
+        while text.len() < 9 << 20 {
+            text.push_str(&format!(
+                r#"{{"type":"user/message","seq":{seq},"time":1,"data":{{"content":"{}"}},"surfaceOp":"append"}}"#,
+                "m".repeat(300)
+            ));
+            text.push('\n');
+            seq += 1;
+            for _ in 0..4 {
+                text.push_str(&format!(
+                    r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1,"step":1,"chunk":{{"type":"text-delta","index":0,"text":"abc"}}}}}}"#
+                ));
+                text.push('\n');
+                seq += 1;
+            }
+        }
+        std::fs::write(&path, &text).unwrap();
+        let read = |budget| {
+            let bytes = map_or_read(&path, MapFor::Check(OnTruncate::Report), u64::MAX).unwrap();
+            assert!(bytes.is_shared(), "mapped");
+            let at = bytes.as_ptr() as usize;
+            let let_go = LetGo::ChunkOnlyPages(budget);
+            let log = read_jsonl_releasing(bytes, None, &ReadLimits::default(), let_go).unwrap();
+            let kib = crate::mapped_file::mapping_resident_kib(at);
+            (log, kib << 10)
+        };
+        let (kept, kept_bytes) = read(ResidentBudget {
+            kib: u64::MAX,
+            regrow_kib: 0,
+        });
+        let (gone, gone_bytes) = read(ResidentBudget {
+            kib: 0,
+            regrow_kib: 0,
+        });
+        assert!(
+            kept_bytes > text.len() / 2,
+            "{kept_bytes} of {} bytes kept within the budget",
+            text.len()
+        );
+        assert!(
+            gone_bytes < text.len() / 50,
+            "{gone_bytes} of {} bytes kept past the budget",
+            text.len()
+        );
+        assert_eq!(kept.len(), seq as usize);
+        assert_eq!(gone.len(), kept.len());
+        for idx in kept.indices() {
+            assert_eq!(kept.event_bytes(idx), gone.event_bytes(idx), "event {idx}");
         }
     }
 }

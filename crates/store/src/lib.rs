@@ -5,8 +5,8 @@
 //! One of the two crates of the workspace that may hold `unsafe` (the other is `surface-scan`):
 //! the operating system's part — mapping a file (`mapped_file`, `read_file`), the SIGBUS guard
 //! (`map_guard`) and its chaining to the handler it replaced (`sigbus_chain`), the machine's
-//! memory (`limits`) and one uninitialised-buffer fill (`batch_merge`). Each block states why
-//! it is sound; ARCHITECTURE.md gives the contract of mapped bytes.
+//! memory and page size (`limits`) and one uninitialised-buffer fill (`batch_merge`). Each
+//! block states why it is sound; ARCHITECTURE.md gives the contract of mapped bytes.
 //!
 //! Every reader holds a file to [`ReadLimits`] (`limits.rs`): a per-event limit and a total on
 //! the session's decompressed text.
@@ -31,6 +31,7 @@ mod mapped_file;
 mod packed_rows;
 mod progress;
 mod read_file;
+mod resident;
 #[cfg(target_os = "linux")]
 mod sigbus_chain;
 mod sqlite;
@@ -69,6 +70,7 @@ pub use map_for::OnTruncate;
 #[doc(hidden)]
 pub use mapped_file::{page_runs_can_be_let_go, set_after_map_hook};
 pub use progress::LoadProgress;
+pub use resident::{ResidentBudget, resident_kib};
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
 pub use write_new::{WriteError, refuse_the_log, write_new_file};
@@ -271,13 +273,16 @@ enum Reading {
 }
 
 impl Reading {
-    /// What the JSONL reader lets go of behind its parse: the viewer every page (it reads
-    /// lines again as it shows them), `check` the pages of streamed chunks alone, the other
-    /// commands nothing (their passes may read any line).
-    fn let_go(self) -> LetGo {
+    /// What the JSONL reader of `text_len` bytes lets go of behind its parse: the viewer every
+    /// page (it reads lines again as it shows them), `check` the pages of streamed chunks
+    /// alone until the process passes its budget (then every page read), the other commands
+    /// nothing (their passes may read any line).
+    fn let_go(self, text_len: usize) -> LetGo {
         match self {
             Reading::Map(MapFor::Viewer) => LetGo::Everything,
-            Reading::Map(MapFor::Check(_)) => LetGo::ChunkOnlyPages,
+            Reading::Map(MapFor::Check(_)) => {
+                LetGo::ChunkOnlyPages(ResidentBudget::for_check(text_len))
+            }
             Reading::Copy | Reading::Map(MapFor::CommandLine(_) | MapFor::Staged(_)) => {
                 LetGo::Nothing
             }
@@ -323,8 +328,11 @@ fn open_reading(
             }
             let log = match format {
                 Format::Zstd => read_zstd_jsonl(&bytes, progress, limits),
-                _ => read_jsonl_releasing(bytes, progress, limits, reading.let_go())
-                    .ok_or(ReadStop::Cancelled),
+                _ => {
+                    let let_go = reading.let_go(bytes.len());
+                    read_jsonl_releasing(bytes, progress, limits, let_go)
+                }
+                .ok_or(ReadStop::Cancelled),
             }
             .map_err(stopped)?;
             if log.text_lost() {

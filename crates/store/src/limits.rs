@@ -96,14 +96,17 @@ pub fn default_total_bytes() -> u64 {
 #[cfg(unix)]
 pub fn physical_memory() -> Option<u64> {
     // SAFETY: `sysconf` reads a system setting; it has no memory preconditions.
-    let (pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    let (pages, page) = (u64::try_from(pages).ok()?, u64::try_from(page).ok()?);
+    let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
+    let (pages, page) = (u64::try_from(pages).ok()?, page_bytes()?);
     pages.checked_mul(page).filter(|&m| m > 0)
+}
+
+/// The size of a memory page in bytes (`sysconf`, Unix), `None` when it cannot be told.
+#[cfg(unix)]
+pub(crate) fn page_bytes() -> Option<u64> {
+    // SAFETY: `sysconf` reads a system setting; it has no memory preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(page).ok().filter(|&p| p > 0)
 }
 
 /// The machine's physical memory: not told off Unix.

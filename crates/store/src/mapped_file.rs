@@ -312,6 +312,27 @@ impl MappedFile {
 }
 
 #[cfg(test)]
+/// The resident size, in KiB, of the mapping that holds address `at` (`/proc/self/smaps`).
+pub(crate) fn mapping_resident_kib(at: usize) -> usize {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+    let mut inside = false;
+    for line in smaps.lines() {
+        let range = line.split_once(' ').and_then(|(r, _)| r.split_once('-'));
+        if let Some((from, to)) = range
+            && let (Ok(from), Ok(to)) = (
+                usize::from_str_radix(from, 16),
+                usize::from_str_radix(to, 16),
+            )
+        {
+            inside = (from..to).contains(&at);
+        } else if inside && let Some(kib) = line.strip_prefix("Rss:") {
+            return kib.trim().trim_end_matches(" kB").trim().parse().unwrap();
+        }
+    }
+    panic!("no mapping holds {at:#x}")
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use surface_engine::SharedText as _;
@@ -331,26 +352,6 @@ mod tests {
         (dir, path, mapped)
     }
 
-    /// The resident size, in KiB, of the mapping that holds address `at` (`/proc/self/smaps`).
-    fn resident_kib(at: usize) -> usize {
-        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-        let mut inside = false;
-        for line in smaps.lines() {
-            let range = line.split_once(' ').and_then(|(r, _)| r.split_once('-'));
-            if let Some((from, to)) = range
-                && let (Ok(from), Ok(to)) = (
-                    usize::from_str_radix(from, 16),
-                    usize::from_str_radix(to, 16),
-                )
-            {
-                inside = (from..to).contains(&at);
-            } else if inside && let Some(kib) = line.strip_prefix("Rss:") {
-                return kib.trim().trim_end_matches(" kB").trim().parse().unwrap();
-            }
-        }
-        panic!("no mapping holds {at:#x}")
-    }
-
     #[test]
     fn thousands_of_runs_are_let_go_at_once_and_read_the_same() {
         const PAGES: usize = 3_000;
@@ -364,7 +365,7 @@ mod tests {
             .sum();
         assert_eq!(touched, (0..PAGES).map(|p| p * 4096 % 253).sum::<usize>());
         let at = mapped.ptr.as_ptr() as usize;
-        assert_eq!(resident_kib(at), PAGES * 4);
+        assert_eq!(mapping_resident_kib(at), PAGES * 4);
         // Every other page, by a byte in it: 1,500 runs, two calls.
         let runs: Vec<_> = (0..PAGES)
             .step_by(2)
@@ -373,7 +374,11 @@ mod tests {
         // At most the pages not named stay (a kernel that keeps the file in large folios may
         // unmap more of each than the page named; what is read is the same).
         match mapped.let_go_runs(&runs) {
-            Ok(()) => assert!(resident_kib(at) <= PAGES * 2, "{} KiB", resident_kib(at)),
+            Ok(()) => assert!(
+                mapping_resident_kib(at) <= PAGES * 2,
+                "{} KiB",
+                mapping_resident_kib(at)
+            ),
             Err(e) => eprintln!("skipped: this kernel keeps the pages ({e})"),
         }
         assert_eq!(mapped.as_ref(), &content[..], "reads the same");
@@ -386,7 +391,7 @@ mod tests {
             .map(|&b| b as usize)
             .sum::<usize>();
         kept.release_resident_runs(&runs);
-        assert_eq!(resident_kib(kept.ptr.as_ptr() as usize), PAGES * 4);
+        assert_eq!(mapping_resident_kib(kept.ptr.as_ptr() as usize), PAGES * 4);
     }
 
     #[test]
