@@ -9,8 +9,9 @@
 //! behind the copy of the lines its later passes read (`EventLog::keep_lines`): its watcher
 //! acts only when the read, `check` and the meter together pass the budget (1.45× the log,
 //! 1.2× with `--payload`; docs/performance.md, rounds fifteen and seventeen). `check`'s
-//! reader lets go of what it has read once past `check`'s budget (1.3×, a packed log), and
-//! the watcher holds its passes to the same (round twenty-two).
+//! reader lets go of what it has read once past `check`'s budget (1.05×: a packed log, or a
+//! file the page cache holds in large folios), and the watcher holds its passes to the same
+//! (round twenty-two).
 
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;

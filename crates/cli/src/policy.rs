@@ -118,13 +118,19 @@ pub fn policy_of(
     } else {
         ReplayMode::Verify
     };
-    let ((report, ranges), parts) =
-        surface_passes::policy_parts_with(log, &surface, &meter, &scan, |input| {
+    // The ledger of the log as it ran needs only the parts: built beside the replay.
+    let ((report, ranges), actual, parts) = surface_passes::policy_parts_with(
+        log,
+        &surface,
+        &meter,
+        &scan,
+        |input| {
             let report = replay(log, &meter, input, &settings, mode);
             let ranges = count_ranges(log, &meter, input, &settings, &report);
             (report, ranges)
-        });
-    let actual = LedgerSummary::of(&Ledger::build(&parts, prices));
+        },
+        |parts| LedgerSummary::of(&Ledger::build(parts, prices)),
+    );
     let what_if = what_if_ledger(&parts, &report, &meter);
     let ledger = Ledgers {
         actual,

@@ -3,7 +3,8 @@
 //! ([`parts_with`]) and the `tool-call` blocks of the messages ([`ToolCalls::count`], the part
 //! of the input that reads message text) are gathered on the other. Then the replay runs on
 //! one worker while the settings the log's compactions bracket ([`PolicyInput::inferred`],
-//! read only at the replay's end) are inferred on the other.
+//! read only at the replay's end) are inferred on the other, followed there by what the caller
+//! makes of the parts alone (`policy`'s ledger of the log as it ran).
 
 use rayon::ThreadPool;
 use surface_engine::audit::{Scan, scan_compactions};
@@ -19,18 +20,23 @@ pub fn policy_parts_of<R: Send>(
     meter: &Meter,
     then: impl FnOnce(&PolicyInput) -> R + Send,
 ) -> (R, LedgerParts) {
-    policy_parts_with(log, surface, meter, &scan_compactions(log, false), then)
+    let scan = scan_compactions(log, false);
+    let (result, (), parts) = policy_parts_with(log, surface, meter, &scan, then, |_| ());
+    (result, parts)
 }
 
 /// [`policy_parts_of`] with the log's compaction brackets already scanned (as
 /// [`crate::surface_meter_and_scan_of`] gives them): the input and the parts read the one scan.
-pub fn policy_parts_with<R: Send>(
+/// `beside` gets the parts while `then` runs, after the inference on the other worker (it
+/// costs the replay nothing where the replay is the longer).
+pub fn policy_parts_with<R: Send, S: Send>(
     log: &EventLog,
     surface: &Surface,
     meter: &Meter,
     scan: &Scan,
     then: impl FnOnce(&PolicyInput) -> R + Send,
-) -> (R, LedgerParts) {
+    beside: impl FnOnce(&LedgerParts) -> S + Send,
+) -> (R, S, LedgerParts) {
     let (mut input, (parts, calls)) = rayon::join(
         || PolicyInput::build_deferring_calls(log, surface, meter, scan),
         || {
@@ -41,13 +47,14 @@ pub fn policy_parts_with<R: Send>(
         },
     );
     input.set_tool_calls(&calls);
-    let (result, ()) = rayon::join(
+    let (result, made) = rayon::join(
         || then(&input),
         || {
             input.inferred(log);
+            beside(&parts)
         },
     );
-    (result, parts)
+    (result, made, parts)
 }
 
 /// [`policy_parts_of`] on the workers of `pool`.

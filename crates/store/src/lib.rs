@@ -14,6 +14,7 @@
 mod batch_merge;
 mod chunk_pages;
 mod code_search;
+mod delta_envelope;
 mod discover;
 mod envelope;
 mod envelope_scan;

@@ -151,10 +151,15 @@ pub enum DeltaKind {
 
 impl DeltaKind {
     fn of_block_type(name: &str) -> Option<DeltaKind> {
+        DeltaKind::of_block_name(name.as_bytes())
+    }
+
+    /// The kind a `blockType` names, from its bytes as written (no escapes).
+    pub(super) fn of_block_name(name: &[u8]) -> Option<DeltaKind> {
         match name {
-            "text" => Some(DeltaKind::Text),
-            "reasoning" => Some(DeltaKind::Reasoning),
-            "tool-call" => Some(DeltaKind::ToolCall),
+            b"text" => Some(DeltaKind::Text),
+            b"reasoning" => Some(DeltaKind::Reasoning),
+            b"tool-call" => Some(DeltaKind::ToolCall),
             _ => None,
         }
     }

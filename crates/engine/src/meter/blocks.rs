@@ -58,6 +58,18 @@ pub(super) fn block_or_known(s: &mut Scanner<'_>, known: &[Known<'_>]) -> Option
     }
 }
 
+/// The price of the known block `bytes` hold at `at` (the first of `known` they start with,
+/// as [`block_or_known`] finds it), and the position after it.
+pub(super) fn known_block_at(
+    bytes: &[u8],
+    at: usize,
+    known: &[Known<'_>],
+) -> Option<((u64, bool), usize)> {
+    let rest = bytes.get(at..)?;
+    let k = known.iter().find(|k| rest.starts_with(k.raw))?;
+    Some(((k.price, k.tool_call), at + k.raw.len()))
+}
+
 /// An array of known blocks: the blocks with their text, and the sum of their prices.
 pub(super) fn blocks<'a>(s: &mut Scanner<'a>) -> Option<(Vec<Known<'a>>, u64)> {
     let (mut list, mut sum) = (Vec::new(), 0u64);

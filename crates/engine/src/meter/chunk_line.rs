@@ -1,17 +1,21 @@
-//! A streamed delta read from the exact line the harness writes for it, byte by byte:
+//! A stream chunk read from the exact line the harness writes for it, byte by byte:
 //! `{"type":"assistant/chunk","seq":1,"time":2,"data":{"turn":1,"step":1,"chunk":{"type":
 //! "text-delta","index":0,"text":"…"}}}` (and `reasoning-delta`, and `tool-call-delta` with
-//! `id`, an optional `name` and `argumentsDelta`). Most events of a large log are such lines,
-//! and the meter reads every one of them when it prices the streamed messages; here each is a
-//! run of fixed literals, two digit runs and one or two short strings, with no masks and no
-//! key matching.
+//! `id`, an optional `name` and `argumentsDelta`), and the chunks around the deltas:
+//! `block-start` with its `blockType`, `block-end` whose block is one the message repeats
+//! (a [`Known`] block), `finish` with a `reason` of one `kind`, and `usage` with a flat object.
+//! Most events of a large log are such lines, and the meter reads every one of them when it
+//! prices the streamed messages; here each is a run of fixed literals, digit runs and one or
+//! two short strings, with no masks and no key matching.
 //!
 //! The whole line must match, up to its last byte: the layout admits no other key, so no key
-//! can repeat, and a delta read here is the one [`super::chunks`]'s scan (and the reference)
+//! can repeat, and a piece read here is the one [`super::chunks`]'s scan (and the reference)
 //! reads. Any other line — another chunk type, another key order, a space, a `null`, a
-//! number that is not plain digits — answers `None` and takes the general scan.
+//! number that is not plain digits, an escape where a name is compared, a block the message
+//! does not repeat — answers `None` and takes the general scan.
 
 use super::anchor::{DeltaKind, Piece};
+use super::blocks::{Known, known_block_at};
 use super::scan::Literal;
 use surface_scan::byte_masks::skip_digits;
 
@@ -34,23 +38,37 @@ const NAME: Literal = Literal::new(br#","name":""#);
 // `,"argumentsDelta":"` is longer than one literal holds.
 const ARGUMENTS: Literal = Literal::new(br#","arguments"#);
 const DELTA: Literal = Literal::new(br#"Delta":""#);
+const BLOCK_START: Literal = Literal::new(br#"block-start""#);
+const BLOCK_TYPE: Literal = Literal::new(br#","blockType":""#);
+const BLOCK_END: Literal = Literal::new(br#"block-end""#);
+const BLOCK: Literal = Literal::new(br#","block":"#);
+const FINISH: Literal = Literal::new(br#"finish","reason""#);
+const REASON_KIND: Literal = Literal::new(br#":{"kind":""#);
+const USAGE: Literal = Literal::new(br#"usage","usage":{"#);
 
-/// The delta a harness-written `assistant/chunk` line carries, or `None` when the line is not
-/// exactly of that layout.
-pub(super) fn delta_line(bytes: &[u8]) -> Option<Piece> {
+/// The piece a harness-written `assistant/chunk` line carries (a `block-end` priced from
+/// `known`), or `None` when the line is not exactly of one of the layouts above.
+pub(super) fn chunk_line(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
     let mut at = CHUNK_EVENT.after(bytes, HEAD.after(bytes, 0)?)?;
     at = digits_end(bytes, SEQ.after(bytes, at)?)?;
     at = digits_end(bytes, TIME.after(bytes, at)?)?;
-    let (piece, end) = delta_at(bytes, DATA.after(bytes, at)?)?;
-    (bytes.get(end..)? == b"}").then_some(piece)
-}
-
-/// The delta of a `data` object at `at`, and the position after the object.
-#[inline]
-fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
-    let mut at = digits_end(bytes, TURN.after(bytes, at)?)?;
+    at = digits_end(bytes, TURN.after(bytes, DATA.after(bytes, at)?)?)?;
     at = digits_end(bytes, STEP.after(bytes, at)?)?;
     at = CHUNK_TYPE.after(bytes, CHUNK.after(bytes, at)?)?;
+    let (piece, end) = match bytes.get(at)? {
+        b't' | b'r' => delta_at(bytes, at)?,
+        b'b' => boundary_at(bytes, at, known)?,
+        b'f' => finish_at(bytes, at)?,
+        b'u' => usage_at(bytes, at)?,
+        _ => return None,
+    };
+    // The chunk object ends at `end`; then the `data` object and the event.
+    (bytes.get(end..)? == b"}}").then_some(piece)
+}
+
+/// The delta whose chunk type starts at `at`, and the position after the chunk object.
+#[inline(always)]
+fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
     let (kind, type_end) = match bytes.get(at)? {
         b't' => TEXT_DELTA
             .after(bytes, at)
@@ -60,7 +78,7 @@ fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
         _ => return None,
     };
     let (index_end, index) = digits(bytes, INDEX.after(bytes, type_end)?)?;
-    at = index_end;
+    let mut at = index_end;
     let (len, name_len) = match kind {
         DeltaKind::ToolCall => {
             at = string_end(bytes, ID.after(bytes, at)?)?.0;
@@ -80,15 +98,61 @@ fn delta_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
             (units, None)
         }
     };
-    (bytes.get(at..at + 2)? == b"}}").then_some((
+    (*bytes.get(at)? == b'}').then_some((
         Piece::Delta {
             index,
             kind,
             len,
             name_len,
         },
-        at + 2,
+        at + 1,
     ))
+}
+
+/// A `block-start` (its `blockType` a string without escapes) or a `block-end` whose block is
+/// one of `known`, whose chunk type starts at `at`; the position after the chunk object.
+fn boundary_at(bytes: &[u8], at: usize, known: &[Known<'_>]) -> Option<(Piece, usize)> {
+    if let Some(type_end) = BLOCK_START.after(bytes, at) {
+        let (at, index) = digits(bytes, INDEX.after(bytes, type_end)?)?;
+        let (name, end) = plain_string(bytes, BLOCK_TYPE.after(bytes, at)?)?;
+        let kind = DeltaKind::of_block_name(name);
+        return (*bytes.get(end)? == b'}').then_some((Piece::Start { index, kind }, end + 1));
+    }
+    let (at, index) = digits(bytes, INDEX.after(bytes, BLOCK_END.after(bytes, at)?)?)?;
+    let ((price, tool_call), end) = known_block_at(bytes, BLOCK.after(bytes, at)?, known)?;
+    (*bytes.get(end)? == b'}').then_some((
+        Piece::End {
+            index,
+            price,
+            tool_call,
+        },
+        end + 1,
+    ))
+}
+
+/// A `finish` whose `reason` is an object of one `kind`, a string without escapes, whose chunk
+/// type starts at `at`; the position after the chunk object.
+fn finish_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
+    let (kind, end) = plain_string(bytes, REASON_KIND.after(bytes, FINISH.after(bytes, at)?)?)?;
+    let max_tokens = kind == b"max-tokens";
+    (bytes.get(end..end + 2)? == b"}}").then_some((Piece::Finish { max_tokens }, end + 2))
+}
+
+/// A `usage` chunk whose `usage` is a flat object (no brace, bracket or escape inside: a
+/// valid line then has no other key after it), whose chunk type starts at `at`; the position
+/// after the chunk object. It contributes nothing.
+fn usage_at(bytes: &[u8], at: usize) -> Option<(Piece, usize)> {
+    let body = USAGE.after(bytes, at)?;
+    let close = body + memchr::memchr3(b'}', b'{', b'[', bytes.get(body..)?)?;
+    let flat = !bytes[body..close].iter().any(|&b| b == b'\\' || b == b']');
+    (flat && bytes.get(close..close + 2)? == b"}}").then_some((Piece::Other, close + 2))
+}
+
+/// The bytes of the string whose first byte (after its opening quote) is at `at`, when it
+/// holds no escape, and the position after its closing quote.
+fn plain_string(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    let end = at + memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
+    (bytes[end] == b'"').then(|| (&bytes[at..end], end + 1))
 }
 
 /// The position after a run of plain digits at `at` whose value is not needed (`seq`,
@@ -215,7 +279,7 @@ mod tests {
     fn harness_deltas_are_read_from_their_literals() {
         let text = line(r#"{"type":"text-delta","index":1,"text":" pass é😀\n\u00e9"}"#);
         assert_eq!(
-            delta_line(text.as_bytes()),
+            chunk_line(text.as_bytes(), &[]),
             Some(Piece::Delta {
                 index: 1,
                 kind: DeltaKind::Text,
@@ -227,7 +291,7 @@ mod tests {
             r#"{"type":"tool-call-delta","index":2,"id":"call_1","name":"bash","argumentsDelta":"{\"a\""}"#,
         );
         assert_eq!(
-            delta_line(tool.as_bytes()),
+            chunk_line(tool.as_bytes(), &[]),
             Some(Piece::Delta {
                 index: 2,
                 kind: DeltaKind::ToolCall,
@@ -237,7 +301,7 @@ mod tests {
         );
         let nameless = line(r#"{"type":"tool-call-delta","index":0,"id":"c","argumentsDelta":""}"#);
         assert_eq!(
-            delta_line(nameless.as_bytes()),
+            chunk_line(nameless.as_bytes(), &[]),
             Some(Piece::Delta {
                 index: 0,
                 kind: DeltaKind::ToolCall,
@@ -256,18 +320,92 @@ mod tests {
             r#"{"type":"text-delta","index":-1,"text":"a"}"#,
             r#"{"type":"text-delta","index":99999999999999999999,"text":"a"}"#,
             r#"{"type":"text-delta", "index":1,"text":"a"}"#,
-            r#"{"type":"block-start","index":1,"blockType":"text"}"#,
             r#"{"type":"tool-call-delta","index":0,"id":"c","name":null,"argumentsDelta":""}"#,
             r#"{"index":1,"type":"text-delta","text":"a"}"#,
+            // An escape where a name is compared, another key, a block nobody repeats.
+            r#"{"type":"block-start","index":1,"blockType":"te\u0078t"}"#,
+            r#"{"type":"block-start","index":1,"blockType":"text","x":1}"#,
+            r#"{"type":"block-start","blockType":"text"}"#,
+            r#"{"type":"block-end","index":0,"block":{"type":"text","text":"abc"}}"#,
+            r#"{"type":"finish","reason":{"kind":"max\u002dtokens"}}"#,
+            r#"{"type":"finish","reason":{"kind":"error","failure":{"code":"X"}}}"#,
+            r#"{"type":"finish","reason":"stop"}"#,
+            r#"{"type":"usage","usage":{"inputTokens":{"cached":1}},"type":"text-delta"}"#,
+            r#"{"type":"usage","usage":{"note":"a}"},"index":1,"type":"text-delta","text":"x"}"#,
+            r#"{"type":"usage","usage":[1]}"#,
         ] {
-            assert_eq!(delta_line(line(chunk).as_bytes()), None, "{chunk}");
+            assert_eq!(chunk_line(line(chunk).as_bytes(), &[]), None, "{chunk}");
         }
         let extra_key = line(r#"{"type":"text-delta","index":1,"text":"a"}"#)
             .replace("}}}", r#"}},"surfaceOp":null}"#);
-        assert_eq!(delta_line(extra_key.as_bytes()), None);
+        assert_eq!(chunk_line(extra_key.as_bytes(), &[]), None);
         let trailing = format!("{} ", line(r#"{"type":"text-delta","index":1,"text":"a"}"#));
-        assert_eq!(delta_line(trailing.as_bytes()), None);
-        assert_eq!(delta_line(b""), None);
+        assert_eq!(chunk_line(trailing.as_bytes(), &[]), None);
+        assert_eq!(chunk_line(b"", &[]), None);
+    }
+
+    #[test]
+    fn harness_boundaries_finishes_and_usage_are_read_from_their_literals() {
+        for (chunk, piece) in [
+            (
+                r#"{"type":"block-start","index":3,"blockType":"reasoning"}"#,
+                Piece::Start {
+                    index: 3,
+                    kind: Some(DeltaKind::Reasoning),
+                },
+            ),
+            (
+                r#"{"type":"block-start","index":0,"blockType":"image"}"#,
+                Piece::Start {
+                    index: 0,
+                    kind: None,
+                },
+            ),
+            (
+                r#"{"type":"finish","reason":{"kind":"max-tokens"}}"#,
+                Piece::Finish { max_tokens: true },
+            ),
+            (
+                r#"{"type":"finish","reason":{"kind":"tool-calls"}}"#,
+                Piece::Finish { max_tokens: false },
+            ),
+            (
+                r#"{"type":"usage","usage":{"inputTokens":270,"outputTokens":96,"note":"ok"}}"#,
+                Piece::Other,
+            ),
+        ] {
+            let text = line(chunk);
+            assert_eq!(
+                chunk_line(text.as_bytes(), &[]),
+                Some(piece.clone()),
+                "{chunk}"
+            );
+            assert_eq!(reference(&text), piece, "{chunk}");
+        }
+    }
+
+    #[test]
+    fn a_block_end_the_message_repeats_is_priced_from_it() {
+        let block = r#"{"type":"tool-call","id":"c","name":"bash","arguments":"{}"}"#;
+        let message = format!("[{block}]");
+        let mut scanner = super::super::scan::Scanner::new(message.as_bytes());
+        let (known, _) = super::super::blocks::blocks(&mut scanner).unwrap();
+        let text = line(&format!(
+            r#"{{"type":"block-end","index":2,"block":{block}}}"#
+        ));
+        let piece = chunk_line(text.as_bytes(), &known);
+        assert_eq!(piece, Some(reference(&text)));
+        assert!(matches!(
+            piece,
+            Some(Piece::End {
+                index: 2,
+                tool_call: true,
+                ..
+            })
+        ));
+        assert_eq!(piece, fast_piece(text.as_bytes(), &known));
+        // Without the message's blocks, the general scan prices it.
+        assert_eq!(chunk_line(text.as_bytes(), &[]), None);
     }
 
     proptest! {
@@ -288,7 +426,7 @@ mod tests {
         /// same; it answers for every harness-written delta.
         #[test]
         fn agrees_with_the_scan_and_the_reference(
-            kind in prop::sample::select(vec!["text-delta", "reasoning-delta", "tool-call-delta", "block-start"]),
+            kind in prop::sample::select(vec!["text-delta", "reasoning-delta", "tool-call-delta", "block-start", "finish", "usage"]),
             index in 0u64..1_000,
             text in "[a-zé😀\"\\\\\n\t\u{1}]{0,24}",
             name in prop::option::of("[a-z😀]{0,6}"),
@@ -303,18 +441,29 @@ mod tests {
                 ("tool-call-delta", None) => format!(
                     r#"{{"type":"{kind}","index":{index},"id":"c_1","argumentsDelta":{quoted}}}"#
                 ),
+                ("block-start", _) => format!(
+                    r#"{{"type":"{kind}","index":{index},"blockType":{quoted}}}"#
+                ),
+                ("finish", _) => format!(r#"{{"type":"{kind}","reason":{{"kind":{quoted}}}}}"#),
+                ("usage", _) => format!(r#"{{"type":"{kind}","usage":{{"n":{index},"s":{quoted}}}}}"#),
                 _ => format!(r#"{{"type":"{kind}","index":{index},"text":{quoted}}}"#),
             };
             let full = line(&chunk);
-            let read = delta_line(full.as_bytes());
-            prop_assert_eq!(read.is_some(), kind != "block-start");
+            let read = chunk_line(full.as_bytes(), &[]);
+            // Every delta is read; a name is compared only without escapes.
+            let escaped = quoted.contains('\\');
+            prop_assert_eq!(
+                read.is_some(),
+                kind.ends_with("delta") || !escaped,
+                "{}", full
+            );
             if let Some(piece) = read {
                 prop_assert_eq!(Some(piece.clone()), fast_piece(full.as_bytes(), &[]));
                 prop_assert_eq!(piece, reference(&full));
             }
             // A line cut short never reads as a delta, and never panics.
             let short = &full.as_bytes()[..cut.min(full.len().saturating_sub(1))];
-            prop_assert_eq!(delta_line(short), None);
+            prop_assert_eq!(chunk_line(short, &[]), None);
         }
     }
 }

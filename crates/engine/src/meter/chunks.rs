@@ -3,7 +3,7 @@
 
 use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
-use super::chunk_line::delta_line;
+use super::chunk_line::chunk_line;
 use super::scan::{Scanner, once};
 use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData};
 
@@ -73,22 +73,13 @@ pub(super) fn fast_piece(bytes: &[u8], known: &[Known<'_>]) -> Option<Piece> {
     })
 }
 
-fn delta_kind(name: &[u8]) -> Option<DeltaKind> {
-    match name {
-        b"text" => Some(DeltaKind::Text),
-        b"reasoning" => Some(DeltaKind::Reasoning),
-        b"tool-call" => Some(DeltaKind::ToolCall),
-        _ => None,
-    }
-}
-
 /// The piece of a chunk's scanned facts, by the rules of [`piece_of_chunk`].
 fn piece_from(c: ChunkFacts<'_>) -> Option<Piece> {
     let len = |f: Option<Option<usize>>| f.flatten().unwrap_or(0);
     Some(match (c.kind?, c.index) {
         (b"block-start", Some(index)) => Piece::Start {
             index,
-            kind: c.block_type.flatten().and_then(delta_kind),
+            kind: c.block_type.flatten().and_then(DeltaKind::of_block_name),
         },
         (b"block-end", Some(index)) => match c.block {
             Some((price, tool_call)) => Piece::End {
@@ -144,12 +135,8 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     // what it read, its digits tested as they are summed), so bytes rewritten under it give a
     // wrong figure or `None`, never a panic — as a copy taken mid-write would. Every other
     // line is copied first (`with_event_bytes`), because the scan behind it validates.
-    // Tried only where deltas are written as lines: a log that packs its deltas into rows
-    // (the harness since 2026-07-27) writes its block boundaries, finishes and usage as chunk
-    // lines, which the literal reader would read up to their chunk type only to decline.
     if matches!(e.text(), EventText::Line { .. })
-        && log.packed_rows.is_empty()
-        && let Some(piece) = delta_line(log.line_text(idx))
+        && let Some(piece) = chunk_line(log.line_text(idx), known)
     {
         return piece;
     }
