@@ -112,12 +112,13 @@ pub(crate) fn read_jsonl_releasing(
         LetGo::Nothing => {}
         LetGo::Everything => bytes.release_resident(range),
         LetGo::ChunkOnlyPages(budget) => {
-            let end = range.end;
             bytes.release_resident_runs(&chunk_only_pages(parsed, range));
-            // Past the budget, every page read so far goes too (and a page the other thread
-            // is reading comes back as it reads on); the passes fault back what they read.
+            // Past the budget, every page goes: those read so far, and those another thread
+            // faulted in around its own piece (a fault maps a whole large folio, which may
+            // reach into a piece parsed already); what a thread reads on comes back as it
+            // reads, and the passes fault back what they read.
             if bytes.is_shared() && budget.is_passed() {
-                bytes.release_resident(body_start..end);
+                bytes.release_resident(body_start..bytes.len());
             }
         }
     };
