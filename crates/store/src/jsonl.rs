@@ -67,9 +67,9 @@ pub(crate) enum LetGo {
     /// Every page of the piece (the viewer: it reads lines again as it shows them).
     Everything,
     /// The pages holding only streamed-chunk lines (`check`, whose passes read no chunk; see
-    /// `chunk_pages.rs`), and every page read so far once the process's resident memory is
+    /// `chunk_pages.rs`), and every page of the mapping once the process's resident memory is
     /// past this budget ([`ResidentBudget::for_check`]: a packed log, whose index alone is half
-    /// the file).
+    /// the file, or a file in large page-cache folios).
     ChunkOnlyPages(ResidentBudget),
 }
 
@@ -804,12 +804,12 @@ mod tests {
         }
     }
 
-    /// `check`'s reader past its budget lets go of every page it has read (a packed log, whose
+    /// `check`'s reader past its budget lets go of every page of the mapping (a packed log, whose
     /// index alone is half the file); within it, of the streamed chunks' pages alone. What the
     /// log reads is the same.
     #[cfg(target_os = "linux")]
     #[test]
-    fn checks_reader_lets_go_of_every_page_read_once_past_its_budget() {
+    fn checks_reader_lets_go_of_the_mapping_once_past_its_budget() {
         use crate::map_for::{MapFor, OnTruncate};
         use crate::read_file::map_or_read;
         use crate::resident::ResidentBudget;
