@@ -137,12 +137,7 @@ mod tests {
     use super::*;
     use crate::envelope_scan::{ScanOutcome, compare_with_serde};
     use proptest::prelude::*;
-
-    fn line(chunk: &str) -> String {
-        format!(
-            r#"{{"type":"assistant/chunk","seq":12,"time":1786000000018,"data":{{"turn":1,"step":3,"chunk":{chunk}}}}}"#
-        )
-    }
+    use surface_engine::meter::harness_chunks::{chunk_event_line as line, delta_chunk};
 
     /// The envelope read here is serde_json's, and the general scanner's.
     fn agrees(text: &str) {
@@ -221,18 +216,7 @@ mod tests {
             at in 0usize..400,
             byte in prop::sample::select(vec![b'"', b'\\', b'}', b'{', b' ', b'0', b'u', 0x01, b',']),
         ) {
-            let quoted = serde_json::to_string(&text).unwrap();
-            let chunk = match (kind, &name) {
-                ("tool-call-delta", Some(n)) => format!(
-                    r#"{{"type":"{kind}","index":{index},"id":"c_1","name":{},"argumentsDelta":{quoted}}}"#,
-                    serde_json::to_string(n).unwrap()
-                ),
-                ("tool-call-delta", None) => format!(
-                    r#"{{"type":"{kind}","index":{index},"id":"c_1","argumentsDelta":{quoted}}}"#
-                ),
-                _ => format!(r#"{{"type":"{kind}","index":{index},"text":{quoted}}}"#),
-            };
-            let full = line(&chunk);
+            let full = line(&delta_chunk(kind, index, &text, name.as_deref()));
             let read = delta_envelope(&full);
             // serde_json writes a control character other than these five as a `\u` escape.
             let u_escape = text

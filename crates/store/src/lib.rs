@@ -276,8 +276,8 @@ enum Reading {
 impl Reading {
     /// What the JSONL reader of `text_len` bytes lets go of behind its parse: the viewer every
     /// page (it reads lines again as it shows them), `check` the pages of streamed chunks
-    /// alone until the process passes its budget (then every page read), the other commands
-    /// nothing (their passes may read any line).
+    /// alone until the process passes its budget (then every page of the mapping), the other
+    /// commands nothing (their passes may read any line).
     fn let_go(self, text_len: usize) -> LetGo {
         match self {
             Reading::Map(MapFor::Viewer) => LetGo::Everything,

@@ -48,18 +48,17 @@ pub(super) fn block(s: &mut Scanner<'_>) -> Option<(u64, bool)> {
 
 /// A block met again: priced by its text when it equals a known block, else scanned.
 pub(super) fn block_or_known(s: &mut Scanner<'_>, known: &[Known<'_>]) -> Option<(u64, bool)> {
-    let rest = s.rest();
-    match known.iter().find(|k| rest.starts_with(k.raw)) {
-        Some(k) => {
-            s.advance(k.raw.len());
-            Some((k.price, k.tool_call))
+    match known_block_at(s.rest(), 0, known) {
+        Some((priced, end)) => {
+            s.advance(end);
+            Some(priced)
         }
         None => block(s),
     }
 }
 
-/// The price of the known block `bytes` hold at `at` (the first of `known` they start with,
-/// as [`block_or_known`] finds it), and the position after it.
+/// The price of the known block `bytes` hold at `at` (the first of `known` they start with),
+/// and the position after it.
 pub(super) fn known_block_at(
     bytes: &[u8],
     at: usize,

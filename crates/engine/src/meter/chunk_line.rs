@@ -258,6 +258,7 @@ fn units_in(w: u64, run: usize) -> usize {
 mod tests {
     use super::super::anchor::piece_of_chunk;
     use super::super::chunks::fast_piece;
+    use super::super::harness_chunks::{chunk_event_line as line, delta_chunk};
     use super::*;
     use proptest::prelude::*;
 
@@ -267,12 +268,6 @@ mod tests {
         value["data"]
             .get("chunk")
             .map_or(Piece::Other, piece_of_chunk)
-    }
-
-    fn line(chunk: &str) -> String {
-        format!(
-            r#"{{"type":"assistant/chunk","seq":12,"time":1786000000018,"data":{{"turn":1,"step":3,"chunk":{chunk}}}}}"#
-        )
     }
 
     #[test]
@@ -433,20 +428,13 @@ mod tests {
             cut in 0usize..200,
         ) {
             let quoted = serde_json::to_string(&text).unwrap();
-            let chunk = match (kind, &name) {
-                ("tool-call-delta", Some(n)) => format!(
-                    r#"{{"type":"{kind}","index":{index},"id":"c_1","name":{},"argumentsDelta":{quoted}}}"#,
-                    serde_json::to_string(n).unwrap()
-                ),
-                ("tool-call-delta", None) => format!(
-                    r#"{{"type":"{kind}","index":{index},"id":"c_1","argumentsDelta":{quoted}}}"#
-                ),
-                ("block-start", _) => format!(
+            let chunk = match kind {
+                "block-start" => format!(
                     r#"{{"type":"{kind}","index":{index},"blockType":{quoted}}}"#
                 ),
-                ("finish", _) => format!(r#"{{"type":"{kind}","reason":{{"kind":{quoted}}}}}"#),
-                ("usage", _) => format!(r#"{{"type":"{kind}","usage":{{"n":{index},"s":{quoted}}}}}"#),
-                _ => format!(r#"{{"type":"{kind}","index":{index},"text":{quoted}}}"#),
+                "finish" => format!(r#"{{"type":"{kind}","reason":{{"kind":{quoted}}}}}"#),
+                "usage" => format!(r#"{{"type":"{kind}","usage":{{"n":{index},"s":{quoted}}}}}"#),
+                _ => delta_chunk(kind, index, &text, name.as_deref()),
             };
             let full = line(&chunk);
             let read = chunk_line(full.as_bytes(), &[]);

@@ -11,6 +11,8 @@ mod blocks;
 mod chunk_line;
 mod chunks;
 mod findings;
+#[doc(hidden)]
+pub mod harness_chunks;
 mod header;
 mod js_json;
 mod price;
