@@ -175,6 +175,10 @@ mod tests {
         let surface = Surface::at_end(&log);
         assert!(surface.processed().min(log.len()) >= PARALLEL_FROM);
         let serial = Meter::build(&log, &surface);
+        assert!(
+            log.indices().any(|i| serial.tool_calls(i) > 0),
+            "messages make calls"
+        );
         let same_as_serial = |meter: &Meter, what: &str| {
             assert_eq!(meter.len(), serial.len(), "{what}");
             for cursor in (0..=log.len()).step_by(97).chain([log.len()]) {
@@ -185,6 +189,13 @@ mod tests {
                 );
             }
             assert_eq!(meter.steps(), serial.steps(), "{what}");
+            for idx in log.indices() {
+                assert_eq!(
+                    meter.tool_calls(idx),
+                    serial.tool_calls(idx),
+                    "{what}, {idx:?}"
+                );
+            }
         };
         for workers in [1, 2, 8] {
             let pool = rayon::ThreadPoolBuilder::new()

@@ -1,15 +1,14 @@
 //! The policy lab's whole-log reads spread over two workers. The replay's input
-//! ([`PolicyInput::build_deferring_calls`]) walks the log on one; the ledger's parts
-//! ([`parts_with`]) and the `tool-call` blocks of the messages ([`ToolCalls::count`], the part
-//! of the input that reads message text) are gathered on the other. Then the replay runs on
-//! one worker while the settings the log's compactions bracket ([`PolicyInput::inferred`],
-//! read only at the replay's end) are inferred on the other, followed there by what the caller
-//! makes of the parts alone (`policy`'s ledger of the log as it ran).
+//! ([`PolicyInput::build_with`]) walks the log on one while the ledger's parts ([`parts_with`])
+//! are gathered on the other, followed there by what the caller makes of the parts alone
+//! (`policy`'s ledger of the log as it ran). Then the replay runs on one worker while the
+//! settings the log's compactions bracket ([`PolicyInput::inferred`], read only at the
+//! replay's end) are inferred on the other.
 
 use rayon::ThreadPool;
 use surface_engine::audit::{Scan, scan_compactions};
 use surface_engine::cost::{LedgerParts, parts_with};
-use surface_engine::policy::{PolicyInput, ToolCalls};
+use surface_engine::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface};
 
 /// `then` of the policy input of `log` (`surface` processed to the end, `meter` built from
@@ -27,8 +26,8 @@ pub fn policy_parts_of<R: Send>(
 
 /// [`policy_parts_of`] with the log's compaction brackets already scanned (as
 /// [`crate::surface_meter_and_scan_of`] gives them): the input and the parts read the one scan.
-/// `beside` gets the parts while `then` runs, after the inference on the other worker (it
-/// costs the replay nothing where the replay is the longer).
+/// `beside` gets the parts on the worker that gathered them, while the input is still being
+/// built (the longer of the two).
 pub fn policy_parts_with<R: Send, S: Send>(
     log: &EventLog,
     surface: &Surface,
@@ -37,21 +36,18 @@ pub fn policy_parts_with<R: Send, S: Send>(
     then: impl FnOnce(&PolicyInput) -> R + Send,
     beside: impl FnOnce(&LedgerParts) -> S + Send,
 ) -> (R, S, LedgerParts) {
-    let (mut input, (parts, calls)) = rayon::join(
-        || PolicyInput::build_deferring_calls(log, surface, meter, scan),
+    let (input, (parts, made)) = rayon::join(
+        || PolicyInput::build_with(log, surface, meter, scan),
         || {
-            (
-                parts_with(log, surface, meter, scan),
-                ToolCalls::count(log, surface),
-            )
+            let parts = parts_with(log, surface, meter, scan);
+            let made = beside(&parts);
+            (parts, made)
         },
     );
-    input.set_tool_calls(&calls);
-    let (result, made) = rayon::join(
+    let (result, ()) = rayon::join(
         || then(&input),
         || {
             input.inferred(log);
-            beside(&parts)
         },
     );
     (result, made, parts)
@@ -88,8 +84,8 @@ mod tests {
         surface_store::read_jsonl(std::fs::read(path).unwrap(), None).unwrap()
     }
 
-    /// On one worker or two, the input (its calls counted apart) is the one built at once, and
-    /// so are the replay and the ledger's parts.
+    /// On one worker or two, the input is the one built alone, and so are the replay and the
+    /// ledger's parts.
     #[test]
     fn the_same_input_and_parts_on_one_worker_or_several() {
         let logs = [
@@ -111,7 +107,7 @@ mod tests {
                 "the log has checks"
             );
             // Messages make calls, so a count lost on the way would show.
-            assert_ne!(ToolCalls::count(log, &surface), ToolCalls::default());
+            assert!(log.indices().any(|i| meter.tool_calls(i) > 0));
             for workers in [1, 2] {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(workers)

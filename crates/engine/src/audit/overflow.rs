@@ -8,7 +8,7 @@ use std::cell::Cell;
 use memchr::memmem;
 use serde_json::Value;
 
-use crate::{EventIdx, EventLog, EventText, EventType};
+use crate::{EventIdx, EventLog, EventRecord, EventText, EventType};
 
 /// The failure code of a model call that overflowed the context window.
 pub const OVERFLOW_CODE: &str = "CONTEXT_WINDOW_EXCEEDED";
@@ -97,6 +97,23 @@ impl OverflowWatch {
     /// Inside an open step, before its `assistant/message`: where an overflow finish counts.
     pub fn in_step(&self) -> bool {
         self.open && !self.message_seen
+    }
+
+    /// Whether the stream chunk `e` may be an overflow finish of the open step, from what the
+    /// watch knows without reading its line: not outside an open step or after its message,
+    /// not a packed member (packed rows hold only deltas), and — for a watch over a whole log
+    /// — not a line that starts past the last occurrence of the code in the text. Where this
+    /// is false, [`OverflowWatch::event`] gives false for the chunk and changes nothing, so a
+    /// pass may step over it (most of a long log's events).
+    pub fn chunk_may_finish(&self, e: &EventRecord) -> bool {
+        let EventText::Line { start, .. } = e.text() else {
+            return false;
+        };
+        self.in_step()
+            && self
+                .hits
+                .as_ref()
+                .is_none_or(|hits| hits.offsets.last().is_some_and(|&last| last >= start))
     }
 
     /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code,
@@ -227,7 +244,14 @@ mod tests {
     fn reported(log: &EventLog) -> Vec<u32> {
         let by_watch = |watch: &mut OverflowWatch| -> Vec<u32> {
             log.indices()
-                .filter(|&idx| watch.event(log, idx, log.event_type(idx)))
+                .filter(|&idx| {
+                    let kind = log.event_type(idx);
+                    let passable = kind == EventType::AssistantChunk
+                        && !watch.chunk_may_finish(log.event(idx));
+                    let fired = watch.event(log, idx, kind);
+                    assert!(!(passable && fired), "a chunk passed by fires: {idx:?}");
+                    fired
+                })
                 .map(|idx| idx.0)
                 .collect()
         };
@@ -242,6 +266,44 @@ mod tests {
         );
         assert_eq!(OverflowWatch::default().code_offsets(), None);
         per_line
+    }
+
+    /// What a pass may step over: chunks outside an open step or after its message, and —
+    /// for a watch over the whole log — chunks past the code's last occurrence.
+    #[test]
+    fn chunks_that_cannot_finish_are_told_without_their_lines() {
+        let step = r#"{"turn":1,"step":1}"#;
+        let delta = r#"{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"a"}}"#;
+        let log = log_of(&[
+            ("assistant/chunk", delta),
+            ("step/start", step),
+            ("assistant/chunk", delta),
+            ("assistant/chunk", FINISH),
+            ("assistant/chunk", delta),
+            ("assistant/message", r#"{"message":{"content":[]}}"#),
+            ("assistant/chunk", delta),
+        ]);
+        let may = |watch: &mut OverflowWatch| -> Vec<bool> {
+            log.indices()
+                .map(|idx| {
+                    let kind = log.event_type(idx);
+                    let may =
+                        kind == EventType::AssistantChunk && watch.chunk_may_finish(log.event(idx));
+                    watch.event(&log, idx, kind);
+                    may
+                })
+                .collect()
+        };
+        assert_eq!(
+            may(&mut OverflowWatch::over(&log)),
+            [false, false, true, true, false, false, false]
+        );
+        // Searching each line itself, the watch cannot tell before reading it.
+        assert_eq!(
+            may(&mut OverflowWatch::default()),
+            [false, false, true, true, true, false, false]
+        );
+        assert_eq!(reported(&log), [3]);
     }
 
     #[test]

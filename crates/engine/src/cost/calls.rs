@@ -14,6 +14,7 @@ use crate::meter::{Anchor, Usage};
 use crate::request::{may_be_usage_chunk, reported_usage};
 use crate::turn_fields::turn_fields_of_bytes;
 use crate::{EventIdx, EventLog, Meter, request_cursor};
+use surface_scan::prefetch::prefetch;
 
 /// Which kind of model call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -116,7 +117,12 @@ pub fn agent_calls(log: &EventLog, meter: &Meter, routes: &mut Routes) -> Vec<Ca
     let mut next_anchor = 0;
     let mut usage_chunks: Option<bool> = None;
     let mut out = Vec::with_capacity(meter.steps().len());
-    for step in meter.steps() {
+    let steps = meter.steps();
+    for (k, step) in steps.iter().enumerate() {
+        // Steps lie far apart in a long log: ask for a later step's line while this one is read.
+        if let Some(ahead) = steps.get(k + STEPS_AHEAD) {
+            prefetch(log.line_text(ahead.start), 2);
+        }
         if step.message.is_none() && step.first_chunk.is_none() {
             continue;
         }
@@ -162,6 +168,9 @@ pub fn agent_calls(log: &EventLog, meter: &Meter, routes: &mut Routes) -> Vec<Ca
     }
     out
 }
+
+/// How many model steps ahead [`agent_calls`] asks for a `step/start` line it will read.
+const STEPS_AHEAD: usize = 8;
 
 /// Without a header, the model the message names as its source (as the request view does).
 fn source_route(log: &EventLog, message: Option<EventIdx>, routes: &mut Routes) -> u32 {

@@ -57,6 +57,13 @@ pub(super) fn block_or_known(s: &mut Scanner<'_>, known: &[Known<'_>]) -> Option
     }
 }
 
+impl Known<'_> {
+    /// Whether the block is a `tool-call` block.
+    pub(super) fn is_tool_call(&self) -> bool {
+        self.tool_call
+    }
+}
+
 /// The price of the known block `bytes` hold at `at` (the first of `known` they start with),
 /// and the position after it.
 pub(super) fn known_block_at(

@@ -19,6 +19,7 @@ mod price;
 mod raw;
 pub(crate) mod scan;
 mod stream;
+mod tool_calls;
 mod utf16;
 mod window;
 
@@ -36,6 +37,7 @@ pub use raw::{
     usage_of,
 };
 pub use stream::{Assembler, streamed_price};
+pub use tool_calls::tool_call_blocks;
 pub use utf16::{ceil4, utf16_len};
 pub use window::{BadWindow, context_window as context_window_of_value};
 
@@ -215,6 +217,11 @@ impl Kinds {
         self.inert.get(kind.0 as usize) == Some(&true)
     }
 
+    /// True for the types whose line the fold reads: request headers and contexts.
+    fn reads_line(&self, kind: TypeId) -> bool {
+        Some(kind) == self.context || Some(kind) == self.header
+    }
+
     fn of(log: &EventLog) -> Self {
         let t = |kind| log.types.id_of(kind);
         let mut kinds = Kinds {
@@ -267,6 +274,9 @@ pub struct Meter {
     mode: Mode,
     /// `(event, price)` of every surface-eligible event, in log order.
     prices: Vec<(u32, u32)>,
+    /// `(event, tool-call blocks)` of every `assistant/message` that makes a call, in log
+    /// order.
+    calls: Vec<(u32, u16)>,
     /// The figure after each event.
     rows: Vec<Row>,
     /// Every distinct header read, in order.
@@ -292,6 +302,7 @@ impl Meter {
         Meter {
             mode,
             prices: Vec::new(),
+            calls: Vec::new(),
             rows: Vec::new(),
             headers: Vec::new(),
             header_changes: Vec::new(),
@@ -332,7 +343,9 @@ impl Meter {
                     break;
                 }
                 // The fold reads a few of these events (contexts, headers): ask for them early.
-                if let Some(&ahead) = part.marks.get(k + PREFETCH_AHEAD) {
+                if let Some(&ahead) = part.marks.get(k + PREFETCH_AHEAD)
+                    && kinds.reads_line(log.event(EventIdx(ahead)).kind)
+                {
                     prefetch(log.line_text(EventIdx(ahead)), 1);
                 }
                 if i < meter.len() {
@@ -390,6 +403,7 @@ impl Meter {
     pub fn heap_bytes(&self) -> usize {
         self.rows.capacity() * std::mem::size_of::<Row>()
             + self.prices.capacity() * std::mem::size_of::<(u32, u32)>()
+            + self.calls.capacity() * std::mem::size_of::<(u32, u16)>()
     }
 
     // --- Reading ------------------------------------------------------------------------
@@ -428,6 +442,14 @@ impl Meter {
         self.prices
             .binary_search_by_key(&idx.0, |&(e, _)| e)
             .map_or(0, |k| u64::from(self.prices[k].1))
+    }
+
+    /// The `tool-call` blocks of the `assistant/message` at `idx` (viewer-spec §10.2's
+    /// pairing count; 0 for any other event). O(log calls).
+    pub fn tool_calls(&self, idx: EventIdx) -> u16 {
+        self.calls
+            .binary_search_by_key(&idx.0, |&(e, _)| e)
+            .map_or(0, |k| self.calls[k].1)
     }
 
     /// Every distinct request header read.
@@ -575,6 +597,9 @@ impl Meter {
         let price = facts.price;
         if log.is_eligible(idx) {
             self.prices.push((idx.0, saturate(price)));
+            if facts.calls > 0 {
+                self.calls.push((idx.0, facts.calls));
+            }
         }
         match surface.effect(idx) {
             Some(Effect::Appended) => {

@@ -13,6 +13,7 @@ use super::anchor::Usage;
 use super::blocks::{ENVELOPE_HEAD, Known, blocks};
 use super::price::{OVERHEAD, message_price};
 use super::scan::{Scanner, once};
+use super::tool_calls::tool_call_blocks;
 use super::window::{BadWindow, context_window};
 use crate::EventType;
 use crate::{EventIdx, EventLog, message_of};
@@ -22,8 +23,9 @@ use surface_scan::byte_masks::skip_digits;
 /// A `content` member as the message rules see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Content {
-    /// An array of known blocks: its length and the sum of their prices.
-    Blocks(usize, u64),
+    /// An array of known blocks: its length, the sum of their prices and how many are
+    /// `tool-call` blocks.
+    Blocks(usize, u64, usize),
     /// Anything else (null, a string, an object, an array with an unknown block).
     Other,
 }
@@ -34,8 +36,9 @@ fn content<'a>(s: &mut Scanner<'a>, seen: &mut Vec<Known<'a>>) -> Option<Content
         && let Some((list, sum)) = s.attempt(blocks)
     {
         let n = list.len();
+        let calls = list.iter().filter(|k| k.is_tool_call()).count();
         seen.extend(list);
-        return Some(Content::Blocks(n, sum));
+        return Some(Content::Blocks(n, sum, calls));
     }
     s.skip().map(|()| Content::Other)
 }
@@ -100,14 +103,14 @@ fn scan_message(bytes: &[u8]) -> Option<Facts<'_>> {
 /// The node price from the facts, where the message rules give it without a tree.
 fn price_of(kind: EventType, f: &Facts<'_>) -> Option<u64> {
     let priced = |c: Option<Content>| match c? {
-        Content::Blocks(_, sum) => Some(OVERHEAD + sum),
+        Content::Blocks(_, sum, _) => Some(OVERHEAD + sum),
         Content::Other => None,
     };
     match (kind, f.message, f.content) {
         (EventType::UserMessage, _, Some(c)) => priced(Some(c)),
         (EventType::AssistantMessage, Some(Inner::Object(Some(c))), _)
         | (EventType::AssistantMessage, None, Some(c)) => match c {
-            Content::Blocks(0, _) => Some(0),
+            Content::Blocks(0, _, _) => Some(0),
             c => priced(Some(c)),
         },
         (EventType::ToolResult, Some(Inner::Object(Some(c))), _) => priced(Some(c)),
@@ -127,6 +130,9 @@ pub struct NodeFacts {
     /// For an `assistant/message` with usage and `sourceEventSeqs`: the price of the message
     /// the provider streamed (`A`), assembled from the cited chunks.
     pub streamed: Option<u64>,
+    /// For an `assistant/message`: its `tool-call` blocks ([`tool_call_blocks`]); 0 for any
+    /// other event.
+    pub calls: u16,
 }
 
 /// The price of an event's derived message (0 when it yields none, e.g. an empty
@@ -154,6 +160,11 @@ fn facts_of_bytes(log: &EventLog, idx: EventIdx, bytes: &[u8]) -> NodeFacts {
             price: node_price_reference(log, idx),
             usage,
             streamed: streamed(usage, &[]),
+            calls: if assistant {
+                tool_call_blocks(bytes)
+            } else {
+                0
+            },
         };
     };
     let usage = facts.usage.and_then(|(raw, read)| {
@@ -162,11 +173,34 @@ fn facts_of_bytes(log: &EventLog, idx: EventIdx, bytes: &[u8]) -> NodeFacts {
             Usage::from_value(&v).ok()
         })
     });
+    let calls = if assistant {
+        calls_of(&facts).unwrap_or_else(|| tool_call_blocks(bytes))
+    } else {
+        0
+    };
     NodeFacts {
         price: price_of(log.event_type(idx), &facts)
             .unwrap_or_else(|| node_price_reference(log, idx)),
         usage,
         streamed: streamed(usage, &facts.blocks),
+        calls,
+    }
+}
+
+/// The `tool-call` blocks of a message as [`tool_call_blocks`] counts them, where the scan's
+/// facts give them: the blocks of `data.message.content` when `data.message` is an object
+/// with a `content`, else of `data.content`. `None` where the content that counts is not an
+/// array of known blocks (a `null` content, whose message then counts `data.content`, an
+/// unknown block, an escape in a type): [`tool_call_blocks`] reads those bytes itself.
+fn calls_of(f: &Facts<'_>) -> Option<u16> {
+    let counted = match (f.message, f.content) {
+        (Some(Inner::Object(Some(c))), _) => c,
+        (_, Some(c)) => c,
+        (_, None) => return Some(0),
+    };
+    match counted {
+        Content::Blocks(_, _, calls) => Some(calls.min(usize::from(u16::MAX)) as u16),
+        Content::Other => None,
     }
 }
 
@@ -218,16 +252,17 @@ fn data_field_with<T>(
     key: &str,
     fast: impl FnOnce(&[u8]) -> Option<T>,
 ) -> Result<T, Option<Value>> {
-    let bytes = log.event_bytes(idx);
-    let value = match data_member_raw(&bytes, key) {
+    // The line is read from the thread's reused copy (one per request context in a long
+    // log: no allocation each).
+    let value = log.with_event_bytes(idx, |bytes| match data_member_raw(bytes, key) {
         Some(Some(raw)) => match fast(raw) {
-            Some(read) => return Ok(read),
-            None => serde_json::from_slice(raw).ok(),
+            Some(read) => Ok(read),
+            None => Err(serde_json::from_slice(raw).ok()),
         },
-        Some(None) => None,
-        None => log.data_value(idx).get(key).cloned(),
-    };
-    Err(value.filter(|v: &Value| !v.is_null()))
+        Some(None) => Err(None),
+        None => Err(log.data_value(idx).get(key).cloned()),
+    });
+    value.map_err(|value| value.filter(|v: &Value| !v.is_null()))
 }
 
 /// The raw JSON of member `key` of an event's `data` object: `Some(None)` when absent,
@@ -311,6 +346,86 @@ mod tests {
         assert_eq!(price("user/message", user), Some(4));
         let empty = r#"{"type":"assistant/message","seq":4,"data":{"message":{"content":[]}}}"#;
         assert_eq!(price("assistant/message", empty), Some(0));
+    }
+
+    /// A log of raw lines (each kept byte for byte), every event appended to the surface.
+    fn raw_log(lines: &[&str]) -> EventLog {
+        let mut text = Vec::new();
+        let mut batch = crate::EventBatch::default();
+        for (k, line) in lines.iter().enumerate() {
+            let start = text.len() as u64;
+            text.extend_from_slice(line.as_bytes());
+            text.push(b'\n');
+            let v: Value = serde_json::from_str(line).unwrap();
+            batch.push(crate::NewEvent {
+                seq: v["seq"].as_u64().unwrap(),
+                time: None,
+                type_name: v["type"].as_str().unwrap(),
+                op: crate::SurfaceOp::Append,
+                sources: None,
+                line: k as u32 + 1,
+                text: crate::EventText::Line {
+                    start,
+                    len: line.len() as u32,
+                },
+                plain: false,
+            });
+        }
+        EventLog::new(None, text, batch)
+    }
+
+    /// The meter's count of a message's `tool-call` blocks, from its scan or from the bytes
+    /// the scan leaves, is the one [`tool_call_blocks`] reads from the bytes alone, whatever
+    /// the shape; other events count none.
+    #[test]
+    fn the_calls_counted_with_the_price_are_those_of_the_bytes() {
+        let call = r#"{"type":"tool-call","id":"a","name":"n","arguments":"{}"}"#;
+        let text = r#"{"type":"text","text":"a \"type\":\"tool-call\" here"}"#;
+        let data = [
+            format!(r#"{{"message":{{"content":[{call},{call},{text}]}}}}"#),
+            format!(r#"{{"message":{{"content":[{text}]}},"content":[{call}]}}"#),
+            format!(r#"{{"content":[{call}],"message":{{"role":"assistant"}}}}"#),
+            format!(r#"{{"message":{{"content":null}},"content":[{call},{call}]}}"#),
+            format!(r#"{{"message":null,"content":[{call}]}}"#),
+            format!(r#"{{"message":"m","content":[{call}]}}"#),
+            format!(r#"{{"content":[{call}],"content":[]}}"#),
+            format!(r#"{{"content":[{call},{{"type":"image","url":"u"}}]}}"#),
+            r#"{"content":[{"type":"tool\u002dcall","id":"a","name":"n","arguments":"{}"}]}"#
+                .to_string(),
+            format!(r#"{{"message":{{"content":[{{"type":"tool-call","name":5}},{call}]}}}}"#),
+            format!(r#"{{"message":{{"content":[]}},"content":[{call}]}}"#),
+            r#"{"content":"tool-call"}"#.to_string(),
+            r#"{"note":{"type":"tool-call"}}"#.to_string(),
+            "null".to_string(),
+        ];
+        let mut lines: Vec<String> = data
+            .iter()
+            .enumerate()
+            .map(|(k, d)| format!(r#"{{"type":"assistant/message","seq":{k},"data":{d}}}"#))
+            .collect();
+        lines.push(format!(
+            r#"{{"type":"user/message","seq":99,"data":{{"content":[{call}]}}}}"#
+        ));
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let log = raw_log(&lines);
+        let counts: Vec<u16> = log.indices().map(|i| node_facts(&log, i).calls).collect();
+        let expected: Vec<u16> = lines
+            .iter()
+            .enumerate()
+            .map(|(k, line)| {
+                if k < data.len() {
+                    tool_call_blocks(line.as_bytes())
+                } else {
+                    0
+                }
+            })
+            .collect();
+        assert_eq!(counts, expected);
+        assert_eq!(
+            &counts[..data.len()],
+            [2, 0, 1, 2, 1, 1, 0, 1, 1, 2, 0, 0, 0, 0],
+            "the cases differ"
+        );
     }
 
     #[test]

@@ -1,13 +1,12 @@
-//! What the policy reads from a message event's text: the `tool-call` blocks of an
-//! `assistant/message` (the tool pairing of a summary's range) and the code points of a tool
-//! result's text blocks (the pruner's size test), both read from the raw JSON without building
-//! a tree, and the price a prune would leave (built on the parsed tree, only for a node the
-//! replay prunes).
+//! What the policy reads from a message event's text: the code points of a tool result's text
+//! blocks (the pruner's size test), read from the raw JSON without building a tree, and the
+//! price a prune would leave (built on the parsed tree, only for a node the replay prunes).
+//! The `tool-call` blocks of an `assistant/message` (the tool pairing of a summary's range)
+//! the meter counts as it prices the message ([`crate::meter::tool_call_blocks`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use memchr::memmem;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -15,7 +14,6 @@ use serde_json::value::RawValue;
 use super::node::Node;
 use super::settings::{PRUNE_MARKER, PrunerSettings};
 use crate::meter::blocks_price;
-use crate::meter::scan::{Scanner, once};
 use crate::{EventIdx, EventLog};
 
 #[derive(Deserialize)]
@@ -46,113 +44,6 @@ struct Block<'a> {
     text: Option<&'a RawValue>,
     #[serde(borrow, default)]
     content: Option<Vec<Block<'a>>>,
-}
-
-/// The `tool-call` blocks of an `assistant/message` (viewer-spec §10.2's pairing count): the
-/// elements of its message's `content` (`data.message.content` when `data.message` is an
-/// object, else `data.content`) whose `type` is `tool-call` — nothing else of the event, not
-/// the arguments of a call nor a block nested in another. Most messages never mention the word
-/// (nor hold a `\u` escape that could spell it) and are not read; the rest are walked once with
-/// the meter's byte scanner, and the shapes it leaves (an escape in a key or a type, a key
-/// given twice, `data.message` or a block that is not an object) are read as a tree, the last
-/// of repeated keys winning as in JavaScript.
-pub fn tool_call_blocks(bytes: &[u8]) -> u16 {
-    if memmem::find(bytes, b"tool-call").is_none() && memmem::find(bytes, b"\\u").is_none() {
-        return 0;
-    }
-    let count = scanned_tool_call_blocks(bytes).unwrap_or_else(|| tree_tool_call_blocks(bytes));
-    count.min(usize::from(u16::MAX)) as u16
-}
-
-/// [`tool_call_blocks`] in the usual shapes; `None` for the tree to read the rest.
-fn scanned_tool_call_blocks(bytes: &[u8]) -> Option<usize> {
-    let mut s = Scanner::new(bytes);
-    let mut data = None;
-    s.object(|s, key| match key {
-        b"data" => once(&mut data, scanned_data(s)?),
-        _ => s.skip(),
-    })?;
-    if !s.rest().is_empty() {
-        return None;
-    }
-    Some(data.flatten().unwrap_or(0))
-}
-
-/// `data`'s calls (`Some(None)` for a `null` data).
-fn scanned_data(s: &mut Scanner<'_>) -> Option<Option<usize>> {
-    if s.at_null() {
-        s.skip()?;
-        return Some(None);
-    }
-    let (mut message, mut content) = (None, None);
-    s.object(|s, key| match key {
-        b"message" => once(&mut message, scanned_message(s)?),
-        b"content" => once(&mut content, scanned_calls(s)?),
-        _ => s.skip(),
-    })?;
-    Some(message.flatten().or(content.flatten()).or(Some(0)))
-}
-
-/// `data.message`'s calls: `None` inside when it is `null` or has no `content`.
-fn scanned_message(s: &mut Scanner<'_>) -> Option<Option<usize>> {
-    if s.at_null() {
-        s.skip()?;
-        return Some(None);
-    }
-    let mut content = None;
-    s.object(|s, key| match key {
-        b"content" => once(&mut content, scanned_calls(s)?),
-        _ => s.skip(),
-    })?;
-    Some(content.flatten())
-}
-
-/// The `tool-call` blocks of a `content` array (`Some(None)` for `null`).
-fn scanned_calls(s: &mut Scanner<'_>) -> Option<Option<usize>> {
-    if s.at_null() {
-        s.skip()?;
-        return Some(None);
-    }
-    let mut calls = 0;
-    s.array(|s| {
-        let mut kind = None;
-        s.object(|s, key| match key {
-            b"type" => {
-                let value = if s.at_null() {
-                    s.skip()?;
-                    None
-                } else {
-                    Some(s.plain_string()?)
-                };
-                once(&mut kind, value)
-            }
-            _ => s.skip(),
-        })?;
-        calls += usize::from(kind.flatten() == Some(b"tool-call".as_slice()));
-        Some(())
-    })?;
-    Some(Some(calls))
-}
-
-fn tree_tool_call_blocks(bytes: &[u8]) -> usize {
-    let Ok(event) = serde_json::from_slice::<Value>(bytes) else {
-        return 0;
-    };
-    let Some(data) = event.get("data").filter(|d| d.is_object()) else {
-        return 0;
-    };
-    let message = data.get("message").filter(|m| m.is_object());
-    let content = message
-        .and_then(|m| m.get("content"))
-        .filter(|c| !c.is_null())
-        .or_else(|| data.get("content"))
-        .and_then(Value::as_array);
-    content.map_or(0, |blocks| {
-        blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool-call"))
-            .count()
-    })
 }
 
 /// Exact code points of tool results, read from the log once per replay for the nodes that
@@ -365,58 +256,5 @@ mod tests {
         assert_eq!(json_string_chars(r#""\u00e9\ud83d\ude00x""#), Some(3));
         assert_eq!(json_string_chars("\"数😀\""), Some(2));
         assert_eq!(json_string_chars("12"), None);
-    }
-
-    #[test]
-    fn tool_calls_are_the_blocks_of_the_message() {
-        let calls = |json: &str| tool_call_blocks(json.as_bytes());
-        assert_eq!(
-            calls(r#"{"data":{"message":{"content":[{"type":"text","text":"hi"}]}}}"#),
-            0
-        );
-        let two = r#"{"data":{"message":{"content":[{"type":"tool-call","id":"a","name":"n","arguments":"{}"},{"type":"tool-call","id":"b","name":"n","arguments":"{}"}]}}}"#;
-        assert_eq!(calls(two), 2);
-        // Spaced JSON, the flat shape, and a block without an id are blocks all the same.
-        let spaced =
-            r#"{"data": {"content": [{"type": "tool-call", "name": "n", "arguments": "{}"}]}}"#;
-        assert_eq!(calls(spaced), 1);
-        // A quoted mention is no call.
-        let quoted = r#"{"data":{"message":{"content":[{"type":"text","text":"a \"type\":\"tool-call\" here"}]}}}"#;
-        assert_eq!(calls(quoted), 0);
-        // Nor is the compact text anywhere else in the event: an argument object, a block
-        // nested in a tool result, another field of data.
-        let nested = r#"{"data":{"message":{"content":[{"type":"tool-call","id":"a","name":"n","arguments":{"then":{"type":"tool-call"}}},{"type":"tool-result","content":[{"type":"tool-call","id":"x"}]}]},"note":{"type":"tool-call"}}}"#;
-        assert_eq!(calls(nested), 1);
-        // data.message not an object: the message is data itself.
-        let flat = r#"{"data":{"message":"m","content":[{"type":"tool-call","id":"a"}]}}"#;
-        assert_eq!(calls(flat), 1);
-        // A repeated key: the last one, as JavaScript reads it.
-        let repeated = r#"{"data":{"content":[],"content":[{"type":"tool-call","id":"a"}]}}"#;
-        assert_eq!(calls(repeated), 1);
-        // The byte scanner and the tree read the usual shapes alike.
-        for json in [
-            two,
-            spaced,
-            nested,
-            flat,
-            r#"{"data":{"message":{"role":"user"},"content":[{"type":"tool-call"}]}}"#,
-            r#"{"data":{"message":{"content":null},"content":[{"type":"tool-call"}]}}"#,
-            r#"{"data":{"message":null,"content":[{"type":null},{"type":"tool-call"}]}}"#,
-            r#"{"data":{"content":[{"type":"tool-call"},"tool-call",3]}}"#,
-            r#"{"data":{"content":[{"type":"tool\u002dcall"}]}}"#,
-            r#"{"data":null,"tool-call":1}"#,
-            r#"{"tool-call":1}"#,
-        ] {
-            let tree = tree_tool_call_blocks(json.as_bytes());
-            if let Some(scanned) = scanned_tool_call_blocks(json.as_bytes()) {
-                assert_eq!(scanned, tree, "{json}");
-            }
-            assert_eq!(usize::from(calls(json)), tree, "{json}");
-        }
-        assert_eq!(
-            calls(r#"{"data":{"content":[{"type":"tool\u002dcall"}]}}"#),
-            1,
-            "an escape is read"
-        );
     }
 }

@@ -9,16 +9,16 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use memchr::memmem;
+use surface_scan::prefetch::prefetch;
 
 use super::facts::tool_result_chars;
 use super::inferred::Inferred;
 use super::node::Node;
 use super::spread::Spread;
-use super::tool_calls::ToolCalls;
 use crate::audit::{self, OverflowWatch};
 use crate::meter::BaselineKind;
 use crate::{
-    Effect, Era, EventIdx, EventLog, EventText, Meter, Surface, SurfaceOp, detect_era,
+    Effect, Era, EventIdx, EventLog, EventText, Meter, Surface, SurfaceOp, TypeId, detect_era,
     request_cursor, turn_fields::turn_fields_of_bytes,
 };
 
@@ -176,45 +176,7 @@ impl PolicyInput {
         meter: &Meter,
         scan: &audit::Scan,
     ) -> PolicyInput {
-        let mut input = Self::build_deferring_calls(log, surface, meter, scan);
-        input.set_tool_calls(&ToolCalls::count(log, surface));
-        input
-    }
-
-    /// [`PolicyInput::build_with`] but for the `tool-call` blocks of its nodes, left 0: the
-    /// caller counts them ([`ToolCalls::count`], on another core if it has one) and gives them
-    /// with [`PolicyInput::set_tool_calls`] before the input is replayed.
-    pub fn build_deferring_calls(
-        log: &EventLog,
-        surface: &Surface,
-        meter: &Meter,
-        scan: &audit::Scan,
-    ) -> PolicyInput {
         Builder::new(log, surface, meter, scan).run()
-    }
-
-    /// Gives every node of an input built by [`PolicyInput::build_deferring_calls`] its
-    /// `tool-call` count from `calls` (counted over the same log and surface).
-    pub fn set_tool_calls(&mut self, calls: &ToolCalls) {
-        if calls.is_empty() {
-            return;
-        }
-        let set = |node: &mut Node| node.calls = calls.of(node.event);
-        for item in &mut self.items {
-            match item {
-                Item::Append(node) | Item::Replace { node, .. } => set(node),
-                _ => {}
-            }
-        }
-        for check in &mut self.checks {
-            let log = &mut check.log;
-            let prunes = log.prunes.iter_mut().filter_map(|p| p.replacement.as_mut());
-            let summaries = log
-                .summaries
-                .iter_mut()
-                .filter_map(|s| s.replacement.as_mut());
-            prunes.chain(summaries).for_each(set);
-        }
     }
 
     /// The check points, in log order.
@@ -280,6 +242,12 @@ struct Builder<'a> {
     meter: &'a Meter,
     out: PolicyInput,
     roles: Vec<Role>,
+    /// The log's `assistant/chunk` type, if it has chunks.
+    chunk: Option<TypeId>,
+    /// Cache lines of an event's line the walk reads, by type: a `step/start` (its turn and
+    /// step), a `tool/result` (up to its first `"text":`, when it is a node), a
+    /// `command/run`; 0 for every other type.
+    line_reads: Vec<usize>,
     brackets: HashMap<u32, usize>,
     prunes: HashMap<u32, usize>,
     scan: &'a audit::Scan,
@@ -325,6 +293,15 @@ impl<'a> Builder<'a> {
                 _ => Role::Other,
             })
             .collect();
+        let line_reads = log
+            .types
+            .iter()
+            .map(|(id, _)| match log.types.kind(id) {
+                EventType::StepStart | EventType::CommandRun => 2,
+                EventType::ToolResult => 5,
+                _ => 0,
+            })
+            .collect();
         let brackets = scan
             .brackets
             .iter()
@@ -363,6 +340,8 @@ impl<'a> Builder<'a> {
                 ..PolicyInput::default()
             },
             roles,
+            chunk: log.types.id_of(EventType::AssistantChunk),
+            line_reads,
             brackets,
             prunes,
             scan,
@@ -414,6 +393,21 @@ impl<'a> Builder<'a> {
             .reserve(self.surface.node_count() + 3 * requests.len());
         let mut requests = requests.into_iter().peekable();
         for i in 0..n {
+            // The few events whose lines the walk reads lie far apart in a long log (between
+            // them, stream chunks): each would wait for memory. Ask for them a little ahead.
+            if let Some(ahead) = (i + READ_AHEAD < n).then_some(EventIdx((i + READ_AHEAD) as u32)) {
+                let lines = self.line_reads[self.log.event(ahead).kind.0 as usize];
+                if lines > 0 {
+                    prefetch(self.log.line_text(ahead), lines);
+                }
+            }
+            // A stream chunk is never a node (it is not eligible) and makes a check only as an
+            // overflow finish: one that cannot be is passed by. It adds no item, so a request
+            // at its cursor is pushed before the next event's items all the same.
+            let e = log.event(EventIdx(i as u32));
+            if Some(e.kind) == self.chunk && !self.watch.chunk_may_finish(e) {
+                continue;
+            }
             while let Some(&r) = requests.peek()
                 && r as usize <= i
             {
@@ -719,14 +713,18 @@ impl<'a> Builder<'a> {
             event: idx.0,
             seq: log.event(idx).seq,
             price: self.meter.price(idx).min(u64::from(u32::MAX)) as u32,
-            // Counted apart: `ToolCalls`, `PolicyInput::set_tool_calls`.
-            calls: 0,
+            // Counted by the meter as it priced the message.
+            calls: self.meter.tool_calls(idx),
             result,
             chars,
             chars_exact,
         }
     }
 }
+
+/// How many events ahead the walk asks for the lines it will read (a `step/start`, a tool
+/// result): enough for memory to answer while the events between are walked.
+const READ_AHEAD: usize = 48;
 
 /// Tool results whose JSON line is longer than this many bytes have their code points counted
 /// when the input is built; shorter ones keep the length as an upper bound.

@@ -41,12 +41,12 @@ mod replay;
 mod report;
 mod settings;
 mod spread;
-mod tool_calls;
 mod trace;
 mod verdict;
 
+pub use crate::meter::tool_call_blocks;
 pub use decide::{Outcome, PlannedSummary};
-pub use facts::{json_string_chars, tool_call_blocks, tool_result_chars};
+pub use facts::{json_string_chars, tool_result_chars};
 pub use inferred::Inferred;
 pub use input::{CheckKind, CheckPoint, LogCompactions, LogPrune, LogSummary, PolicyInput};
 pub use ledger::{EstimateBasis, SummarizerLine, WhatIfLedger, what_if_ledger};
@@ -63,6 +63,5 @@ pub use settings::{
     PolicySettings, PrunerSettings, Retain, SettingsError, ValidSettings,
 };
 pub use spread::Spread;
-pub use tool_calls::ToolCalls;
 pub use trace::{HypAttempt, HypCompaction, RequestTail, WhatIfTrace};
 pub use verdict::{AS_DECIDED, CompactionVerdict, compaction_verdicts, outcome_phrase};
