@@ -135,7 +135,8 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
         check_start: None,
     };
     for idx in log.indices() {
-        let role = roles[log.event(idx).kind.0 as usize];
+        let e = log.event(idx);
+        let role = roles[e.kind.0 as usize];
         match role {
             Role::Other => {}
             Role::Step(kind) => {
@@ -146,7 +147,12 @@ pub fn scan(log: &EventLog, overflow: bool) -> Scan {
                 }
             }
             Role::Chunk => {
-                if overflow && s.watch.event(log, idx, EventType::AssistantChunk) {
+                // Most chunks cannot be an overflow finish, and the watch tells so without
+                // their lines ([`OverflowWatch::chunk_may_finish`]).
+                if overflow
+                    && s.watch.chunk_may_finish(e)
+                    && s.watch.event(log, idx, EventType::AssistantChunk)
+                {
                     s.overflowed = true;
                 }
             }
