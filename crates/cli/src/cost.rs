@@ -57,9 +57,8 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
     // A bad price file is refused before the log is read.
     let prices = options.read()?;
     let loaded = load(input, false)?;
-    let parts = surface_passes::ledger_parts_of(&loaded.log);
-    let events = loaded.log.len();
-    loaded.drop_behind();
+    let log = &loaded.log;
+    let parts = surface_passes::ledger_parts_of(log);
     let ledger = Ledger::build(&parts, prices.as_ref());
     let report = CostReport {
         file: input.file.display().to_string(),
@@ -70,7 +69,7 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
     match format {
         CostFormat::Json => print_json(&Document {
             file: &report.file,
-            events,
+            events: log.len(),
             prices: report.prices_file.clone(),
             ledger: &ledger,
         })?,

@@ -86,17 +86,6 @@ fn open_with(
 }
 
 impl Loaded {
-    /// Gives the log back on another core while the command writes what it found: a long
-    /// log's records and mapped pages take milliseconds to free (`policy` and `cost` on a
-    /// 1M-event log: 5–6 ms), and a command that has read its one log needs them no more. The
-    /// process may end first; the system then frees the rest.
-    pub fn drop_behind(self) {
-        // A thread of its own (tens of microseconds): the cores' pool may be busy.
-        let _ = std::thread::Builder::new()
-            .name("surface-viewer-drop".into())
-            .spawn(move || drop(self));
-    }
-
     /// The surface at `at` (or the end).
     pub fn surface_at(&self, at: Option<u64>) -> Surface {
         Surface::at_seq(&self.log, at)

@@ -166,7 +166,6 @@ pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
     let prices = options.prices.read()?;
     let loaded = load(input, false)?;
     let run = policy_of(&loaded.log, options, prices.as_ref())?;
-    loaded.drop_behind();
     let file = input.file.display().to_string();
     if options.json {
         print_json(&Document {
