@@ -13,6 +13,7 @@ use super::packed::{PackedRow, member_json};
 use super::problem::LogProblem;
 use super::text_arena::TextArena;
 use super::types::TypeTable;
+use crate::StreamedDelta;
 
 /// The longest line [`EventLog::with_event_bytes`] copies into its reused buffer.
 const LINE_COPY_MAX: usize = 64 << 10;
@@ -114,6 +115,14 @@ impl EventBatch {
             record.set_flags(FLAG_PLAIN);
         }
         self.events.push(record);
+    }
+
+    /// Keeps `delta`, the piece the store read from the line of the event pushed last, in its
+    /// record ([`StreamedDelta`]; nothing when that event has extras).
+    pub fn keep_streamed_delta(&mut self, delta: StreamedDelta) {
+        if let Some(record) = self.events.last_mut() {
+            record.set_streamed_delta(delta);
+        }
     }
 
     /// Adds a packed row and returns its index for [`EventText::PackedMember`].

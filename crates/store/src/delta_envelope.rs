@@ -15,6 +15,8 @@
 use std::borrow::Cow;
 
 use super::envelope::Envelope;
+use surface_engine::StreamedDelta;
+use surface_engine::meter::DeltaKind;
 use surface_scan::byte_masks::{skip_digits, string_end_mask};
 
 /// `{"type":"assistant/chunk","seq":`.
@@ -39,8 +41,12 @@ const TAIL: &[u8] = b"}}}";
 const MAX_DIGITS: usize = 19;
 
 /// The envelope of a harness-written delta line, or `None` when the line is not exactly of
-/// that layout (the general scanner then reads it).
-pub(crate) fn delta_envelope(line: &str) -> Option<Envelope<'_>> {
+/// that layout (the general scanner then reads it). The envelope carries the delta's piece
+/// ([`StreamedDelta`]: its kind, block index and lengths in UTF-16 units, counted from the
+/// strings just validated) when `measure` asks for it, unless the index or a length is too
+/// large to keep: the meter then reads the line itself. (`check`, which has no meter, does not
+/// ask.)
+pub(crate) fn delta_envelope(line: &str, measure: bool) -> Option<Envelope<'_>> {
     let b = line.as_bytes();
     let seq_at = after(b, 0, HEAD)?;
     let seq_end = number_end(b, seq_at)?;
@@ -50,20 +56,46 @@ pub(crate) fn delta_envelope(line: &str) -> Option<Envelope<'_>> {
     let mut at = number_end(b, after(b, data_at, TURN)?)?;
     at = number_end(b, after(b, at, STEP)?)?;
     at = after(b, at, CHUNK)?;
-    at = match b.get(at)? {
+    let (end, kind, index_at, index_end) = match b.get(at)? {
         b't' => match after(b, at, TEXT_DELTA) {
-            Some(index) => string_end(b, after(b, number_end(b, index)?, TEXT)?)?,
-            None => tool_call_end(b, number_end(b, after(b, at, TOOL_CALL_DELTA)?)?)?,
+            Some(index) => {
+                let index_end = number_end(b, index)?;
+                let (end, units) = measured(b, after(b, index_end, TEXT)?, measure)?;
+                (end, (DeltaKind::Text, units, 0), index, index_end)
+            }
+            None => {
+                let index = after(b, at, TOOL_CALL_DELTA)?;
+                let index_end = number_end(b, index)?;
+                let (end, units, name_units) = tool_call_end(b, index_end, measure)?;
+                (
+                    end,
+                    (DeltaKind::ToolCall, units, name_units),
+                    index,
+                    index_end,
+                )
+            }
         },
         b'r' => {
             let index = after(b, at, REASONING_DELTA)?;
-            string_end(b, after(b, number_end(b, index)?, TEXT)?)?
+            let index_end = number_end(b, index)?;
+            let (end, units) = measured(b, after(b, index_end, TEXT)?, measure)?;
+            (end, (DeltaKind::Reasoning, units, 0), index, index_end)
         }
         _ => return None,
     };
-    if b.get(at..)? != TAIL {
+    if b.get(end..)? != TAIL {
         return None;
     }
+    let (kind, units, name_units) = kind;
+    // Digits without a leading zero: past two, the index is past what a record keeps.
+    let index = match *b.get(index_at..index_end)? {
+        [d] => Some(u64::from(d - b'0')),
+        [d, e] => Some(u64::from(d - b'0') * 10 + u64::from(e - b'0')),
+        _ => None,
+    };
+    let delta = index
+        .filter(|_| measure)
+        .and_then(|index| StreamedDelta::new(kind, index, units, name_units));
     Some(Envelope {
         type_name: Cow::Borrowed("assistant/chunk"),
         seq: line.get(seq_at..seq_end),
@@ -75,17 +107,53 @@ pub(crate) fn delta_envelope(line: &str) -> Option<Envelope<'_>> {
         seq0: None,
         time0: None,
         plain: true,
+        delta,
     })
 }
 
 /// After a tool call's index: `id`, an optional `name` and `argumentsDelta`; the position
-/// after the last string.
-fn tool_call_end(b: &[u8], at: usize) -> Option<usize> {
-    let mut at = string_end(b, after(b, at, ID)?)?;
+/// after the last string, the arguments' UTF-16 length and the name's (0 without one; both 0
+/// unless `measure`).
+fn tool_call_end(b: &[u8], at: usize, measure: bool) -> Option<(usize, usize, usize)> {
+    let mut at = string_end(b, after(b, at, ID)?)?.0;
+    let mut name_units = 0;
     if let Some(name) = after(b, at, NAME) {
-        at = string_end(b, name)?;
+        (at, name_units) = measured(b, name, measure)?;
     }
-    string_end(b, after(b, at, ARGUMENTS)?)
+    let (end, units) = measured(b, after(b, at, ARGUMENTS)?, measure)?;
+    Some((end, units, name_units))
+}
+
+/// [`string_end`] of the string whose content starts at `at`, with — when `measure` asks —
+/// the content's length in UTF-16 units as JavaScript counts it: every byte that does not
+/// continue a UTF-8 sequence starts a unit, a 4-byte sequence's lead one more, and each
+/// two-byte escape is one unit.
+#[inline(always)]
+fn measured(b: &[u8], at: usize, measure: bool) -> Option<(usize, usize)> {
+    const HIGH: u64 = u64::MAX / 255 * 0x80;
+    let (end, escapes) = string_end(b, at)?;
+    if !measure {
+        return Some((end, 0));
+    }
+    let content = b.get(at..end - 1)?;
+    let (mut continuations, mut four_byte_leads) = (0, 0);
+    let mut words = content.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().ok()?);
+        if w & HIGH != 0 {
+            continuations += (w & !(w << 1) & HIGH).count_ones() as usize;
+            four_byte_leads += (w & (w << 1) & (w << 2) & (w << 3) & HIGH).count_ones() as usize;
+        }
+    }
+    for &c in words.remainder() {
+        continuations += usize::from(c & 0xC0 == 0x80);
+        four_byte_leads += usize::from(c >= 0xF0);
+    }
+    // Valid UTF-8 (the line is a `str`): each 4-byte lead has three continuations.
+    Some((
+        end,
+        content.len() - escapes - continuations + four_byte_leads,
+    ))
 }
 
 /// The position after `literal` when `b` holds it at `at`.
@@ -105,10 +173,12 @@ fn number_end(b: &[u8], at: usize) -> Option<usize> {
     ((1..=MAX_DIGITS).contains(&len) && !leading_zero).then_some(end)
 }
 
-/// The position after the closing quote of the JSON string whose content starts at `at`: no
-/// control byte, and no escape but `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r` and `\t` (a `\u`
-/// escape answers `None`: whether it is a lone surrogate is the general scanner's to say).
-fn string_end(b: &[u8], mut at: usize) -> Option<usize> {
+/// The position after the closing quote of the JSON string whose content starts at `at`, and
+/// how many escapes it holds: no control byte, and no escape but `\"`, `\\`, `\/`, `\b`,
+/// `\f`, `\n`, `\r` and `\t` (a `\u` escape answers `None`: whether it is a lone surrogate is
+/// the general scanner's to say).
+fn string_end(b: &[u8], mut at: usize) -> Option<(usize, usize)> {
+    let mut escapes = 0;
     loop {
         let mask = string_end_mask(b, at);
         if mask == 0 {
@@ -121,9 +191,12 @@ fn string_end(b: &[u8], mut at: usize) -> Option<usize> {
         }
         at += mask.trailing_zeros() as usize;
         match *b.get(at)? {
-            b'"' => return Some(at + 1),
+            b'"' => return Some((at + 1, escapes)),
             b'\\' => match b.get(at + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                    at += 2;
+                    escapes += 1;
+                }
                 _ => return None,
             },
             // A control byte.
@@ -138,10 +211,11 @@ mod tests {
     use crate::envelope_scan::{ScanOutcome, compare_with_serde};
     use proptest::prelude::*;
     use surface_engine::meter::harness_chunks::{chunk_event_line as line, delta_chunk};
+    use surface_engine::meter::{piece_of_chunk, streamed_piece};
 
     /// The envelope read here is serde_json's, and the general scanner's.
     fn agrees(text: &str) {
-        let env = delta_envelope(text).expect("read by its literals");
+        let env = delta_envelope(text, true).expect("read by its literals");
         let reference = Envelope::from_json(text).unwrap();
         assert_eq!(env.type_name, reference.type_name);
         assert_eq!(
@@ -149,6 +223,14 @@ mod tests {
             (reference.seq, reference.time, reference.data)
         );
         assert_eq!(compare_with_serde(text), Ok(ScanOutcome::Scanned));
+        // The piece kept for the meter is the one the meter's reference reads from the chunk,
+        // and one is kept unless its block index is past 31.
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let chunk = &v["data"]["chunk"];
+        match env.delta {
+            Some(delta) => assert_eq!(streamed_piece(delta), piece_of_chunk(chunk), "{text}"),
+            None => assert!(chunk["index"].as_u64() > Some(31), "{text}"),
+        }
     }
 
     #[test]
@@ -185,22 +267,22 @@ mod tests {
             r#"{"type":"tool-call-delta","index":0,"id":"c","name":null,"argumentsDelta":""}"#,
             r#"{"type":"text-delta","index":1,"text":"a"#,
         ] {
-            assert!(delta_envelope(&line(chunk)).is_none(), "{chunk}");
+            assert!(delta_envelope(&line(chunk), true).is_none(), "{chunk}");
         }
         let with_op = line(r#"{"type":"text-delta","index":1,"text":"a"}"#)
             .replace("}}}", r#"}},"surfaceOp":"append"}"#);
-        assert!(delta_envelope(&with_op).is_none());
+        assert!(delta_envelope(&with_op, true).is_none());
         assert!(
-            delta_envelope(&format!(
-                "{} ",
-                line(r#"{"type":"text-delta","index":1,"text":"a"}"#)
-            ))
+            delta_envelope(
+                &format!("{} ", line(r#"{"type":"text-delta","index":1,"text":"a"}"#)),
+                true
+            )
             .is_none()
         );
         let zero_seq =
             line(r#"{"type":"text-delta","index":1,"text":"a"}"#).replace(":12,", ":012,");
-        assert!(delta_envelope(&zero_seq).is_none());
-        assert!(delta_envelope("").is_none());
+        assert!(delta_envelope(&zero_seq, true).is_none());
+        assert!(delta_envelope("", true).is_none());
     }
 
     proptest! {
@@ -217,7 +299,7 @@ mod tests {
             byte in prop::sample::select(vec![b'"', b'\\', b'}', b'{', b' ', b'0', b'u', 0x01, b',']),
         ) {
             let full = line(&delta_chunk(kind, index, &text, name.as_deref()));
-            let read = delta_envelope(&full);
+            let read = delta_envelope(&full, true);
             // serde_json writes a control character other than these five as a `\u` escape.
             let u_escape = text
                 .chars()
@@ -227,13 +309,13 @@ mod tests {
                 agrees(&full);
             }
             let cut = &full[..full.floor_char_boundary(at.min(full.len() - 1))];
-            prop_assert!(delta_envelope(cut).is_none());
+            prop_assert!(delta_envelope(cut, true).is_none());
             // One byte changed (at a character boundary, so the line stays UTF-8).
             let at = full.floor_char_boundary(at.min(full.len() - 1));
             let width = full[at..].chars().next().map_or(1, char::len_utf8);
             let mut changed = full.clone();
             changed.replace_range(at..at + width, &(byte as char).to_string());
-            if delta_envelope(&changed).is_some() {
+            if delta_envelope(&changed, true).is_some() {
                 prop_assert_eq!(compare_with_serde(&changed), Ok(ScanOutcome::Scanned), "{}", changed);
             }
         }

@@ -12,7 +12,7 @@ use super::code_search::CodeSearch;
 use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
-use super::envelope_scan::scan_envelope;
+use super::envelope_scan::scan_envelope_measuring;
 use super::limits::ReadLimits;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
@@ -125,8 +125,9 @@ pub(crate) fn read_jsonl_releasing(
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),
-        // `check` watches for no overflow; every other pass over a whole log may.
+        // `check` watches for no overflow and has no meter; every other reader may need both.
         find_overflow_code: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
+        keep_deltas: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
     };
     let mut batch =
         parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
@@ -189,6 +190,7 @@ pub(crate) fn parse_body_within(
         max_len: limits.event_len(),
         // Lines appended to a log: the watch searches text past what the first read searched.
         find_overflow_code: false,
+        keep_deltas: true,
     };
     parse_body_releasing(
         bytes,
@@ -212,6 +214,9 @@ struct LineOptions {
     /// Whether the bytes are searched for the overflow code behind the reader
     /// ([`CodeSearch`]; the batch's `overflow_code_at`).
     find_overflow_code: bool,
+    /// Whether a harness-written delta's piece is measured and kept in its record for the
+    /// meter ([`surface_engine::StreamedDelta`]).
+    keep_deltas: bool,
 }
 
 /// [`parse_body`], calling `release` with each piece's byte range and what was parsed from it
@@ -281,6 +286,7 @@ fn parse_range(
         scratch: Vec::new(),
         copy: options.copy.then(Vec::new),
         max_len: options.max_len,
+        keep_deltas: options.keep_deltas,
     };
     parser.batch.events.reserve((to - from) / 200);
     let mut code = options.find_overflow_code.then(|| CodeSearch::new(from));
@@ -387,6 +393,8 @@ struct LineParser<'b> {
     copy: Option<Vec<u8>>,
     /// The per-event limit: longer lines are skipped with a problem.
     max_len: usize,
+    /// [`LineOptions::keep_deltas`].
+    keep_deltas: bool,
 }
 
 impl<'b> LineParser<'b> {
@@ -426,7 +434,7 @@ impl<'b> LineParser<'b> {
         };
         // The scanner accepts only lines serde_json accepts with the same envelope; whenever
         // it gives up, serde_json decides and words the error (envelope_scan.rs).
-        let env = match scan_envelope(text) {
+        let env = match scan_envelope_measuring(text, self.keep_deltas) {
             Some(env) => env,
             None => match Envelope::from_json(text) {
                 Ok(env) => env,
@@ -477,6 +485,9 @@ impl<'b> LineParser<'b> {
             },
             plain: env.plain,
         });
+        if let Some(delta) = env.delta {
+            self.batch.keep_streamed_delta(delta);
+        }
     }
 
     fn packed(
@@ -552,6 +563,7 @@ mod tests {
         copy: false,
         max_len: usize::MAX,
         find_overflow_code: false,
+        keep_deltas: true,
     };
 
     fn read(s: &str) -> EventLog {

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+pub use crate::delta_kind::DeltaKind;
+
 use super::price::block_price;
 use super::utf16::utf16_len;
 
@@ -136,42 +138,6 @@ pub enum Piece {
     },
     /// Anything else (usage, unknown chunks, events that are not chunks).
     Other,
-}
-
-/// The block kinds built from deltas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeltaKind {
-    /// `text-delta` / blockType `text`.
-    Text,
-    /// `reasoning-delta` / blockType `reasoning`.
-    Reasoning,
-    /// `tool-call-delta` / blockType `tool-call`.
-    ToolCall,
-}
-
-impl DeltaKind {
-    fn of_block_type(name: &str) -> Option<DeltaKind> {
-        DeltaKind::of_block_name(name.as_bytes())
-    }
-
-    /// The kind a `blockType` names, from its bytes as written (no escapes).
-    pub(super) fn of_block_name(name: &[u8]) -> Option<DeltaKind> {
-        match name {
-            b"text" => Some(DeltaKind::Text),
-            b"reasoning" => Some(DeltaKind::Reasoning),
-            b"tool-call" => Some(DeltaKind::ToolCall),
-            _ => None,
-        }
-    }
-
-    fn of_delta_type(name: &str) -> Option<DeltaKind> {
-        match name {
-            "text-delta" => Some(DeltaKind::Text),
-            "reasoning-delta" => Some(DeltaKind::Reasoning),
-            "tool-call-delta" => Some(DeltaKind::ToolCall),
-            _ => None,
-        }
-    }
 }
 
 /// The piece a stream chunk (`data.chunk` of an `assistant/chunk`) contributes.

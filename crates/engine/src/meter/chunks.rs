@@ -5,7 +5,7 @@ use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
 use super::chunk_line::chunk_line;
 use super::scan::{Scanner, once};
-use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData};
+use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData, StreamedDelta};
 
 // --- Stream chunks ---------------------------------------------------------------------
 
@@ -127,6 +127,11 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     // surrogate escape, deep nesting) may be one a `Value` parse refuses, where the reference
     // reads no chunk at all: it is read as the reference reads it.
     let e = log.event(idx);
+    // A delta the store read as the harness writes it, its piece kept in the record: the line
+    // is not read again.
+    if let Some(delta) = e.streamed_delta() {
+        return streamed_piece(delta);
+    }
     if !e.is_plain() && matches!(e.text(), EventText::Line { .. }) {
         return chunk_piece_reference(log, idx);
     }
@@ -142,6 +147,17 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     }
     log.with_event_bytes(idx, |bytes| fast_piece(bytes, known))
         .unwrap_or_else(|| chunk_piece_reference(log, idx))
+}
+
+/// The piece a delta the store kept contributes, as [`chunk_piece`] reads it from the line (a
+/// tool call's name counts only when it is not empty).
+pub fn streamed_piece(delta: StreamedDelta) -> Piece {
+    Piece::Delta {
+        index: delta.index(),
+        kind: delta.kind(),
+        len: delta.units(),
+        name_len: Some(delta.name_units()).filter(|&n| n > 0),
+    }
 }
 
 /// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives

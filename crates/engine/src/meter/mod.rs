@@ -27,6 +27,7 @@ pub use anchor::{BaselineKind, DeltaKind, Piece, Usage, piece_of_chunk};
 pub use blocks::Known;
 pub use chunks::{
     RowDeltas, chunk_piece, chunk_piece_fast, chunk_piece_reference, chunk_piece_with,
+    streamed_piece,
 };
 pub use findings::meter_findings;
 pub use header::{CONFIG_KEYS, HeaderProblem, RequestHeader};
