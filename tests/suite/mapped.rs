@@ -667,3 +667,66 @@ fn check_dir_with_one_truncated(path: &Path) {
     println!("check DIR exited {code}");
     std::process::exit(0);
 }
+
+/// A command's reading keeps each harness-written delta's piece in its record, `check`'s does
+/// not (it has no meter), and the meter is the same either way: every figure, step and
+/// tool-call count, and the streamed price of every message.
+#[test]
+fn the_meter_reads_the_same_from_kept_deltas_as_from_the_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("streamed.jsonl");
+    let mut bytes = Vec::new();
+    // The harness's shape, its deltas one line each.
+    let config = surface_synth::SynthConfig {
+        seed: 3,
+        pack: false,
+        ..surface_synth::SynthConfig::harness(40_000)
+    };
+    surface_synth::generate(&config, &mut bytes).unwrap();
+    // Without their `block-end` chunks, the blocks are priced from their deltas.
+    let text = String::from_utf8(bytes).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.contains(r#""chunk":{"type":"block-end""#))
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    assert!(store::install_map_guard(), "the guard is in place");
+    let kept = open_mapped(&path);
+    let read_again =
+        store::open_for_check(&path, None, &ReadLimits::default(), OnTruncate::Exit).unwrap();
+    let deltas = |log: &EventLog| {
+        log.indices()
+            .filter(|&i| log.event(i).streamed_delta().is_some())
+            .count()
+    };
+    assert!(
+        deltas(&kept.log) > 10_000,
+        "the deltas are kept: {}",
+        deltas(&kept.log)
+    );
+    assert_eq!(deltas(&read_again.log), 0, "check keeps none");
+    // Each kept piece is the one read from the line.
+    for idx in kept.log.indices() {
+        if kept.log.event(idx).streamed_delta().is_some() {
+            assert_eq!(
+                surface_engine::meter::chunk_piece(&kept.log, idx),
+                surface_engine::meter::chunk_piece(&read_again.log, idx),
+                "{idx:?}"
+            );
+        }
+    }
+    let meter = |log: &EventLog| surface_engine::Meter::build(log, &Surface::at_end(log));
+    let (a, b) = (meter(&kept.log), meter(&read_again.log));
+    assert_eq!(a.len(), b.len());
+    for cursor in 0..=kept.log.len() {
+        assert_eq!(a.at(cursor), b.at(cursor), "cursor {cursor}");
+    }
+    assert_eq!(a.steps(), b.steps());
+    assert_eq!(
+        a.anchors().collect::<Vec<_>>(),
+        b.anchors().collect::<Vec<_>>()
+    );
+    for idx in kept.log.indices() {
+        assert_eq!(a.tool_calls(idx), b.tool_calls(idx));
+    }
+}

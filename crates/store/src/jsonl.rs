@@ -53,7 +53,7 @@ pub fn read_jsonl_with(
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
 ) -> Option<EventLog> {
-    read_jsonl_releasing(bytes, progress, limits, LetGo::Everything)
+    read_jsonl_releasing(bytes, progress, limits, LetGo::Everything, true)
 }
 
 /// What the reader lets go of behind it, once each piece of a large input is parsed (when the
@@ -73,12 +73,15 @@ pub(crate) enum LetGo {
     ChunkOnlyPages(ResidentBudget),
 }
 
-/// [`read_jsonl_with`], letting go of what `let_go` says behind the parse.
+/// [`read_jsonl_with`], letting go of what `let_go` says behind the parse, and keeping each
+/// harness-written delta's piece for the meter when `keep_deltas` says
+/// ([`surface_engine::StreamedDelta`]).
 pub(crate) fn read_jsonl_releasing(
     bytes: impl Into<TextArena>,
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
     let_go: LetGo,
+    keep_deltas: bool,
 ) -> Option<EventLog> {
     let bytes: TextArena = bytes.into();
     let first_len = memchr(b'\n', &bytes).unwrap_or(bytes.len());
@@ -125,9 +128,9 @@ pub(crate) fn read_jsonl_releasing(
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),
-        // `check` watches for no overflow and has no meter; every other reader may need both.
+        // `check` watches for no overflow; every other pass over a whole log may.
         find_overflow_code: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
-        keep_deltas: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
+        keep_deltas,
     };
     let mut batch =
         parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
@@ -809,6 +812,7 @@ mod tests {
                 None,
                 &ReadLimits::default(),
                 LetGo::ChunkOnlyPages(ResidentBudget::for_check(text.len())),
+                false,
             )
             .unwrap();
             assert_eq!(checked.overflow_code_found(), None);
@@ -853,7 +857,8 @@ mod tests {
             assert!(bytes.is_shared(), "mapped");
             let at = bytes.as_ptr() as usize;
             let let_go = LetGo::ChunkOnlyPages(budget);
-            let log = read_jsonl_releasing(bytes, None, &ReadLimits::default(), let_go).unwrap();
+            let log =
+                read_jsonl_releasing(bytes, None, &ReadLimits::default(), let_go, false).unwrap();
             let kib = crate::mapped_file::mapping_resident_kib(at);
             (log, kib << 10)
         };
