@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use super::envelope::Envelope;
 use surface_engine::StreamedDelta;
 use surface_engine::meter::DeltaKind;
-use surface_scan::byte_masks::{skip_digits, string_end_mask};
+use surface_scan::byte_masks::{skip_digits, string_end_mask, unit_masks};
 
 /// `{"type":"assistant/chunk","seq":`.
 const HEAD: &[u8] = br#"{"type":"assistant/chunk","seq":"#;
@@ -125,35 +125,28 @@ fn tool_call_end(b: &[u8], at: usize, measure: bool) -> Option<(usize, usize, us
 }
 
 /// [`string_end`] of the string whose content starts at `at`, with — when `measure` asks —
-/// the content's length in UTF-16 units as JavaScript counts it: every byte that does not
-/// continue a UTF-8 sequence starts a unit, a 4-byte sequence's lead one more, and each
-/// two-byte escape is one unit.
+/// the content's length in UTF-16 units as JavaScript counts it: the bytes, less UTF-8
+/// continuation bytes, plus one per 4-byte sequence (`unit_masks`, as the meter measures
+/// strings), less one per two-byte escape.
 #[inline(always)]
 fn measured(b: &[u8], at: usize, measure: bool) -> Option<(usize, usize)> {
-    const HIGH: u64 = u64::MAX / 255 * 0x80;
     let (end, escapes) = string_end(b, at)?;
     if !measure {
         return Some((end, 0));
     }
-    let content = b.get(at..end - 1)?;
-    let (mut continuations, mut four_byte_leads) = (0, 0);
-    let mut words = content.chunks_exact(8);
-    for word in &mut words {
-        let w = u64::from_le_bytes(word.try_into().ok()?);
-        if w & HIGH != 0 {
-            continuations += (w & !(w << 1) & HIGH).count_ones() as usize;
-            four_byte_leads += (w & (w << 1) & (w << 2) & (w << 3) & HIGH).count_ones() as usize;
-        }
+    let content_end = end - 1;
+    let mut units = 0;
+    for block in (at..content_end).step_by(64) {
+        let span = (content_end - block).min(64);
+        let range = u64::MAX >> (64 - span);
+        let masks = unit_masks(b, block);
+        units += if (masks.continuation | masks.four) & range == 0 {
+            span
+        } else {
+            masks.units(range, span)
+        };
     }
-    for &c in words.remainder() {
-        continuations += usize::from(c & 0xC0 == 0x80);
-        four_byte_leads += usize::from(c >= 0xF0);
-    }
-    // Valid UTF-8 (the line is a `str`): each 4-byte lead has three continuations.
-    Some((
-        end,
-        content.len() - escapes - continuations + four_byte_leads,
-    ))
+    Some((end, units - escapes))
 }
 
 /// The position after `literal` when `b` holds it at `at`.

@@ -36,8 +36,8 @@ pub struct Envelope<'a> {
     /// recursion limit): then `engine::readable::scan` would find nothing and need not run.
     /// Always false from serde_json.
     pub plain: bool,
-    /// The piece a harness-written delta line contributes to its message, when the literal
-    /// reader read it ([`crate::delta_envelope`]): kept in the event's record for the meter.
+    /// The piece a harness-written delta line contributes to its message, when the reader's
+    /// literal path read and measured it: kept in the event's record for the meter.
     pub delta: Option<StreamedDelta>,
 }
 
