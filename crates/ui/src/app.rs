@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::browser::browsing::Browsing;
 use crate::browser::table::BrowserState;
+use crate::chrome::background::Background;
 use crate::chrome::banner::{self, Banner};
 use crate::chrome::shortcuts;
 use crate::chrome::window_state::Chrome;
@@ -119,9 +120,12 @@ impl ViewerApp {
             .unwrap_or_default();
         prefs.theme.apply(&cc.egui_ctx);
         theme::install_fonts(&cc.egui_ctx);
+        theme::install_panel_style(&cc.egui_ctx);
         crate::ready_report::note("window created");
         let mut app = ViewerApp::blank(prefs, false);
         app.chrome.fonts_ready = true;
+        // The window's renderer clears to the background (`clear_color`).
+        app.chrome.background = Background::Cleared;
         app.jobs.follow_requested = follow && file.is_some();
         app.jobs.repaint = Some(cc.egui_ctx.clone());
         app.browser.recent_folders = cc
@@ -794,16 +798,22 @@ impl ViewerApp {
 }
 
 impl eframe::App for ViewerApp {
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        crate::chrome::background::clear_color(visuals)
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         if !self.chrome.fonts_ready {
             // New fonts apply from the next pass: draw nothing with symbols before that.
             theme::install_fonts(&ctx);
+            theme::install_panel_style(&ctx);
             self.chrome.fonts_ready = true;
             ctx.request_repaint();
             return;
         }
         self.chrome.ready.frame_start();
+        self.chrome.background.lay(ui);
         if std::mem::take(&mut self.jobs.start_analysis_next)
             && let Some(job) = self.jobs.analysis.as_mut()
         {

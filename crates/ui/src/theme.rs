@@ -237,6 +237,27 @@ pub const WINDOW_SIZE: [f32; 2] = [1440.0, 900.0];
 /// Smallest size of the window.
 pub const WINDOW_MIN_SIZE: [f32; 2] = [900.0, 560.0];
 
+/// The window's background in the dark theme (egui's own panel colour, so the look is
+/// egui's): laid once per frame, see [`crate::chrome::background`].
+pub const WINDOW_BACKGROUND_DARK: Color32 = Color32::from_gray(27);
+/// The window's background in the light theme.
+pub const WINDOW_BACKGROUND_LIGHT: Color32 = Color32::from_gray(248);
+
+/// The window's background for a set of visuals.
+pub fn window_background(visuals: &Visuals) -> Color32 {
+    if visuals.dark_mode {
+        WINDOW_BACKGROUND_DARK
+    } else {
+        WINDOW_BACKGROUND_LIGHT
+    }
+}
+
+/// Panels paint no fill, in both themes: the background under them is laid once per frame
+/// ([`crate::chrome::background`]), not once per nested panel.
+pub fn install_panel_style(ctx: &egui::Context) {
+    ctx.all_styles_mut(|style| style.visuals.panel_fill = Color32::TRANSPARENT);
+}
+
 /// The user's theme choice, persisted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ThemeChoice {

@@ -1,8 +1,9 @@
 //! The window's chrome around the panels: the menu bar (and its View menu), the banner, load
 //! progress, the welcome screen, the shortcut table and its help overlay, the side panel's tab
-//! row.
+//! row, and the background laid under them once per frame.
 
 pub(crate) mod apply;
+pub(crate) mod background;
 pub(crate) mod banner;
 pub(crate) mod command;
 pub(crate) mod help;

@@ -3,6 +3,7 @@
 //! the help overlay, the title set last, whether the fonts are installed, and the start-up
 //! time report.
 
+use crate::chrome::background::Background;
 use crate::chrome::banner::Banner;
 use crate::ready_report::ReadyReport;
 use crate::session::loader::{DialogJob, DialogPurpose};
@@ -25,6 +26,9 @@ pub(crate) struct Chrome {
     pub(crate) fonts_ready: bool,
     /// The start-up time report (`SURFACE_VIEWER_REPORT_READY`).
     pub(crate) ready: ReadyReport,
+    /// How the window's background is laid (cleared by the desktop window's renderer,
+    /// painted where the renderer clears to transparent).
+    pub(crate) background: Background,
 }
 
 impl Chrome {
@@ -39,6 +43,7 @@ impl Chrome {
             title: String::new(),
             fonts_ready: false,
             ready: ReadyReport::from_env(),
+            background: Background::Painted,
         }
     }
 }
