@@ -123,16 +123,25 @@ fn resident_kib_of_mappings_of(path: &Path) -> usize {
     kib
 }
 
+/// A generated log of the harness's shape with its deltas one line each (not packed), from
+/// the generator's own seed unless `seed` picks another.
+fn unpacked_harness_log(events: u64, seed: Option<u64>) -> Vec<u8> {
+    let harness = surface_synth::SynthConfig::harness(events);
+    let config = surface_synth::SynthConfig {
+        seed: seed.unwrap_or(harness.seed),
+        pack: false,
+        ..harness
+    };
+    let mut text = Vec::new();
+    surface_synth::generate(&config, &mut text).unwrap();
+    text
+}
+
 #[test]
 fn checks_mapping_reads_the_same_as_a_copy_with_the_chunks_pages_let_go() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("harness.jsonl");
-    let mut text = Vec::new();
-    let config = surface_synth::SynthConfig {
-        pack: false,
-        ..surface_synth::SynthConfig::harness(60_000)
-    };
-    surface_synth::generate(&config, &mut text).unwrap();
+    let text = unpacked_harness_log(60_000, None);
     assert!(
         text.len() > 8 << 20,
         "read in pieces on the pool: {} bytes",
@@ -675,14 +684,7 @@ fn check_dir_with_one_truncated(path: &Path) {
 fn the_meter_reads_the_same_from_kept_deltas_as_from_the_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("streamed.jsonl");
-    let mut bytes = Vec::new();
-    // The harness's shape, its deltas one line each.
-    let config = surface_synth::SynthConfig {
-        seed: 3,
-        pack: false,
-        ..surface_synth::SynthConfig::harness(40_000)
-    };
-    surface_synth::generate(&config, &mut bytes).unwrap();
+    let bytes = unpacked_harness_log(40_000, Some(3));
     // Without their `block-end` chunks, the blocks are priced from their deltas.
     let text = String::from_utf8(bytes).unwrap();
     let lines: Vec<&str> = text

@@ -237,19 +237,10 @@ pub const WINDOW_SIZE: [f32; 2] = [1440.0, 900.0];
 /// Smallest size of the window.
 pub const WINDOW_MIN_SIZE: [f32; 2] = [900.0, 560.0];
 
-/// The window's background in the dark theme (egui's own panel colour, so the look is
-/// egui's): laid once per frame, see [`crate::chrome::background`].
-pub const WINDOW_BACKGROUND_DARK: Color32 = Color32::from_gray(27);
-/// The window's background in the light theme.
-pub const WINDOW_BACKGROUND_LIGHT: Color32 = Color32::from_gray(248);
-
-/// The window's background for a set of visuals.
+/// The window's background for a set of visuals (the palette's `background`): laid once per
+/// frame, see [`crate::chrome::background`].
 pub fn window_background(visuals: &Visuals) -> Color32 {
-    if visuals.dark_mode {
-        WINDOW_BACKGROUND_DARK
-    } else {
-        WINDOW_BACKGROUND_LIGHT
-    }
+    palette_for(visuals).background
 }
 
 /// Panels paint no fill, in both themes: the background under them is laid once per frame
@@ -359,6 +350,9 @@ impl Family {
 pub struct Palette {
     /// Whether this is the dark palette.
     pub dark: bool,
+    /// The window's background, under every panel (egui's own panel colour, so the look is
+    /// egui's).
+    pub background: Color32,
     /// Normal text.
     pub text: Color32,
     /// Secondary text (time, counts).
@@ -457,6 +451,7 @@ pub fn palette_for(visuals: &Visuals) -> Palette {
 
 const DARK: Palette = Palette {
     dark: true,
+    background: Color32::from_gray(27),
     text: Color32::from_rgb(220, 222, 226),
     weak_text: Color32::from_rgb(140, 146, 156),
     shadowed_text: Color32::from_rgb(110, 114, 122),
@@ -503,6 +498,7 @@ const DARK: Palette = Palette {
 
 const LIGHT: Palette = Palette {
     dark: false,
+    background: Color32::from_gray(248),
     text: Color32::from_rgb(30, 32, 36),
     weak_text: Color32::from_rgb(100, 106, 116),
     shadowed_text: Color32::from_rgb(150, 152, 158),

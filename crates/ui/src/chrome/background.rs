@@ -19,12 +19,11 @@
 use crate::theme;
 
 /// How the window's background is laid.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Background {
     /// The renderer clears to [`theme::window_background`] before the frame is drawn.
     Cleared,
     /// The app paints it, under the panels, each frame.
-    #[default]
     Painted,
 }
 
