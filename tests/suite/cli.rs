@@ -349,3 +349,23 @@ fn an_unreadable_message_is_printed_with_its_reason() {
     assert_eq!(c["findings"][0]["rule"], "message.shape");
     assert_eq!(c["findings"][0]["seq"], 1);
 }
+
+#[test]
+fn version_is_the_cargo_version_and_the_changelog_s_newest() {
+    let out = run(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim_end(),
+        format!("surface-viewer {version}")
+    );
+    let changelog =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"))
+            .unwrap();
+    let newest = changelog
+        .lines()
+        .find_map(|l| l.strip_prefix("## "))
+        .and_then(|heading| heading.split_whitespace().next())
+        .expect("CHANGELOG.md has a `## VERSION — DATE` entry");
+    assert_eq!(newest, version, "CHANGELOG.md's newest entry against Cargo.toml");
+}

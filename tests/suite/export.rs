@@ -3,7 +3,7 @@
 //! by event, call by call, check by check, compaction by compaction, finding by finding); the
 //! Parquet types are strict; a folder with an unreadable file, a decompression bomb and a FIFO
 //! exports the rest; OUT that exists is refused, and `--force` replaces only our table folders;
-//! docs/export.md documents every column; the README's DuckDB example runs where the `duckdb`
+//! docs/export.md documents every column; docs/export.md's first DuckDB query runs where the `duckdb`
 //! Python package is importable (required when `SURFACE_VIEWER_REQUIRE_DUCKDB` is set, as
 //! `.ci/run` does).
 
@@ -731,10 +731,10 @@ fn docs_export_md_documents_every_column_with_its_type() {
     )));
 }
 
-/// The README's DuckDB example: the `sh` block that exports, run into a temporary folder, then
-/// the `python` block after it, whose output must be the `text` block that follows.
+/// docs/export.md's first DuckDB query: the `sh` block that exports, run into a temporary
+/// folder, then the `python` block after it, whose output must be the `text` block that follows.
 #[test]
-fn the_readme_duckdb_example_runs_as_shown() {
+fn the_export_page_s_duckdb_query_runs_as_shown() {
     let importable = Command::new("python3")
         .args(["-c", "import duckdb"])
         .output()
@@ -747,16 +747,17 @@ fn the_readme_duckdb_example_runs_as_shown() {
         eprintln!("skipped: the duckdb Python package is not importable here (pip install duckdb)");
         return;
     }
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let section = readme
-        .split("\n## Many sessions")
+    let page = std::fs::read_to_string(root().join("docs/export.md")).unwrap();
+    let section = page
+        .split("\n## A first query")
         .nth(1)
-        .expect("README.md has a section \"Many sessions\"");
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/export.md has a section \"A first query\"");
     let block = |lang: &str, from: usize| -> (String, usize) {
         let open = format!("```{lang}");
         let start = section[from..]
             .find(&open)
-            .unwrap_or_else(|| panic!("no ```{lang} block in \"Many sessions\""))
+            .unwrap_or_else(|| panic!("no ```{lang} block in \"A first query\""))
             + from;
         let body = section[start..].find('\n').unwrap() + start + 1;
         let end = section[body..].find("\n```").unwrap() + body;
@@ -792,5 +793,5 @@ fn the_readme_duckdb_example_runs_as_shown() {
         .map(|l| l.trim_end().to_string())
         .collect();
     let want: Vec<String> = expected.lines().map(|l| l.trim_end().to_string()).collect();
-    assert_eq!(got, want, "README.md's DuckDB example prints otherwise");
+    assert_eq!(got, want, "docs/export.md's first DuckDB query prints otherwise");
 }
