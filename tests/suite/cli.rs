@@ -359,13 +359,17 @@ fn version_is_the_cargo_version_and_the_changelog_s_newest() {
         String::from_utf8_lossy(&out.stdout).trim_end(),
         format!("surface-viewer {version}")
     );
-    let changelog =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"))
-            .unwrap();
+    let changelog = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"),
+    )
+    .unwrap();
     let newest = changelog
         .lines()
         .find_map(|l| l.strip_prefix("## "))
         .and_then(|heading| heading.split_whitespace().next())
         .expect("CHANGELOG.md has a `## VERSION — DATE` entry");
-    assert_eq!(newest, version, "CHANGELOG.md's newest entry against Cargo.toml");
+    assert_eq!(
+        newest, version,
+        "CHANGELOG.md's newest entry against Cargo.toml"
+    );
 }

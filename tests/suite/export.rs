@@ -793,5 +793,8 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
         .map(|l| l.trim_end().to_string())
         .collect();
     let want: Vec<String> = expected.lines().map(|l| l.trim_end().to_string()).collect();
-    assert_eq!(got, want, "docs/export.md's first DuckDB query prints otherwise");
+    assert_eq!(
+        got, want,
+        "docs/export.md's first DuckDB query prints otherwise"
+    );
 }
