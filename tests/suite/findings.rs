@@ -682,7 +682,7 @@ fn every_upstream_fixture_is_dated_and_free_of_new_findings() {
         "surface.op-malformed",
     ];
     for f in upstream_files() {
-        let opened = surface_store::open(&f, None).unwrap();
+        let opened = surface_store::open(&f, &surface_store::Options::default()).unwrap();
         let log = &opened.log;
         let report = check_report(log, &Surface::at_end(log));
         let folder = f.parent().unwrap().file_name().unwrap().to_string_lossy();

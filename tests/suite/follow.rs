@@ -73,7 +73,7 @@ fn soak_follow_100k_events_equals_fresh_load() {
     writer.join().unwrap();
     assert_eq!(surface.cursor(), log.len(), "the cursor followed the end");
 
-    let fresh = open(&path, None).unwrap().log;
+    let fresh = open(&path, &surface_store::Options::default()).unwrap().log;
     let rebuilt = Surface::at_end(&fresh);
     assert_eq!(node_seqs(&log, &surface), node_seqs(&fresh, &rebuilt));
     assert!(

@@ -426,7 +426,7 @@ pub(crate) fn to_sqlite(path: &Path, v: i64, text: &str, reference: &EventLog) {
 // Comparison
 
 fn read_plain(dir: &Path, name: &str, text: &str) -> EventLog {
-    open(&write(dir, name, text.as_bytes()), None)
+    open(&write(dir, name, text.as_bytes()), &surface_store::Options::default())
         .expect("plain JSONL")
         .log
 }
@@ -507,7 +507,7 @@ fn zstd_gives_the_same_log_as_jsonl() {
         assert!(offsets.len() > 2, "{name}: several frames");
         let path = write(dir.path(), &format!("{name}.jsonl.zstd"), &bytes);
         assert_eq!(detect_file(&path).unwrap(), Format::Zstd);
-        let got = open(&path, None).expect("zstd");
+        let got = open(&path, &surface_store::Options::default()).expect("zstd");
         assert_same(&got.log, &want, &format!("{name} zstd"));
         // Lines count decompressed lines, so they agree with the plain file too.
         let lines = |l: &EventLog| l.events.iter().map(|e| e.line).collect::<Vec<_>>();
@@ -529,7 +529,7 @@ fn every_sqlite_schema_gives_the_same_log_as_jsonl() {
             to_sqlite(&path, v, &text, &want);
             let what = format!("{name} schema {v}");
             assert_eq!(detect_file(&path).unwrap(), Format::Sqlite);
-            let got = open(&path, None).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let got = open(&path, &surface_store::Options::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(got.session.id, id, "{what}: default session");
             let reference = if has_surface(v) { &want } else { &want_legacy };
             assert_same(&got.log, reference, &what);
@@ -564,7 +564,11 @@ fn schema_17_really_uses_blobs_and_packed_rows() {
 
 #[test]
 fn schema_17_is_held_to_the_limits_when_listed_and_read() {
-    use surface_store::{ReadLimits, list_sessions_within, open_within};
+    use surface_store::{Options, ReadLimits, list_sessions_within, open};
+    let within = |limits| Options {
+        limits,
+        ..Options::default()
+    };
     let dir = TempDir::new().unwrap();
     let text = std::fs::read_to_string(upstream("packed-chunks.session.jsonl")).unwrap();
     let want = read_plain(dir.path(), "p.jsonl", &text);
@@ -581,14 +585,14 @@ fn schema_17_is_held_to_the_limits_when_listed_and_read() {
     );
     assert!(
         matches!(
-            open_within(&path, None, None, &tiny),
+            open(&path, &within(tiny)),
             Err(StoreError::TooLarge { limit: 64, .. })
         ),
         "so does the reader"
     );
     // A per-event limit below every row: each row is a `line.too-long` finding with its seq.
     let short = ReadLimits::default().with_event_bytes(16);
-    let opened = open_within(&path, None, None, &short).unwrap();
+    let opened = open(&path, &within(short)).unwrap();
     assert!(opened.log.is_empty());
     let findings = check(&opened.log, &Surface::at_end(&opened.log));
     let long: Vec<&Finding> = findings
@@ -620,16 +624,25 @@ fn session_selection_and_listing() {
     for v in [1, 13, 17] {
         let path = dir.path().join(format!("v{v}.db"));
         to_sqlite(&path, v, &text, &want);
-        let tie = open(&path, Some("tie")).unwrap();
+        let tie = open(&path, &surface_store::Options {
+ session: Some("tie"),
+ ..surface_store::Options::default()
+ }).unwrap();
         assert_eq!(tie.session.id, "tie");
         assert_eq!(tie.log.len(), 2);
-        assert_eq!(open(&path, Some("older")).unwrap().log.len(), 2);
+        assert_eq!(open(&path, &surface_store::Options {
+ session: Some("older"),
+ ..surface_store::Options::default()
+ }).unwrap().log.len(), 2);
         assert_eq!(
-            open(&path, None).unwrap().session.id,
+            open(&path, &surface_store::Options::default()).unwrap().session.id,
             main_id,
             "tie goes to the later row"
         );
-        match open(&path, Some("nope")) {
+        match open(&path, &surface_store::Options {
+ session: Some("nope"),
+ ..surface_store::Options::default()
+ }) {
             Err(StoreError::UnknownSession { available, .. }) => {
                 assert_eq!(available, format!("tie, {main_id}, older"));
             }
@@ -659,7 +672,7 @@ fn session_selection_and_listing() {
     header.insert("createdAt".into(), json!(1));
     insert_session(&conn, &header);
     drop(conn);
-    assert_eq!(open(&path, None).unwrap().session.id, main_id);
+    assert_eq!(open(&path, &surface_store::Options::default()).unwrap().session.id, main_id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,7 +687,7 @@ fn truncated_final_frame_is_a_torn_tail() {
     let (bytes, offsets) = to_zstd(&text);
     let last = *offsets.last().unwrap();
     let cut = last + (bytes.len() - last) / 2;
-    let got = open(&write(dir.path(), "c.jsonl.zstd", &bytes[..cut]), None)
+    let got = open(&write(dir.path(), "c.jsonl.zstd", &bytes[..cut]), &surface_store::Options::default())
         .unwrap()
         .log;
     assert!(got.len() < want.len() && !got.is_empty());
@@ -709,7 +722,7 @@ fn truncated_final_frame_is_a_torn_tail() {
     let last = file.len();
     let frame = zstd::bulk::compress(batch.as_bytes(), 1).unwrap();
     file.extend(&frame[..frame.len() * 3 / 4]);
-    let got = open(&write(dir.path(), "big.jsonl.zstd", &file), None)
+    let got = open(&write(dir.path(), "big.jsonl.zstd", &file), &surface_store::Options::default())
         .unwrap()
         .log;
     assert!(
@@ -760,7 +773,7 @@ fn corrupt_middle_frame_is_reported_and_the_others_load() {
     for (how, at) in [("checksum", end - 2), ("data", start + (end - start) / 2)] {
         let mut bad = bytes.clone();
         bad[at] ^= 0x5A;
-        let got = open(&write(dir.path(), &format!("{how}.jsonl.zstd"), &bad), None)
+        let got = open(&write(dir.path(), &format!("{how}.jsonl.zstd"), &bad), &surface_store::Options::default())
             .unwrap()
             .log;
         let corrupt: Vec<_> = findings_of(&got)
@@ -795,7 +808,7 @@ fn junk_and_empty_zstd_inputs_do_not_panic() {
         }),
     ] {
         let path = write(dir.path(), name, &bytes);
-        match open(&path, None) {
+        match open(&path, &surface_store::Options::default()) {
             Ok(o) => assert!(!findings_of(&o.log).is_empty(), "{name}"),
             Err(e) => assert!(e.to_string().contains(name), "{name}: {e}"),
         }
@@ -814,7 +827,7 @@ fn sqlite_17_with(dir: &Path, name: &str, source: &str, edit: &str) -> EventLog 
         .unwrap()
         .execute_batch(edit)
         .expect("edit");
-    open(&path, None)
+    open(&path, &surface_store::Options::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .log
 }
@@ -938,7 +951,7 @@ fn random_bytes_after_the_sqlite_magic_are_a_clear_error() {
     bytes.extend((0..8192u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8));
     let path = write(dir.path(), "junk.db", &bytes);
     for result in [
-        open(&path, None).map(|_| ()),
+        open(&path, &surface_store::Options::default()).map(|_| ()),
         list_sessions(&path).map(|_| ()),
     ] {
         match result {
@@ -960,7 +973,7 @@ fn random_bytes_after_the_sqlite_magic_are_a_clear_error() {
         .unwrap()
         .execute_batch("CREATE TABLE t (x)")
         .unwrap();
-    let err = open(&path, None).unwrap_err().to_string();
+    let err = open(&path, &surface_store::Options::default()).unwrap_err().to_string();
     assert!(err.contains("no `sessions` and `events` tables"), "{err}");
 }
 
@@ -976,14 +989,14 @@ fn unknown_schema_versions() {
         .unwrap()
         .execute_batch("PRAGMA user_version = 99")
         .unwrap();
-    assert_same(&open(&path, None).unwrap().log, &want, "schema 99");
+    assert_same(&open(&path, &surface_store::Options::default()).unwrap().log, &want, "schema 99");
     // Needed columns missing: a clear error naming them.
     let path = dir.path().join("v99-missing.db");
     Connection::open(&path)
         .unwrap()
         .execute_batch("CREATE TABLE sessions (id TEXT); CREATE TABLE events (session_id TEXT, seq INT, kind TEXT); PRAGMA user_version = 99;")
         .unwrap();
-    let err = open(&path, None).unwrap_err();
+    let err = open(&path, &surface_store::Options::default()).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, StoreError::Sqlite { .. }), "{msg}");
     assert!(
@@ -994,7 +1007,7 @@ fn unknown_schema_versions() {
     let path = dir.path().join("empty.db");
     drop(create_db(&path, 17));
     assert!(
-        open(&path, None)
+        open(&path, &surface_store::Options::default())
             .unwrap_err()
             .to_string()
             .contains("no session")
@@ -1045,7 +1058,7 @@ fn reading_changes_no_file() {
     let before = snapshot(dir.path());
     for (name, _, _) in &before {
         let path = dir.path().join(name);
-        open(&path, None).unwrap();
+        open(&path, &surface_store::Options::default()).unwrap();
         list_sessions(&path).unwrap();
     }
     // Every file is byte-identical. The only new files are the WAL index and an empty WAL
@@ -1093,7 +1106,7 @@ fn a_live_wal_writer_is_never_blocked() {
     let mut reads = 0;
     let started = std::time::Instant::now();
     while reads < 30 || started.elapsed() < std::time::Duration::from_millis(300) {
-        let got = open(&path, None).expect("read while writing");
+        let got = open(&path, &surface_store::Options::default()).expect("read while writing");
         assert_eq!(got.log.len(), want.len());
         let n = list_sessions(&path).unwrap()[2].events;
         assert!(n >= 2);
@@ -1102,7 +1115,10 @@ fn a_live_wal_writer_is_never_blocked() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let (written, failures) = handle.join().unwrap();
     assert!(failures.is_empty(), "the writer failed: {failures:?}");
-    let older = open(&path, Some("older")).unwrap();
+    let older = open(&path, &surface_store::Options {
+ session: Some("older"),
+ ..surface_store::Options::default()
+ }).unwrap();
     assert_eq!(older.log.len() as i64, 2 + written, "every write landed");
 
     // A write transaction held open across a read: the read sees the committed state and
@@ -1110,14 +1126,20 @@ fn a_live_wal_writer_is_never_blocked() {
     let writer = Connection::open(&path).unwrap();
     writer.execute_batch("BEGIN IMMEDIATE; INSERT INTO events (session_id, seq, type, time, data) VALUES ('older', 5, 'context/message', 1, '{}');").unwrap();
     assert_eq!(
-        open(&path, Some("older")).unwrap().log.len() as i64,
+        open(&path, &surface_store::Options {
+ session: Some("older"),
+ ..surface_store::Options::default()
+ }).unwrap().log.len() as i64,
         2 + written
     );
     writer
         .execute_batch("COMMIT")
         .expect("the writer commits after the read");
     assert_eq!(
-        open(&path, Some("older")).unwrap().log.len() as i64,
+        open(&path, &surface_store::Options {
+ session: Some("older"),
+ ..surface_store::Options::default()
+ }).unwrap().log.len() as i64,
         3 + written
     );
 }
@@ -1219,7 +1241,7 @@ mod no_panics {
                 [Sql::Blob(blob)],
             )
             .unwrap();
-            let log = open(&path, None).expect("readable").log;
+            let log = open(&path, &surface_store::Options::default()).expect("readable").log;
             invariants::assert_log_invariants(&log, &format!("round {round}: {column}"));
             // Only row seq 7 changed: every other event is read as before.
             for w in want.indices().filter(|&w| want.event(w).seq != 7) {
@@ -1238,7 +1260,11 @@ mod no_panics {
 
 #[test]
 fn progress_reaches_the_end_and_cancel_stops() {
-    use surface_store::{LoadProgress, open_with_progress};
+    use surface_store::{LoadProgress, Options, open};
+    let with = |progress| Options {
+        progress: Some(progress),
+        ..Options::default()
+    };
     let dir = TempDir::new().unwrap();
     let text = synthetic();
     let want = read_plain(dir.path(), "s.jsonl", &text);
@@ -1247,7 +1273,7 @@ fn progress_reaches_the_end_and_cancel_stops() {
     let zst = write(dir.path(), "s.jsonl.zstd", &to_zstd(&text).0);
     for path in [&db, &zst] {
         let p = LoadProgress::default();
-        let opened = open_with_progress(path, None, Some(&p)).unwrap();
+        let opened = open(path, &with(&p)).unwrap();
         assert_eq!(opened.log.len(), want.len());
         // (The JSONL reader does not count the header line's bytes, so Zstandard ends just
         // short of 1.)
@@ -1261,7 +1287,7 @@ fn progress_reaches_the_end_and_cancel_stops() {
         let p = LoadProgress::default();
         p.cancel();
         assert!(matches!(
-            open_with_progress(path, None, Some(&p)),
+            open(path, &with(&p)),
             Err(StoreError::Cancelled { .. })
         ));
     }
@@ -1283,7 +1309,7 @@ fn session_row_oddities() {
     )
     .unwrap();
     drop(conn);
-    let got = open(&path, None).unwrap();
+    let got = open(&path, &surface_store::Options::default()).unwrap();
     assert_eq!(got.session.id, "late");
     assert_eq!(got.session.created, Some(1_783_352_165_190));
     assert!(
@@ -1291,7 +1317,10 @@ fn session_row_oddities() {
             .iter()
             .all(|f| f.rule != "header.version")
     );
-    let early = open(&path, Some("early")).unwrap();
+    let early = open(&path, &surface_store::Options {
+ session: Some("early"),
+ ..surface_store::Options::default()
+ }).unwrap();
     assert!(early.log.is_empty());
     let f = findings_of(&early.log);
     assert!(

@@ -203,7 +203,7 @@ fn every_hostile_input_read_by_the_library_holds_the_log_invariants() {
         let path = dir.path().join("hostile.jsonl");
         std::fs::write(&path, &case.bytes).unwrap();
         // (The cases that are not read at all are the command line's exit 2, tested above.)
-        if let Ok(opened) = surface_store::open(&path, None) {
+        if let Ok(opened) = surface_store::open(&path, &surface_store::Options::default()) {
             invariants::assert_log_invariants(&opened.log, case.name);
             read += 1;
         }

@@ -1,15 +1,12 @@
-//! Mapped reading. The CLI's (`store::open_mapped`): the same log as a copy, small files still
-//! copied, and a file truncated while mapped named on stderr with exit code 2 (the SIGBUS
-//! guard), checked in a child process: the test binary runs itself again. The viewer's
-//! (`store::open_for_viewer`): the same log as a copy however often its pages are let go, and
-//! a file truncated under it reads as zeros and is marked lost, the process going on. The
-//! guard is installed by the program (here each test), never by the library: without it
-//! nothing is mapped. It chains: a SIGBUS that is not its own reaches the handler the process
-//! had before (checked in child processes too), and `check DIR` reports a file truncated
-//! under its mapping as that session's error while the others finish. The export's
-//! (`store::open_staged`): the same log as a copy with some lines kept in memory and the
-//! mapping's pages let go. `check`'s (`store::open_for_check`): the same log and findings as a
-//! copy, with the pages that hold only streamed chunks let go as it reads.
+//! Mapped reading (`store::open` with `Reading::Map`): the same log as a copy, small files still
+//! copied; a file truncated while mapped is named on stderr with exit code 2 when the caller
+//! said `OnTruncate::Exit` (the SIGBUS guard), checked in a child process: the test binary runs
+//! itself again; with `OnTruncate::Report` (the viewer, `check DIR`, an export) it reads as
+//! zeros and is marked lost, the process going on. The guard is installed by the program (here
+//! each test), never by the library: without it nothing is mapped. It chains: a SIGBUS that is
+//! not its own reaches the handler the process had before (checked in child processes too),
+//! and `check DIR` reports a file truncated under its mapping as that session's error while
+//! the others finish.
 
 use crate::common;
 
@@ -17,18 +14,21 @@ use std::path::Path;
 use std::process::Command;
 
 use surface_engine::{EventIdx, EventLog, Surface, check};
-use surface_store::{self as store, OnTruncate, ReadLimits};
+use surface_store::{self as store, OnTruncate, Options, Reading};
+
+/// `path` mapped, a truncation doing what `on_truncate` says.
+fn open_mapped_with(path: &Path, on_truncate: OnTruncate) -> store::Opened {
+    assert!(store::install_map_guard(), "the guard is in place");
+    let options = Options {
+        reading: Reading::Map(on_truncate),
+        ..Options::default()
+    };
+    store::open(path, &options).unwrap()
+}
 
 /// The command line's mapping of `path` (one file: a truncation ends the process).
 fn open_mapped(path: &Path) -> store::Opened {
-    assert!(store::install_map_guard(), "the guard is in place");
-    store::open_mapped(path, None, &ReadLimits::default(), OnTruncate::Exit).unwrap()
-}
-
-/// The viewer's mapping of `path`.
-fn open_for_viewer(path: &Path) -> store::Opened {
-    assert!(store::install_map_guard(), "the guard is in place");
-    store::open_for_viewer(path, None, None, &ReadLimits::default()).unwrap()
+    open_mapped_with(path, OnTruncate::Exit)
 }
 
 /// Every event's bytes (copies, for a mapping).
@@ -46,7 +46,7 @@ fn mapped_and_copied_logs_read_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.jsonl");
     common::write_large_log(&path, 9 << 20);
-    let copied = store::open(&path, None).unwrap();
+    let copied = store::open(&path, &Options::default()).unwrap();
     let mapped = open_mapped(&path);
     assert!(!copied.log.text_is_shared());
     assert_eq!(mapped.log.text_is_shared(), cfg!(target_os = "linux"));
@@ -65,64 +65,6 @@ fn mapped_and_copied_logs_read_the_same() {
     assert_eq!(copied.session, mapped.session);
 }
 
-#[test]
-fn a_staged_mapping_reads_the_same_with_its_kept_lines_and_its_pages_let_go() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    common::write_large_log(&path, 9 << 20);
-    let copied = store::open(&path, None).unwrap();
-    assert!(store::install_map_guard(), "the guard is in place");
-    let staged =
-        store::open_staged(&path, None, &ReadLimits::default(), OnTruncate::Report).unwrap();
-    let log = &staged.log;
-    assert_eq!(log.text_is_shared(), cfg!(target_os = "linux"));
-    // Every other event kept (runs of one line and of several; the copy's halves on two
-    // threads), then every page let go.
-    let kept = surface_passes::keep_lines_of(log, |idx| idx.get() % 3 != 1);
-    assert_eq!(kept > 0, log.text_is_shared());
-    log.release_resident(0..log.text_len());
-    assert_eq!(
-        surface_passes::keep_lines_of(log, |_| true),
-        0,
-        "lines are kept once"
-    );
-    assert_eq!(all_bytes(&copied.log), all_bytes(log));
-    let (a, b) = (Surface::at_end(&copied.log), Surface::at_end(log));
-    assert_eq!(check(&copied.log, &a), check(log, &b));
-    assert_eq!(copied.session, staged.session);
-}
-
-/// The resident size of this process's mappings of `path`, from `/proc/self/smaps` (KiB).
-fn resident_kib_of_mappings_of(path: &Path) -> usize {
-    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
-    let name = path.to_str().unwrap();
-    let mut ours = false;
-    let mut kib = 0;
-    for line in smaps.lines() {
-        if let Some(rss) = line.strip_prefix("Rss:") {
-            if ours {
-                kib += rss
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<usize>()
-                    .unwrap();
-            }
-        } else if line
-            .split(' ')
-            .next()
-            .and_then(|r| r.split_once('-'))
-            .is_some_and(|(a, b)| {
-                usize::from_str_radix(a, 16).is_ok() && usize::from_str_radix(b, 16).is_ok()
-            })
-        {
-            // A mapping's first line: `from-to perms offset dev inode [path]`.
-            ours = line.ends_with(name);
-        }
-    }
-    kib
-}
-
 /// A generated log of the harness's shape with its deltas one line each (not packed), from
 /// the generator's own seed unless `seed` picks another.
 fn unpacked_harness_log(events: u64, seed: Option<u64>) -> Vec<u8> {
@@ -137,8 +79,9 @@ fn unpacked_harness_log(events: u64, seed: Option<u64>) -> Vec<u8> {
     text
 }
 
+/// The harness's shape (most lines streamed deltas), read in pieces on the pool.
 #[test]
-fn checks_mapping_reads_the_same_as_a_copy_with_the_chunks_pages_let_go() {
+fn a_harness_shaped_mapping_reads_the_same_as_a_copy() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("harness.jsonl");
     let text = unpacked_harness_log(60_000, None);
@@ -148,75 +91,31 @@ fn checks_mapping_reads_the_same_as_a_copy_with_the_chunks_pages_let_go() {
         text.len()
     );
     std::fs::write(&path, &text).unwrap();
-    let copied = store::open(&path, None).unwrap();
-    assert!(store::install_map_guard(), "the guard is in place");
-    let limits = ReadLimits::default();
-    let checked = store::open_for_check(&path, None, &limits, OnTruncate::Exit).unwrap();
-    let log = &checked.log;
+    let copied = store::open(&path, &Options::default()).unwrap();
+    let mapped = open_mapped(&path);
+    let log = &mapped.log;
     assert_eq!(log.text_is_shared(), cfg!(target_os = "linux"));
-    #[cfg(target_os = "linux")]
-    if !store::page_runs_can_be_let_go() {
-        eprintln!("skipped the resident size: this kernel (before 6.13) keeps `check`'s pages");
-    } else {
-        // Read, but not yet looked at again: the chunks' pages are gone (a third or more of
-        // the file on this shape), every other line's kept.
-        let resident = resident_kib_of_mappings_of(&path) << 10;
-        assert!(
-            resident < text.len() * 3 / 4,
-            "{resident} of {} bytes resident after the read",
-            text.len()
-        );
-    }
     assert_eq!(all_bytes(&copied.log), all_bytes(log));
     let (a, b) = (Surface::at_end(&copied.log), Surface::at_end(log));
     assert_eq!(a.nodes().collect::<Vec<_>>(), b.nodes().collect::<Vec<_>>());
     assert_eq!(check(&copied.log, &a), check(log, &b));
-    assert_eq!(copied.session, checked.session);
+    let meter = |log: &EventLog, s: &Surface| surface_engine::Meter::build(log, s);
+    let (ma, mb) = (meter(&copied.log, &a), meter(log, &b));
+    for cursor in (0..=log.len()).step_by(97) {
+        assert_eq!(ma.at(cursor), mb.at(cursor), "cursor {cursor}");
+    }
+    assert_eq!(copied.session, mapped.session);
 }
 
 #[test]
-fn the_viewers_mapping_reads_the_same_as_a_copy_while_its_pages_are_let_go() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.jsonl");
-    common::write_large_log(&path, 9 << 20);
-    let copied = store::open(&path, None).unwrap();
-    let viewed = open_for_viewer(&path);
-    assert_eq!(viewed.log.text_is_shared(), cfg!(target_os = "linux"));
-    let log = &viewed.log;
-    // Let go of pages from another thread the whole time the surface is built and checked.
-    let done = std::sync::atomic::AtomicBool::new(false);
-    let (surface, findings) = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                log.release_resident(0..log.text_len());
-                std::thread::yield_now();
-            }
-        });
-        let surface = Surface::at_end(&viewed.log);
-        let findings = check(&viewed.log, &surface);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        (surface, findings)
-    });
-    let copied_surface = Surface::at_end(&copied.log);
-    assert_eq!(all_bytes(&copied.log), all_bytes(log));
-    assert_eq!(copied.log.len(), viewed.log.len());
-    assert_eq!(
-        copied_surface.nodes().collect::<Vec<_>>(),
-        surface.nodes().collect::<Vec<_>>()
-    );
-    assert_eq!(check(&copied.log, &copied_surface), findings);
-    assert!(!log.text_lost());
-}
-
-#[test]
-fn a_file_truncated_under_the_viewer_reads_as_zeros_and_is_marked_lost() {
+fn a_reported_file_truncated_under_its_mapping_reads_as_zeros_and_is_marked_lost() {
     if !cfg!(target_os = "linux") {
         return; // other platforms read files, they never map them
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shrinking.jsonl");
     common::write_large_log(&path, 9 << 20);
-    let viewed = open_for_viewer(&path);
+    let viewed = open_mapped_with(&path, OnTruncate::Report);
     let log = &viewed.log;
     assert!(log.text_is_shared() && !log.text_lost());
     let first = viewed.log.event_json(EventIdx(0)).to_string();
@@ -675,60 +574,4 @@ fn check_dir_with_one_truncated(path: &Path) {
         .map_or("?".to_string(), |c| c.to_string());
     println!("check DIR exited {code}");
     std::process::exit(0);
-}
-
-/// A command's reading keeps each harness-written delta's piece in its record, `check`'s does
-/// not (it has no meter), and the meter is the same either way: every figure, step and
-/// tool-call count, and the streamed price of every message.
-#[test]
-fn the_meter_reads_the_same_from_kept_deltas_as_from_the_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("streamed.jsonl");
-    let bytes = unpacked_harness_log(40_000, Some(3));
-    // Without their `block-end` chunks, the blocks are priced from their deltas.
-    let text = String::from_utf8(bytes).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.contains(r#""chunk":{"type":"block-end""#))
-        .collect();
-    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-    assert!(store::install_map_guard(), "the guard is in place");
-    let kept = open_mapped(&path);
-    let read_again =
-        store::open_for_check(&path, None, &ReadLimits::default(), OnTruncate::Exit).unwrap();
-    let deltas = |log: &EventLog| {
-        log.indices()
-            .filter(|&i| log.event(i).streamed_delta().is_some())
-            .count()
-    };
-    assert!(
-        deltas(&kept.log) > 10_000,
-        "the deltas are kept: {}",
-        deltas(&kept.log)
-    );
-    assert_eq!(deltas(&read_again.log), 0, "check keeps none");
-    // Each kept piece is the one read from the line.
-    for idx in kept.log.indices() {
-        if kept.log.event(idx).streamed_delta().is_some() {
-            assert_eq!(
-                surface_engine::meter::chunk_piece(&kept.log, idx),
-                surface_engine::meter::chunk_piece(&read_again.log, idx),
-                "{idx:?}"
-            );
-        }
-    }
-    let meter = |log: &EventLog| surface_engine::Meter::build(log, &Surface::at_end(log));
-    let (a, b) = (meter(&kept.log), meter(&read_again.log));
-    assert_eq!(a.len(), b.len());
-    for cursor in 0..=kept.log.len() {
-        assert_eq!(a.at(cursor), b.at(cursor), "cursor {cursor}");
-    }
-    assert_eq!(a.steps(), b.steps());
-    assert_eq!(
-        a.anchors().collect::<Vec<_>>(),
-        b.anchors().collect::<Vec<_>>()
-    );
-    for idx in kept.log.indices() {
-        assert_eq!(a.tool_calls(idx), b.tool_calls(idx));
-    }
 }

@@ -10,7 +10,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use surface_engine::{EventIdx, EventText, Meter, Surface, check, derive_messages};
-use surface_store::{OnTruncate, ReadLimits};
+use surface_store::{OnTruncate, Options, Reading};
+
+/// How the command line opens a log: mapped, a truncation ends the process.
+fn mapped() -> Options<'static> {
+    Options {
+        reading: Reading::Map(OnTruncate::Exit),
+        ..Options::default()
+    }
+}
 use surface_synth::{SynthConfig, generate};
 
 /// A realistic generated log of at least 9 MiB (the size the store maps).
@@ -86,9 +94,7 @@ fn the_engine_reads_a_mapped_log_rewritten_under_it_without_panicking() {
         for _ in 0..2 {
             // The load, the surface, findings, the meter and every message: each reads the
             // mapped bytes again while they change.
-            let opened =
-                surface_store::open_mapped(&path, None, &ReadLimits::default(), OnTruncate::Exit)
-                    .expect("still a log");
+            let opened = surface_store::open(&path, &mapped()).expect("still a log");
             assert!(
                 opened.log.text_may_change(),
                 "the mapping says it may change"
@@ -202,9 +208,8 @@ fn no_accessor_hands_out_a_view_over_the_mapping() {
     assert!(surface_store::install_map_guard(), "the guard maps");
     let dir = tempfile::tempdir().unwrap();
     let (path, original) = big_log(dir.path());
-    let copy = surface_store::open(&path, None).unwrap().log;
-    let opened =
-        surface_store::open_mapped(&path, None, &ReadLimits::default(), OnTruncate::Exit).unwrap();
+    let copy = surface_store::open(&path, &surface_store::Options::default()).unwrap().log;
+    let opened = surface_store::open(&path, &mapped()).unwrap();
     let log = &opened.log;
     assert!(log.text_is_shared() && log.text_may_change(), "mapped");
     assert!(log.stable_text().is_none(), "no view of the whole mapping");

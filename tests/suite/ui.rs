@@ -711,7 +711,7 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
     harness.get_by_label_contains("reported − estimated");
 
     // The view shows what the engine reconstructs for that cursor.
-    let log = surface_store::open(&sample(), None).unwrap().log;
+    let log = surface_store::open(&sample(), &surface_store::Options::default()).unwrap().log;
     let meter = Meter::build(&log, &Surface::at_end(&log));
     let cursor = harness.state().cursor().unwrap();
     let expected = request_at(&log, &meter, cursor, &mut Surface::new(&log)).unwrap();
@@ -727,7 +727,7 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
 /// The sample's audit computed by the engine, independently of the viewer.
 fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
     use surface_engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
-    let log = surface_store::open(&sample(), None).unwrap().log;
+    let log = surface_store::open(&sample(), &surface_store::Options::default()).unwrap().log;
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let audit = audit(&log, &surface, &meter, DEFAULT_THRESHOLD_RATIO);
@@ -892,7 +892,7 @@ fn figures_say_computing_until_the_analysis_lands() {
     use surface_engine::{Meter, Surface};
 
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/sample.session.jsonl");
-    let opened = surface_store::open(&path, None).unwrap();
+    let opened = surface_store::open(&path, &surface_store::Options::default()).unwrap();
     let meter = Meter::build(&opened.log, &Surface::at_end(&opened.log));
     let shown = path.clone();
     let mut harness = Harness::builder()

@@ -25,7 +25,7 @@ fn browser_harness(root: PathBuf) -> Harness<'static, ViewerApp> {
 /// What `policy FILE` (verify, default settings) says of a file: disagreements, the log's
 /// peak total and the window at its end — through the engine and passes, as `policy DIR` does.
 fn expected(file: &Path) -> (usize, u64, Option<u64>) {
-    let opened = surface_store::open(file, None).unwrap();
+    let opened = surface_store::open(file, &surface_store::Options::default()).unwrap();
     let log = &opened.log;
     let surface = Surface::at_end(log);
     let meter = surface_passes::meter_of(log, &surface);
@@ -113,7 +113,7 @@ fn the_policy_tabs_what_if_shows_both_ledgers_as_the_engine_estimates_them() {
         .expect("the what-if's ledgers");
 
     // The same figures through the engine, as `policy --what-if --threshold-ratio 0.7` makes them.
-    let opened = surface_store::open(&path, None).unwrap();
+    let opened = surface_store::open(&path, &surface_store::Options::default()).unwrap();
     let log = &opened.log;
     let surface = Surface::at_end(log);
     let meter = surface_passes::meter_of(log, &surface);
@@ -224,7 +224,7 @@ fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
     assert!(!rows.is_empty());
     for (file, fleet) in rows {
         let fleet = fleet.unwrap();
-        let opened = surface_store::open(&file, None).unwrap();
+        let opened = surface_store::open(&file, &surface_store::Options::default()).unwrap();
         let log = &opened.log;
         let surface = Surface::at_end(log);
         let meter = surface_passes::meter_of(log, &surface);

@@ -61,7 +61,7 @@ struct Opened {
 }
 
 fn opened(name: &str) -> Opened {
-    let opened = surface_store::open(&fixture(name), None).unwrap();
+    let opened = surface_store::open(&fixture(name), &surface_store::Options::default()).unwrap();
     let surface = Surface::at_end(&opened.log);
     let meter = surface_passes::meter_of(&opened.log, &surface);
     Opened {

@@ -5,12 +5,11 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::load::{load_for_check, write_context};
-use super::pages::releasing;
+use super::load::{load_mapped, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::{EraGuess, Finding, Severity};
 use surface_passes::check_report_of;
-use surface_store::{Format, OnTruncate, ResidentBudget, SessionInfo, StoreError};
+use surface_store::{Format, OnTruncate, SessionInfo, StoreError};
 
 /// Runs `check`.
 pub fn run(input: &Input, json: bool) -> anyhow::Result<u8> {
@@ -56,10 +55,8 @@ pub struct Checked {
 /// does: end the process ([`OnTruncate::Exit`], one file) or be this session's error
 /// ([`OnTruncate::Report`], `check DIR`: the other sessions still finish).
 pub fn check_file(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Checked> {
-    let loaded = load_for_check(input, on_truncate)?;
-    // The reader kept the log within `check`'s budget; its passes keep to it too.
-    let budget = ResidentBudget::for_check(loaded.log.text_len());
-    let (report, surface) = releasing(&loaded.log, budget, || check_report_of(&loaded.log));
+    let loaded = load_mapped(input, false, on_truncate)?;
+    let (report, surface) = check_report_of(&loaded.log);
     if loaded.log.text_lost() {
         // What the checks read after the truncation was zeros: not a finding of the log.
         return Err(StoreError::Shrank {

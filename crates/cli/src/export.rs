@@ -6,7 +6,6 @@
 //! Written beside OUT and moved into place at the end (`staging.rs`). Column by column:
 //! docs/export.md.
 
-mod beside;
 mod calls;
 mod cells;
 mod checks;

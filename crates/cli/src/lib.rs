@@ -18,7 +18,6 @@ pub mod export;
 pub mod fleet;
 mod load;
 mod messages;
-mod pages;
 pub mod policy;
 mod preview;
 mod request;

@@ -1,8 +1,8 @@
 //! Opening the input of a command: store + optional repair closers + the surface at a cursor,
 //! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
-//! map a large JSONL log instead of copying it (`store::open_mapped`, once `main` installed
-//! the SIGBUS guard); the desktop viewer maps it its own way (`store::open_for_viewer`,
-//! `ui/loader.rs`). Every file is read within the input's `--max-bytes`.
+//! map a large JSONL log instead of copying it (`store::open` with `Reading::Map`, once
+//! `main` installed the SIGBUS guard), as the desktop viewer does. Every file is read within
+//! the input's `--max-bytes`.
 
 use anyhow::Context as _;
 
@@ -23,9 +23,9 @@ pub struct Loaded {
 }
 
 /// Opens `input`, appending repair closers when `repair` is set. A large JSONL file is mapped,
-/// not copied ([`store::open_mapped`]): a command reads its log once and exits, and if another
-/// program truncates the file meanwhile the process names it and exits 2. Repair closers are
-/// synthesized events (`EventLog::synthesized`), so the mapped text stays as it is.
+/// not copied: a command reads its log once and exits, and if another program truncates the
+/// file meanwhile the process names it and exits 2. Repair closers are synthesized events
+/// (`EventLog::synthesized`), so the mapped text stays as it is.
 pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
     load_mapped(input, repair, OnTruncate::Exit)
 }
@@ -33,7 +33,13 @@ pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
 /// [`load`], with what a truncation of the mapped file does (`check DIR`: report that file,
 /// [`OnTruncate::Report`], and check the others).
 pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
-    let opened = open_with(store::open_mapped, input, on_truncate)?;
+    let options = store::Options {
+        session: input.session.as_deref(),
+        progress: None,
+        limits: input.limits(),
+        reading: store::Reading::Map(on_truncate),
+    };
+    let opened = store::open(&input.file, &options)?;
     let mut log = opened.log;
     let mut repaired = 0;
     if repair {
@@ -47,42 +53,6 @@ pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyh
         session: opened.session,
         repaired,
     })
-}
-
-/// [`load_mapped`] for `check` (no repair): the mapping lets go of the pages that hold only
-/// streamed-chunk lines once they are parsed ([`store::open_for_check`]), since no pass of
-/// `check` reads a chunk's text again.
-pub fn load_for_check(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
-    let opened = open_with(store::open_for_check, input, on_truncate)?;
-    Ok(Loaded {
-        log: opened.log,
-        format: opened.format,
-        session: opened.session,
-        repaired: 0,
-    })
-}
-
-/// How the store opens a command's file: [`store::open_mapped`] and its kin.
-type Opener = fn(
-    &std::path::Path,
-    Option<&str>,
-    &store::ReadLimits,
-    OnTruncate,
-) -> Result<store::Opened, store::StoreError>;
-
-/// `input`'s file opened by `open`, within the input's limits.
-fn open_with(
-    open: Opener,
-    input: &Input,
-    on_truncate: OnTruncate,
-) -> anyhow::Result<store::Opened> {
-    let limits = input.limits();
-    Ok(open(
-        &input.file,
-        input.session.as_deref(),
-        &limits,
-        on_truncate,
-    )?)
 }
 
 impl Loaded {

@@ -1,5 +1,5 @@
 //! The kinds of block a streamed message's deltas build (viewer-spec §7): what a delta chunk,
-//! a `block-start`'s `blockType` and a kept [`crate::StreamedDelta`] name.
+//! and a `block-start`'s `blockType` name.
 
 /// The block kinds built from deltas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

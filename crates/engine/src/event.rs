@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use crate::streamed_delta::{DELTA_MARK, StreamedDelta};
-
 /// Index of an event in log order (after packed rows are expanded). Not a seq.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EventIdx(pub u32);
@@ -299,36 +297,15 @@ impl EventRecord {
         OpSlot::from_code((self.word >> OP_SHIFT) & 0xF)
     }
 
-    /// Index into the log's extras (replace endpoints, `sourceEventSeqs`), or [`NO_EXTRA`]
-    /// (also for a streamed delta, whose slot holds its piece instead).
+    /// Index into the log's extras (replace endpoints, `sourceEventSeqs`), or [`NO_EXTRA`].
     pub fn extra(&self) -> u32 {
-        // An extras index is below 2^31; "none" and a delta have the top bit.
-        if self.extra & DELTA_MARK != 0 {
-            NO_EXTRA
-        } else {
-            self.extra
-        }
+        self.extra
     }
 
     /// Moves the extras index (when batches are joined).
     pub(crate) fn shift_extra(&mut self, by: u32) {
         if self.extra() != NO_EXTRA {
             self.extra += by;
-            debug_assert!(self.extra & DELTA_MARK == 0, "2^31 extras");
-        }
-    }
-
-    /// The streamed delta the store read from the event's line, when it kept one
-    /// ([`StreamedDelta`]).
-    pub fn streamed_delta(&self) -> Option<StreamedDelta> {
-        StreamedDelta::from_slot(self.extra)
-    }
-
-    /// Keeps the streamed delta read from the event's line, in the extras slot an event without
-    /// extras leaves free (an event with extras keeps them, and no delta).
-    pub(crate) fn set_streamed_delta(&mut self, delta: StreamedDelta) {
-        if self.extra == NO_EXTRA {
-            self.extra = delta.slot();
         }
     }
 

@@ -8,12 +8,10 @@ use super::event::{
     FLAG_TAKES_PART, NO_EXTRA, NO_SOURCES, NO_TIME, OpSlot, SurfaceOp, TypeId,
 };
 use super::header::SessionHeader;
-use super::kept_lines::CopyHalf;
 use super::packed::{PackedRow, member_json};
 use super::problem::LogProblem;
 use super::text_arena::TextArena;
 use super::types::TypeTable;
-use crate::StreamedDelta;
 
 /// The longest line [`EventLog::with_event_bytes`] copies into its reused buffer.
 const LINE_COPY_MAX: usize = 64 << 10;
@@ -66,11 +64,6 @@ pub struct EventBatch {
     pub packed_rows: Vec<PackedRow>,
     /// Problems met while reading, in file order.
     pub problems: Vec<LogProblem>,
-    /// Where [`crate::audit::OVERFLOW_CODE`] occurs in the bytes the batch was read from
-    /// (offsets into the log's text, ascending), when the reader searched every one of them
-    /// as it read (`None`: it did not). Every occurrence wholly inside an event's line is
-    /// here; see [`EventLog::new`].
-    pub overflow_code_at: Option<Vec<u64>>,
 }
 
 impl EventBatch {
@@ -117,14 +110,6 @@ impl EventBatch {
         self.events.push(record);
     }
 
-    /// Keeps `delta`, the piece the store read from the line of the event pushed last, in its
-    /// record ([`StreamedDelta`]; nothing when that event has extras).
-    pub fn keep_streamed_delta(&mut self, delta: StreamedDelta) {
-        if let Some(record) = self.events.last_mut() {
-            record.set_streamed_delta(delta);
-        }
-    }
-
     /// Adds a packed row and returns its index for [`EventText::PackedMember`].
     pub fn push_packed_row(&mut self, row: PackedRow) -> u32 {
         self.packed_rows.push(row);
@@ -144,15 +129,6 @@ impl EventBatch {
     /// problems. The records are left
     /// for the caller to append (the JSONL reader copies them on two threads).
     pub fn append_tables(&mut self, other: &mut EventBatch, line_base: u32) -> BatchRemap {
-        // Searched only when both were (their offsets already refer to the one text).
-        self.overflow_code_at = match (self.overflow_code_at.take(), other.overflow_code_at.take())
-        {
-            (Some(mut mine), Some(theirs)) => {
-                mine.extend(theirs);
-                Some(mine)
-            }
-            _ => None,
-        };
         let remap = BatchRemap {
             type_map: other
                 .types
@@ -244,22 +220,11 @@ pub struct EventLog {
     /// Indices of the events that take part (rule 6), kept only once some event does not:
     /// then seqs are no longer increasing in log order and lookups search this instead.
     participants: Option<Vec<u32>>,
-    /// Where the overflow code occurs in the text the reader searched as it read (see
-    /// [`EventLog::overflow_code_found`]).
-    code_found: Option<CodeFound>,
-}
-
-/// The overflow code's offsets in the first `upto` bytes of a log's text, found by its reader.
-#[derive(Clone, Debug)]
-struct CodeFound {
-    offsets: Vec<u64>,
-    upto: u64,
 }
 
 impl EventLog {
     /// Builds a log from its header, its text arena (a `Vec<u8>` or a [`TextArena`]) and the
-    /// batch read from it. A batch's [`EventBatch::overflow_code_at`] must be of this text: the
-    /// log answers [`EventLog::overflow_code_found`] from it.
+    /// batch read from it.
     pub fn new(
         header: Option<SessionHeader>,
         text: impl Into<TextArena>,
@@ -269,15 +234,9 @@ impl EventLog {
         // spare slot of the record vector costs 40 bytes.
         batch.events.shrink_to_fit();
         batch.sources.shrink_to_fit();
-        let text: TextArena = text.into();
-        let code_found = batch.overflow_code_at.map(|offsets| CodeFound {
-            offsets,
-            upto: text.len() as u64,
-        });
         let mut log = EventLog {
             header,
-            text,
-            code_found,
+            text: text.into(),
             events: Vec::new(),
             types: batch.types,
             sources: batch.sources,
@@ -304,9 +263,6 @@ impl EventLog {
             extras: std::mem::take(&mut self.extras),
             packed_rows: std::mem::take(&mut self.packed_rows),
             problems: std::mem::take(&mut self.problems),
-            // The log keeps what the first read found (`code_found`); the text appended since
-            // is searched when asked for.
-            overflow_code_at: None,
         };
         own.append(batch);
         self.events = own.events;
@@ -387,40 +343,6 @@ impl EventLog {
         self.text.lost()
     }
 
-    /// Lets go of the resident pages of the text's `range` (a mapped file's; nothing for owned
-    /// text). What is read afterwards is unchanged.
-    pub fn release_resident(&self, range: std::ops::Range<usize>) {
-        self.text.release_resident(range);
-    }
-
-    /// Copies the lines of the events `keep` picks out of shared text (a mapped file) into
-    /// memory the log owns, once, and lets go of all the shared text's resident pages, behind
-    /// the copy as it goes ([`EventLog::release_resident`]): reading those events no longer touches the
-    /// shared text, so the passes that follow, when they read only them, neither fault its
-    /// pages back nor hold them — an export's passes after the meter read a log's messages,
-    /// calls and results, not its streamed chunks (three quarters of its bytes). Other events
-    /// still read the same (from the shared text). Nothing for owned text. The copy is made in
-    /// two halves that `join` runs (see [`CopyHalf`]; `|a, b| { a(); b() }`
-    /// runs them in turn). Returns the bytes copied.
-    pub fn keep_lines(
-        &self,
-        keep: impl Fn(EventIdx) -> bool,
-        join: impl FnOnce(CopyHalf<'_>, CopyHalf<'_>),
-    ) -> usize {
-        if !self.text.is_shared() {
-            return 0;
-        }
-        let lines = self.indices().filter(|&idx| keep(idx)).filter_map(|idx| {
-            match self.events[idx.get()].text() {
-                EventText::Line { start, len } => {
-                    Some(start as usize..start as usize + len as usize)
-                }
-                _ => None,
-            }
-        });
-        self.text.keep(lines, join)
-    }
-
     /// Appends `more` to the text (copying shared bytes into an owned buffer first, once) and
     /// returns the offset it starts at: new lines for [`EventLog::extend`] (live follow).
     pub fn append_text(&mut self, more: &[u8]) -> usize {
@@ -488,17 +410,6 @@ impl EventLog {
         self.sources.get(start..start + x.sources_len as usize)
     }
 
-    /// Where [`crate::audit::OVERFLOW_CODE`] occurs in the text, as far as the reader searched
-    /// it while reading: the offsets (ascending) and the length of text they cover (every
-    /// occurrence wholly inside an event's line before it is among them; text appended later,
-    /// by a live follow, is not). `None` when the reader did not search (a SQLite log, `check`'s
-    /// read of a JSONL file). The overflow watch starts from them ([`crate::audit::OverflowWatch::over`]).
-    pub fn overflow_code_found(&self) -> Option<(&[u64], u64)> {
-        self.code_found
-            .as_ref()
-            .map(|found| (found.offsets.as_slice(), found.upto))
-    }
-
     /// The whole text arena, for a search over every line at once (the overflow watch's).
     /// Crate-private for the reason [`EventLog::line_text`] is.
     pub(crate) fn whole_text(&self) -> &[u8] {
@@ -513,15 +424,15 @@ impl EventLog {
         match self.events[idx.get()].text() {
             EventText::Line { start, len } => {
                 let start = start as usize;
-                self.text.bytes(start..start + len as usize).unwrap_or(&[])
+                self.text.get(start..start + len as usize).unwrap_or(&[])
             }
             _ => &[],
         }
     }
 
     /// The bytes of an event kept as a line when nobody else can change them (see
-    /// [`TextArena::stable_bytes`]): a line of an arena that cannot change, or one
-    /// [`EventLog::keep_lines`] copied. `None` for any other event, or a line that may change.
+    /// [`TextArena::stable_bytes`]): a line of an arena that cannot change. `None` for any
+    /// other event, or a line that may change.
     fn stable_line(&self, idx: EventIdx) -> Option<&[u8]> {
         match self.events[idx.get()].text() {
             EventText::Line { start, len } => {
@@ -534,8 +445,8 @@ impl EventLog {
 
     /// The event's JSON bytes: borrowed from the text arena for a line (no UTF-8 check: the
     /// store kept only UTF-8 lines), rebuilt otherwise (see [`EventLog::event_json`]). When
-    /// the line may change under the reader (a mapped file another program can write, not
-    /// copied by [`EventLog::keep_lines`]), it is copied first, so that what a reader
+    /// the line may change under the reader (a mapped file another program can write), it is
+    /// copied first, so that what a reader
     /// validates stays as it validated it.
     pub fn event_bytes(&self, idx: EventIdx) -> Cow<'_, [u8]> {
         if let Some(line) = self.stable_line(idx) {
@@ -949,36 +860,6 @@ mod tests {
                 lent.contains(&what),
                 "{what} borrows stable bytes: {lent:?}"
             );
-        }
-    }
-
-    /// Once a line of an arena that may change is kept ([`EventLog::keep_lines`]), the
-    /// accessors lend it from the copy (no copy per read), and still never from the arena.
-    #[test]
-    fn kept_lines_are_lent_from_their_copy_not_from_bytes_that_may_change() {
-        let changeable = TextArena::shared(Arc::new(Changeable(lent_bytes())));
-        let log = lent_log(changeable.clone());
-        let first = EventIdx(0);
-        let copied_each_time = log.event_bytes(first).as_ptr() != log.event_bytes(first).as_ptr();
-        assert!(copied_each_time, "before the copy, each read copies");
-        assert!(
-            log.keep_lines(
-                |idx| idx == first,
-                |a, b| {
-                    a();
-                    b();
-                }
-            ) > 0
-        );
-        let lent = log.event_bytes(first);
-        assert!(matches!(lent, Cow::Borrowed(_)), "the kept line is lent");
-        assert_eq!(log.event_json(first).as_ptr(), lent.as_ptr());
-        log.with_event_bytes(first, |bytes| assert_eq!(bytes.as_ptr(), lent.as_ptr()));
-        assert_eq!(&*lent, &lent_bytes()[..lent.len()]);
-        let arena = changeable.as_ptr() as usize..changeable.as_ptr() as usize + changeable.len();
-        for (what, start, len) in lent_ranges(&log) {
-            let overlaps = len > 0 && start < arena.end && start + len > arena.start;
-            assert!(!overlaps, "{what} lent bytes of an arena that may change");
         }
     }
 

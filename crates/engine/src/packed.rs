@@ -185,8 +185,7 @@ impl<'a> PackedData<'a> {
 }
 
 /// The members' times: `time0`, then each gap added in turn. An item fails (and so does every
-/// one after it) when a time leaves the safe-integer range. The one rule for serde's decoder
-/// and the quick reader ([`crate::QuickRow`]).
+/// one after it) when a time leaves the safe-integer range.
 pub fn member_times(
     time0: i64,
     gaps: impl Iterator<Item = i64>,

@@ -5,8 +5,7 @@
 //! ([`surface_meter_and_scan_of`]; the ledger's parts from it, [`ledger_parts_of`]), the policy
 //! replay's input beside the cost ledger's parts ([`policy_parts_of`]), and a compared run's
 //! audit beside its ledger ([`analyse_of`]), and two runs' first divergence walked in ranges
-//! beside both runs' analyses ([`compared_runs_of`]), and the copy of a log's lines its later
-//! passes read in two halves ([`keep_lines_of`]). The engine stays single-threaded and pure; the
+//! beside both runs' analyses ([`compared_runs_of`]). The engine stays single-threaded and pure; the
 //! threads live here, in one place, so neither shell has to call the other. They are rayon's:
 //! the global pool (a thread per core) by default, or the pool given to the `_in` variants
 //! (tests run 1, 2 and 8 workers).
@@ -15,7 +14,6 @@
 
 mod check_threads;
 mod compare_threads;
-mod copy_threads;
 mod ledger_threads;
 mod meter_threads;
 mod policy_threads;
@@ -24,7 +22,6 @@ mod test_logs;
 
 pub use check_threads::{check_report_of, check_report_of_in};
 pub use compare_threads::{analyse_of, analysis_of, compared_runs_of, first_split_of};
-pub use copy_threads::keep_lines_of;
 pub use ledger_threads::{ledger_parts_of, meter_and_scan_of, surface_meter_and_scan_of};
 pub use meter_threads::{meter_of, meter_of_in, surface_and_meter_of};
 pub use policy_threads::{policy_parts_of, policy_parts_of_in, policy_parts_with};

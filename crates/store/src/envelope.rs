@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use surface_engine::{MalformedOp, StreamedDelta, SurfaceOp};
+use surface_engine::{MalformedOp, SurfaceOp};
 
 /// The envelope fields of a JSONL line (event or packed row): each value is the raw JSON text
 /// of that key, a slice of the line without surrounding whitespace; a key that is missing or
@@ -36,9 +36,6 @@ pub struct Envelope<'a> {
     /// recursion limit): then `engine::readable::scan` would find nothing and need not run.
     /// Always false from serde_json.
     pub plain: bool,
-    /// The piece a harness-written delta line contributes to its message, when the reader's
-    /// literal path read and measured it: kept in the event's record for the meter.
-    pub delta: Option<StreamedDelta>,
 }
 
 impl<'a> Envelope<'a> {
@@ -57,7 +54,6 @@ impl<'a> Envelope<'a> {
             seq0: raw.seq0.map(RawValue::get),
             time0: raw.time0.map(RawValue::get),
             plain: false,
-            delta: None,
         })
     }
 }

@@ -12,7 +12,6 @@
 
 use std::borrow::Cow;
 
-use super::delta_envelope::delta_envelope;
 use super::envelope::Envelope;
 use super::string_scan::Specials;
 use surface_engine::{ReadScan, scan_readable};
@@ -34,16 +33,6 @@ pub const MAX_DEPTH: u32 = 127;
 /// escapes, each envelope key at most once, no escapes in any top-level key. `None` otherwise:
 /// then only serde_json decides.
 pub fn scan_envelope(line: &str) -> Option<Envelope<'_>> {
-    scan_envelope_measuring(line, true)
-}
-
-/// [`scan_envelope`], the piece of a harness-written delta measured for the meter only when
-/// `measure_deltas` asks ([`Envelope::delta`]).
-pub(crate) fn scan_envelope_measuring(line: &str, measure_deltas: bool) -> Option<Envelope<'_>> {
-    // Most lines of a long log are streamed deltas the harness wrote: read by their literals.
-    if let Some(envelope) = delta_envelope(line, measure_deltas) {
-        return Some(envelope);
-    }
     let b = line.as_bytes();
     let mut scan = LineScan {
         specials: Specials::new(b),
@@ -106,7 +95,6 @@ pub(crate) fn scan_envelope_measuring(line: &str, measure_deltas: bool) -> Optio
         seq0: text(SEQ0),
         time0: text(TIME0),
         plain: scan.plain,
-        delta: None,
     })
 }
 

@@ -19,7 +19,7 @@ use super::limits::{ReadLimits, ReadStop};
 use super::read_file::ReadFail;
 use super::sqlite::read_sqlite_rows_after;
 use super::zstd_jsonl::decode_complete_frames;
-use super::{Format, Opened, StoreError, detect_file, open_within};
+use super::{Format, Opened, Options, StoreError, detect_file, open};
 use surface_engine::{EventLog, LogProblem};
 
 /// Bytes compared at the end of the committed prefix to notice a rewritten file.
@@ -64,7 +64,7 @@ pub struct Follower {
     inode: Option<u64>,
 }
 
-/// Opens `path` for following: like [`open_within`], but what a live writer may still be
+/// Opens `path` for following: like [`open`] reading a copy, but what a live writer may still be
 /// finishing (a last line without its newline, an incomplete final frame) is left out until
 /// complete. The log stays held to `limits` as it grows: a poll that would take its text past
 /// the total is [`StoreError::TooLarge`].
@@ -79,7 +79,12 @@ pub fn open_following(
         limit,
     };
     if format == Format::Sqlite {
-        let opened = open_within(path, session, None, limits)?;
+        let options = Options {
+            session,
+            limits: *limits,
+            ..Options::default()
+        };
+        let opened = open(path, &options)?;
         let last_row = opened
             .log
             .problems

@@ -7,16 +7,13 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use super::batch_merge::merge_in_order;
-use super::chunk_pages::chunk_only_pages;
-use super::code_search::CodeSearch;
 use super::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
-use super::envelope_scan::scan_envelope_measuring;
+use super::envelope_scan::scan_envelope;
 use super::limits::ReadLimits;
 use super::packed_rows::{PackedInput, push_packed_members};
 use super::progress::LoadProgress;
-use super::resident::ResidentBudget;
 use surface_engine::{
     ChunkKind, EventBatch, EventLog, EventText, LogProblem, NewEvent, ProblemKind, SessionHeader,
     SurfaceOp, TextArena,
@@ -53,36 +50,6 @@ pub fn read_jsonl_with(
     progress: Option<&LoadProgress>,
     limits: &ReadLimits,
 ) -> Option<EventLog> {
-    read_jsonl_releasing(bytes, progress, limits, LetGo::Everything, true)
-}
-
-/// What the reader lets go of behind it, once each piece of a large input is parsed (when the
-/// bytes can let pages go: a mapped file that is not the plain command line's, see
-/// `mapped_file.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LetGo {
-    /// Nothing: the passes after the read may look at any line (a staged command keeps every
-    /// page through them).
-    Nothing,
-    /// Every page of the piece (the viewer: it reads lines again as it shows them).
-    Everything,
-    /// The pages holding only streamed-chunk lines (`check`, whose passes read no chunk; see
-    /// `chunk_pages.rs`), and every page of the mapping once the process's resident memory is
-    /// past this budget ([`ResidentBudget::for_check`]: a packed log, whose index alone is half
-    /// the file, or a file in large page-cache folios).
-    ChunkOnlyPages(ResidentBudget),
-}
-
-/// [`read_jsonl_with`], letting go of what `let_go` says behind the parse, and keeping each
-/// harness-written delta's piece for the meter when `keep_deltas` says
-/// ([`surface_engine::StreamedDelta`]).
-pub(crate) fn read_jsonl_releasing(
-    bytes: impl Into<TextArena>,
-    progress: Option<&LoadProgress>,
-    limits: &ReadLimits,
-    let_go: LetGo,
-    keep_deltas: bool,
-) -> Option<EventLog> {
     let bytes: TextArena = bytes.into();
     let first_len = memchr(b'\n', &bytes).unwrap_or(bytes.len());
     let first_end = (first_len + 1).min(bytes.len());
@@ -109,31 +76,11 @@ pub(crate) fn read_jsonl_releasing(
         0
     };
     let first_line = if body_start > 0 { 2 } else { 1 };
-    // A viewer's mapped file lets go of each chunk's pages once it is parsed (see
-    // `mapped_file.rs`); owned bytes and the command line's mappings keep theirs.
-    let release = |range: std::ops::Range<usize>, parsed: &EventBatch| match let_go {
-        LetGo::Nothing => {}
-        LetGo::Everything => bytes.release_resident(range),
-        LetGo::ChunkOnlyPages(budget) => {
-            bytes.release_resident_runs(&chunk_only_pages(parsed, range));
-            // Past the budget, every page goes: those read so far, and those another thread
-            // faulted in around its own piece (a fault maps a whole large folio, which may
-            // reach into a piece parsed already); what a thread reads on comes back as it
-            // reads, and the passes fault back what they read.
-            if bytes.is_shared() && budget.is_passed() {
-                bytes.release_resident(body_start..bytes.len());
-            }
-        }
-    };
     let options = LineOptions {
         copy: bytes.may_change(),
         max_len: limits.event_len(),
-        // `check` watches for no overflow; every other pass over a whole log may.
-        find_overflow_code: !matches!(let_go, LetGo::ChunkOnlyPages(_)),
-        keep_deltas,
     };
-    let mut batch =
-        parse_body_releasing(&bytes, body_start, first_line, progress, &release, options)?;
+    let mut batch = parse_body_with(&bytes, body_start, first_line, progress, options)?;
     let mut problems = header_problems;
     problems.extend(line_count_overflow(&bytes[body_start..], first_line));
     problems.append(&mut batch.problems);
@@ -191,18 +138,8 @@ pub(crate) fn parse_body_within(
     let options = LineOptions {
         copy: false,
         max_len: limits.event_len(),
-        // Lines appended to a log: the watch searches text past what the first read searched.
-        find_overflow_code: false,
-        keep_deltas: true,
     };
-    parse_body_releasing(
-        bytes,
-        from,
-        first_line.max(1),
-        progress,
-        &|_, _| {},
-        options,
-    )
+    parse_body_with(bytes, from, first_line.max(1), progress, options)
 }
 
 /// How each line is read.
@@ -214,22 +151,14 @@ struct LineOptions {
     copy: bool,
     /// Lines longer than this are skipped (`line.too-long`), neither copied nor read.
     max_len: usize,
-    /// Whether the bytes are searched for the overflow code behind the reader
-    /// ([`CodeSearch`]; the batch's `overflow_code_at`).
-    find_overflow_code: bool,
-    /// Whether a harness-written delta's piece is measured and kept in its record for the
-    /// meter ([`surface_engine::StreamedDelta`]).
-    keep_deltas: bool,
 }
 
-/// [`parse_body`], calling `release` with each piece's byte range and what was parsed from it
-/// once that piece is parsed (large inputs only; not for a piece whose parse was cancelled).
-fn parse_body_releasing(
+/// [`parse_body`] with `options`: a large input in pieces on the current pool.
+fn parse_body_with(
     bytes: &[u8],
     from: usize,
     first_line: u32,
     progress: Option<&LoadProgress>,
-    release: &(dyn Fn(std::ops::Range<usize>, &EventBatch) + Sync),
     options: LineOptions,
 ) -> Option<EventBatch> {
     if bytes.len().saturating_sub(from) < PARALLEL_THRESHOLD {
@@ -241,13 +170,7 @@ fn parse_body_releasing(
     // Parsed on the current pool, collected in file order; `None` (cancelled) ends it.
     let parts = chunks
         .par_iter()
-        .map(|&(a, b)| {
-            let parsed = parse_range(bytes, a, b, 1, progress, options);
-            if let Some((batch, _)) = &parsed {
-                release(a..b, batch);
-            }
-            parsed
-        })
+        .map(|&(a, b)| parse_range(bytes, a, b, 1, progress, options))
         .collect::<Option<Vec<_>>>()?;
     Some(merge_in_order(parts, first_line))
 }
@@ -289,19 +212,14 @@ fn parse_range(
         scratch: Vec::new(),
         copy: options.copy.then(Vec::new),
         max_len: options.max_len,
-        keep_deltas: options.keep_deltas,
     };
     parser.batch.events.reserve((to - from) / 200);
-    let mut code = options.find_overflow_code.then(|| CodeSearch::new(from));
     let mut at = from;
     let mut line = first_line;
     let mut since_report = 0usize;
     while at < to {
         let end = memchr(b'\n', &bytes[at..to]).map_or(to, |i| at + i);
         parser.line(at, end, line, end < to);
-        if let Some(code) = &mut code {
-            code.read_to(bytes, (end + 1).min(to));
-        }
         since_report += end + 1 - at;
         if since_report > (1 << 20) {
             if let Some(p) = progress {
@@ -318,7 +236,6 @@ fn parse_range(
     if let Some(p) = progress {
         p.advance(since_report as u64);
     }
-    parser.batch.overflow_code_at = code.map(|code| code.finish(bytes, to));
     Some((parser.batch, line - first_line))
 }
 
@@ -396,8 +313,6 @@ struct LineParser<'b> {
     copy: Option<Vec<u8>>,
     /// The per-event limit: longer lines are skipped with a problem.
     max_len: usize,
-    /// [`LineOptions::keep_deltas`].
-    keep_deltas: bool,
 }
 
 impl<'b> LineParser<'b> {
@@ -437,7 +352,7 @@ impl<'b> LineParser<'b> {
         };
         // The scanner accepts only lines serde_json accepts with the same envelope; whenever
         // it gives up, serde_json decides and words the error (envelope_scan.rs).
-        let env = match scan_envelope_measuring(text, self.keep_deltas) {
+        let env = match scan_envelope(text) {
             Some(env) => env,
             None => match Envelope::from_json(text) {
                 Ok(env) => env,
@@ -488,9 +403,6 @@ impl<'b> LineParser<'b> {
             },
             plain: env.plain,
         });
-        if let Some(delta) = env.delta {
-            self.batch.keep_streamed_delta(delta);
-        }
     }
 
     fn packed(
@@ -541,8 +453,6 @@ impl<'b> LineParser<'b> {
             seq0,
             time0,
             line,
-            // The envelope scan (or serde_json) has validated the whole line.
-            validated: true,
         };
         if let Err(msg) = push_packed_members(&mut self.batch, &input) {
             self.bad(line, msg);
@@ -565,8 +475,6 @@ mod tests {
     const PLAIN: LineOptions = LineOptions {
         copy: false,
         max_len: usize::MAX,
-        find_overflow_code: false,
-        keep_deltas: true,
     };
 
     fn read(s: &str) -> EventLog {
@@ -767,123 +675,5 @@ mod tests {
                 .all(|(i, e)| e.seq == i as u64 && e.line == i as u32 + 2)
         );
         assert_eq!(log.problems[0].line, Some(seq as u32 + 2));
-    }
-
-    /// The reader searches every byte it reads for the overflow code, on one thread or many:
-    /// it finds what a sweep of the body finds (the code in a header is no event's), and
-    /// `check`'s read, which watches for no overflow, does not search.
-    #[test]
-    fn the_reader_finds_the_overflow_code_where_a_sweep_does() {
-        let code = surface_engine::audit::OVERFLOW_CODE;
-        let finish = format!(
-            r#"{{"type":"assistant/chunk","seq":SEQ,"time":1,"data":{{"turn":1,"step":1,"chunk":{{"type":"finish","reason":{{"kind":"error","failure":{{"code":"{code}"}}}}}}}}}}"#
-        );
-        for size in [10_000, PARALLEL_THRESHOLD + 1000] {
-            let mut text = format!(
-                "{{\"type\":\"session\",\"version\":0,\"id\":\"{code}\",\"createdAt\":1}}\n"
-            );
-            let body = text.len();
-            let mut seq = 0;
-            while text.len() < size {
-                let line = if seq % 31 == 5 {
-                    finish.replace("SEQ", &seq.to_string())
-                } else {
-                    format!(
-                        r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1}}}}"#
-                    )
-                };
-                text.push_str(&line);
-                text.push('\n');
-                seq += 1;
-            }
-            // A torn last line holding the code.
-            text.push_str(&format!(r#"{{"type":"x","seq":{seq},"data":"{code}"#));
-            let swept: Vec<u64> = memchr::memmem::find_iter(&text.as_bytes()[body..], code)
-                .map(|at| (body + at) as u64)
-                .collect();
-            assert!(swept.len() > 3, "the body holds the code");
-            let log = read(&text);
-            assert_eq!(
-                log.overflow_code_found(),
-                Some((swept.as_slice(), text.len() as u64))
-            );
-            let checked = read_jsonl_releasing(
-                text.as_bytes().to_vec(),
-                None,
-                &ReadLimits::default(),
-                LetGo::ChunkOnlyPages(ResidentBudget::for_check(text.len())),
-                false,
-            )
-            .unwrap();
-            assert_eq!(checked.overflow_code_found(), None);
-            assert_eq!(checked.len(), log.len());
-        }
-    }
-
-    /// `check`'s reader past its budget lets go of every page of the mapping (a packed log, whose
-    /// index alone is half the file); within it, of the streamed chunks' pages alone. What the
-    /// log reads is the same.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn checks_reader_lets_go_of_the_mapping_once_past_its_budget() {
-        use crate::map_for::{MapFor, OnTruncate};
-        use crate::read_file::map_or_read;
-        use crate::resident::ResidentBudget;
-        assert!(crate::map_guard::install(), "the guard is in place");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("log.jsonl");
-        let mut text =
-            String::from("{\"type\":\"session\",\"version\":0,\"id\":\"s\",\"createdAt\":1}\n");
-        let mut seq = 0;
-        // A message and a few chunks at a time: every page holds a line `check` reads.
-        while text.len() < 9 << 20 {
-            text.push_str(&format!(
-                r#"{{"type":"user/message","seq":{seq},"time":1,"data":{{"content":"{}"}},"surfaceOp":"append"}}"#,
-                "m".repeat(300)
-            ));
-            text.push('\n');
-            seq += 1;
-            for _ in 0..4 {
-                text.push_str(&format!(
-                    r#"{{"type":"assistant/chunk","seq":{seq},"time":1,"data":{{"turn":1,"step":1,"chunk":{{"type":"text-delta","index":0,"text":"abc"}}}}}}"#
-                ));
-                text.push('\n');
-                seq += 1;
-            }
-        }
-        std::fs::write(&path, &text).unwrap();
-        let read = |budget| {
-            let bytes = map_or_read(&path, MapFor::Check(OnTruncate::Report), u64::MAX).unwrap();
-            assert!(bytes.is_shared(), "mapped");
-            let at = bytes.as_ptr() as usize;
-            let let_go = LetGo::ChunkOnlyPages(budget);
-            let log =
-                read_jsonl_releasing(bytes, None, &ReadLimits::default(), let_go, false).unwrap();
-            let kib = crate::mapped_file::mapping_resident_kib(at);
-            (log, kib << 10)
-        };
-        let (kept, kept_bytes) = read(ResidentBudget {
-            kib: u64::MAX,
-            regrow_kib: 0,
-        });
-        let (gone, gone_bytes) = read(ResidentBudget {
-            kib: 0,
-            regrow_kib: 0,
-        });
-        assert!(
-            kept_bytes > text.len() / 2,
-            "{kept_bytes} of {} bytes kept within the budget",
-            text.len()
-        );
-        assert!(
-            gone_bytes < text.len() / 50,
-            "{gone_bytes} of {} bytes kept past the budget",
-            text.len()
-        );
-        assert_eq!(kept.len(), seq as usize);
-        assert_eq!(gone.len(), kept.len());
-        for idx in kept.indices() {
-            assert_eq!(kept.event_bytes(idx), gone.event_bytes(idx), "event {idx}");
-        }
     }
 }

@@ -12,9 +12,6 @@
 //! the session's decompressed text.
 
 mod batch_merge;
-mod chunk_pages;
-mod code_search;
-mod delta_envelope;
 mod discover;
 mod envelope;
 mod envelope_scan;
@@ -24,7 +21,7 @@ mod identity;
 mod jsonl;
 mod limits;
 mod log_with_line;
-mod map_for;
+mod options;
 #[cfg(target_os = "linux")]
 mod map_guard;
 #[cfg(target_os = "linux")]
@@ -32,7 +29,6 @@ mod mapped_file;
 mod packed_rows;
 mod progress;
 mod read_file;
-mod resident;
 #[cfg(target_os = "linux")]
 mod sigbus_chain;
 mod sqlite;
@@ -59,25 +55,22 @@ pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelop
 pub use error::StoreError;
 pub use follow::{FollowUpdate, Follower, open_following};
 pub use identity::{FileChange, FileIdentity};
-use jsonl::{LetGo, read_jsonl_releasing};
 pub use jsonl::{header_from_json, parse_body, parse_header, read_jsonl, read_jsonl_with};
 pub use limits::{
     DEFAULT_EVENT_BYTES, ReadLimits, ReadStop, TOTAL_CEILING, default_total_bytes, parse_byte_size,
     physical_memory,
 };
 pub use log_with_line::{LineError, LogBytes, SaveLogError, log_with_line, write_log_with_line};
-pub use map_for::OnTruncate;
 #[cfg(target_os = "linux")]
 #[doc(hidden)]
-pub use mapped_file::{page_runs_can_be_let_go, set_after_map_hook};
+pub use mapped_file::set_after_map_hook;
+pub use options::{OnTruncate, Options, Reading};
 pub use progress::LoadProgress;
-pub use resident::{ResidentBudget, resident_kib};
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
 pub use write_new::{WriteError, refuse_the_log, write_new_file};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
-use map_for::MapFor;
 use read_file::ReadFail;
 use surface_engine::{EventLog, TextArena};
 
@@ -161,153 +154,20 @@ pub fn install_map_guard() -> bool {
     }
 }
 
-/// Opens `path` read-only and reads one session (`session` picks one in a SQLite file;
-/// otherwise the only or the most recently created one). The log owns a copy of the file's
-/// bytes (what live follow and tests use; the viewer maps: [`open_for_viewer`]). The default
-/// [`ReadLimits`] hold.
-pub fn open(path: &Path, session: Option<&str>) -> Result<Opened, StoreError> {
-    open_within(path, session, None, &ReadLimits::default())
-}
-
-/// [`open`] reporting progress and honouring cancellation.
-pub fn open_with_progress(
-    path: &Path,
-    session: Option<&str>,
-    progress: Option<&LoadProgress>,
-) -> Result<Opened, StoreError> {
-    open_within(path, session, progress, &ReadLimits::default())
-}
-
-/// [`open_with_progress`] holding the file to `limits`: an event past the per-event limit is
-/// a `line.too-long` finding, a session whose text passes the total is
-/// [`StoreError::TooLarge`].
-pub fn open_within(
-    path: &Path,
-    session: Option<&str>,
-    progress: Option<&LoadProgress>,
-    limits: &ReadLimits,
-) -> Result<Opened, StoreError> {
-    open_reading(path, session, progress, Reading::Copy, limits)
-}
-
-/// [`open_within`], but a large JSONL file is mapped read-only instead of copied (Linux, once
-/// the program has called [`install_map_guard`]; see `mapped_file.rs`): the log's text arena
-/// shares the file's pages. For short-lived readers (the CLI). Zstandard and SQLite files read
-/// as with [`open`] (they decode into owned text). If another program truncates the file while
-/// the log is alive, `on_truncate` says what happens: [`OnTruncate::Exit`] prints one line
-/// naming the file and exits 2; with [`OnTruncate::Report`] the bytes read as zeros from then
-/// on and [`surface_engine::EventLog::text_lost`] turns true, for the caller to report (this
-/// function does so itself, as [`StoreError::Shrank`], when it happens while reading).
-pub fn open_mapped(
-    path: &Path,
-    session: Option<&str>,
-    limits: &ReadLimits,
-    on_truncate: OnTruncate,
-) -> Result<Opened, StoreError> {
-    open_mapped_for(path, session, limits, MapFor::CommandLine(on_truncate))
-}
-
-/// [`open_mapped`] for a command that reads the whole log once and then only a part of it
-/// (`export`): the mapping keeps every page through the read, and lets them go when the
-/// command asks ([`surface_engine::EventLog::release_resident`]) — after it copied the lines
-/// its later passes read out of the mapping ([`surface_engine::EventLog::keep_lines`]).
-pub fn open_staged(
-    path: &Path,
-    session: Option<&str>,
-    limits: &ReadLimits,
-    on_truncate: OnTruncate,
-) -> Result<Opened, StoreError> {
-    open_mapped_for(path, session, limits, MapFor::Staged(on_truncate))
-}
-
-/// [`open_mapped`] for `check`, whose passes after the read look at no streamed chunk's text:
-/// the mapping lets go of the pages that hold nothing but streamed-chunk lines once their piece
-/// is parsed (`chunk_pages.rs`), and keeps every other page until the log is dropped. What any
-/// pass reads is the same; a chunk read after all faults its page back in from the page cache.
-pub fn open_for_check(
-    path: &Path,
-    session: Option<&str>,
-    limits: &ReadLimits,
-    on_truncate: OnTruncate,
-) -> Result<Opened, StoreError> {
-    open_mapped_for(path, session, limits, MapFor::Check(on_truncate))
-}
-
-/// The command line's openings of `path`, mapped for `use_`, with no progress to report.
-fn open_mapped_for(
-    path: &Path,
-    session: Option<&str>,
-    limits: &ReadLimits,
-    use_: MapFor,
-) -> Result<Opened, StoreError> {
-    open_reading(path, session, None, Reading::Map(use_), limits)
-}
-
-/// What the desktop viewer opens a file with: [`open_within`], but a large JSONL file is
-/// mapped lazily instead of copied (Linux, once the guard is installed; see
-/// `mapped_file.rs`). The log's text arena shares the page cache and lets go of pages once
-/// read ([`surface_engine::EventLog::release_resident`]). If another program truncates the
-/// file, the bytes read as zeros from then on and [`surface_engine::EventLog::text_lost`]
-/// turns true: the viewer reopens the file.
-pub fn open_for_viewer(
-    path: &Path,
-    session: Option<&str>,
-    progress: Option<&LoadProgress>,
-    limits: &ReadLimits,
-) -> Result<Opened, StoreError> {
-    open_reading(
-        path,
+/// Opens `path` read-only and reads one session as `options` say: which session of a SQLite
+/// file (otherwise the only or the most recently created one), the progress to report and the
+/// cancellation to honour, the [`ReadLimits`] (an event past the per-event limit is a
+/// `line.too-long` finding, a session whose text passes the total is
+/// [`StoreError::TooLarge`]), and whether a large JSONL file is copied or mapped
+/// ([`Reading`]). A mapped file truncated while it is read is [`StoreError::Shrank`].
+pub fn open(path: &Path, options: &Options<'_>) -> Result<Opened, StoreError> {
+    let Options {
         session,
         progress,
-        Reading::Map(MapFor::Viewer),
         limits,
-    )
-}
-
-/// How the bytes of a JSONL file get into memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reading {
-    /// An owned copy.
-    Copy,
-    /// Mapped when large enough (`read_file::map_or_read`), for this use.
-    Map(MapFor),
-}
-
-impl Reading {
-    /// What the JSONL reader of `text_len` bytes lets go of behind its parse: the viewer every
-    /// page (it reads lines again as it shows them), `check` the pages of streamed chunks
-    /// alone until the process passes its budget (then every page of the mapping), the other
-    /// commands nothing (their passes may read any line).
-    fn let_go(self, text_len: usize) -> LetGo {
-        match self {
-            Reading::Map(MapFor::Viewer) => LetGo::Everything,
-            Reading::Map(MapFor::Check(_)) => {
-                LetGo::ChunkOnlyPages(ResidentBudget::for_check(text_len))
-            }
-            Reading::Copy | Reading::Map(MapFor::CommandLine(_) | MapFor::Staged(_)) => {
-                LetGo::Nothing
-            }
-        }
-    }
-
-    /// Whether the reader keeps each harness-written delta's piece for the meter
-    /// ([`surface_engine::StreamedDelta`]): not for `check`, which has no meter, nor for the
-    /// viewer's mapping, whose first frame waits for the read while its meter is computed
-    /// behind that frame (measuring costs the read 2–3 % of its time and saves the meter a
-    /// third of its own).
-    fn keeps_deltas(self) -> bool {
-        !matches!(self, Reading::Map(MapFor::Viewer | MapFor::Check(_)))
-    }
-}
-
-/// [`open`] and [`open_mapped`]: detect, read (copied or mapped), check it is a session.
-fn open_reading(
-    path: &Path,
-    session: Option<&str>,
-    progress: Option<&LoadProgress>,
-    reading: Reading,
-    limits: &ReadLimits,
-) -> Result<Opened, StoreError> {
+        reading,
+    } = *options;
+    let limits = &limits;
     let format = detect_file(path)?;
     let stopped = |stop| match stop {
         ReadStop::Cancelled => StoreError::Cancelled {
@@ -324,8 +184,8 @@ fn open_reading(
         Format::Jsonl | Format::Zstd => {
             let total = limits.total_bytes();
             let bytes = match reading {
-                Reading::Map(use_) if format == Format::Jsonl => {
-                    read_file::map_or_read(path, use_, total)
+                Reading::Map(on_truncate) if format == Format::Jsonl => {
+                    read_file::map_or_read(path, on_truncate, total)
                 }
                 _ => read_file::read_whole(path, total).map(TextArena::from),
             }
@@ -338,11 +198,7 @@ fn open_reading(
             }
             let log = match format {
                 Format::Zstd => read_zstd_jsonl(&bytes, progress, limits),
-                _ => {
-                    let let_go = reading.let_go(bytes.len());
-                    read_jsonl_releasing(bytes, progress, limits, let_go, reading.keeps_deltas())
-                }
-                .ok_or(ReadStop::Cancelled),
+                _ => read_jsonl_with(bytes, progress, limits).ok_or(ReadStop::Cancelled),
             }
             .map_err(stopped)?;
             if log.text_lost() {
@@ -397,7 +253,13 @@ pub fn list_sessions_within(
 ) -> Result<Vec<SessionInfo>, StoreError> {
     match detect_file(path)? {
         Format::Sqlite => list_sqlite_sessions(path, limits),
-        _ => Ok(vec![open_within(path, None, None, limits)?.session]),
+        _ => {
+            let options = Options {
+                limits: *limits,
+                ..Options::default()
+            };
+            Ok(vec![open(path, &options)?.session])
+        }
     }
 }
 

@@ -2,9 +2,7 @@
 //! `assistant/chunk` events, shared by the JSONL and SQLite readers.
 
 use surface_engine::EventType;
-use surface_engine::{
-    ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp, quick_row,
-};
+use surface_engine::{ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp};
 
 /// Where a packed row's `data` object sits and what the row says about its first member.
 pub struct PackedInput<'a> {
@@ -22,9 +20,6 @@ pub struct PackedInput<'a> {
     pub time0: i64,
     /// 1-based line of the row (JSONL), or 0 (SQLite).
     pub line: u32,
-    /// True when `data_json` is known to be valid JSON (the JSONL reader validated its line),
-    /// so that the quick reader ([`quick_row`]) may read it.
-    pub validated: bool,
 }
 
 /// Validates the row strictly and pushes one member event per element. Returns the member
@@ -33,18 +28,6 @@ pub fn push_packed_members(
     batch: &mut EventBatch,
     input: &PackedInput<'_>,
 ) -> Result<usize, String> {
-    if input.validated
-        && let Some(quick) = quick_row(input.kind, input.data_json)
-    {
-        // Times are checked before any member is pushed: a bad row pushes nothing.
-        if let Some(Err(msg)) = quick.member_times(input.time0).find(Result::is_err) {
-            return Err(msg);
-        }
-        let times = quick
-            .member_times(input.time0)
-            .map(|t| t.unwrap_or(input.time0));
-        return push_members(batch, input, quick.members, times);
-    }
     let decoded = PackedData::parse(input.kind, input.data_json)
         .map_err(|msg| format!("malformed {}: {msg}", input.row_type))?;
     let times = decoded.member_times(input.time0)?;

@@ -13,7 +13,7 @@
 //! by the desktop viewer when it does not follow the file: no private copy, and fresh memory is
 //! the dearest part of reading (the kernel zeroes every new page on first touch). Only once the
 //! program has installed the SIGBUS guard (`map_guard.rs`), which catches a truncation while
-//! mapped; until then files are read. See `mapped_file.rs` for how the uses differ.
+//! mapped; until then files are read. See `mapped_file.rs`.
 //!
 //! The file is read up to the length it had when opened: bytes appended later are picked up by
 //! live follow. A file that shrinks while read falls back to a plain read to its end. A file
@@ -26,7 +26,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::map_for::MapFor;
+use super::options::OnTruncate;
 use surface_engine::TextArena;
 
 /// Files at least this large are read in parts on the pool with huge pages requested, or
@@ -52,7 +52,7 @@ impl From<std::io::Error> for ReadFail {
 /// a file of at least [`PARALLEL_FROM`] bytes is mapped read-only (see `mapped_file.rs`);
 /// smaller and empty files, other platforms, and any mapping the kernel refuses or no
 /// installed SIGBUS guard can take are read with [`read_whole`].
-pub fn map_or_read(path: &Path, use_: MapFor, max: u64) -> Result<TextArena, ReadFail> {
+pub fn map_or_read(path: &Path, on_truncate: OnTruncate, max: u64) -> Result<TextArena, ReadFail> {
     #[cfg(target_os = "linux")]
     {
         let file = File::open(path)?;
@@ -62,13 +62,13 @@ pub fn map_or_read(path: &Path, use_: MapFor, max: u64) -> Result<TextArena, Rea
         }
         if len >= PARALLEL_FROM
             && let Ok(len) = usize::try_from(len)
-            && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path, use_)
+            && let Some(mapped) = super::mapped_file::MappedFile::map(&file, len, path, on_truncate)
         {
             return Ok(TextArena::shared(std::sync::Arc::new(mapped)));
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = use_;
+    let _ = on_truncate;
     read_whole(path, max).map(TextArena::from)
 }
 
@@ -169,7 +169,6 @@ fn advise_huge_pages(_: &mut [u8]) {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::map_for::OnTruncate;
 
     #[test]
     fn large_and_small_files_read_whole() {
@@ -186,7 +185,7 @@ mod tests {
             if len > 0 {
                 let short = len as u64 - 1;
                 assert!(matches!(read_whole(&path, short), Err(ReadFail::TooLarge)));
-                let mapped = map_or_read(&path, MapFor::CommandLine(OnTruncate::Exit), short);
+                let mapped = map_or_read(&path, OnTruncate::Exit, short);
                 assert!(matches!(mapped, Err(ReadFail::TooLarge)));
             }
         }
@@ -196,8 +195,7 @@ mod tests {
     fn a_missing_file_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(read_whole(&dir.path().join("none"), u64::MAX).is_err());
-        let use_ = MapFor::CommandLine(OnTruncate::Exit);
-        assert!(map_or_read(&dir.path().join("none"), use_, u64::MAX).is_err());
+        assert!(map_or_read(&dir.path().join("none"), OnTruncate::Exit, u64::MAX).is_err());
     }
 
     #[test]
@@ -210,8 +208,7 @@ mod tests {
             let content: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
             let path = dir.path().join(format!("f{len}"));
             std::fs::write(&path, &content).unwrap();
-            let use_ = MapFor::CommandLine(OnTruncate::Exit);
-            let arena = map_or_read(&path, use_, u64::MAX).unwrap();
+            let arena = map_or_read(&path, OnTruncate::Exit, u64::MAX).unwrap();
             assert_eq!(&arena[..], &content[..], "length {len}");
             // Mapped only on Linux, and only while the guard has a free slot (other tests
             // of this process may hold some, never all 64).

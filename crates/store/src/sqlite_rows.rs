@@ -238,7 +238,6 @@ impl RowReader {
             seq0: seq,
             time0,
             line: 0,
-            validated: false,
         };
         push_packed_members(&mut self.batch, &input)
             .map(|_| ())

@@ -528,7 +528,7 @@ impl ViewerApp {
     }
 
     /// A mapped log whose file another program truncated reads as zeros from then on, and
-    /// one it rewrote reads as the new bytes (`store::open_for_viewer`); a copy would show what
+    /// one it rewrote reads as the new bytes (`store::open` mapping it); a copy would show what
     /// the file no longer holds: reopen the file, and say why once it is back. A file that only
     /// grew is kept as it was read, and said once (Follow reads the new events).
     pub(crate) fn reopen_if_lost(&mut self) {

@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::anyhow;
 
-use super::beside::beside;
 use super::staging::{Staging, part_name};
 use super::table::Table;
 use super::tables::Tables;
@@ -104,8 +103,8 @@ impl Part {
     }
 
     /// Completes every file; the rows each table got. Each table's last row group is written
-    /// now, and the `events` and `checks` tables' (the largest) each on a thread of their
-    /// own beside the others: for one long session that is most of its `calls` and `checks`.
+    /// now: the `events` table's (the largest) beside the `checks` table's, beside the others
+    /// (`rayon::join`): for one long session that is most of its `events` and `checks`.
     pub fn finish(self) -> anyhow::Result<RowCounts> {
         fn done<R>(w: Option<TableWriter<R>>) -> anyhow::Result<u64> {
             w.map_or(Ok(0), TableWriter::finish)
@@ -118,17 +117,25 @@ impl Part {
             compactions,
             findings,
         } = self;
-        std::thread::scope(|scope| {
-            let events = beside(scope, "surface-viewer-events", || done(events));
-            let checks = beside(scope, "surface-viewer-checks", || done(checks));
-            Ok(RowCounts {
-                sessions: done(sessions)?,
-                calls: done(calls)?,
-                compactions: done(compactions)?,
-                findings: done(findings)?,
-                events: events.join()??,
-                checks: checks.join()??,
-            })
+        let ((events, checks), rest) = rayon::join(
+            || rayon::join(|| done(events), || done(checks)),
+            || -> anyhow::Result<_> {
+                Ok((
+                    done(sessions)?,
+                    done(calls)?,
+                    done(compactions)?,
+                    done(findings)?,
+                ))
+            },
+        );
+        let (sessions, calls, compactions, findings) = rest?;
+        Ok(RowCounts {
+            sessions,
+            calls,
+            compactions,
+            findings,
+            events: events?,
+            checks: checks?,
         })
     }
 }

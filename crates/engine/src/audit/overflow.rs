@@ -156,24 +156,12 @@ struct CodeHits {
 }
 
 impl CodeHits {
-    /// The occurrences in the whole text of `log`: those its reader found as it read
-    /// ([`EventLog::overflow_code_found`]), and a search of the text past them (all of it when
-    /// the reader did not search). The arena may be a mapped file: the bytes are only
-    /// searched, as a line is (`EventLog::line_text`).
+    /// The occurrences in the whole text of `log`, one search of all of it. The arena may be a
+    /// mapped file: the bytes are only searched, as a line is (`EventLog::line_text`).
     fn of(log: &EventLog) -> Self {
-        let text = log.whole_text();
-        let (mut offsets, from) = match log.overflow_code_found() {
-            // An occurrence that ends past `upto` starts at most `len - 1` bytes before it;
-            // one that starts earlier lies wholly inside the text the reader searched.
-            Some((found, upto)) => (
-                found.to_vec(),
-                (upto as usize).saturating_sub(OVERFLOW_CODE.len() - 1),
-            ),
-            None => (Vec::new(), 0),
-        };
-        let rest = text.get(from..).unwrap_or(&[]);
-        offsets
-            .extend(memmem::find_iter(rest, OVERFLOW_CODE.as_bytes()).map(|at| (from + at) as u64));
+        let offsets = memmem::find_iter(log.whole_text(), OVERFLOW_CODE.as_bytes())
+            .map(|at| at as u64)
+            .collect();
         CodeHits {
             offsets,
             next: Cell::new(0),
@@ -379,66 +367,5 @@ mod tests {
             ("assistant/chunk", FINISH), // 17: a new turn, no step open
         ]);
         assert_eq!(reported(&log), [2, 6, 12]);
-    }
-
-    /// A log whose reader searched its text as it read: the watch starts from what it found,
-    /// searches only the text appended since (a live follow), and reports what a search of
-    /// every line reports.
-    #[test]
-    fn the_readers_search_and_the_text_appended_after_it() {
-        let step = r#"{"turn":1,"step":1}"#;
-        let first = [
-            ("step/start", step),
-            ("assistant/chunk", FINISH),
-            ("assistant/message", r#"{"turn":1,"step":1,"content":[]}"#),
-            ("step/end", step),
-        ];
-        let later = [("step/start", step), ("assistant/chunk", FINISH)];
-        let mut text = Vec::new();
-        let mut batch = batch_of(&mut text, 0, &first);
-        let found: Vec<u64> = memmem::find_iter(&text, OVERFLOW_CODE.as_bytes())
-            .map(|at| at as u64)
-            .collect();
-        batch.overflow_code_at = Some(found.clone());
-        let read_len = text.len() as u64;
-        let mut log = EventLog::new(None, text, batch);
-        assert_eq!(
-            log.overflow_code_found(),
-            Some((found.as_slice(), read_len))
-        );
-        assert_eq!(reported(&log), [1]);
-
-        let mut more = log.text_len() as u64;
-        let mut appended = Vec::new();
-        let mut later_batch = batch_of(&mut appended, first.len(), &later);
-        for e in &mut later_batch.events {
-            if let EventText::Line { start, len } = e.text() {
-                e.set_text(EventText::Line {
-                    start: start + more,
-                    len,
-                });
-            }
-        }
-        more = log.append_text(&appended) as u64;
-        assert_eq!(more, read_len);
-        log.extend(later_batch);
-        assert_eq!(
-            log.overflow_code_found(),
-            Some((found.as_slice(), read_len)),
-            "what the reader found stays as it was"
-        );
-        assert_eq!(reported(&log), [1, 5]);
-
-        // What a reader found is believed: an offset it did not report is not searched for in
-        // the text it covers (the store searches every byte it reads).
-        let mut text = Vec::new();
-        let mut batch = batch_of(&mut text, 0, &first);
-        batch.overflow_code_at = Some(Vec::new());
-        let log = EventLog::new(None, text, batch);
-        assert_eq!(
-            OverflowWatch::over(&log).code_offsets(),
-            Some(&[][..]),
-            "nothing found, nothing searched again"
-        );
     }
 }

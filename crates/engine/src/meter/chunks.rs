@@ -3,9 +3,8 @@
 
 use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
-use super::chunk_line::chunk_line;
 use super::scan::{Scanner, once};
-use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData, StreamedDelta};
+use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData};
 
 // --- Stream chunks ---------------------------------------------------------------------
 
@@ -120,44 +119,18 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 }
 
 /// [`chunk_piece`], pricing a `block-end` block equal to one of `known` without scanning it.
-/// A delta written as the harness writes it is read from its literals first
-/// ([`super::chunk_line`]).
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
     // A line the store did not vouch for as plain (a number with an exponent, a lone
     // surrogate escape, deep nesting) may be one a `Value` parse refuses, where the reference
     // reads no chunk at all: it is read as the reference reads it.
     let e = log.event(idx);
-    // A delta the store read as the harness writes it, its piece kept in the record: the line
-    // is not read again.
-    if let Some(delta) = e.streamed_delta() {
-        return streamed_piece(delta);
-    }
     if !e.is_plain() && matches!(e.text(), EventText::Line { .. }) {
         return chunk_piece_reference(log, idx);
     }
-    // The harness's layout is read straight from the arena, even a mapped file's: the literal
-    // reader is a plain-byte reader (bounds-checked, no UTF-8 or other property assumed of
-    // what it read, its digits tested as they are summed), so bytes rewritten under it give a
-    // wrong figure or `None`, never a panic — as a copy taken mid-write would. Every other
-    // line is copied first (`with_event_bytes`), because the scan behind it validates.
-    if matches!(e.text(), EventText::Line { .. })
-        && let Some(piece) = chunk_line(log.line_text(idx), known)
-    {
-        return piece;
-    }
+    // The scan validates what it reads: a line that may change under it is copied first
+    // (`with_event_bytes`).
     log.with_event_bytes(idx, |bytes| fast_piece(bytes, known))
         .unwrap_or_else(|| chunk_piece_reference(log, idx))
-}
-
-/// The piece a delta the store kept contributes, as [`chunk_piece`] reads it from the line (a
-/// tool call's name counts only when it is not empty).
-pub fn streamed_piece(delta: StreamedDelta) -> Piece {
-    Piece::Delta {
-        index: delta.index(),
-        kind: delta.kind(),
-        len: delta.units(),
-        name_len: Some(delta.name_units()).filter(|&n| n > 0),
-    }
 }
 
 /// [`chunk_piece`] where one scan of the chunk event gives it; `None` where the fast path gives

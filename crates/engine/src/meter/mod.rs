@@ -8,11 +8,8 @@
 
 mod anchor;
 mod blocks;
-mod chunk_line;
 mod chunks;
 mod findings;
-#[doc(hidden)]
-pub mod harness_chunks;
 mod header;
 mod js_json;
 mod price;
@@ -27,7 +24,6 @@ pub use anchor::{BaselineKind, DeltaKind, Piece, Usage, piece_of_chunk};
 pub use blocks::Known;
 pub use chunks::{
     RowDeltas, chunk_piece, chunk_piece_fast, chunk_piece_reference, chunk_piece_with,
-    streamed_piece,
 };
 pub use findings::meter_findings;
 pub use header::{CONFIG_KEYS, HeaderProblem, RequestHeader};

@@ -6,7 +6,7 @@ use surface_engine::EventType;
 
 use serde::Serialize;
 
-use crate::{ReadLimits, StoreError, open_within};
+use crate::{Options, ReadLimits, StoreError, open};
 use surface_engine::{EventLog, Finding, OpSlot, Surface, check};
 
 /// What reading a whole session tells about it.
@@ -42,7 +42,12 @@ pub fn read_figures_within(
     session: Option<&str>,
     limits: &ReadLimits,
 ) -> Result<SessionFigures, StoreError> {
-    let opened = open_within(file, session, None, limits)?;
+    let options = Options {
+        session,
+        limits: *limits,
+        ..Options::default()
+    };
+    let opened = open(file, &options)?;
     let surface = Surface::at_end(&opened.log);
     let findings = check(&opened.log, &surface);
     Ok(figures_of(&opened.log, &surface, &findings))

@@ -12,8 +12,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use surface_engine::cost::PriceTable;
 use surface_engine::{Surface, check};
 use surface_store::{
-    Probe, ReadLimits, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
-    find_sessions, for_each_parallel, open_within,
+    Options, Probe, ReadLimits, SessionEntry, SessionFigures, UnreadableFile, default_threads,
+    figures_of, find_sessions, for_each_parallel, open,
 };
 
 use crate::browser::fleet::{FleetFigures, fleet_of};
@@ -106,12 +106,11 @@ fn read_session(
     entry: &SessionEntry,
     prices: Option<&PriceTable>,
 ) -> (Result<SessionFigures, String>, Option<FleetFigures>) {
-    let opened = match open_within(
-        &entry.file,
-        entry.session_arg(),
-        None,
-        &ReadLimits::default(),
-    ) {
+    let options = Options {
+        session: entry.session_arg(),
+        ..Options::default()
+    };
+    let opened = match open(&entry.file, &options) {
         Ok(o) => o,
         Err(e) => return (Err(e.to_string()), None),
     };

@@ -66,9 +66,7 @@ impl LedgerCache {
                 let spawned = std::thread::Builder::new()
                     .name("surface-viewer-cost".into())
                     .spawn(move || {
-                        let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
                         let parts = parts_of(&log, &surface, &meter);
-                        drop(pages);
                         let _ = tx.send(parts);
                         if let Some(ctx) = ctx {
                             ctx.request_repaint();

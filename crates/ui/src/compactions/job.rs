@@ -78,9 +78,7 @@ impl AuditCache {
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-audit".into())
             .spawn(move || {
-                let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
                 let a = audit(&log, &surface, &meter, ratio);
-                drop(pages);
                 let _ = tx.send(a);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();

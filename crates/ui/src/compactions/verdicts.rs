@@ -55,7 +55,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/fixtures/policy/p01.jsonl"
         );
-        let log = surface_store::open(std::path::Path::new(path), None)
+        let log = surface_store::open(std::path::Path::new(path), &surface_store::Options::default())
             .expect("the fixture")
             .log;
         let surface = Surface::at_end(&log);
@@ -105,7 +105,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/fixtures/policy/p01.jsonl"
         );
-        let log = surface_store::open(std::path::Path::new(path), None)
+        let log = surface_store::open(std::path::Path::new(path), &surface_store::Options::default())
             .unwrap()
             .log;
         let surface = Surface::at_end(&log);

@@ -65,9 +65,7 @@ impl SavedCheck {
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-saved-check".into())
             .spawn(move || {
-                let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
                 let outcome = check_with_line(&log, &line);
-                drop(pages);
                 let _ = tx.send(outcome);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();

@@ -3,10 +3,9 @@
 //! meter ([`crate::session::analysis`]) — and the native file and folder dialogs (the folder
 //! discovery itself is `browser/job.rs`).
 //!
-//! The viewer maps a large JSONL file (`store::open_for_viewer`): the log's text shares the
-//! page cache, pages are let go once the load has read them, and again while the analysis reads
-//! them ([`crate::session::page_release`]), so the window holds the index, not a second copy of
-//! the file. A log it follows is an owned copy (`store::open_following`), which new lines are
+//! The viewer maps a large JSONL file (`store::open` with `Reading::Map`): the log's text
+//! shares the page cache's pages, so the window's private memory holds the index, not a copy
+//! of the file. A log it follows is an owned copy (`store::open_following`), which new lines are
 //! appended to. If another program truncates a mapped file, its bytes read as zeros and the
 //! window reopens it (`ViewerApp::reopen_if_lost`).
 
@@ -123,8 +122,6 @@ pub fn read_source(
         _ => None,
     };
     let (surface, indexes) = surface_and_indexes(&log, watched);
-    // The pages the index passes read again (a mapped file only).
-    crate::session::page_release::release_all(&log);
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(format!("loading {} was cancelled", source.label()));
     }
@@ -167,8 +164,13 @@ fn read_path(
     } else {
         Vec::new()
     };
-    let opened = store::open_for_viewer(path, session, progress, &store::ReadLimits::default())
-        .map_err(|e| e.to_string())?;
+    let options = store::Options {
+        session,
+        progress,
+        limits: store::ReadLimits::default(),
+        reading: store::Reading::Map(store::OnTruncate::Report),
+    };
+    let opened = store::open(path, &options).map_err(|e| e.to_string())?;
     let sessions = if sessions.is_empty() {
         vec![opened.session.clone()]
     } else {
@@ -298,9 +300,7 @@ impl LoadJob {
                     return;
                 }
                 crate::ready_report::note("analysis started");
-                let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
                 let analysis = analyse(&log, &surface);
-                drop(pages);
                 drop(surface);
                 // Free the log here when the UI already dropped this load.
                 drop(log);

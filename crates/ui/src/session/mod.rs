@@ -1,5 +1,5 @@
 //! The open session and the work behind it: the session as the UI sees it (`loaded`), loading
-//! it off the UI thread (`loader`, `indexes`, `analysis`, `page_release`), watching a mapped log's file
+//! it off the UI thread (`loader`, `indexes`, `analysis`), watching a mapped log's file
 //! for other programs' changes (`file_watch`), and following it live (`follow`,
 //! `follow_state`).
 
@@ -13,4 +13,3 @@ pub(crate) mod indexes;
 pub(crate) mod jobs;
 pub(crate) mod loaded;
 pub(crate) mod loader;
-pub(crate) mod page_release;

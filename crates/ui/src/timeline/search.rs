@@ -67,9 +67,7 @@ impl SearchState {
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-search".into())
             .spawn(move || {
-                let pages = crate::session::page_release::ReleaseWhileBusy::start(&log);
                 scan(&log, &needle, &shared);
-                drop(pages);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();
                 }
