@@ -88,7 +88,9 @@ fn assert_same(name: &str, log: &EventLog) {
 fn upstream_fixtures_check_the_same_either_way() {
     let mut legacy = 0;
     for path in upstream_files() {
-        let log = store::open(&path, &surface_store::Options::default()).expect("fixture opens").log;
+        let log = store::open(&path, &surface_store::Options::default())
+            .expect("fixture opens")
+            .log;
         legacy += usize::from(Surface::at_end(&log).mode().as_str() == "legacy");
         assert_same(&path.display().to_string(), &log);
     }

@@ -426,9 +426,12 @@ pub(crate) fn to_sqlite(path: &Path, v: i64, text: &str, reference: &EventLog) {
 // Comparison
 
 fn read_plain(dir: &Path, name: &str, text: &str) -> EventLog {
-    open(&write(dir, name, text.as_bytes()), &surface_store::Options::default())
-        .expect("plain JSONL")
-        .log
+    open(
+        &write(dir, name, text.as_bytes()),
+        &surface_store::Options::default(),
+    )
+    .expect("plain JSONL")
+    .log
 }
 
 /// What must agree between formats for one event.
@@ -529,7 +532,8 @@ fn every_sqlite_schema_gives_the_same_log_as_jsonl() {
             to_sqlite(&path, v, &text, &want);
             let what = format!("{name} schema {v}");
             assert_eq!(detect_file(&path).unwrap(), Format::Sqlite);
-            let got = open(&path, &surface_store::Options::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let got = open(&path, &surface_store::Options::default())
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(got.session.id, id, "{what}: default session");
             let reference = if has_surface(v) { &want } else { &want_legacy };
             assert_same(&got.log, reference, &what);
@@ -624,25 +628,44 @@ fn session_selection_and_listing() {
     for v in [1, 13, 17] {
         let path = dir.path().join(format!("v{v}.db"));
         to_sqlite(&path, v, &text, &want);
-        let tie = open(&path, &surface_store::Options {
- session: Some("tie"),
- ..surface_store::Options::default()
- }).unwrap();
+        let tie = open(
+            &path,
+            &surface_store::Options {
+                session: Some("tie"),
+                ..surface_store::Options::default()
+            },
+        )
+        .unwrap();
         assert_eq!(tie.session.id, "tie");
         assert_eq!(tie.log.len(), 2);
-        assert_eq!(open(&path, &surface_store::Options {
- session: Some("older"),
- ..surface_store::Options::default()
- }).unwrap().log.len(), 2);
         assert_eq!(
-            open(&path, &surface_store::Options::default()).unwrap().session.id,
+            open(
+                &path,
+                &surface_store::Options {
+                    session: Some("older"),
+                    ..surface_store::Options::default()
+                }
+            )
+            .unwrap()
+            .log
+            .len(),
+            2
+        );
+        assert_eq!(
+            open(&path, &surface_store::Options::default())
+                .unwrap()
+                .session
+                .id,
             main_id,
             "tie goes to the later row"
         );
-        match open(&path, &surface_store::Options {
- session: Some("nope"),
- ..surface_store::Options::default()
- }) {
+        match open(
+            &path,
+            &surface_store::Options {
+                session: Some("nope"),
+                ..surface_store::Options::default()
+            },
+        ) {
             Err(StoreError::UnknownSession { available, .. }) => {
                 assert_eq!(available, format!("tie, {main_id}, older"));
             }
@@ -672,7 +695,13 @@ fn session_selection_and_listing() {
     header.insert("createdAt".into(), json!(1));
     insert_session(&conn, &header);
     drop(conn);
-    assert_eq!(open(&path, &surface_store::Options::default()).unwrap().session.id, main_id);
+    assert_eq!(
+        open(&path, &surface_store::Options::default())
+            .unwrap()
+            .session
+            .id,
+        main_id
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,9 +716,12 @@ fn truncated_final_frame_is_a_torn_tail() {
     let (bytes, offsets) = to_zstd(&text);
     let last = *offsets.last().unwrap();
     let cut = last + (bytes.len() - last) / 2;
-    let got = open(&write(dir.path(), "c.jsonl.zstd", &bytes[..cut]), &surface_store::Options::default())
-        .unwrap()
-        .log;
+    let got = open(
+        &write(dir.path(), "c.jsonl.zstd", &bytes[..cut]),
+        &surface_store::Options::default(),
+    )
+    .unwrap()
+    .log;
     assert!(got.len() < want.len() && !got.is_empty());
     let torn: Vec<_> = findings_of(&got)
         .into_iter()
@@ -722,9 +754,12 @@ fn truncated_final_frame_is_a_torn_tail() {
     let last = file.len();
     let frame = zstd::bulk::compress(batch.as_bytes(), 1).unwrap();
     file.extend(&frame[..frame.len() * 3 / 4]);
-    let got = open(&write(dir.path(), "big.jsonl.zstd", &file), &surface_store::Options::default())
-        .unwrap()
-        .log;
+    let got = open(
+        &write(dir.path(), "big.jsonl.zstd", &file),
+        &surface_store::Options::default(),
+    )
+    .unwrap()
+    .log;
     assert!(
         got.len() > 2 && got.len() < seq as usize,
         "decoded a prefix: {}",
@@ -773,9 +808,12 @@ fn corrupt_middle_frame_is_reported_and_the_others_load() {
     for (how, at) in [("checksum", end - 2), ("data", start + (end - start) / 2)] {
         let mut bad = bytes.clone();
         bad[at] ^= 0x5A;
-        let got = open(&write(dir.path(), &format!("{how}.jsonl.zstd"), &bad), &surface_store::Options::default())
-            .unwrap()
-            .log;
+        let got = open(
+            &write(dir.path(), &format!("{how}.jsonl.zstd"), &bad),
+            &surface_store::Options::default(),
+        )
+        .unwrap()
+        .log;
         let corrupt: Vec<_> = findings_of(&got)
             .into_iter()
             .filter(|f| f.rule == "frame.corrupt")
@@ -973,7 +1011,9 @@ fn random_bytes_after_the_sqlite_magic_are_a_clear_error() {
         .unwrap()
         .execute_batch("CREATE TABLE t (x)")
         .unwrap();
-    let err = open(&path, &surface_store::Options::default()).unwrap_err().to_string();
+    let err = open(&path, &surface_store::Options::default())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no `sessions` and `events` tables"), "{err}");
 }
 
@@ -989,7 +1029,11 @@ fn unknown_schema_versions() {
         .unwrap()
         .execute_batch("PRAGMA user_version = 99")
         .unwrap();
-    assert_same(&open(&path, &surface_store::Options::default()).unwrap().log, &want, "schema 99");
+    assert_same(
+        &open(&path, &surface_store::Options::default()).unwrap().log,
+        &want,
+        "schema 99",
+    );
     // Needed columns missing: a clear error naming them.
     let path = dir.path().join("v99-missing.db");
     Connection::open(&path)
@@ -1115,10 +1159,14 @@ fn a_live_wal_writer_is_never_blocked() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let (written, failures) = handle.join().unwrap();
     assert!(failures.is_empty(), "the writer failed: {failures:?}");
-    let older = open(&path, &surface_store::Options {
- session: Some("older"),
- ..surface_store::Options::default()
- }).unwrap();
+    let older = open(
+        &path,
+        &surface_store::Options {
+            session: Some("older"),
+            ..surface_store::Options::default()
+        },
+    )
+    .unwrap();
     assert_eq!(older.log.len() as i64, 2 + written, "every write landed");
 
     // A write transaction held open across a read: the read sees the committed state and
@@ -1126,20 +1174,32 @@ fn a_live_wal_writer_is_never_blocked() {
     let writer = Connection::open(&path).unwrap();
     writer.execute_batch("BEGIN IMMEDIATE; INSERT INTO events (session_id, seq, type, time, data) VALUES ('older', 5, 'context/message', 1, '{}');").unwrap();
     assert_eq!(
-        open(&path, &surface_store::Options {
- session: Some("older"),
- ..surface_store::Options::default()
- }).unwrap().log.len() as i64,
+        open(
+            &path,
+            &surface_store::Options {
+                session: Some("older"),
+                ..surface_store::Options::default()
+            }
+        )
+        .unwrap()
+        .log
+        .len() as i64,
         2 + written
     );
     writer
         .execute_batch("COMMIT")
         .expect("the writer commits after the read");
     assert_eq!(
-        open(&path, &surface_store::Options {
- session: Some("older"),
- ..surface_store::Options::default()
- }).unwrap().log.len() as i64,
+        open(
+            &path,
+            &surface_store::Options {
+                session: Some("older"),
+                ..surface_store::Options::default()
+            }
+        )
+        .unwrap()
+        .log
+        .len() as i64,
         3 + written
     );
 }
@@ -1241,7 +1301,9 @@ mod no_panics {
                 [Sql::Blob(blob)],
             )
             .unwrap();
-            let log = open(&path, &surface_store::Options::default()).expect("readable").log;
+            let log = open(&path, &surface_store::Options::default())
+                .expect("readable")
+                .log;
             invariants::assert_log_invariants(&log, &format!("round {round}: {column}"));
             // Only row seq 7 changed: every other event is read as before.
             for w in want.indices().filter(|&w| want.event(w).seq != 7) {
@@ -1317,10 +1379,14 @@ fn session_row_oddities() {
             .iter()
             .all(|f| f.rule != "header.version")
     );
-    let early = open(&path, &surface_store::Options {
- session: Some("early"),
- ..surface_store::Options::default()
- }).unwrap();
+    let early = open(
+        &path,
+        &surface_store::Options {
+            session: Some("early"),
+            ..surface_store::Options::default()
+        },
+    )
+    .unwrap();
     assert!(early.log.is_empty());
     let f = findings_of(&early.log);
     assert!(

@@ -30,7 +30,9 @@ fn expected_rows(name: &str) -> Vec<Value> {
 }
 
 fn open(path: &Path) -> EventLog {
-    store::open(path, &surface_store::Options::default()).unwrap().log
+    store::open(path, &surface_store::Options::default())
+        .unwrap()
+        .log
 }
 
 #[test]

@@ -208,7 +208,9 @@ fn no_accessor_hands_out_a_view_over_the_mapping() {
     assert!(surface_store::install_map_guard(), "the guard maps");
     let dir = tempfile::tempdir().unwrap();
     let (path, original) = big_log(dir.path());
-    let copy = surface_store::open(&path, &surface_store::Options::default()).unwrap().log;
+    let copy = surface_store::open(&path, &surface_store::Options::default())
+        .unwrap()
+        .log;
     let opened = surface_store::open(&path, &mapped()).unwrap();
     let log = &opened.log;
     assert!(log.text_is_shared() && log.text_may_change(), "mapped");

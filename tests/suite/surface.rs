@@ -12,7 +12,8 @@ fn every_upstream_fixture_loads_without_errors() {
     let files = upstream_files();
     assert_eq!(files.len(), 21, "all 21 fixtures are found");
     for f in files {
-        let opened = open(&f, &surface_store::Options::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let opened = open(&f, &surface_store::Options::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let log = &opened.log;
         assert!(!log.is_empty(), "{}", f.display());
         let surface = Surface::at_end(log);
@@ -77,9 +78,12 @@ fn legacy_logs_use_the_linear_scan() {
         "text-turn.session.jsonl",
         "workspace-edit.session.jsonl",
     ] {
-        let log = open(&upstream(&format!("v1-2026-06-19/{name}")), &surface_store::Options::default())
-            .unwrap()
-            .log;
+        let log = open(
+            &upstream(&format!("v1-2026-06-19/{name}")),
+            &surface_store::Options::default(),
+        )
+        .unwrap()
+        .log;
         let surface = Surface::at_end(&log);
         assert_eq!(surface.mode(), Mode::Legacy, "{name}");
         let eligible: Vec<u64> = log

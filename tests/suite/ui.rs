@@ -711,7 +711,9 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
     harness.get_by_label_contains("reported − estimated");
 
     // The view shows what the engine reconstructs for that cursor.
-    let log = surface_store::open(&sample(), &surface_store::Options::default()).unwrap().log;
+    let log = surface_store::open(&sample(), &surface_store::Options::default())
+        .unwrap()
+        .log;
     let meter = Meter::build(&log, &Surface::at_end(&log));
     let cursor = harness.state().cursor().unwrap();
     let expected = request_at(&log, &meter, cursor, &mut Surface::new(&log)).unwrap();
@@ -727,7 +729,9 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
 /// The sample's audit computed by the engine, independently of the viewer.
 fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
     use surface_engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
-    let log = surface_store::open(&sample(), &surface_store::Options::default()).unwrap().log;
+    let log = surface_store::open(&sample(), &surface_store::Options::default())
+        .unwrap()
+        .log;
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let audit = audit(&log, &surface, &meter, DEFAULT_THRESHOLD_RATIO);

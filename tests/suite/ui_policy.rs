@@ -122,7 +122,9 @@ fn each_compaction_row_shows_the_policy_verdict() {
 /// threshold ratio `t`, counted through the engine.
 fn disagreeing_compactions(path: &std::path::Path, t: f64) -> usize {
     use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
-    let log = surface_store::open(path, &surface_store::Options::default()).unwrap().log;
+    let log = surface_store::open(path, &surface_store::Options::default())
+        .unwrap()
+        .log;
     let surface = surface_engine::Surface::at_end(&log);
     let meter = surface_engine::Meter::build(&log, &surface);
     let input = PolicyInput::build(&log, &surface, &meter);

@@ -152,7 +152,9 @@ fn the_preview_lists_what_check_would_say_about_the_saved_file() {
     harness.get_by_label("Write").click();
     harness.run();
     // The saved file says what the preview said.
-    let saved = surface_store::open(&target, &surface_store::Options::default()).unwrap().log;
+    let saved = surface_store::open(&target, &surface_store::Options::default())
+        .unwrap()
+        .log;
     let surface = surface_engine::Surface::at_end(&saved);
     let rules: Vec<&str> = surface_engine::check(&saved, &surface)
         .iter()

@@ -21,11 +21,11 @@ mod identity;
 mod jsonl;
 mod limits;
 mod log_with_line;
-mod options;
 #[cfg(target_os = "linux")]
 mod map_guard;
 #[cfg(target_os = "linux")]
 mod mapped_file;
+mod options;
 mod packed_rows;
 mod progress;
 mod read_file;

@@ -23,8 +23,8 @@ use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::ptr::NonNull;
 
-use super::options::OnTruncate;
 use super::map_guard::{Guard, OnShrink};
+use super::options::OnTruncate;
 
 /// Called with the path of every file just mapped, before anything is read from it: a seam
 /// for tests that must change a file under its mapping at a known moment (`check DIR` with a

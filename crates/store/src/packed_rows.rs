@@ -2,7 +2,9 @@
 //! `assistant/chunk` events, shared by the JSONL and SQLite readers.
 
 use surface_engine::EventType;
-use surface_engine::{ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp};
+use surface_engine::{
+    ChunkKind, EventBatch, EventText, NewEvent, PackedData, PackedRow, SurfaceOp,
+};
 
 /// Where a packed row's `data` object sits and what the row says about its first member.
 pub struct PackedInput<'a> {

@@ -146,9 +146,7 @@ fn write_tables(
     if log.text_lost() {
         return stop(part, row);
     }
-    if let (Some(ledger), Some(audit), Some(out)) =
-        (&ledger, &audited, part.compactions.as_mut())
-    {
+    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, part.compactions.as_mut()) {
         compactions::write(out, key, log, audit, ledger)?;
     }
     if let Some(ledger) = &ledger {

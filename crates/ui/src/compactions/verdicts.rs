@@ -55,9 +55,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/fixtures/policy/p01.jsonl"
         );
-        let log = surface_store::open(std::path::Path::new(path), &surface_store::Options::default())
-            .expect("the fixture")
-            .log;
+        let log = surface_store::open(
+            std::path::Path::new(path),
+            &surface_store::Options::default(),
+        )
+        .expect("the fixture")
+        .log;
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let input = PolicyInput::build(&log, &surface, &meter);
@@ -105,9 +108,12 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../../tests/fixtures/policy/p01.jsonl"
         );
-        let log = surface_store::open(std::path::Path::new(path), &surface_store::Options::default())
-            .unwrap()
-            .log;
+        let log = surface_store::open(
+            std::path::Path::new(path),
+            &surface_store::Options::default(),
+        )
+        .unwrap()
+        .log;
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
         let full = PolicyInput::build(&log, &surface, &meter);
