@@ -1323,10 +1323,12 @@ mod no_panics {
 #[test]
 fn progress_reaches_the_end_and_cancel_stops() {
     use surface_store::{LoadProgress, Options, open};
-    let with = |progress| Options {
-        progress: Some(progress),
-        ..Options::default()
-    };
+    fn with(progress: &LoadProgress) -> Options<'_> {
+        Options {
+            progress: Some(progress),
+            ..Options::default()
+        }
+    }
     let dir = TempDir::new().unwrap();
     let text = synthetic();
     let want = read_plain(dir.path(), "s.jsonl", &text);

@@ -34,7 +34,7 @@ fn every_upstream_fixture_loads_without_errors() {
 fn compaction_recovery_seq_21_replaces_4() {
     let log = open(
         &upstream("v0-2026-08-20-head/compaction-recovery.session.jsonl"),
-        None,
+        &surface_store::Options::default(),
     )
     .unwrap()
     .log;
@@ -55,7 +55,7 @@ fn compaction_recovery_seq_21_replaces_4() {
 fn agent_instructions_17_shadows_5() {
     let log = open(
         &upstream("v0-2026-08-20-head/agent-instructions.session.jsonl"),
-        None,
+        &surface_store::Options::default(),
     )
     .unwrap()
     .log;

@@ -12,8 +12,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use surface_engine::cost::PriceTable;
 use surface_engine::{Surface, check};
 use surface_store::{
-    Options, Probe, ReadLimits, SessionEntry, SessionFigures, UnreadableFile, default_threads,
-    figures_of, find_sessions, for_each_parallel, open,
+    Options, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
+    find_sessions, for_each_parallel, open,
 };
 
 use crate::browser::fleet::{FleetFigures, fleet_of};
