@@ -349,7 +349,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            let html = html.as_deref().map(|out| audit::HtmlOut { path: out, force });
+            let html = html
+                .as_deref()
+                .map(|out| audit::HtmlOut { path: out, force });
             audit::run(&input, format, html, &meter, &prices)?
         }
         Command::Cost {

@@ -178,7 +178,8 @@ fn real_path(path: &Path) -> Option<PathBuf> {
 /// Writes `bytes` to the target atomically, when [`WriteTarget::check`] allows it.
 pub fn write_file_safely(target: &WriteTarget<'_>, bytes: &[u8]) -> Result<(), WriteError> {
     write_safely_with(target, |file| {
-        file.write_all(bytes).map_err(|e| write_error(target.path, e))
+        file.write_all(bytes)
+            .map_err(|e| write_error(target.path, e))
     })
 }
 
@@ -236,7 +237,11 @@ fn without_temporary_path(error: std::io::Error) -> std::io::Error {
 mod tests {
     use super::*;
 
-    fn write_new_file(target: &Path, bytes: &[u8], log: Option<&Path>) -> Result<(), WriteError> {
+    fn write_unless_there(
+        target: &Path,
+        bytes: &[u8],
+        log: Option<&Path>,
+    ) -> Result<(), WriteError> {
         write_file_safely(&WriteTarget::new(target, log), bytes)
     }
 
@@ -247,7 +252,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("r.html");
         std::fs::write(&out, b"mine").unwrap();
-        let err = write_new_file(&out, b"new", None).unwrap_err();
+        let err = write_unless_there(&out, b"new", None).unwrap_err();
         assert!(matches!(err, WriteError::Exists(_)), "{err}");
         assert_eq!(std::fs::read(&out).unwrap(), b"mine");
         let told = WriteTarget::new(&out, None).replacing(true);
@@ -257,7 +262,10 @@ mod tests {
         std::fs::write(&other, format!("{HEADER}\n")).unwrap();
         let told = WriteTarget::new(&other, None).replacing(true);
         let err = write_file_safely(&told, b"new").unwrap_err().to_string();
-        assert_eq!(err, format!("{} is a session log; refusing", other.display()));
+        assert_eq!(
+            err,
+            format!("{} is a session log; refusing", other.display())
+        );
         assert!(std::fs::read_to_string(&other).unwrap().starts_with(HEADER));
     }
 
@@ -283,18 +291,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("s.jsonl");
         std::fs::write(&log, b"log\n").unwrap();
-        let err = write_new_file(&log, b"<html>", Some(&log)).unwrap_err();
+        let err = write_unless_there(&log, b"<html>", Some(&log)).unwrap_err();
         assert!(err.to_string().contains("never writes"), "{err}");
         // Through another spelling of the same path, too.
         let other = dir.path().join(".").join("s.jsonl");
-        assert!(write_new_file(&other, b"<html>", Some(&log)).is_err());
+        assert!(write_unless_there(&other, b"<html>", Some(&log)).is_err());
         assert_eq!(std::fs::read(&log).unwrap(), b"log\n");
         let out = dir.path().join("r.html");
-        write_new_file(&out, b"<html>", Some(&log)).unwrap();
+        write_unless_there(&out, b"<html>", Some(&log)).unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"<html>");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
         // Without a log to protect (the built-in sample), any new file.
-        write_new_file(&dir.path().join("n.jsonl"), b"y\n", None).unwrap();
+        write_unless_there(&dir.path().join("n.jsonl"), b"y\n", None).unwrap();
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
     }
 
@@ -302,7 +310,9 @@ mod tests {
     fn an_unwritable_target_is_named_not_the_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("no/such/dir/r.html");
-        let err = write_new_file(&target, b"x", None).unwrap_err().to_string();
+        let err = write_unless_there(&target, b"x", None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(&*target.to_string_lossy()), "{err}");
         assert!(!err.contains(".surface-viewer-"), "{err}");
     }
@@ -313,7 +323,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("r.html");
-        write_new_file(&out, b"<html>", None).unwrap();
+        write_unless_there(&out, b"<html>", None).unwrap();
         let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
         // The mode any program's new file gets: 0666 less the umask (0644 under the usual
         // 022), as a plain `File::create` beside it.
@@ -334,7 +344,7 @@ mod tests {
             .path()
             .join(format!(".r.html.tmp-{}", std::process::id()));
         std::os::unix::fs::symlink(&victim, &planted).unwrap();
-        write_new_file(&dir.path().join("r.html"), b"new", None).unwrap();
+        write_unless_there(&dir.path().join("r.html"), b"new", None).unwrap();
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
         assert_eq!(std::fs::read(dir.path().join("r.html")).unwrap(), b"new");
     }
