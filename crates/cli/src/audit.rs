@@ -28,6 +28,7 @@ use surface_engine::policy::{
     replay,
 };
 use surface_engine::{EventLog, Meter, Surface};
+use surface_store::{WriteTarget, write_file_safely};
 
 pub use html::{DETAILED, html};
 pub use human::human;
@@ -217,16 +218,32 @@ struct Document<'a> {
     audit: &'a Audit,
 }
 
+/// Where `--html` writes, and whether `--force` lets it replace an existing file.
+#[derive(Clone, Copy, Debug)]
+pub struct HtmlOut<'a> {
+    /// OUT.
+    pub path: &'a Path,
+    /// `--force`.
+    pub force: bool,
+}
+
+impl<'a> HtmlOut<'a> {
+    fn target(&self, log: &'a Path) -> WriteTarget<'a> {
+        WriteTarget::new(self.path, Some(log)).replacing(self.force)
+    }
+}
+
 /// Runs `audit`.
 pub fn run(
     input: &Input,
     format: AuditFormat,
-    html_out: Option<&Path>,
+    html_out: Option<HtmlOut<'_>>,
     options: &MeterOptions,
     prices: &PriceOptions,
 ) -> anyhow::Result<u8> {
+    // Refused before the log is read: the rule does not depend on the report.
     if let Some(out) = html_out {
-        surface_store::refuse_the_log(out, &input.file)?;
+        out.target(&input.file).check()?;
     }
     let prices = prices.read()?;
     let loaded = load(input, false)?;
@@ -253,7 +270,7 @@ pub fn run(
         policy: policy.as_ref(),
     };
     if let Some(out) = html_out {
-        super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;
+        write_file_safely(&out.target(&input.file), html(&report).as_bytes())?;
     }
     match format {
         AuditFormat::Json => print_json(&Document {
@@ -265,7 +282,7 @@ pub fn run(
         AuditFormat::Human => {
             print_text(&human(&report))?;
             if let Some(out) = html_out {
-                print_text(&format!("HTML report written to {}\n", out.display()))?;
+                print_text(&format!("HTML report written to {}\n", out.path.display()))?;
             }
         }
     }

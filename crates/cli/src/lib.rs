@@ -33,7 +33,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use load::{Loaded, load};
 pub use surface_passes::{check_report_of, meter_of};
-pub use surface_store::{install_map_guard, write_new_file};
+pub use surface_store::install_map_guard;
 
 /// Exit code: clean — the command did its work and judged nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -172,9 +172,13 @@ pub enum Command {
         /// Markdown tables on stdout, to paste into a pull request.
         #[arg(long)]
         markdown: bool,
-        /// Also write a self-contained HTML report to OUT (a new file; never the log).
+        /// Also write a self-contained HTML report to OUT (a new file; never the log, a file of
+        /// its session, or any session log).
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
+        /// Replace OUT when it exists (never a session log).
+        #[arg(long, requires = "html")]
+        force: bool,
         #[command(flatten)]
         meter: MeterOptions,
         #[command(flatten)]
@@ -335,6 +339,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             json,
             markdown,
             html,
+            force,
             meter,
             prices,
         } => {
@@ -343,7 +348,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            audit::run(&input, format, html.as_deref(), &meter, &prices)?
+            let html = html
+                .as_deref()
+                .map(|out| audit::HtmlOut { path: out, force });
+            audit::run(&input, format, html, &meter, &prices)?
         }
         Command::Cost {
             input,

@@ -2,12 +2,12 @@
 //! resulting surface, an editable summary, the exact event line, copy, and "save as new log"
 //! with what `check` would say about the saved file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui::{RichText, ScrollArea, Ui};
 
 use surface_engine::{Preview, Severity};
-use surface_store::Format;
+use surface_store::{Format, WriteTarget};
 
 use crate::command::PreviewCommand;
 use crate::command::UiCommand;
@@ -211,8 +211,7 @@ fn save_ui(
             .labelled_by(label.id);
             if write.clicked() {
                 let target = PathBuf::from(state.save_path.trim());
-                // The open log is refused by the save itself, with its reason: nothing to ask.
-                if target.exists() && !state.path_is_the_log(session) {
+                if asks_before_replacing(&target, session) {
                     state.confirm_replace = Some(target);
                 } else {
                     state.confirm_replace = None;
@@ -230,6 +229,17 @@ fn save_ui(
         );
     }
     replace_question_ui(ui, state, commands);
+}
+
+/// True when `target` exists and the store's write rule would let a confirmation replace it:
+/// the open log, a file of its session and any session log are refused by the save itself,
+/// with their reason — nothing to ask.
+fn asks_before_replacing(target: &Path, session: &Session) -> bool {
+    std::fs::symlink_metadata(target).is_ok()
+        && WriteTarget::new(target, session.path())
+            .replacing(true)
+            .check()
+            .is_ok()
 }
 
 /// "… exists. Replace it?" for the path asked about, while that path is the one typed.
