@@ -69,3 +69,4 @@ mod ui_snapshot;
 mod ui_support;
 #[cfg(feature = "gui")]
 mod ui_time_axis;
+mod unpriced;

@@ -245,9 +245,24 @@ mod tests {
             unpriced_calls: 1,
             ..a
         };
-        let neither = Row { cost: None, ..neither };
-        let both = Row { unpriced_calls: 1, ..b };
-        let verdict = cheaper_verdict(&comparison(neither, Row { prompt: 100, ..both }), Some("USD"));
+        let neither = Row {
+            cost: None,
+            ..neither
+        };
+        let both = Row {
+            unpriced_calls: 1,
+            ..b
+        };
+        let verdict = cheaper_verdict(
+            &comparison(
+                neither,
+                Row {
+                    prompt: 100,
+                    ..both
+                },
+            ),
+            Some("USD"),
+        );
         assert_eq!(
             verdict.head,
             "neither run was cheaper: both paid for 100 tokens — in tokens, not money: the price \

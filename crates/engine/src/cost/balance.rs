@@ -53,7 +53,9 @@ impl<'a> Pricing<'a> {
         if !call.reported {
             return None;
         }
-        Some(round_money(self.table.cost(self.price(call)?, &call.tokens)))
+        Some(round_money(
+            self.table.cost(self.price(call)?, &call.tokens),
+        ))
     }
 }
 

@@ -30,7 +30,7 @@ pub use compactions::{CompactionFacts, calls_seeing, compaction_facts, fill_posi
 pub use cost_sum::CostSum;
 pub use figures::{CompactionCost, CompactionTotals, SummarizerFigures};
 pub use ledger::{Ledger, LedgerParts, PricedCall, PricedRoute, charged_in_gaps};
-pub use money::{MONEY_DIGITS, money, round_money, signed_money};
+pub use money::{MONEY_DIGITS, UNPRICED, money, money_or_unpriced, round_money, signed_money};
 pub use prices::{ANY_MODEL, DEFAULT_PER, ModelPrice, PriceError, PriceTable};
 pub use summary::LedgerSummary;
 pub use tokens::Tokens;

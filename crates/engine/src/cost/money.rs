@@ -31,6 +31,20 @@ pub fn money(x: f64) -> String {
     }
 }
 
+/// What a report prints for a cost that is not known although there are prices: some call
+/// it sums has no price for its model. Never 0.
+pub const UNPRICED: &str = "unpriced";
+
+/// A cost cell: the amount, [`UNPRICED`] when a price file is in use (`priced`) but the cost
+/// is unknown, `–` without prices.
+pub fn money_or_unpriced(cost: Option<f64>, priced: bool) -> String {
+    match cost {
+        Some(x) => money(x),
+        None if priced => UNPRICED.to_string(),
+        None => "–".to_string(),
+    }
+}
+
 /// An amount with its sign: `+0.001200`, `-0.000340`.
 pub fn signed_money(x: f64) -> String {
     if x >= 0.0 {
@@ -53,6 +67,9 @@ mod tests {
         assert_eq!(signed_money(0.0012), "+0.001200");
         assert_eq!(signed_money(-0.00034), "-0.000340");
         assert_eq!(signed_money(0.0), "+0.000000");
+        assert_eq!(money_or_unpriced(Some(0.5), true), "0.500000");
+        assert_eq!(money_or_unpriced(None, true), "unpriced");
+        assert_eq!(money_or_unpriced(None, false), "–");
     }
 
     #[test]
