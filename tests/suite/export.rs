@@ -832,7 +832,8 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     let (mut priced_sum, mut unpriced) = (0.0, 0);
     for s in &sessions {
         let path = s["path"].text().unwrap();
-        let opened = surface_store::open(Path::new(path), None).unwrap();
+        let opened =
+            surface_store::open(Path::new(path), &surface_store::Options::default()).unwrap();
         let log = &opened.log;
         let surface = surface_engine::Surface::at_end(log);
         let meter = surface_passes::meter_of(log, &surface);
