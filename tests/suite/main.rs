@@ -69,4 +69,5 @@ mod ui_snapshot;
 mod ui_support;
 #[cfg(feature = "gui")]
 mod ui_time_axis;
+mod unpriced;
 mod write_rule;

@@ -18,7 +18,7 @@ use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_engine::cost::money;
+use surface_engine::cost::money_or_unpriced;
 use surface_engine::policy::{CountRange, ReplayMode, Totals};
 
 /// The `--csv` columns, in order.
@@ -145,8 +145,9 @@ fn count_cells(
     ]
 }
 
+/// A cost cell under a price file: the amount, or `unpriced` (never 0).
 fn opt_money(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), money)
+    money_or_unpriced(x, true)
 }
 
 fn human(

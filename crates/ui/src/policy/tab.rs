@@ -376,6 +376,8 @@ fn divergence_ui(
     match &report.first_divergence {
         Some(d) => {
             ui.horizontal_wrapped(|ui| {
+                // The link and its reason read as one sentence: no gap before the colon.
+                ui.spacing_mut().item_spacing.x = 0.0;
                 let link = ui
                     .link(
                         RichText::new(format!("First divergence at seq {}", d.step_start_seq))
