@@ -8,6 +8,7 @@
 //! meter's steps and anchors: the ledger reuses what the meter already read.
 
 mod balance;
+mod break_costs;
 mod cache;
 mod cache_breaks;
 mod calls;
@@ -28,6 +29,7 @@ mod cache_breaks_tests;
 pub(crate) mod tests;
 
 pub use balance::{Balance, BalanceInput, Pricing, balance};
+pub use break_costs::{BreakCosts, break_costs};
 pub use cache::{Gap, charged, gap_at, lost_between, median, noise};
 pub use cache_breaks::{CacheBreaks, RequestChange, cache_breaks};
 pub use calls::{Call, CallKind, Route, Routes, agent_calls, summarizer_calls};
