@@ -110,7 +110,7 @@ pub fn cache_breaks(
     for (k, call) in parts.calls.iter().enumerate() {
         let shape = inputs.shape_of(&prev, call, &mut scratch);
         let (first_change, prefix_tokens) = first_change(&inputs, &prev, &shape, parts);
-        let resent_tokens = prev.total() - prefix_tokens;
+        let resent_tokens = prev.total().saturating_sub(prefix_tokens);
         let reported = caching && call.reported;
         let expected = (reported && shape.total() > 0).then(|| {
             (u128::from(prefix_tokens) * u128::from(call.tokens.prompt())
