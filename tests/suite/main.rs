@@ -15,6 +15,7 @@ mod invariants;
 mod architecture;
 mod audit;
 mod bombs;
+mod cache_breaks;
 mod check_parallel;
 mod cli;
 mod cli_outputs;

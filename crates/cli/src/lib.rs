@@ -198,6 +198,10 @@ pub enum Command {
         csv: bool,
         #[command(flatten)]
         prices: cost::PriceOptions,
+        /// Also every request's first change against the previous agent request: its cause,
+        /// the identical prefix, the tokens sent again, and the provider's own misses.
+        #[arg(long)]
+        requests: bool,
         /// Worker threads for a folder (default: one per core).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
@@ -359,12 +363,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             csv,
             prices,
             jobs,
+            ..
         } if input.file.is_dir() => fleet::cost_dir::run(&input, (json, csv), &prices, jobs)?,
         Command::Cost {
             input,
             json,
             csv,
             prices,
+            requests,
             ..
         } => {
             let format = match (json, csv) {
@@ -372,7 +378,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 (_, true) => cost::CostFormat::Csv,
                 _ => cost::CostFormat::Human,
             };
-            cost::run(&input, format, &prices)?
+            cost::run(&input, format, &prices, requests)?
         }
         Command::Compare { options } => compare::run(&options)?,
         Command::Policy {
