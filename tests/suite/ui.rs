@@ -353,6 +353,36 @@ fn follows_a_log_that_is_still_being_written() {
     );
 }
 
+/// A followed log nobody appends to: over ten seconds of simulated idle time the window asks
+/// for no frame (each frame's output says when the next is wanted; a frame is run only then).
+#[test]
+fn an_idle_followed_log_asks_for_no_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idle.session.jsonl");
+    std::fs::write(&path, LOG).unwrap();
+    let p = path.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(32)
+        .build_eframe(move |_cc| ViewerApp::new_following_for_test(&p));
+    harness.run();
+    assert!(harness.state().is_following());
+    let idle = std::time::Duration::from_secs(10);
+    let mut elapsed = std::time::Duration::ZERO;
+    let mut frames = 0;
+    loop {
+        let wanted_in = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        if wanted_in >= idle - elapsed {
+            break;
+        }
+        elapsed += wanted_in.max(std::time::Duration::from_millis(16));
+        harness.step();
+        frames += 1;
+    }
+    assert_eq!(frames, 0, "an idle followed window draws nothing");
+    assert_eq!(harness.state().event_count(), 9);
+}
+
 #[test]
 fn a_sqlite_file_with_several_sessions_offers_a_picker() {
     let dir = tempfile::tempdir().unwrap();
@@ -736,6 +766,40 @@ fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
     let meter = Meter::build(&log, &surface);
     let audit = audit(&log, &surface, &meter, DEFAULT_THRESHOLD_RATIO);
     (log, audit)
+}
+
+/// At 1280×720, with a replace shown below, the Compactions table shows every one of the
+/// sample's rows and leaves the before | after pane most of the tab.
+#[test]
+fn at_1280x720_the_compactions_tab_shows_every_row_and_the_replace() {
+    let (_, expected) = sample_audit();
+    let path = sample();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(32)
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+    harness.run();
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    let last = expected.replaces.last().unwrap();
+    harness
+        .get_by_label(&format!("compaction seq {}", last.seq))
+        .click();
+    harness.run();
+    assert_eq!(expected.replaces.len(), 7);
+    let rows: Vec<egui::Rect> = expected
+        .replaces
+        .iter()
+        .map(|r| harness.get_by_label(&format!("compaction seq {}", r.seq)).rect())
+        .collect();
+    let bottom = rows.iter().map(|r| r.bottom()).fold(0.0, f32::max);
+    // Every row is drawn, none cut by the table's bottom (the pane starts below it).
+    let table_end = harness
+        .query_all_by_label_contains("before seq ")
+        .map(|n| n.rect().top())
+        .fold(f32::MAX, f32::min);
+    assert!(bottom <= table_end + 1.0, "rows end at {bottom}, the pane starts at {table_end}");
+    assert!(table_end < 720.0, "the before | after pane is on screen");
 }
 
 #[test]

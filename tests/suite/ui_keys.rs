@@ -340,3 +340,49 @@ fn the_sessions_browser_shows_each_path_and_a_packed_logs_format() {
     harness.get_by_label(&format!("project{sep}plain.session.jsonl"));
     harness.get_by_label("Path");
 }
+
+/// Esc closes a timeline row's context menu (the window's own Esc shortcut leaves the key to
+/// an open menu).
+#[test]
+fn esc_closes_a_timeline_rows_context_menu() {
+    let sample = asset("sample.session.jsonl");
+    let mut harness = harness_of(egui::vec2(1600.0, 1000.0), move || {
+        ViewerApp::new_for_test(&sample)
+    });
+    harness.run();
+    harness.key_press(Key::Home);
+    harness.run();
+    harness.get_by_label("event seq 3").click_secondary();
+    harness.run();
+    assert!(harness.query_by_label("Move replay cursor here").is_some());
+    harness.key_press(Key::Escape);
+    harness.run();
+    assert!(
+        harness.query_by_label("Move replay cursor here").is_none(),
+        "Esc closed the menu"
+    );
+}
+
+/// A notice is laid over the panels: its arrival and its expiry move no control under it.
+#[test]
+fn a_notice_moves_nothing_under_it() {
+    let sample = asset("sample.session.jsonl");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .with_step_dt(1.0)
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&sample));
+    harness.run();
+    harness.key_press(Key::Home);
+    harness.run();
+    let row = |h: &Harness<'_, ViewerApp>| h.get_by_label("event seq 3").rect();
+    let before = row(&harness);
+    harness
+        .state_mut()
+        .push_command(NavCommand::GoToSeq(9_999_999));
+    harness.step();
+    harness.step();
+    assert!(harness.state().banner_text().is_some(), "a notice is shown");
+    harness.get_by_label_contains("No event has seq");
+    assert_eq!(row(&harness), before, "the timeline did not move down");
+}

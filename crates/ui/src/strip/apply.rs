@@ -4,6 +4,7 @@
 use surface_engine::EventIdx;
 
 use crate::app::ViewerApp;
+use crate::threshold::ThresholdSource;
 use crate::chrome::banner::Banner;
 use crate::strip::axis::{Axis, has_time_axis};
 use crate::strip::command::StripCommand;
@@ -34,7 +35,7 @@ impl ViewerApp {
             StripCommand::ToggleTimeAxis => self.toggle_time_axis(),
             StripCommand::SetThresholdRatio(r) => {
                 if r > 0.0 && r.is_finite() {
-                    self.view.threshold_ratio = r;
+                    self.set_threshold_ratio(r, ThresholdSource::Strip);
                 }
             }
             StripCommand::ShowWhatIf(shown) => self.panels.strip.hide_what_if = !shown,
