@@ -768,40 +768,6 @@ fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
     (log, audit)
 }
 
-/// At 1280×720, with a replace shown below, the Compactions table shows every one of the
-/// sample's rows and leaves the before | after pane most of the tab.
-#[test]
-fn at_1280x720_the_compactions_tab_shows_every_row_and_the_replace() {
-    let (_, expected) = sample_audit();
-    let path = sample();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .with_max_steps(32)
-        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
-    harness.run();
-    harness.get_by_label("Compactions").click();
-    harness.run();
-    let last = expected.replaces.last().unwrap();
-    harness
-        .get_by_label(&format!("compaction seq {}", last.seq))
-        .click();
-    harness.run();
-    assert_eq!(expected.replaces.len(), 7);
-    let rows: Vec<egui::Rect> = expected
-        .replaces
-        .iter()
-        .map(|r| harness.get_by_label(&format!("compaction seq {}", r.seq)).rect())
-        .collect();
-    let bottom = rows.iter().map(|r| r.bottom()).fold(0.0, f32::max);
-    // Every row is drawn, none cut by the table's bottom (the pane starts below it).
-    let table_end = harness
-        .query_all_by_label_contains("before seq ")
-        .map(|n| n.rect().top())
-        .fold(f32::MAX, f32::min);
-    assert!(bottom <= table_end + 1.0, "rows end at {bottom}, the pane starts at {table_end}");
-    assert!(table_end < 720.0, "the before | after pane is on screen");
-}
-
 #[test]
 fn compactions_tab_lists_every_replace_and_a_click_jumps_there() {
     use surface_engine::audit::{ReplaceKind, Trigger};

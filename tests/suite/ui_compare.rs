@@ -223,7 +223,11 @@ fn b_timeline_opened_after_the_divergence_click_shows_it() {
     harness.get_by_label("turn 3").click();
     harness.run();
     harness.run();
-    assert!(harness.query_by_label_contains(&format!("{}  3.0", b[2])).is_some());
+    assert!(
+        harness
+            .query_by_label_contains(&format!("{}  3.0", b[2]))
+            .is_some()
+    );
     // Folded, then the divergence (seq 211) clicked, then opened again.
     harness.get_by_label("B's timeline").click();
     harness.run();

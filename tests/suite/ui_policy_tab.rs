@@ -143,19 +143,3 @@ fn the_what_if_curve_stays_over_the_strip_with_its_legend_until_hidden() {
     harness.run();
     assert_eq!(harness.state().strip_what_if(), Some(0.7));
 }
-
-/// The check at the cursor — the last one measured at or before it — is marked, and the table
-/// scrolls to it when the cursor moves to another check's stretch.
-#[test]
-fn the_check_at_the_cursor_is_marked_and_scrolled_to() {
-    let mut harness = laptop(fixture("policy/p01.jsonl"));
-    command(&mut harness, WindowCommand::ShowTab(SideTab::Policy));
-    let report = harness.state().policy_report().expect("a verify report");
-    // Past the last check (not on it): its row is scrolled into view.
-    let last = report.checks.last().unwrap();
-    command(&mut harness, surface_ui::NavCommand::Seek(last.cursor + 1));
-    harness.run();
-    let label = format!("check seq {}", last.step_start_seq);
-    let row = harness.get_by_label(&label);
-    assert!(row.rect().top() < panels_bottom(&harness), "{:?}", row.rect());
-}

@@ -37,9 +37,15 @@ mod tests {
 
     #[test]
     fn each_source_names_itself_beside_the_ratio() {
-        assert_eq!(ThresholdSource::PolicyTab.named(0.7), "T 0.7, the Policy tab's");
+        assert_eq!(
+            ThresholdSource::PolicyTab.named(0.7),
+            "T 0.7, the Policy tab's"
+        );
         assert_eq!(ThresholdSource::Strip.named(0.95), "T 0.95, the strip's");
-        assert_eq!(ThresholdSource::Inferred.named(0.7), "T 0.7, the log's inferred");
+        assert_eq!(
+            ThresholdSource::Inferred.named(0.7),
+            "T 0.7, the log's inferred"
+        );
         assert_eq!(ThresholdSource::default().named(0.8), "T 0.8, as opened");
     }
 }

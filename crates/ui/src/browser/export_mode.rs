@@ -9,8 +9,8 @@ use egui::Ui;
 
 use crate::app::ViewerApp;
 use crate::browser::export::{ExportJob, ExportOutcome, suggested_out};
-use crate::chrome::path_field::{PathField, remembered_path_field_ui};
 use crate::chrome::banner::Banner;
+use crate::chrome::path_field::{PathField, remembered_path_field_ui};
 use crate::command::{BrowserCommand, UiCommand};
 use crate::theme;
 
@@ -82,12 +82,7 @@ impl ViewerApp {
 
 /// The browser header's export menu — the native folder dialog and the typed path of OUT
 /// (beside `root` by default) — or the running export's progress.
-pub fn export_ui(
-    ui: &mut Ui,
-    root: &Path,
-    job: Option<&ExportJob>,
-    commands: &mut Vec<UiCommand>,
-) {
+pub fn export_ui(ui: &mut Ui, root: &Path, job: Option<&ExportJob>, commands: &mut Vec<UiCommand>) {
     match job {
         None => {
             // A click inside must not close it: its path field takes the focus.

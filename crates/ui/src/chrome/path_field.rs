@@ -69,7 +69,9 @@ pub fn remembered_path_field_ui(
     field: &PathField<'_>,
 ) -> Option<PathBuf> {
     let id = ui.scope_id().with(salt);
-    let mut text = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(initial);
+    let mut text = ui
+        .data_mut(|d| d.get_temp::<String>(id))
+        .unwrap_or_else(initial);
     let taken = path_field_ui(ui, &mut text, field);
     ui.data_mut(|d| d.insert_temp(id, text));
     taken

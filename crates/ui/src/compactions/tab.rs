@@ -466,11 +466,12 @@ fn policy_verdicts(
         );
     }
     let running = policy.job.poll();
-    state
-        .verdicts
-        .refresh(policy.job.landed(ReplayMode::Verify).filter(|(_, report)| {
-            valid && report.settings.threshold_ratio == view.threshold_ratio
-        }));
+    state.verdicts.refresh(
+        policy
+            .job
+            .landed(ReplayMode::Verify)
+            .filter(|(_, report)| valid && report.settings.threshold_ratio == view.threshold_ratio),
+    );
     running
 }
 

@@ -216,10 +216,10 @@ pub fn totals_rows(
     };
     let over = match window {
         Some(w) => format!(
-            "requests over the threshold (T {ratio}: {})",
+            "requests over {} (T {ratio})",
             surface_engine::meter::threshold(w, ratio)
         ),
-        None => format!("requests over the threshold (T {ratio})"),
+        None => format!("requests over T {ratio}"),
     };
     vec![
         row(checks, |t| t.checks.to_string()),
@@ -373,10 +373,13 @@ mod tests {
         assert!(rows.contains(&("peak fill (tokens)".into(), "950".into(), "700".into())));
         assert!(named("fired"), "as the CLI says");
         assert!(named("pressure checks"));
-        assert!(named("requests over the threshold (T 0.7: 11200)"));
+        assert!(named("requests over 11200 (T 0.7)"));
         // With no window no check is a pressure check.
         let rows = totals_rows(&log, &replay, (None, 0.8));
         assert!(rows.iter().all(|(name, _, _)| name != "pressure checks"));
-        assert!(rows.iter().any(|(name, _, _)| name == "between-turn checks (no window)"));
+        assert!(
+            rows.iter()
+                .any(|(name, _, _)| name == "between-turn checks (no window)")
+        );
     }
 }

@@ -24,8 +24,6 @@ pub struct VerdictTable {
     /// The report `tops` was laid out for (its address).
     laid_for: Option<usize>,
     scroll: ListScroll,
-    /// The check marked last frame (a new one is scrolled to).
-    marked: Option<usize>,
 }
 
 impl VerdictTable {
@@ -77,7 +75,7 @@ fn check_at(report: &PolicyReport, cursor: usize) -> Option<usize> {
 }
 
 /// Shows the table of `report`; the check at `cursor` ([`check_at`]) is marked, and scrolled
-/// to when `reveal` (the cursor just jumped) or when it is another check than last frame's.
+/// to when `reveal` (the cursor just jumped).
 pub fn verdict_table_ui(
     ui: &mut Ui,
     report: &Arc<PolicyReport>,
@@ -92,8 +90,7 @@ pub fn verdict_table_ui(
     }
     table.layout(report);
     let at = check_at(report, cursor);
-    let moved = std::mem::replace(&mut table.marked, at) != at;
-    if (reveal || moved) && let Some(k) = at {
+    if reveal && let Some(k) = at {
         table.reveal(k);
     }
     ScrollArea::horizontal()

@@ -2,14 +2,13 @@
 //! resulting surface, an editable summary, the exact event line, copy, and "save as new log"
 //! with what `check` would say about the saved file.
 
-
 use egui::{RichText, ScrollArea, Ui};
 
 use surface_engine::{Preview, Severity};
 use surface_store::Format;
 
-use crate::command::PreviewCommand;
 use crate::chrome::path_field::{PathField, path_field_ui};
+use crate::command::PreviewCommand;
 use crate::command::UiCommand;
 use crate::command::WindowCommand;
 use crate::preview::saved_check::added_findings;

@@ -158,7 +158,11 @@ fn changes_file(event: &notify::Event, name: &OsStr) -> bool {
 
 /// The fallback: a thread comparing `path`'s size and modification time every `every`,
 /// calling `wake` when they differ from the last look. Dropping the sender ends it.
-fn look_every(path: PathBuf, every: Duration, wake: impl Fn() + Send + 'static) -> Option<Sender<()>> {
+fn look_every(
+    path: PathBuf,
+    every: Duration,
+    wake: impl Fn() + Send + 'static,
+) -> Option<Sender<()>> {
     let (stop, stopped) = channel::<()>();
     let stamp = |p: &Path| {
         std::fs::metadata(p)
@@ -235,7 +239,10 @@ mod tests {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        assert!(wakes.load(Ordering::SeqCst) > 0, "an append wakes the window");
+        assert!(
+            wakes.load(Ordering::SeqCst) > 0,
+            "an append wakes the window"
+        );
         assert!(state.due(Instant::now()));
     }
 

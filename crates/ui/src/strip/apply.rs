@@ -4,11 +4,11 @@
 use surface_engine::EventIdx;
 
 use crate::app::ViewerApp;
-use crate::threshold::ThresholdSource;
 use crate::chrome::banner::Banner;
 use crate::strip::axis::{Axis, has_time_axis};
 use crate::strip::command::StripCommand;
 use crate::strip::zoom::Zoom;
+use crate::threshold::ThresholdSource;
 
 impl ViewerApp {
     /// Applies a command of the context strip.

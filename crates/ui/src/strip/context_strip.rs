@@ -953,8 +953,14 @@ mod tests {
     fn a_cursor_off_the_zoom_is_said_at_the_edge_it_went_past() {
         assert_eq!(off_zoom_hint(0.5), None);
         assert_eq!(off_zoom_hint(1.0), None);
-        assert_eq!(off_zoom_hint(-0.2).map(|h| h.0), Some(egui::Align2::LEFT_TOP));
-        assert_eq!(off_zoom_hint(3.0).map(|h| h.0), Some(egui::Align2::RIGHT_TOP));
+        assert_eq!(
+            off_zoom_hint(-0.2).map(|h| h.0),
+            Some(egui::Align2::LEFT_TOP)
+        );
+        assert_eq!(
+            off_zoom_hint(3.0).map(|h| h.0),
+            Some(egui::Align2::RIGHT_TOP)
+        );
     }
 
     #[test]
