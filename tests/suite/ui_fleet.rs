@@ -308,3 +308,38 @@ fn a_session_the_price_file_does_not_cover_shows_unpriced_not_zero() {
         "an unpriced session shown as costing nothing"
     );
 }
+
+/// Without a desktop file-dialog service the native dialog closes at once: the export's
+/// target is typed in its menu instead.
+#[test]
+fn export_this_folder_takes_a_typed_target_path() {
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    harness
+        .state_mut()
+        .set_export_program(PathBuf::from(env!("CARGO_BIN_EXE_surface-viewer")));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("typed-export");
+    harness.get_by_label("Export this folder…").click();
+    harness.run();
+    let field = harness.get_by_label("or its path:");
+    field.click();
+    harness.run();
+    // The field starts at the suggested folder: replace it.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run();
+    harness
+        .get_by_label("or its path:")
+        .type_text(&out.display().to_string());
+    harness.run();
+    harness.get_by_label("Export").click();
+    harness.step();
+    let outcome = harness
+        .state_mut()
+        .wait_for_export()
+        .expect("the typed path started an export");
+    assert!(outcome.success, "{outcome:?}");
+    for table in crate::export::TABLES {
+        assert!(out.join(table).is_dir(), "no {table} under the typed path");
+    }
+}

@@ -428,8 +428,10 @@ fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
             ui.label(RichText::new("actual").strong());
             ui.label(RichText::new(replay).strong());
             ui.end_row();
-            for (name, actual, what_if) in totals_rows(&report.actual_totals, &report.totals) {
-                ui.label(name);
+            let basis = (report.window, report.settings.threshold_ratio);
+            for (name, actual, what_if) in totals_rows(&report.actual_totals, &report.totals, basis)
+            {
+                ui.label(&name);
                 ui.label(actual);
                 ui.label(what_if)
                     .on_hover_text(format!("{name} ({replay})"));
