@@ -2,6 +2,7 @@
 //! paths — each session read once, every setting replayed from its one input — and the
 //! setting to ship: per-setting fleet totals with ranges, the baseline, the frontier and the
 //! recommendation (docs/tune.md). A table on a terminal, `--json`, `--csv`, `--html OUT`.
+//! Exit 0, 1 when some session could not be read, 2 when none could (or on a bad flag).
 
 mod html;
 mod human;
@@ -16,7 +17,7 @@ use clap::{Args, ValueEnum};
 
 use super::cost::PriceOptions;
 use super::load::write_context;
-use super::{EXIT_OK, EXIT_UNREADABLE};
+use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE};
 use surface_engine::policy::tune::{Constraints, Grid, Objective};
 
 pub use sweep::{Sweep, sweep};
@@ -121,9 +122,11 @@ pub fn run(options: &TuneOptions) -> anyhow::Result<u8> {
     let swept = sweep(options, &grid, prices.as_ref(), objective, &constraints)?;
     if let Some(out) = &options.html {
         let page = html::page(&swept);
-        if options.force && out.exists() {
-            std::fs::remove_file(out)
-                .map_err(|e| anyhow!("{}: cannot replace it: {e}", out.display()))?;
+        if !options.force && out.exists() {
+            bail!(
+                "--html: {} exists (give --force to replace it)",
+                out.display()
+            );
         }
         surface_store::write_new_file(out, page.as_bytes(), None)?;
     }
@@ -141,6 +144,8 @@ pub fn run(options: &TuneOptions) -> anyhow::Result<u8> {
     write_context(out.flush())?;
     Ok(if swept.sessions == 0 {
         EXIT_UNREADABLE
+    } else if swept.unreadable > 0 {
+        EXIT_FINDINGS
     } else {
         EXIT_OK
     })

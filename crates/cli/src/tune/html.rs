@@ -241,21 +241,3 @@ tr.base {{ background: #fff8c5; }}
             .collect::<String>(),
     )
 }
-
-#[cfg(test)]
-mod tests {
-    /// The page names no resource outside itself.
-    pub fn external_references(page: &str) -> Vec<&str> {
-        [
-            "src=", "href=", "url(", "@import", "<script", "<link", "http://", "https://",
-        ]
-        .into_iter()
-        .filter(|needle| {
-            page.match_indices(needle).any(|(at, _)| {
-                // The SVG namespace is a name, not a fetch.
-                !page[at..].starts_with("http://www.w3.org/2000/svg")
-            })
-        })
-        .collect()
-    }
-}
