@@ -63,7 +63,7 @@ pub fn figures(row: &TuneRow) -> [(&'static str, Option<Span>); 14] {
 pub fn csv(s: &Sweep) -> anyhow::Result<Vec<u8>> {
     let names: Vec<String> = figures(&s.baseline)
         .iter()
-        .flat_map(|(n, _)| [format!("{n}"), format!("{n}_min"), format!("{n}_max")])
+        .flat_map(|(n, _)| [n.to_string(), format!("{n}_min"), format!("{n}_max")])
         .collect();
     let mut columns: Vec<&str> = vec![
         "index",
