@@ -43,6 +43,7 @@ mod rewritten;
 mod samples;
 mod store;
 mod surface;
+mod tune;
 #[cfg(feature = "gui")]
 mod ui;
 mod ui_compare;

@@ -25,6 +25,7 @@ mod sessions;
 mod sessions_dir;
 mod surface;
 mod tokens;
+pub mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -247,6 +248,13 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
     },
+    /// Which compaction setting to ship: the policy swept over a grid of settings across
+    /// every session under the PATHs (each read once), per setting the fleet's totals with
+    /// their ranges, the baseline, the frontier and the recommendation (docs/tune.md).
+    Tune {
+        #[command(flatten)]
+        options: tune::TuneOptions,
+    },
     /// Every session under the PATHs as Apache Parquet tables for DuckDB, Polars, Spark or
     /// Trino: OUT/<table>/part-NNNNN.parquet for sessions, events, calls, checks, compactions
     /// and findings (docs/export.md).
@@ -402,6 +410,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Export { options } => export::run(&options)?,
+        Command::Tune { options } => tune::run(&options)?,
     };
     Ok(ExitCode::from(code))
 }
