@@ -39,7 +39,11 @@ pub fn fidelity_facts(r: &ReplaceAudit, max: usize, wrap: impl Fn(&str) -> Strin
             .iter()
             .take(max)
             .map(|x| match x.needed_seq {
-                Some(seq) => format!("{} {} (needed at seq {seq})", x.kind.as_str(), wrap(&x.text)),
+                Some(seq) => format!(
+                    "{} {} (needed at seq {seq})",
+                    x.kind.as_str(),
+                    wrap(&x.text)
+                ),
                 None => format!("{} {}", x.kind.as_str(), wrap(&x.text)),
             })
             .collect();

@@ -77,7 +77,10 @@ mod tests {
         (path.facts, path.survived, path.needed, path.needed_lost) = (4, 1, 2, 2);
         let svg = kept_svg(&a).unwrap();
         assert!(svg.contains("1 of 4 (25%)"), "{svg}");
-        assert!(svg.contains("width=\"85\"") && svg.contains("width=\"170\""), "{svg}");
+        assert!(
+            svg.contains("width=\"85\"") && svg.contains("width=\"170\""),
+            "{svg}"
+        );
         // The namespace is the only address, and it is not fetched.
         assert_eq!(svg.matches("http").count(), 1);
         assert!(!svg.contains("href"));

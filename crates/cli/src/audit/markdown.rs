@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Report, kept, compact_json, compaction_facts, fill, opt, replace_facts, trigger};
+use super::{Report, compact_json, compaction_facts, fill, kept, opt, replace_facts, trigger};
 use surface_engine::audit::ReplaceAudit;
 
 /// Lost terms listed per replace.

@@ -121,7 +121,10 @@ static COLUMNS: [Column<CompactionRow>; 51] = [
     Column::nullable("fidelity", Getter::Double(|r| r.fidelity)),
     Column::nullable("needed_fidelity", Getter::Double(|r| r.needed_fidelity)),
     Column::nullable("fidelity_path", Getter::Double(|r| r.fidelity_by_kind[0])),
-    Column::nullable("fidelity_command", Getter::Double(|r| r.fidelity_by_kind[1])),
+    Column::nullable(
+        "fidelity_command",
+        Getter::Double(|r| r.fidelity_by_kind[1]),
+    ),
     Column::nullable(
         "fidelity_identifier",
         Getter::Double(|r| r.fidelity_by_kind[2]),
@@ -222,9 +225,12 @@ fn replace_row(log: &EventLog, r: &ReplaceAudit, cost: Option<&CompactionCost>) 
         refetch_tokens: Some(int(r.refetches.iter().filter_map(|f| f.tokens).sum())),
         fidelity: r.fidelity.fidelity,
         needed_fidelity: r.fidelity.needed_fidelity,
-        fidelity_by_kind: r.fidelity.kinds.0.each_ref().map(|k| {
-            (k.facts > 0).then(|| k.survived as f64 / k.facts as f64)
-        }),
+        fidelity_by_kind: r
+            .fidelity
+            .kinds
+            .0
+            .each_ref()
+            .map(|k| (k.facts > 0).then(|| k.survived as f64 / k.facts as f64)),
         summarizer_uncached: summarizer.map(|s| int(s.tokens.uncached)),
         summarizer_cache_read: summarizer.map(|s| int(s.tokens.cache_read)),
         summarizer_cache_write: summarizer.map(|s| int(s.tokens.cache_write)),

@@ -4,8 +4,8 @@
 
 use super::answered::answered_call;
 use super::brackets::{Bracket, Link, Prune, Scan, scan};
-use super::findings::mismatch_findings;
 use super::fidelity::FidelityTotals;
+use super::findings::mismatch_findings;
 use super::kept::KeptFacts;
 use super::lost::TermIndex;
 use super::model::{
@@ -178,9 +178,8 @@ impl Pass<'_> {
                 Some(Effect::Appended) => {
                     self.nodes += 1;
                     let is_result = kind == tool_result;
-                    let needs = self.with_terms
-                        && (is_result || kind == user)
-                        && self.kept.watching();
+                    let needs =
+                        self.with_terms && (is_result || kind == user) && self.kept.watching();
                     if !self.with_terms && is_result {
                         self.result(idx, answered_call(log, idx).as_deref());
                     } else if i < terms_until || is_result || needs {
@@ -230,7 +229,8 @@ impl Pass<'_> {
     fn call_needs(&mut self, idx: EventIdx, name: &str, arguments: &str) {
         if self.with_terms && self.kept.watching() {
             call_text_into(name, arguments, &mut self.fact_text);
-            self.kept.source(idx, self.log.event(idx).seq, &self.fact_text);
+            self.kept
+                .source(idx, self.log.event(idx).seq, &self.fact_text);
         }
     }
 

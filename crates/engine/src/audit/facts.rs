@@ -132,9 +132,7 @@ fn term_kind(text: &str, t: &Term<'_>, lines: &mut LineCursor<'_>) -> Option<Fac
         TermClass::Url => FactKind::Url,
         TermClass::ErrorCode => FactKind::Error,
         TermClass::Measure => FactKind::Number,
-        TermClass::Number => {
-            measured(text.as_bytes(), t.span.start).then_some(FactKind::Number)?
-        }
+        TermClass::Number => measured(text.as_bytes(), t.span.start).then_some(FactKind::Number)?,
         TermClass::Path | TermClass::Identifier if lines.failing_test(t.span.start) => {
             FactKind::Error
         }
@@ -177,7 +175,9 @@ impl<'a> LineCursor<'a> {
 
     fn enter(&mut self, start: usize) {
         self.start = start;
-        self.end = self.text[start..].find('\n').map_or(self.text.len(), |k| start + k);
+        self.end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |k| start + k);
         self.failing = failing_test_line(&self.text[start..self.end]);
     }
 
@@ -286,7 +286,11 @@ mod tests {
                 "open src/parse.rs:14:9, /etc/hosts and C:\\Users\\dev\\ledger\\src\\main.rs",
                 Path
             ),
-            ["src/parse.rs", "/etc/hosts", "C:\\Users\\dev\\ledger\\src\\main.rs"]
+            [
+                "src/parse.rs",
+                "/etc/hosts",
+                "C:\\Users\\dev\\ledger\\src\\main.rs"
+            ]
         );
         assert_eq!(
             of("see .\\run.ps1 and \\\\server\\share\\notes", Path),
@@ -303,7 +307,10 @@ mod tests {
         assert_eq!(of(text, Command), ["cargo test parses_negative_amounts"]);
         assert_eq!(of("$ git status --short", Command), ["git status --short"]);
         assert_eq!(
-            of("then run `cargo clippy -D warnings` and `x y` and `cargo`", Command),
+            of(
+                "then run `cargo clippy -D warnings` and `x y` and `cargo`",
+                Command
+            ),
             ["cargo clippy -D warnings"]
         );
         // The line after a tool that is not a shell, prose about commands, a lone program.
@@ -314,7 +321,10 @@ mod tests {
     #[test]
     fn identifiers_but_not_failing_tests() {
         assert_eq!(
-            of("Amount::from_cents calls parse_amount on InvalidAmount", Identifier),
+            of(
+                "Amount::from_cents calls parse_amount on InvalidAmount",
+                Identifier
+            ),
             ["Amount::from_cents", "parse_amount", "InvalidAmount"]
         );
         assert!(of("JSON Ok The cargo e.g.", Identifier).is_empty());
@@ -332,7 +342,13 @@ mod tests {
             ["1.87s", "340ms", "45%", "3.2MB", "12tests", "1250", "48211"]
         );
         // Bare numbers, years, hashes and version-like words are not measured numbers.
-        assert!(of("in 2026 we had 1250 of them; 8c1f0e v1.2.3 2026-03-14", Number).is_empty());
+        assert!(
+            of(
+                "in 2026 we had 1250 of them; 8c1f0e v1.2.3 2026-03-14",
+                Number
+            )
+            .is_empty()
+        );
         assert_eq!(of("耗时340 ms完成", Number), ["340ms"]);
     }
 

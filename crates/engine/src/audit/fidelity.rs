@@ -177,7 +177,10 @@ mod tests {
         assert_eq!(f.fidelity, Some(0.5));
         assert_eq!(f.needed_fidelity, Some(0.5));
         let path = f.kinds.get(FactKind::Path);
-        assert_eq!((path.facts, path.survived, path.needed, path.needed_lost), (2, 1, 2, 1));
+        assert_eq!(
+            (path.facts, path.survived, path.needed, path.needed_lost),
+            (2, 1, 2, 1)
+        );
         assert_eq!(path.lost, ["src/b.rs"]);
         // Lost ones first, then by kind.
         assert_eq!(f.facts[0].text, "src/b.rs");

@@ -44,7 +44,10 @@ impl KeptFacts {
             return;
         };
         self.standing[position] = false;
-        for record in self.records[position].iter().filter(|r| r.needed_by.is_none()) {
+        for record in self.records[position]
+            .iter()
+            .filter(|r| r.needed_by.is_none())
+        {
             if let Some(waiting) = self.watched.get_mut(record.text.as_str()) {
                 waiting.retain(|&(r, _)| r as usize != position);
                 if waiting.is_empty() {
@@ -151,7 +154,10 @@ mod tests {
         assert!(holds("修改了src/a.rs中", "src/a.rs"));
         assert!(!holds("parse_amount", "parse"));
         assert!(!holds("E03080", "E0308"));
-        assert!(holds("cargo test parses_negative_amounts -q", "cargo test parses_negative_amounts"));
+        assert!(holds(
+            "cargo test parses_negative_amounts -q",
+            "cargo test parses_negative_amounts"
+        ));
     }
 
     #[test]
@@ -172,4 +178,34 @@ mod tests {
         assert!(!by("340ms").survived && by("340ms").needed_by.is_none());
         assert_eq!(f.kinds.get(FactKind::Path).needed_lost, 1);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Survived and needed are parts of the facts, needed and lost a part of the needed,
+        /// over texts drawn from pieces of every kind.
+        #[test]
+        fn survived_and_needed_lost_are_parts_of_the_whole(
+            shadowed in PIECES,
+            summary in PIECES,
+            later in proptest::collection::vec(PIECES, 0..4),
+        ) {
+            let mut kept = KeptFacts::default();
+            kept.begin(0);
+            kept.shadowed_text(0, &shadowed);
+            kept.summary(0, EventIdx(1), &summary);
+            for (k, text) in later.iter().enumerate() {
+                kept.source(EventIdx(2 + k as u32), 2 + k as u64, text);
+            }
+            let f = &kept.finish()[0];
+            for (_, k) in f.kinds.iter() {
+                proptest::prop_assert!(k.survived <= k.facts);
+                proptest::prop_assert!(k.needed_lost <= k.needed && k.needed <= k.facts);
+            }
+            proptest::prop_assert!(f.fidelity.is_none_or(|x| (0.0..=1.0).contains(&x)));
+        }
+    }
+
+    /// Texts of facts of every kind and plain words, in any order.
+    const PIECES: &str = "((src/a.rs|C:\\\\x\\\\b.rs|parse_amount|E0308|1.87s|340 ms|https://x.io/y|bash\n|cargo test x|error: boom|FAILED|word|[ \n])){0,12}";
 }

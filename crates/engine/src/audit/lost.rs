@@ -149,7 +149,10 @@ mod tests {
     #[test]
     fn bare_numbers_rank_after_the_terms_that_name_something() {
         let mut index = TermIndex::default();
-        index.add(0, "2026 2026 2026 1250 src/a.rs parse_amount parse_amount took 1.87s");
+        index.add(
+            0,
+            "2026 2026 2026 1250 src/a.rs parse_amount parse_amount took 1.87s",
+        );
         let shadowed = [index.remove(0).unwrap()];
         index.add(1, "summary");
         let lost: Vec<_> = index.lost(&shadowed).into_iter().map(|t| t.term).collect();

@@ -483,7 +483,10 @@ fn is_windows_path(tok: &[u8]) -> bool {
         return false;
     }
     let drive = tok.len() > 3 && tok[0].is_ascii_alphabetic() && &tok[1..3] == b":\\";
-    let rooted = drive || [&b"\\\\"[..], b".\\", b"..\\"].iter().any(|r| tok.starts_with(r));
+    let rooted = drive
+        || [&b"\\\\"[..], b".\\", b"..\\"]
+            .iter()
+            .any(|r| tok.starts_with(r));
     // A colon only as the drive's (`a:b\c` is not a path).
     let colons = tok.iter().filter(|&&c| c == b':').count();
     if colons > usize::from(drive) {
@@ -690,7 +693,10 @@ mod tests {
         // measures (a fact of the fidelity measure, not a lost term).
         assert_eq!(
             found("in 1.87s, 12 tests, 8c1f0e6b2d93a4f7 c9e68608-2dff-44bc-a344-b01006272378 .5"),
-            [("1.87s", TermClass::Measure), ("12 tests", TermClass::Measure)]
+            [
+                ("1.87s", TermClass::Measure),
+                ("12 tests", TermClass::Measure)
+            ]
         );
         assert_eq!(texts("exit code: 101]"), ["101"]);
     }
