@@ -8,6 +8,8 @@
 mod curve;
 mod html;
 mod human;
+mod kept;
+mod kept_svg;
 mod markdown;
 
 use std::collections::HashMap;
@@ -279,12 +281,11 @@ pub fn run(
             audit: &audit,
         })?,
         AuditFormat::Markdown => print_text(&markdown(&report))?,
-        AuditFormat::Human => {
-            print_text(&human(&report))?;
-            if let Some(out) = html_out {
-                print_text(&format!("HTML report written to {}\n", out.path.display()))?;
-            }
-        }
+        // With `--html` the page is the report: one line names it instead of the table.
+        AuditFormat::Human => match html_out {
+            Some(out) => print_text(&format!("HTML report written to {}\n", out.path.display()))?,
+            None => print_text(&human(&report))?,
+        },
     }
     Ok(EXIT_OK)
 }
@@ -367,11 +368,12 @@ fn replace_facts(
         facts.push(format!(
             "lost terms ({}): {}",
             r.lost_terms.len(),
-            lost_list(r, terms, term)
+            lost_list(r, terms, &term)
         ));
     } else if r.valid {
         facts.push("lost terms: none".to_string());
     }
+    facts.extend(kept::fidelity_facts(r, terms, &term));
     for f in &r.refetches {
         let tokens = f
             .tokens
@@ -387,7 +389,7 @@ fn replace_facts(
 }
 
 /// The first `max` lost terms as `term ×N`, joined.
-fn lost_list(a: &ReplaceAudit, max: usize, wrap: impl Fn(&str) -> String) -> String {
+fn lost_list(a: &ReplaceAudit, max: usize, wrap: &impl Fn(&str) -> String) -> String {
     let mut parts: Vec<String> = a
         .lost_terms
         .iter()
