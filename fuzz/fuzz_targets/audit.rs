@@ -1,6 +1,6 @@
 //! Fuzz target: the compaction audit (viewer-spec §8) over an arbitrary log read by the JSONL
-//! reader, at a threshold ratio drawn from the input's first byte: the audit, each replace's
-//! detail and the audit's findings. Must never panic. The audit and the policy read overflow
+//! reader, at a threshold ratio drawn from the input's first byte: the audit (with its fidelity
+//! pass, whose counts must hold together), each replace's detail and the audit's findings. Must never panic. The audit and the policy read overflow
 //! finishes with one detector, so a compaction the audit calls `overflow` is one the policy's
 //! input holds in an overflow check — or in a command check: for a compaction that carries a
 //! `sourceCommandId` after an overflow, the audit's trigger names the overflow first (§8) and
@@ -29,6 +29,11 @@ fuzz_target!(|data: &[u8]| {
     let report = audit(&log, &surface, &meter, ratio);
     for replace in &report.replaces {
         let _ = detail(&log, replace);
+        // The fidelity pass: what survived or was needed and lost is a part of the whole.
+        for (_, k) in replace.fidelity.kinds.iter() {
+            assert!(k.survived <= k.facts && k.needed <= k.facts);
+            assert!(k.needed_lost <= k.needed && k.lost.len() as u64 == k.facts - k.survived);
+        }
     }
     let _ = audit_findings(&log, &surface);
     // The check the policy's input holds each compaction in, by its replace op's seq; seqs

@@ -157,6 +157,16 @@ fn requests(ev: &[Value]) -> Vec<u64> {
     out
 }
 
+/// The requests the provider billed: those whose agent message reports usage (a refused call,
+/// e.g. a context-window finish, has none).
+fn billed_requests(ev: &[Value]) -> Vec<u64> {
+    let billed: Vec<u64> = agent_usage(ev).iter().map(|(s, _)| *s).collect();
+    requests(ev)
+        .into_iter()
+        .filter(|s| billed.contains(s))
+        .collect()
+}
+
 /// The agent calls before and after a replace (by seq).
 type Around = (Option<u64>, Option<u64>);
 
@@ -179,9 +189,13 @@ struct RawCompaction {
 /// figures worked out from the events: the shadowed nodes are the `shadowedSeqs` the harness
 /// recorded, a replacement's calls end at the compaction whose `shadowedSeqs` name it.
 fn raw_compactions(ev: &[Value]) -> Vec<RawCompaction> {
+    raw_compactions_counting(ev, &billed_requests(ev))
+}
+
+/// [`raw_compactions`], counting `requests` as the calls after each replace.
+fn raw_compactions_counting(ev: &[Value], requests: &[u64]) -> Vec<RawCompaction> {
     let by_seq: HashMap<u64, &Value> = ev.iter().map(|e| (seq(e), e)).collect();
     let calls = agent_usage(ev);
-    let requests = requests(ev);
     let mut out = Vec::new();
     for (k, e) in ev.iter().enumerate() {
         if !e["surfaceOp"].is_object() || k == 0 {
@@ -370,6 +384,41 @@ fn p11_overflow_recoveries_are_placed_before_the_retried_call() {
     assert_eq!(c(191).calls_after, 0);
     assert_eq!(c(191).cache_lost, Some(0));
     assert!(c(194).charged_cache);
+}
+
+#[test]
+fn p11_refused_calls_are_not_counted_as_calls_after_a_compaction() {
+    let (l, raw) = agrees_with_the_raw_json(P11);
+    let ev = events(P11);
+    let all = requests(&ev);
+    let billed = billed_requests(&ev);
+    // The log's calls refused for the context window: sent, never billed.
+    let refused: Vec<u64> = all
+        .iter()
+        .filter(|s| !billed.contains(s))
+        .copied()
+        .collect();
+    assert!(refused.len() >= 2, "{refused:?}");
+    // They stay among the calls, unreported.
+    assert!(l.calls.iter().filter(|c| !c.reported).count() >= 2);
+    // A compaction whose replacement they held is credited with the billed calls only.
+    let every_request = raw_compactions_counting(&ev, &all);
+    let held_refused: Vec<u64> = raw
+        .iter()
+        .zip(&every_request)
+        .filter(|(billed, sent)| sent.calls_after > billed.calls_after)
+        .map(|(billed, _)| billed.seq)
+        .collect();
+    assert!(
+        !held_refused.is_empty(),
+        "no replacement held a refused call"
+    );
+    for seq in held_refused {
+        let c = l.compactions.iter().find(|c| c.seq == seq).unwrap();
+        let r = raw.iter().find(|r| r.seq == seq).unwrap();
+        assert_eq!(c.calls_after, r.calls_after, "compaction {seq}");
+        assert_eq!(c.prompt_saved, r.saved_per_call * r.calls_after as i64);
+    }
 }
 
 #[test]

@@ -798,3 +798,74 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
         "docs/export.md's first DuckDB query prints otherwise"
     );
 }
+
+#[test]
+fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
+    // Prices for mock-a only: p01, its packed copy and p02 are priced, p11 (mock-o) and p12
+    // (mock-m) are not.
+    let text = r#"{"currency": "EUR", "models": {
+        "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.json");
+    std::fs::write(&prices, text).unwrap();
+    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let out = dir.path().join("out");
+    let policy = root().join("tests/fixtures/policy");
+    let done = run(&[
+        "export",
+        policy.to_str().unwrap(),
+        "--to",
+        out.to_str().unwrap(),
+        "--tables",
+        "sessions,calls",
+        "--prices",
+        prices.to_str().unwrap(),
+    ]);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    let (sessions, _) = read_table(&out, "sessions");
+    let (calls, _) = read_table(&out, "calls");
+    let cost = |r: &Row| match &r["cost"] {
+        Cell::Float(x) => Some(*x),
+        Cell::Null => None,
+        other => panic!("cost: {other:?}"),
+    };
+    let (mut priced_sum, mut unpriced) = (0.0, 0);
+    for s in &sessions {
+        let path = s["path"].text().unwrap();
+        let opened =
+            surface_store::open(Path::new(path), &surface_store::Options::default()).unwrap();
+        let log = &opened.log;
+        let surface = surface_engine::Surface::at_end(log);
+        let meter = surface_passes::meter_of(log, &surface);
+        let ledger = ledger_of(log, &surface, &meter, Some(&table));
+        let model_priced = !(path.contains("p11") || path.contains("p12"));
+        assert_eq!(cost(s), ledger.totals.all.cost, "{path}");
+        assert_eq!(
+            cost(s).is_some(),
+            model_priced,
+            "{path}: unpriced is NULL, not 0"
+        );
+        // A session's cost is the sum of its calls' (no binary noise: the decimal itself).
+        let call_costs: Vec<Option<f64>> = rows_of(&calls, path).into_iter().map(cost).collect();
+        match cost(s) {
+            Some(c) => {
+                priced_sum += c;
+                let sum: f64 = call_costs.iter().flatten().sum();
+                assert!((sum - c).abs() < 1e-12, "{path}: {sum} vs {c}");
+                assert_eq!(surface_engine::cost::round_money(c), c, "{path}: {c}");
+            }
+            None => {
+                unpriced += 1;
+                assert!(call_costs.iter().all(Option::is_none), "{path}");
+            }
+        }
+    }
+    assert_eq!(unpriced, 2);
+    // SUM(cost) over the table — what DuckDB would add up, NULLs skipped — is the priced
+    // sessions' sum, and every call's cost is its decimal.
+    let sum: f64 = sessions.iter().filter_map(cost).sum();
+    assert!((sum - priced_sum).abs() < 1e-12);
+    for c in calls.iter().filter_map(cost) {
+        assert_eq!(surface_engine::cost::round_money(c), c);
+    }
+}

@@ -15,6 +15,7 @@ mod invariants;
 mod architecture;
 mod audit;
 mod bombs;
+mod cache_breaks;
 mod check_parallel;
 mod cli;
 mod cli_outputs;
@@ -42,6 +43,7 @@ mod rewritten;
 mod samples;
 mod store;
 mod surface;
+mod tune;
 #[cfg(feature = "gui")]
 mod ui;
 mod ui_compare;
@@ -69,3 +71,5 @@ mod ui_snapshot;
 mod ui_support;
 #[cfg(feature = "gui")]
 mod ui_time_axis;
+mod unpriced;
+mod write_rule;

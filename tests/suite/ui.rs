@@ -353,6 +353,36 @@ fn follows_a_log_that_is_still_being_written() {
     );
 }
 
+/// A followed log nobody appends to: over ten seconds of simulated idle time the window asks
+/// for no frame (each frame's output says when the next is wanted; a frame is run only then).
+#[test]
+fn an_idle_followed_log_asks_for_no_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("idle.session.jsonl");
+    std::fs::write(&path, LOG).unwrap();
+    let p = path.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(32)
+        .build_eframe(move |_cc| ViewerApp::new_following_for_test(&p));
+    harness.run();
+    assert!(harness.state().is_following());
+    let idle = std::time::Duration::from_secs(10);
+    let mut elapsed = std::time::Duration::ZERO;
+    let mut frames = 0;
+    loop {
+        let wanted_in = harness.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay;
+        if wanted_in >= idle - elapsed {
+            break;
+        }
+        elapsed += wanted_in.max(std::time::Duration::from_millis(16));
+        harness.step();
+        frames += 1;
+    }
+    assert_eq!(frames, 0, "an idle followed window draws nothing");
+    assert_eq!(harness.state().event_count(), 9);
+}
+
 #[test]
 fn a_sqlite_file_with_several_sessions_offers_a_picker() {
     let dir = tempfile::tempdir().unwrap();

@@ -212,3 +212,31 @@ fn the_menu_path_field_takes_a_click_and_typing() {
         Some(Some((Some(211), Some(211))))
     );
 }
+
+/// The first divergence clicked while B's timeline is folded: opening it shows B's event there.
+#[test]
+fn b_timeline_opened_after_the_divergence_click_shows_it() {
+    let mut harness = compared((1600.0, 1000.0));
+    harness.get_by_label("B's timeline").click();
+    harness.run();
+    let b = turn_starts("p02.jsonl");
+    harness.get_by_label("turn 3").click();
+    harness.run();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label_contains(&format!("{}  3.0", b[2]))
+            .is_some()
+    );
+    // Folded, then the divergence (seq 211) clicked, then opened again.
+    harness.get_by_label("B's timeline").click();
+    harness.run();
+    harness.get_by_label_contains("A  seq 211").click();
+    harness.run();
+    assert_eq!(harness.state().compare_b_cursor(), Some(211));
+    harness.get_by_label("B's timeline").click();
+    harness.run();
+    harness.run();
+    let row = harness.get_by_label_contains("   211  ");
+    assert!(row.rect().bottom() <= 1000.0, "{:?}", row.rect());
+}

@@ -273,3 +273,73 @@ fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
         "{cell:?} vs {after:?}"
     );
 }
+
+#[test]
+fn a_session_the_price_file_does_not_cover_shows_unpriced_not_zero() {
+    // Prices for mock-a only: p11 (mock-o) and p12 (mock-m) are not covered.
+    let text = r#"{"currency": "EUR", "models": {"mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
+    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    harness
+        .state_mut()
+        .set_fleet_prices(Some(std::sync::Arc::new(table)), None);
+    harness.run();
+    let rows = harness.state_mut().browser_fleet();
+    let mut unpriced = 0;
+    for (file, fleet) in &rows {
+        let fleet = fleet.as_ref().unwrap();
+        let name = file.file_name().unwrap().to_string_lossy();
+        if name.starts_with("p11") || name.starts_with("p12") {
+            assert_eq!(fleet.cost, None, "{name}");
+            unpriced += 1;
+        } else {
+            assert!(fleet.cost.is_some_and(|c| c > 0.0), "{name}: {fleet:?}");
+        }
+    }
+    assert_eq!(unpriced, 2);
+    assert_eq!(
+        harness.query_all_by_label("unpriced").count(),
+        unpriced,
+        "one unpriced cell per uncovered session"
+    );
+    assert!(
+        harness.query_by_label("0.0000 EUR").is_none(),
+        "an unpriced session shown as costing nothing"
+    );
+}
+
+/// Without a desktop file-dialog service the native dialog closes at once: the export's
+/// target is typed in its menu instead.
+#[test]
+fn export_this_folder_takes_a_typed_target_path() {
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    harness
+        .state_mut()
+        .set_export_program(PathBuf::from(env!("CARGO_BIN_EXE_surface-viewer")));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("typed-export");
+    harness.get_by_label("Export this folder…").click();
+    harness.run();
+    let field = harness.get_by_label("or its path:");
+    field.click();
+    harness.run();
+    // The field starts at the suggested folder: replace it.
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    harness.run();
+    harness
+        .get_by_label("or its path:")
+        .type_text(&out.display().to_string());
+    harness.run();
+    harness.get_by_label("Export").click();
+    harness.step();
+    let outcome = harness
+        .state_mut()
+        .wait_for_export()
+        .expect("the typed path started an export");
+    assert!(outcome.success, "{outcome:?}");
+    for table in crate::export::TABLES {
+        assert!(out.join(table).is_dir(), "no {table} under the typed path");
+    }
+}

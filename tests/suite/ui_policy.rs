@@ -259,3 +259,34 @@ fn a_followed_session_grows_its_policy_checks() {
     assert_eq!(report.disagreements(), 0);
     harness.get_by_label("No divergence: 40 checks, 0 disagree");
 }
+
+/// One threshold per view: after a what-if at T 0.7 the Compactions tab's header, its counts
+/// and its verdicts are all judged at 0.7 × 16000 = 11200, and the header says whose T it is;
+/// the strip's menu then moves all three together.
+#[test]
+fn the_compactions_tab_judges_by_the_one_threshold_its_header_names() {
+    use surface_ui::StripCommand;
+    let path = fixture("p01.jsonl");
+    let mut harness = harness_of(move || ViewerApp::new_for_test(&path));
+    harness.run();
+    crate::ui_support::what_if_at(&mut harness, 0.7);
+    open_tab(&mut harness, "Compactions");
+    harness.get_by_label("window 16000, threshold 11200 (T 0.7, the Policy tab's)");
+    assert!(harness.query_by_label_contains("threshold 12800").is_none());
+    let audit = harness.state().compaction_audit().unwrap().clone();
+    assert_eq!(audit.threshold, Some(11200));
+    let report = harness.state().policy_report().expect("a verify report");
+    assert_eq!(report.settings.threshold_ratio, 0.7, "the verdicts' T");
+
+    crate::ui_support::command(&mut harness, StripCommand::SetThresholdRatio(0.95));
+    harness.run();
+    harness.get_by_label("window 16000, threshold 15200 (T 0.95, the strip's)");
+    assert_eq!(harness.state().policy_settings().threshold_ratio, 0.95);
+    let cells = verdict_cells(&harness);
+    assert!(
+        cells
+            .iter()
+            .any(|(_, c)| c.contains("14603 < threshold 15200")),
+        "the verdicts follow the strip's T: {cells:#?}"
+    );
+}

@@ -72,6 +72,16 @@ fn the_first_divergence_is_a_link_to_its_check() {
         .find(|c| c.step_start_seq == d.step_start_seq && c.agrees == Some(false))
         .expect("its check");
     assert_ne!(harness.state().cursor(), Some(check.cursor));
+    // The reason follows the link as one sentence: "… seq 76: why", no gap before the colon.
+    let link = harness
+        .get_by_label(&format!("First divergence at seq {}", d.step_start_seq))
+        .rect();
+    let reason = harness.get_by_label(&format!(": {}", d.why)).rect();
+    assert!(
+        (reason.left() - link.right()).abs() < 0.5,
+        "a gap of {} px between the link and its colon",
+        reason.left() - link.right()
+    );
     harness
         .get_by_label(&format!("First divergence at seq {}", d.step_start_seq))
         .click();

@@ -1,7 +1,7 @@
 //! Scenario tests of "Save as new log" in the replace preview: the open log's own path is
 //! refused at once, a "Replace it?" question is dropped when the range or the cursor changes,
 //! the saved file gets the user's default mode, and the preview lists what `check` would say
-//! about the saved file before anything is written.
+//! about the saved file before anything is written; another session log is never replaced.
 
 use crate::ui_support::command;
 
@@ -170,4 +170,37 @@ fn the_preview_says_when_check_finds_nothing_new() {
     // 5 alone, replaced by a summary: no rule minds.
     pick(&mut harness, 5, 5);
     harness.get_by_label_contains("check finds nothing new in the saved file");
+}
+
+#[test]
+fn another_session_log_is_never_replaced_and_a_confirmed_file_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = harness(write_log(dir.path()));
+    pick(&mut harness, 6, 5);
+    // Another session's log: refused with its reason, no question to answer.
+    let other_log = dir.path().join("other.session.jsonl");
+    let other_text = LOG.replace("save-test", "other-session");
+    std::fs::write(&other_log, &other_text).unwrap();
+    type_path(&mut harness, &other_log);
+    harness.get_by_label("Write").click();
+    harness.run();
+    assert!(!asks_to_replace(&harness), "asked to replace a session log");
+    let banner = harness
+        .state()
+        .banner_text()
+        .unwrap_or_default()
+        .to_string();
+    assert!(banner.contains("is a session log; refusing"), "{banner}");
+    assert_eq!(std::fs::read_to_string(&other_log).unwrap(), other_text);
+    // A file of the user's: asked, then replaced once confirmed.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "keep me").unwrap();
+    type_path(&mut harness, &notes);
+    harness.get_by_label("Write").click();
+    harness.run();
+    assert!(asks_to_replace(&harness));
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "keep me");
+    harness.get_by_label("Replace").click();
+    harness.run();
+    assert!(std::fs::read_to_string(&notes).unwrap().starts_with(LOG));
 }

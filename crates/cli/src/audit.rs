@@ -8,6 +8,8 @@
 mod curve;
 mod html;
 mod human;
+mod kept;
+mod kept_svg;
 mod markdown;
 
 use std::collections::HashMap;
@@ -28,6 +30,7 @@ use surface_engine::policy::{
     replay,
 };
 use surface_engine::{EventLog, Meter, Surface};
+use surface_store::{WriteTarget, write_file_safely};
 
 pub use html::{DETAILED, html};
 pub use human::human;
@@ -217,16 +220,32 @@ struct Document<'a> {
     audit: &'a Audit,
 }
 
+/// Where `--html` writes, and whether `--force` lets it replace an existing file.
+#[derive(Clone, Copy, Debug)]
+pub struct HtmlOut<'a> {
+    /// OUT.
+    pub path: &'a Path,
+    /// `--force`.
+    pub force: bool,
+}
+
+impl<'a> HtmlOut<'a> {
+    fn target(&self, log: &'a Path) -> WriteTarget<'a> {
+        WriteTarget::new(self.path, Some(log)).replacing(self.force)
+    }
+}
+
 /// Runs `audit`.
 pub fn run(
     input: &Input,
     format: AuditFormat,
-    html_out: Option<&Path>,
+    html_out: Option<HtmlOut<'_>>,
     options: &MeterOptions,
     prices: &PriceOptions,
 ) -> anyhow::Result<u8> {
+    // Refused before the log is read: the rule does not depend on the report.
     if let Some(out) = html_out {
-        surface_store::refuse_the_log(out, &input.file)?;
+        out.target(&input.file).check()?;
     }
     let prices = prices.read()?;
     let loaded = load(input, false)?;
@@ -253,7 +272,7 @@ pub fn run(
         policy: policy.as_ref(),
     };
     if let Some(out) = html_out {
-        super::write_new_file(out, html(&report).as_bytes(), Some(&input.file))?;
+        write_file_safely(&out.target(&input.file), html(&report).as_bytes())?;
     }
     match format {
         AuditFormat::Json => print_json(&Document {
@@ -262,12 +281,11 @@ pub fn run(
             audit: &audit,
         })?,
         AuditFormat::Markdown => print_text(&markdown(&report))?,
-        AuditFormat::Human => {
-            print_text(&human(&report))?;
-            if let Some(out) = html_out {
-                print_text(&format!("HTML report written to {}\n", out.display()))?;
-            }
-        }
+        // With `--html` the page is the report: one line names it instead of the table.
+        AuditFormat::Human => match html_out {
+            Some(out) => print_text(&format!("HTML report written to {}\n", out.path.display()))?,
+            None => print_text(&human(&report))?,
+        },
     }
     Ok(EXIT_OK)
 }
@@ -350,11 +368,12 @@ fn replace_facts(
         facts.push(format!(
             "lost terms ({}): {}",
             r.lost_terms.len(),
-            lost_list(r, terms, term)
+            lost_list(r, terms, &term)
         ));
     } else if r.valid {
         facts.push("lost terms: none".to_string());
     }
+    facts.extend(kept::fidelity_facts(r, terms, &term));
     for f in &r.refetches {
         let tokens = f
             .tokens
@@ -370,7 +389,7 @@ fn replace_facts(
 }
 
 /// The first `max` lost terms as `term ×N`, joined.
-fn lost_list(a: &ReplaceAudit, max: usize, wrap: impl Fn(&str) -> String) -> String {
+fn lost_list(a: &ReplaceAudit, max: usize, wrap: &impl Fn(&str) -> String) -> String {
     let mut parts: Vec<String> = a
         .lost_terms
         .iter()

@@ -6,6 +6,7 @@
 mod csv;
 mod human;
 mod prices;
+mod requests;
 
 use std::io::Write as _;
 
@@ -38,6 +39,8 @@ struct Document<'a> {
     prices: Option<String>,
     #[serde(flatten)]
     ledger: &'a Ledger,
+    #[serde(flatten)]
+    requests: Option<requests::RequestsPart<'a>>,
 }
 
 /// Everything a rendering of the ledger reads.
@@ -53,13 +56,26 @@ pub struct CostReport<'a> {
 }
 
 /// Runs `cost`.
-pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow::Result<u8> {
+pub fn run(
+    input: &Input,
+    format: CostFormat,
+    options: &PriceOptions,
+    with_requests: bool,
+) -> anyhow::Result<u8> {
     // A bad price file is refused before the log is read.
     let prices = options.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    let parts = surface_passes::ledger_parts_of(log);
+    let (parts, breaks) = if with_requests {
+        let (parts, breaks) = surface_passes::ledger_parts_and_breaks_of(log);
+        (parts, Some(breaks))
+    } else {
+        (surface_passes::ledger_parts_of(log), None)
+    };
     let ledger = Ledger::build(&parts, prices.as_ref());
+    let part = breaks
+        .as_ref()
+        .map(|b| requests::RequestsPart::new(b, &parts, prices.as_ref()));
     let report = CostReport {
         file: input.file.display().to_string(),
         prices_file: options.prices.as_ref().map(|p| p.display().to_string()),
@@ -72,12 +88,18 @@ pub fn run(input: &Input, format: CostFormat, options: &PriceOptions) -> anyhow:
             events: log.len(),
             prices: report.prices_file.clone(),
             ledger: &ledger,
+            requests: part,
         })?,
         CostFormat::Csv | CostFormat::Human => {
-            let text = if format == CostFormat::Csv {
-                csv::csv(&ledger)?
-            } else {
-                human::human(&report).into_bytes()
+            let text = match (format, &part) {
+                (CostFormat::Csv, Some(p)) => requests::csv(p)?,
+                (CostFormat::Csv, None) => csv::csv(&ledger)?,
+                (_, Some(p)) => {
+                    let mut text = human::human(&report);
+                    text.push_str(&requests::human(p, ledger.currency.as_deref()));
+                    text.into_bytes()
+                }
+                (_, None) => human::human(&report).into_bytes(),
             };
             let mut out = std::io::stdout().lock();
             write_context(out.write_all(&text))?;

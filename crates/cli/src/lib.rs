@@ -25,6 +25,7 @@ mod sessions;
 mod sessions_dir;
 mod surface;
 mod tokens;
+pub mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +34,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use load::{Loaded, load};
 pub use surface_passes::{check_report_of, meter_of};
-pub use surface_store::{install_map_guard, write_new_file};
+pub use surface_store::install_map_guard;
 
 /// Exit code: clean — the command did its work and judged nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -172,9 +173,13 @@ pub enum Command {
         /// Markdown tables on stdout, to paste into a pull request.
         #[arg(long)]
         markdown: bool,
-        /// Also write a self-contained HTML report to OUT (a new file; never the log).
+        /// Also write a self-contained HTML report to OUT (a new file; never the log, a file of
+        /// its session, or any session log).
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
+        /// Replace OUT when it exists (never a session log).
+        #[arg(long, requires = "html")]
+        force: bool,
         #[command(flatten)]
         meter: MeterOptions,
         #[command(flatten)]
@@ -194,6 +199,10 @@ pub enum Command {
         csv: bool,
         #[command(flatten)]
         prices: cost::PriceOptions,
+        /// Also every request's first change against the previous agent request: its cause,
+        /// the identical prefix, the tokens sent again, and the provider's own misses.
+        #[arg(long)]
+        requests: bool,
         /// Worker threads for a folder (default: one per core).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
@@ -238,6 +247,13 @@ pub enum Command {
         /// Worker threads for a folder (default: one per core).
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
+    },
+    /// Which compaction setting to ship: the policy swept over a grid of settings across
+    /// every session under the PATHs (each read once), per setting the fleet's totals with
+    /// their ranges, the baseline, the frontier and the recommendation (docs/tune.md).
+    Tune {
+        #[command(flatten)]
+        options: tune::TuneOptions,
     },
     /// Every session under the PATHs as Apache Parquet tables for DuckDB, Polars, Spark or
     /// Trino: OUT/<table>/part-NNNNN.parquet for sessions, events, calls, checks, compactions
@@ -335,6 +351,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             json,
             markdown,
             html,
+            force,
             meter,
             prices,
         } => {
@@ -343,7 +360,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 (_, true) => audit::AuditFormat::Markdown,
                 _ => audit::AuditFormat::Human,
             };
-            audit::run(&input, format, html.as_deref(), &meter, &prices)?
+            let html = html
+                .as_deref()
+                .map(|out| audit::HtmlOut { path: out, force });
+            audit::run(&input, format, html, &meter, &prices)?
         }
         Command::Cost {
             input,
@@ -351,12 +371,14 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             csv,
             prices,
             jobs,
+            ..
         } if input.file.is_dir() => fleet::cost_dir::run(&input, (json, csv), &prices, jobs)?,
         Command::Cost {
             input,
             json,
             csv,
             prices,
+            requests,
             ..
         } => {
             let format = match (json, csv) {
@@ -364,7 +386,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 (_, true) => cost::CostFormat::Csv,
                 _ => cost::CostFormat::Human,
             };
-            cost::run(&input, format, &prices)?
+            cost::run(&input, format, &prices, requests)?
         }
         Command::Compare { options } => compare::run(&options)?,
         Command::Policy {
@@ -388,6 +410,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
         }
         Command::Export { options } => export::run(&options)?,
+        Command::Tune { options } => tune::run(&options)?,
     };
     Ok(ExitCode::from(code))
 }

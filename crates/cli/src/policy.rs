@@ -19,9 +19,8 @@ use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::EventLog;
 use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
-use surface_engine::policy::{
-    EstimateBasis, PolicyReport, Ranges, ReplayMode, count_ranges, replay, what_if_ledger,
-};
+use surface_engine::policy::tune::{SessionFigures, what_if_sweep};
+use surface_engine::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
@@ -91,6 +90,8 @@ pub struct PolicyRun {
     pub ledger: Ledgers,
     /// What the what-if ledger rests on (`None` in verify mode).
     pub estimate: Option<EstimateBasis>,
+    /// A what-if's figures as `tune` weighs them (`None` in verify mode).
+    pub figures: Option<SessionFigures>,
 }
 
 impl PolicyRun {
@@ -118,31 +119,22 @@ pub fn policy_of(
     } else {
         ReplayMode::Verify
     };
-    // The ledger of the log as it ran needs only the parts: built beside the replay.
-    let ((report, ranges), actual, parts) = surface_passes::policy_parts_with(
-        log,
-        &surface,
-        &meter,
-        &scan,
-        |input| {
-            let report = replay(log, &meter, input, &settings, mode);
-            let ranges = count_ranges(log, &meter, input, &settings, &report);
-            (report, ranges)
-        },
-        |parts| LedgerSummary::of(&Ledger::build(parts, prices)),
-    );
-    let what_if = what_if_ledger(&parts, &report, &meter);
-    let ledger = Ledgers {
-        actual,
-        what_if: what_if
-            .as_ref()
-            .map(|w| LedgerSummary::of(&Ledger::build(&w.parts, prices))),
-    };
+    // The ledger of the log as it ran needs only the parts: built beside the input.
+    let (input, parts, actual) =
+        surface_passes::policy_input_and_parts(log, &surface, &meter, &scan, |parts| {
+            LedgerSummary::of(&Ledger::build(parts, prices))
+        });
+    let report = replay(log, &meter, &input, &settings, mode);
+    let sweep = what_if_sweep(log, &meter, &input, &parts, &settings, prices, &report);
     Ok(PolicyRun {
         report,
-        ranges,
-        ledger,
-        estimate: what_if.map(|w| w.basis),
+        ranges: sweep.as_ref().map(|s| s.ranges),
+        ledger: Ledgers {
+            actual,
+            what_if: sweep.as_ref().map(|s| s.ledger.clone()),
+        },
+        estimate: sweep.as_ref().map(|s| s.basis.clone()),
+        figures: sweep.map(|s| s.figures),
     })
 }
 

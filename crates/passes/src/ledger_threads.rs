@@ -4,7 +4,7 @@
 //! before the meter is done.
 
 use surface_engine::audit::{Scan, scan_compactions};
-use surface_engine::cost::{LedgerParts, parts_with};
+use surface_engine::cost::{CacheBreaks, LedgerParts, cache_breaks, parts_with};
 use surface_engine::{EventLog, Meter, Surface};
 
 use super::meter_threads::{meter_of, surface_and_meter_of};
@@ -35,6 +35,15 @@ pub fn meter_and_scan_of(log: &EventLog, surface: &Surface, overflow: bool) -> (
 pub fn ledger_parts_of(log: &EventLog) -> LedgerParts {
     let (surface, meter, scan) = surface_meter_and_scan_of(log, false);
     parts_with(log, &surface, &meter, &scan)
+}
+
+/// The ledger's parts of `log` and every request's first change (as [`ledger_parts_of`] then
+/// `cost::cache_breaks`).
+pub fn ledger_parts_and_breaks_of(log: &EventLog) -> (LedgerParts, CacheBreaks) {
+    let (surface, meter, scan) = surface_meter_and_scan_of(log, false);
+    let parts = parts_with(log, &surface, &meter, &scan);
+    let breaks = cache_breaks(log, &surface, &meter, &parts);
+    (parts, breaks)
 }
 
 #[cfg(test)]

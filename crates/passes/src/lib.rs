@@ -19,9 +19,15 @@ mod meter_threads;
 mod policy_threads;
 #[cfg(test)]
 mod test_logs;
+mod tune_threads;
 
 pub use check_threads::{check_report_of, check_report_of_in};
 pub use compare_threads::{analyse_of, analysis_of, compared_runs_of, first_split_of};
-pub use ledger_threads::{ledger_parts_of, meter_and_scan_of, surface_meter_and_scan_of};
+pub use ledger_threads::{
+    ledger_parts_and_breaks_of, ledger_parts_of, meter_and_scan_of, surface_meter_and_scan_of,
+};
 pub use meter_threads::{meter_of, meter_of_in, surface_and_meter_of};
-pub use policy_threads::{policy_parts_of, policy_parts_of_in, policy_parts_with};
+pub use policy_threads::{
+    policy_input_and_parts, policy_parts_of, policy_parts_of_in, policy_parts_with,
+};
+pub use tune_threads::{TunedSession, tune_session};

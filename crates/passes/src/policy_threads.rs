@@ -53,6 +53,28 @@ pub fn policy_parts_with<R: Send, S: Send>(
     (result, made, parts)
 }
 
+/// The policy input of `log` and its ledger parts, built side by side from one scan of its
+/// compaction brackets — what every replay of the log (`policy`, each setting of `tune`)
+/// starts from — with `beside` of the parts made on the worker that gathered them while the
+/// input is still being built.
+pub fn policy_input_and_parts<S: Send>(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    scan: &Scan,
+    beside: impl FnOnce(&LedgerParts) -> S + Send,
+) -> (PolicyInput, LedgerParts, S) {
+    let (input, (parts, made)) = rayon::join(
+        || PolicyInput::build_with(log, surface, meter, scan),
+        || {
+            let parts = parts_with(log, surface, meter, scan);
+            let made = beside(&parts);
+            (parts, made)
+        },
+    );
+    (input, parts, made)
+}
+
 /// [`policy_parts_of`] on the workers of `pool`.
 pub fn policy_parts_of_in<R: Send>(
     pool: &ThreadPool,

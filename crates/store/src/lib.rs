@@ -1,6 +1,6 @@
 //! Reading session files into the engine's types: format detection by content, JSONL,
 //! Zstandard JSONL and SQLite (read-only), the list of sessions a file holds, and every session
-//! under a folder (`discover*`); writing new files atomically (`write_new`).
+//! under a folder (`discover*`); the one rule for every file written (`write_safely`).
 //!
 //! One of the two crates of the workspace that may hold `unsafe` (the other is `surface-scan`):
 //! the operating system's part — mapping a file (`mapped_file`, `read_file`), the SIGBUS guard
@@ -37,7 +37,7 @@ mod sqlite_schema;
 mod sqlite_sessions;
 mod string_scan;
 mod varint;
-mod write_new;
+mod write_safely;
 mod zstd_jsonl;
 mod zstd_sink;
 
@@ -48,7 +48,8 @@ use serde::Serialize;
 pub use discover::{Candidate, Walk, for_each_parallel, for_each_parallel_in, walk};
 pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
-    find_sessions, find_sessions_within, project_of, read_figures, read_figures_within,
+    find_sessions, find_sessions_within, is_session_log, project_of, read_figures,
+    read_figures_within,
 };
 pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};
@@ -68,7 +69,7 @@ pub use options::{OnTruncate, Options, Reading};
 pub use progress::LoadProgress;
 pub use sqlite::{NewRows, list_sqlite_sessions, read_sqlite, read_sqlite_rows_after};
 pub use varint::{decode_seq_list, encode_seq_list};
-pub use write_new::{WriteError, refuse_the_log, write_new_file};
+pub use write_safely::{WriteError, WriteTarget, refuse_the_log, write_file_safely};
 pub use zstd_jsonl::{decode_complete_frames, read_zstd_jsonl};
 
 use read_file::ReadFail;

@@ -1,7 +1,8 @@
 //! Saving a copy of a log with one more event line appended, in the log's own format — JSONL:
 //! the line newline-terminated after the log's bytes (a missing final newline added first);
 //! Zstandard: one more frame holding the line — written atomically as a new file
-//! ([`crate::write_new_file`]'s rules: never over the log itself, the user's default mode).
+//! ([`crate::write_file_safely`]'s rule: never over the log or its session, never over a session
+//! log, an existing file only when told, the user's default mode).
 //! The log is streamed into the new file, never held whole in memory. And the same log as it
 //! would read back, in memory ([`log_with_line`]): what `check` is run on before saving.
 
@@ -16,7 +17,7 @@ use crate::envelope::{
     Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op,
 };
 use crate::envelope_scan::scan_envelope;
-use crate::write_new::{WriteError, write_error, write_new_with};
+use crate::write_safely::{WriteError, WriteTarget, write_error, write_safely_with};
 
 /// The log to copy: a file, or bytes in memory (the bundled sample).
 #[derive(Clone, Copy, Debug)]
@@ -104,10 +105,11 @@ pub fn log_with_line(log: &EventLog, line: &str) -> Result<EventLog, LineError> 
 }
 
 /// Writes to `target` a copy of `log` (in `format`) with `line` appended as one more event,
-/// atomically. Refuses `target` when it is the log file, under any spelling of its path; an
-/// existing `target` is replaced (asking first is the caller's part).
+/// atomically, under [`WriteTarget::check`]'s rule (the log file under any spelling of its
+/// path, a session log, an existing file unless `replace`).
 pub fn write_log_with_line(
     target: &Path,
+    replace: bool,
     log: LogBytes<'_>,
     format: Format,
     line: &str,
@@ -125,7 +127,8 @@ pub fn write_log_with_line(
         LogBytes::File(path) => Some(path),
         LogBytes::Memory(_) => None,
     };
-    write_new_with(target, log_path, |out| {
+    let rule = WriteTarget::new(target, log_path).replacing(replace);
+    write_safely_with(&rule, |out| {
         let last = copy_log(log, out, target)?;
         if format == Format::Jsonl && last.is_some_and(|b| b != b'\n') {
             out.write_all(b"\n").map_err(|e| write_error(target, e))?;
@@ -184,7 +187,7 @@ mod tests {
         ] {
             std::fs::write(&log, before).unwrap();
             let out = dir.path().join("out.jsonl");
-            write_log_with_line(&out, LogBytes::File(&log), Format::Jsonl, LINE).unwrap();
+            write_log_with_line(&out, true, LogBytes::File(&log), Format::Jsonl, LINE).unwrap();
             let written = std::fs::read_to_string(&out).unwrap();
             assert_eq!(written, format!("{after}{LINE}\n"));
             assert_eq!(
@@ -194,7 +197,7 @@ mod tests {
             );
         }
         let out = dir.path().join("mem.jsonl");
-        write_log_with_line(&out, LogBytes::Memory(b"m"), Format::Jsonl, LINE).unwrap();
+        write_log_with_line(&out, false, LogBytes::Memory(b"m"), Format::Jsonl, LINE).unwrap();
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),
             format!("m\n{LINE}\n")
@@ -208,7 +211,7 @@ mod tests {
         let first = zstd::encode_all(&b"a\nb\n"[..], 3).unwrap();
         std::fs::write(&log, &first).unwrap();
         let out = dir.path().join("out.jsonl.zstd");
-        write_log_with_line(&out, LogBytes::File(&log), Format::Zstd, LINE).unwrap();
+        write_log_with_line(&out, false, LogBytes::File(&log), Format::Zstd, LINE).unwrap();
         let written = std::fs::read(&out).unwrap();
         assert_eq!(
             &written[..first.len()],
@@ -230,15 +233,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("s.jsonl");
         std::fs::write(&log, "a\n").unwrap();
-        let err = write_log_with_line(&log, LogBytes::File(&log), Format::Jsonl, LINE);
+        let err = write_log_with_line(&log, false, LogBytes::File(&log), Format::Jsonl, LINE);
         assert!(matches!(
             err,
             Err(SaveLogError::Write(WriteError::IsTheLog(_)))
         ));
         let out = dir.path().join("out");
-        let err = write_log_with_line(&out, LogBytes::File(&log), Format::Sqlite, LINE);
+        let err = write_log_with_line(&out, false, LogBytes::File(&log), Format::Sqlite, LINE);
         assert!(matches!(err, Err(SaveLogError::Unsupported)));
-        let err = write_log_with_line(&out, LogBytes::File(&log), Format::Jsonl, "{}\n{}");
+        let err = write_log_with_line(&out, false, LogBytes::File(&log), Format::Jsonl, "{}\n{}");
         assert!(matches!(err, Err(SaveLogError::NotOneLine)));
         assert_eq!(std::fs::read_to_string(&log).unwrap(), "a\n");
         assert!(!out.exists());
@@ -249,7 +252,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("gone.jsonl");
         let out = dir.path().join("out.jsonl");
-        let err = write_log_with_line(&out, LogBytes::File(&log), Format::Jsonl, LINE)
+        let err = write_log_with_line(&out, false, LogBytes::File(&log), Format::Jsonl, LINE)
             .unwrap_err()
             .to_string();
         assert!(

@@ -91,6 +91,9 @@ impl ViewerApp {
             app.panels.prices.startup_error = Some(line);
         }
         app.share_prices(None);
+        // One threshold: the Policy tab's settings start at the view's ratio.
+        let ratio = app.view.threshold_ratio;
+        app.set_threshold_ratio(ratio, crate::threshold::ThresholdSource::Remembered);
         app
     }
 
@@ -496,21 +499,9 @@ impl ViewerApp {
                 (Some(crate::session::loader::DialogPurpose::Save), Some(path)) => self
                     .commands
                     .push(PreviewCommand::SaveAsReplacing(path).into()),
-                (
-                    Some(
-                        crate::session::loader::DialogPurpose::Compare
-                        | crate::session::loader::DialogPurpose::CompareBeside,
-                    ),
-                    None,
-                ) => {
-                    self.chrome.banner = Some(Banner::info(
-                        "No file chosen (without a desktop file-dialog service the dialog closes at once: type the second run's path in the Compare tab, or pick a recent file under File ▸ Compare with).",
-                    ))
-                }
-                (_, None) => {
-                    self.chrome.banner = Some(Banner::info(
-                        "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line).",
-                    ))
+                (Some(purpose), None) => {
+                    self.chrome.banner =
+                        Some(Banner::info(crate::chrome::path_field::no_choice(purpose)))
                 }
                 _ => {}
             }
@@ -647,8 +638,7 @@ impl ViewerApp {
                 .show(ui, |ui| banner::loading_ui(ui, job, &mut self.commands));
         }
         if let Some(banner) = &self.chrome.banner {
-            egui::Panel::top("banner")
-                .show(ui, |ui| banner::banner_ui(ui, banner, &mut self.commands));
+            banner::banner_slot_ui(ui, banner, &mut self.commands);
         }
         let Some(session) = self.session.as_ref() else {
             egui::CentralPanel::default().show(ui, |ui| {

@@ -33,6 +33,7 @@ mod strip;
 mod summary_cache;
 mod surface_panel;
 pub mod theme;
+mod threshold;
 mod timeline;
 mod view;
 mod wording;

@@ -40,8 +40,11 @@ pub const COMPACTION_POLICY_SHORT_WIDTH: f32 = 84.0;
 pub const COMPACTION_POLICY_WIDTH: f32 = 340.0;
 /// Font size of the Compactions table and the before | after lists.
 pub const COMPACTION_FONT_SIZE: f32 = 12.0;
-/// Share of the Compactions tab's height the table may take when a replace is shown below.
-pub const COMPACTION_TABLE_SHARE: f32 = 0.3;
+/// Share of the Compactions tab's height the table may take when a replace is shown below
+/// (less when its rows need less).
+pub const COMPACTION_TABLE_SHARE: f32 = 0.4;
+/// Share of the Compactions tab's height the table may take when no replace is shown.
+pub const COMPACTION_TABLE_SHARE_ALONE: f32 = 0.6;
 /// Width of the role column of the before | after lists.
 pub const COMPARE_ROLE_WIDTH: f32 = 70.0;
 /// Height of each before | after surface list.
@@ -109,6 +112,8 @@ pub const CORNER_RADIUS: f32 = 4.0;
 pub const BANNER_MARGIN: f32 = 6.0;
 /// Seconds a notice (an information banner) stays before it clears itself.
 pub const NOTICE_SECONDS: f64 = 6.0;
+/// Gap between a notice laid over the panels and the edges of the window under the menu bar.
+pub const NOTICE_INSET: f32 = 4.0;
 /// Height of one row of the findings panel (two lines of text).
 pub const FINDING_ROW_HEIGHT: f32 = 38.0;
 /// Font size of the event JSON line in the replace preview.

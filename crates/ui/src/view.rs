@@ -28,8 +28,11 @@ pub struct ViewState {
     pub whole_chain: bool,
     /// The open log is being followed live (mirrors the app's follow state each frame).
     pub following: bool,
-    /// The compaction threshold as a fraction of the context window.
+    /// The compaction threshold as a fraction of the context window: the one every view
+    /// judges by (the Policy tab's settings hold the same ratio).
     pub threshold_ratio: f64,
+    /// Who set [`ViewState::threshold_ratio`] last.
+    pub threshold_source: crate::threshold::ThresholdSource,
     /// The range of the log the context strip shows (`None`: all of it).
     pub zoom: Option<crate::strip::zoom::Zoom>,
     /// The zoom before the last axis switch and the zoom that switch set: switching back while
@@ -52,6 +55,7 @@ impl Default for ViewState {
             whole_chain: false,
             following: false,
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
+            threshold_source: Default::default(),
             zoom: None,
             zoom_before_switch: None,
         }

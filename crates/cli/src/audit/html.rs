@@ -8,6 +8,8 @@
 use std::fmt::Write as _;
 
 use super::curve::{context_svg, trigger_colour};
+use super::kept;
+use super::kept_svg::kept_svg;
 use super::{
     PolicyColumn, Report, compact_json, compaction_facts, fill, opt, plural, replace_facts, trigger,
 };
@@ -93,6 +95,7 @@ pub fn html(report: &Report<'_>) -> String {
     }
     out.push_str("<span><i class=\"trigger\" style=\"background:#c0392b;border-radius:50%\"></i>model request over the threshold</span></p>\n");
     table(&mut out, report);
+    kept_section(&mut out, report);
     if !a.replaces.is_empty() {
         out.push_str("<h2>Each replace</h2>\n");
         if a.replaces.len() > DETAILED {
@@ -109,6 +112,29 @@ pub fn html(report: &Report<'_>) -> String {
     rest(&mut out, report);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// What the summaries kept: the survival chart and the totals by kind.
+fn kept_section(out: &mut String, report: &Report<'_>) {
+    let Some(svg) = kept_svg(report.audit) else {
+        return;
+    };
+    out.push_str("<h2>What the summaries kept</h2>\n");
+    out.push_str(&svg);
+    out.push_str("\n<p class=\"legend\"><span>blue: facts of the shadowed text the summary holds</span><span>red: facts it lost that a later tool call, tool result or user message needed</span></p>\n<table>\n<thead><tr>");
+    for head in kept::TOTALS_HEADS {
+        let _ = write!(out, "<th>{head}</th>");
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for row in kept::totals_rows(report.audit) {
+        let [kind, rest @ ..] = row;
+        let _ = write!(out, "<tr><td>{kind}</td>");
+        for cell in rest {
+            let _ = write!(out, "<td class=\"n\">{cell}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
 }
 
 fn table(out: &mut String, report: &Report<'_>) {

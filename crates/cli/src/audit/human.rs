@@ -123,6 +123,9 @@ pub fn human(report: &Report<'_>) -> String {
             let _ = writeln!(out, "  {:<30} seq {:<8} {}", w.rule, opt(w.seq), w.message);
         }
     }
+    if let Some(line) = super::kept::totals_line(a) {
+        let _ = writeln!(out, "{line}");
+    }
     if !a.replaces.is_empty() {
         let _ = writeln!(out, "cost columns: {}", report.cost_legend());
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Report, compact_json, compaction_facts, fill, opt, replace_facts, trigger};
+use super::{Report, compact_json, compaction_facts, fill, kept, opt, replace_facts, trigger};
 use surface_engine::audit::ReplaceAudit;
 
 /// Lost terms listed per replace.
@@ -83,6 +83,7 @@ pub fn markdown(report: &Report<'_>) -> String {
             cell(&report.cost_legend()),
             cell(&report.cost_line())
         );
+        kept_table(&mut out, report);
         for r in &a.replaces {
             details(&mut out, r);
         }
@@ -154,6 +155,19 @@ fn details(out: &mut String, r: &ReplaceAudit) {
     }
     for fact in replace_facts(r, SEQS_SHOWN, LOST_SHOWN, code, code) {
         let _ = writeln!(out, "- {fact}");
+    }
+    out.push('\n');
+}
+
+/// The session's fidelity totals by kind, as a table.
+fn kept_table(out: &mut String, report: &Report<'_>) {
+    out.push_str("### What the summaries kept\n\n|");
+    for head in kept::TOTALS_HEADS {
+        let _ = write!(out, " {head} |");
+    }
+    out.push_str("\n|---|---:|---:|---:|---:|---:|\n");
+    for row in kept::totals_rows(report.audit) {
+        let _ = writeln!(out, "| {} |", row.join(" | "));
     }
     out.push('\n');
 }

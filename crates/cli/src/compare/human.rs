@@ -9,7 +9,7 @@ use surface_engine::compare::{
     Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Position, Ratio,
     Row, SUMMARIZER_TOKENS_COLUMN, TurnPair, cheaper_line,
 };
-use surface_engine::cost::{money, signed_money};
+use surface_engine::cost::{money_or_unpriced, signed_money};
 use surface_engine::one_line;
 
 /// Characters of an event's summary shown beside the divergence.
@@ -247,7 +247,8 @@ fn missing() -> String {
 fn row_cells(r: &Row) -> Cells {
     Cells {
         figures: columns().map(|c| (c.row)(r)).collect(),
-        cost: r.cost.map_or_else(missing, money),
+        // Printed only with prices: a missing cost is an unpriced call, never 0.
+        cost: money_or_unpriced(r.cost, true),
     }
 }
 

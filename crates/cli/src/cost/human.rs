@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use super::CostReport;
 use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{CompactionCost, Ledger, Totals, money, signed_money};
+use surface_engine::cost::{
+    CompactionCost, Ledger, Totals, money, money_or_unpriced, signed_money,
+};
 
 /// The human-readable report.
 pub fn human(report: &CostReport<'_>) -> String {
@@ -98,29 +100,54 @@ fn turns(out: &mut String, l: &Ledger) {
         "hit rate",
         "cost"
     );
+    let priced = l.currency.is_some();
     for t in &l.turns {
         let turn = t.turn.map_or_else(|| "–".to_string(), |t| t.to_string());
+        let totals = &t.totals;
         row(
             out,
             &turn,
-            &t.totals.agent,
-            &t.totals.summarizer,
-            &t.totals.all,
+            (&totals.agent, &totals.summarizer, &totals.all),
+            priced,
         );
     }
     let s = &l.totals;
-    row(out, "total", &s.agent, &s.summarizer, &s.all);
-    let unpriced = s.all.unpriced;
-    if unpriced > 0 {
-        let _ = writeln!(
-            out,
-            "  ({unpriced} call{} with no price for its model: left out of the cost)",
-            plural(unpriced)
-        );
+    row(out, "total", (&s.agent, &s.summarizer, &s.all), priced);
+    if let Some(line) = unpriced_line(l) {
+        let _ = writeln!(out, "  {line}");
     }
 }
 
-fn row(out: &mut String, label: &str, agent: &Totals, summ: &Totals, all: &Totals) {
+/// What an unknown cost leaves out: the priced part, over how many calls, and the models
+/// with no price (`None` when every call is priced, or there are no prices).
+fn unpriced_line(l: &Ledger) -> Option<String> {
+    let all = &l.totals.all;
+    let currency = l.currency.as_deref()?;
+    if all.unpriced == 0 {
+        return None;
+    }
+    let part = match all.priced_cost {
+        Some(c) => format!(
+            "{} {currency} over {} of {} calls",
+            money(c),
+            all.reported - all.unpriced,
+            all.reported
+        ),
+        None => format!("no call of {} priced", all.reported),
+    };
+    Some(format!(
+        "cost unpriced: {part}; {} unpriced: {}",
+        all.unpriced,
+        l.unpriced_models.join(", ")
+    ))
+}
+
+fn row(
+    out: &mut String,
+    label: &str,
+    (agent, summ, all): (&Totals, &Totals, &Totals),
+    priced: bool,
+) {
     let _ = writeln!(
         out,
         "{:>6}  {:>5}  {:>4}  {:>10}  {:>10}  {:>11}  {:>8}  {:>10}  {:>8}  {:>10}",
@@ -133,7 +160,7 @@ fn row(out: &mut String, label: &str, agent: &Totals, summ: &Totals, all: &Total
         all.output,
         all.prompt,
         percent(all.cache_hit_rate),
-        all.cost.map_or_else(|| "–".to_string(), money)
+        money_or_unpriced(all.cost, priced)
     );
 }
 

@@ -50,6 +50,10 @@ pub struct CompactionRow {
     lost_terms: Option<i64>,
     refetches: Option<i64>,
     refetch_tokens: Option<i64>,
+    fidelity: Option<f64>,
+    needed_fidelity: Option<f64>,
+    /// Survived / facts of each kind of fact, in `FactKind::ALL`'s order.
+    fidelity_by_kind: [Option<f64>; 6],
     summarizer_uncached: Option<i64>,
     summarizer_cache_read: Option<i64>,
     summarizer_cache_write: Option<i64>,
@@ -62,7 +66,7 @@ pub struct CompactionRow {
     balance: Option<f64>,
 }
 
-static COLUMNS: [Column<CompactionRow>; 43] = [
+static COLUMNS: [Column<CompactionRow>; 51] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
     Column::required("kind", Getter::Label(|r| Some(r.kind))),
@@ -114,6 +118,20 @@ static COLUMNS: [Column<CompactionRow>; 43] = [
     Column::nullable("lost_terms", Getter::Int64(|r| r.lost_terms)),
     Column::nullable("refetches", Getter::Int64(|r| r.refetches)),
     Column::nullable("refetch_tokens", Getter::Int64(|r| r.refetch_tokens)),
+    Column::nullable("fidelity", Getter::Double(|r| r.fidelity)),
+    Column::nullable("needed_fidelity", Getter::Double(|r| r.needed_fidelity)),
+    Column::nullable("fidelity_path", Getter::Double(|r| r.fidelity_by_kind[0])),
+    Column::nullable(
+        "fidelity_command",
+        Getter::Double(|r| r.fidelity_by_kind[1]),
+    ),
+    Column::nullable(
+        "fidelity_identifier",
+        Getter::Double(|r| r.fidelity_by_kind[2]),
+    ),
+    Column::nullable("fidelity_number", Getter::Double(|r| r.fidelity_by_kind[3])),
+    Column::nullable("fidelity_error", Getter::Double(|r| r.fidelity_by_kind[4])),
+    Column::nullable("fidelity_url", Getter::Double(|r| r.fidelity_by_kind[5])),
     Column::nullable(
         "summarizer_uncached",
         Getter::Int64(|r| r.summarizer_uncached),
@@ -205,6 +223,14 @@ fn replace_row(log: &EventLog, r: &ReplaceAudit, cost: Option<&CompactionCost>) 
         lost_terms: Some(count(r.lost_terms.len())),
         refetches: Some(count(r.refetches.len())),
         refetch_tokens: Some(int(r.refetches.iter().filter_map(|f| f.tokens).sum())),
+        fidelity: r.fidelity.fidelity,
+        needed_fidelity: r.fidelity.needed_fidelity,
+        fidelity_by_kind: r
+            .fidelity
+            .kinds
+            .0
+            .each_ref()
+            .map(|k| (k.facts > 0).then(|| k.survived as f64 / k.facts as f64)),
         summarizer_uncached: summarizer.map(|s| int(s.tokens.uncached)),
         summarizer_cache_read: summarizer.map(|s| int(s.tokens.cache_read)),
         summarizer_cache_write: summarizer.map(|s| int(s.tokens.cache_write)),

@@ -2,11 +2,15 @@
 //! (`.NAME.export-PID`), renamed into place only once every file is complete, so a failure
 //! leaves nothing half-written in OUT (the temporary folder is removed). OUT that already
 //! exists is refused; with `--force` only the table folders written are replaced, and only when
-//! they hold nothing but part files an export wrote — nothing else in OUT is touched.
+//! they hold nothing but part files an export wrote — nothing else in OUT is touched. This is
+//! the folder form of the store's rule for every file written ([`surface_store::WriteTarget`]):
+//! an OUT that is a file is never replaced, and a session log is named as one. The part files
+//! are created new (`create_new`) inside the temporary folder, which no one else writes.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use surface_store::WriteTarget;
 
 /// A part file's name: `part-NNNNN.parquet`.
 pub fn part_name(number: usize) -> String {
@@ -34,14 +38,16 @@ impl Staging {
     pub fn begin(out: &Path, tables: &[&'static str], force: bool) -> anyhow::Result<Staging> {
         let shown = out.display();
         if let Ok(meta) = std::fs::symlink_metadata(out) {
+            if !meta.is_dir() {
+                // A session log is refused by the store's rule, with its reason.
+                WriteTarget::new(out, None).replacing(true).check()?;
+                bail!("{shown} exists and is not a folder: refusing to replace it");
+            }
             if !force {
                 bail!(
                     "{shown} already exists; --force replaces its table folders ({}) and nothing else",
                     tables.join(", ")
                 );
-            }
-            if !meta.is_dir() {
-                bail!("{shown} exists and is not a folder: refusing to replace it");
             }
             for table in tables {
                 refuse_foreign(&out.join(table))?;

@@ -20,7 +20,10 @@ use crate::load::write_context;
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
 use surface_engine::Surface;
 use surface_engine::cost::{LedgerSummary, ledger_of};
-use surface_engine::cost::{money, signed_money};
+use surface_engine::cost::{money, money_or_unpriced, signed_money};
+
+/// Unpriced sessions the summary line names before it only counts the rest.
+const UNPRICED_NAMED: usize = 10;
 
 /// The `--csv` columns, in order.
 pub const CSV_COLUMNS: [&str; 19] = [
@@ -51,6 +54,8 @@ struct CostFleetTotals {
     sessions: usize,
     unreadable: usize,
     skipped: usize,
+    /// The sessions left out of the cost (each row's `file`, with its session id when named).
+    unpriced_files: Vec<String>,
     #[serde(flatten)]
     ledger: LedgerSums,
 }
@@ -78,9 +83,12 @@ pub fn run(
         skipped: fleet.skipped(),
         ..CostFleetTotals::default()
     };
-    for row in fleet.rows.iter().filter_map(|r| r.done()) {
+    for (r, row) in fleet.rows.iter().filter_map(|r| Some((r, r.done()?))) {
         totals.sessions += 1;
         totals.ledger.add(row);
+        if row.currency.is_some() && row.totals.all.cost.is_none() {
+            totals.unpriced_files.push(r.label());
+        }
     }
     if json {
         print_json(&json!({
@@ -115,10 +123,6 @@ fn opt<T: ToString>(x: Option<T>) -> String {
 
 fn percent(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), |r| format!("{:.1}%", r * 100.0))
-}
-
-fn opt_money(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), money)
 }
 
 fn opt_signed(x: Option<f64>) -> String {
@@ -165,7 +169,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
             c.prompt_saved.to_string(),
         ];
         if priced {
-            cells.extend([opt_money(s.all.cost), opt_signed(c.balance)]);
+            cells.extend([money_or_unpriced(s.all.cost, priced), opt_signed(c.balance)]);
         }
         rows.push(cells);
     }
@@ -184,7 +188,10 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
         l.prompt_saved.to_string(),
     ];
     if priced {
-        total.extend([opt_money(l.cost), opt_signed(l.compaction_balance)]);
+        total.extend([
+            money_or_unpriced(l.cost, priced),
+            opt_signed(l.compaction_balance),
+        ]);
     }
     rows.push(total);
     let mut out = table(&header, &rows);
@@ -201,17 +208,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
     } else {
         format!(" ({})", extra.join(", "))
     };
-    let money_line = match (&l.currency, l.cost, l.compaction_balance) {
-        (Some(cur), Some(cost), Some(b)) => {
-            format!(
-                "; cost {} {cur}, compaction's balance {} {cur}",
-                money(cost),
-                money(b)
-            )
-        }
-        (Some(cur), Some(cost), None) => format!("; cost {} {cur}", money(cost)),
-        _ => String::new(),
-    };
+    let money_line = money_line(t);
     out.push_str(&format!(
         "{} under {}{extra}: {} agent and {} summarizer calls, {} prompt tokens; {} summaries and {} prunes saved {} prompt tokens{}{money_line}\n",
         plural(t.sessions, "session"),
@@ -226,6 +223,49 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
             .map_or(String::new(), |c| format!(" and broke {c} tokens of cache")),
     ));
     out
+}
+
+/// The summary line's money: the fleet's cost and balance, or when some sessions are
+/// unpriced the priced ones' sum, over how many, and which sessions and models are left out.
+fn money_line(t: &CostFleetTotals) -> String {
+    let l = &t.ledger;
+    let Some(cur) = &l.currency else {
+        return String::new();
+    };
+    let Some(cost) = l.cost else {
+        let part = match l.priced_cost {
+            Some(c) => format!(
+                "{} {cur} over {} of {}",
+                money(c),
+                l.priced_sessions,
+                plural(t.sessions, "session")
+            ),
+            None => format!("unpriced: no session of {} priced", t.sessions),
+        };
+        let mut named: Vec<&str> = (t.unpriced_files.iter())
+            .take(UNPRICED_NAMED)
+            .map(String::as_str)
+            .collect();
+        let more = t.unpriced_files.len().saturating_sub(UNPRICED_NAMED);
+        let more = format!("and {more} more");
+        if t.unpriced_files.len() > UNPRICED_NAMED {
+            named.push(&more);
+        }
+        return format!(
+            "; cost {part}; {} unpriced (no price for {}): {}",
+            l.unpriced_sessions,
+            l.unpriced_models.join(", "),
+            named.join(", ")
+        );
+    };
+    match l.compaction_balance {
+        Some(b) => format!(
+            "; cost {} {cur}, compaction's balance {} {cur}",
+            money(cost),
+            money(b)
+        ),
+        None => format!("; cost {} {cur}", money(cost)),
+    }
 }
 
 /// A read session's cells of `cost DIR --csv`, after its file, session and error.

@@ -1,11 +1,12 @@
 //! A ledger summed over a folder's sessions (the fleet totals of `policy DIR` and `cost DIR`):
 //! token columns add up; cache figures only over the sessions whose provider reports a cache
 //! (`null` when none does); money only when every session has it (`null` otherwise — a total
-//! that leaves a session out would read as the whole).
+//! that leaves a session out would read as the whole), with beside it the priced sessions'
+//! sum, how many sessions it covers and the models that left the others unpriced.
 
 use serde::Serialize;
 
-use surface_engine::cost::LedgerSummary;
+use surface_engine::cost::{CostSum, LedgerSummary};
 
 /// Sums of several sessions' ledgers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -42,8 +43,17 @@ pub struct LedgerSums {
     pub prompt_saved: i64,
     /// Σ cache lost over the caching sessions.
     pub cache_lost: Option<u64>,
-    /// Σ cost, when every session has one.
+    /// Σ cost, when every session has one (`null` without prices, or when some session is
+    /// unpriced).
     pub cost: Option<f64>,
+    /// Σ cost of the wholly priced sessions (`null` without prices, or when none is).
+    pub priced_cost: Option<f64>,
+    /// Sessions whose cost is known (with prices).
+    pub priced_sessions: u64,
+    /// Sessions with a call the price file has no price for: left out of `priced_cost`.
+    pub unpriced_sessions: u64,
+    /// The models those calls were sent to, in the order first met.
+    pub unpriced_models: Vec<String>,
     /// Σ compaction balance, when every session has one.
     pub compaction_balance: Option<f64>,
     /// The price file's currency.
@@ -54,6 +64,12 @@ pub struct LedgerSums {
     /// Caching sessions' Σ cache read.
     #[serde(skip)]
     caching_read: u64,
+    /// The sessions' costs.
+    #[serde(skip)]
+    costs: CostSum,
+    /// The sessions' compaction balances.
+    #[serde(skip)]
+    balances: CostSum,
 }
 
 impl LedgerSums {
@@ -85,13 +101,20 @@ impl LedgerSums {
         self.summaries += c.summaries;
         self.prunes += c.prunes;
         self.prompt_saved += c.prompt_saved;
-        let all_or_none = |sum: Option<f64>, x: Option<f64>| match (first, sum, x) {
-            (true, _, x) => x,
-            (false, Some(s), Some(x)) => Some(s + x),
-            _ => None,
-        };
-        self.cost = all_or_none(self.cost, t.all.cost);
-        self.compaction_balance = all_or_none(self.compaction_balance, c.balance);
+        if l.currency.is_some() {
+            self.costs.add(t.all.cost);
+            self.balances.add(c.balance);
+            self.cost = self.costs.whole();
+            self.priced_cost = self.costs.priced_part();
+            self.priced_sessions = self.costs.priced_items();
+            self.unpriced_sessions = self.costs.unpriced_items();
+            self.compaction_balance = self.balances.whole();
+            for m in &l.unpriced_models {
+                if !self.unpriced_models.contains(m) {
+                    self.unpriced_models.push(m.clone());
+                }
+            }
+        }
         if first {
             self.currency = l.currency.clone();
         }
@@ -121,6 +144,7 @@ mod tests {
                 summarizer: Totals::default(),
                 all: t,
             },
+            unpriced_models: Vec::new(),
             compaction_totals: CompactionTotals {
                 balance: cost,
                 ..CompactionTotals::default()
@@ -139,9 +163,20 @@ mod tests {
         assert_eq!(s.cache_hit_rate, Some(0.5), "over the caching session only");
         assert_eq!(s.cost, Some(3.0));
         assert_eq!(s.currency.as_deref(), Some("USD"));
-        s.add(&ledger(10, None, None));
+        s.add(&LedgerSummary {
+            currency: Some("USD".to_string()),
+            unpriced_models: vec!["mock-b".to_string()],
+            ..ledger(10, None, None)
+        });
         assert_eq!(s.cost, None, "a session without money");
         assert_eq!(s.compaction_balance, None);
+        assert_eq!(
+            s.priced_cost,
+            Some(3.0),
+            "the priced sessions' sum, stated beside"
+        );
+        assert_eq!((s.priced_sessions, s.unpriced_sessions), (2, 1));
+        assert_eq!(s.unpriced_models, ["mock-b"]);
         let mut none = LedgerSums::default();
         none.add(&ledger(10, None, None));
         assert_eq!(

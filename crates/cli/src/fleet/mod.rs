@@ -7,5 +7,5 @@ mod ledger_sums;
 pub mod policy_dir;
 mod policy_totals;
 mod progress;
-mod sessions;
-mod table;
+pub mod sessions;
+pub mod table;

@@ -18,7 +18,8 @@ use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_engine::cost::money;
+use surface_engine::cost::money_or_unpriced;
+use surface_engine::policy::tune::TuneRow;
 use surface_engine::policy::{CountRange, ReplayMode, Totals};
 
 /// The `--csv` columns, in order.
@@ -54,7 +55,7 @@ pub const CSV_COLUMNS: [&str; 27] = [
 
 /// Runs `policy DIR`.
 pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyhow::Result<u8> {
-    settings_of(&options.settings, None)?;
+    let settings = settings_of(&options.settings, None)?;
     let prices = options.prices.read()?;
     let fleet = each_session(input, jobs, "policy", |log| {
         Ok(PolicyRow::of(policy_of(log, options, prices.as_ref())?))
@@ -62,6 +63,10 @@ pub fn run(input: &Input, options: &PolicyOptions, jobs: Option<usize>) -> anyho
     let mut totals = PolicyFleetTotals {
         unreadable: fleet.unreadable(),
         skipped: fleet.skipped(),
+        what_if_row: options
+            .settings
+            .what_if
+            .then(|| TuneRow::new(Some(settings.get()))),
         ..PolicyFleetTotals::default()
     };
     for row in fleet.rows.iter().filter_map(|r| r.done()) {
@@ -145,8 +150,9 @@ fn count_cells(
     ]
 }
 
+/// A cost cell under a price file: the amount, or `unpriced` (never 0).
 fn opt_money(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".to_string(), money)
+    money_or_unpriced(x, true)
 }
 
 fn human(

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::ledger_sums::LedgerSums;
 use crate::policy::{Ledgers, PolicyRun};
+use surface_engine::policy::tune::{SessionFigures, TuneRow};
 use surface_engine::policy::{CountRange, Divergence, Ranges, ReplayMode, Totals};
 
 /// One session's row: the fields of `policy FILE --json` of the same name, and the number of
@@ -26,6 +27,9 @@ pub struct PolicyRow {
     pub ranges: Option<Ranges>,
     /// The ledgers.
     pub ledger: Ledgers,
+    /// A what-if's figures as `tune` weighs them.
+    #[serde(skip)]
+    pub figures: Option<SessionFigures>,
 }
 
 impl PolicyRow {
@@ -40,6 +44,7 @@ impl PolicyRow {
             actual_totals: run.report.actual_totals,
             ranges: run.ranges,
             ledger: run.ledger,
+            figures: run.figures,
         }
     }
 
@@ -102,6 +107,9 @@ pub struct PolicyFleetTotals {
     pub ranges: Option<RangeSums>,
     /// The ledgers.
     pub ledger: LedgerPairSums,
+    /// A what-if's fleet figures, as `tune`'s row of the same setting (`null` in verify
+    /// mode).
+    pub what_if_row: Option<TuneRow>,
 }
 
 impl PolicyFleetTotals {
@@ -118,6 +126,11 @@ impl PolicyFleetTotals {
             add_range(&mut sums.summaries, &r.summaries);
             add_range(&mut sums.prunes, &r.prunes);
             sums.near += r.near;
+        }
+        if let Some(f) = &row.figures
+            && let Some(into) = &mut self.what_if_row
+        {
+            into.add(f);
         }
         self.ledger.actual.add(&row.ledger.actual);
         if let Some(w) = &row.ledger.what_if {

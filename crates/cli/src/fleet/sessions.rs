@@ -251,3 +251,17 @@ fn report_on<R>(
     }
     Ok(report)
 }
+
+/// The row of one session file given on its own (a PATH of `tune` that is not a folder):
+/// its report, or the error that kept it from being read.
+pub fn one_session<R>(input: &Input, work: impl Fn(&EventLog) -> anyhow::Result<R>) -> Row<R> {
+    let outcome = match report_on(input, &work) {
+        Ok(r) => Outcome::Done(r),
+        Err(e) => Outcome::Unreadable(format!("{e:#}")),
+    };
+    Row {
+        file: input.file.clone(),
+        session: input.session.clone(),
+        outcome,
+    }
+}

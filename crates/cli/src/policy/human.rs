@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::{Ledgers, PolicyRun};
 use surface_engine::cost::LedgerSummary;
-use surface_engine::cost::money;
+use surface_engine::cost::{money, money_or_unpriced};
 use surface_engine::policy::{
     CANT_JUDGE_NO_WINDOW, CheckVerdict, CountRange, EstimateBasis, Inferred, Ranges, ReplayMode,
     SettingsShown, Totals, four_digits,
@@ -175,7 +175,10 @@ fn ledger_rows() -> [Row; 11] {
                 .cache_hit_rate
                 .map(|r| format!("{:.1}%", r * 100.0))
         }),
-        ("cost", |l| l.totals.all.cost.map(money)),
+        ("cost", |l| {
+            l.currency.as_ref()?;
+            Some(money_or_unpriced(l.totals.all.cost, true))
+        }),
         ("compaction balance", |l| {
             l.currency.as_ref()?;
             Some(l.compaction_totals.balance.map_or("–".to_string(), money))

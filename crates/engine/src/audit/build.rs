@@ -4,14 +4,16 @@
 
 use super::answered::answered_call;
 use super::brackets::{Bracket, Link, Prune, Scan, scan};
+use super::fidelity::FidelityTotals;
 use super::findings::mismatch_findings;
+use super::kept::KeptFacts;
 use super::lost::TermIndex;
 use super::model::{
     Audit, CompactionRecord, FailedCompaction, OverThresholdRequest, Refetch, ReplaceAudit,
     ReplaceKind, Trigger,
 };
 use super::refetch::{CallIndex, read_message_calls, with_tool_call};
-use super::text::node_text_into;
+use super::text::{call_text_into, node_text_into};
 use crate::EventType;
 use crate::{
     Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
@@ -83,6 +85,8 @@ fn audit_with(
         with_terms,
         calls: CallIndex::default(),
         pending: std::collections::HashMap::new(),
+        kept: KeptFacts::default(),
+        fact_text: String::new(),
         replaces: Vec::new(),
         reported: meter
             .anchors()
@@ -91,7 +95,11 @@ fn audit_with(
         nodes: 0,
     };
     pass.run();
-    let replaces = pass.replaces;
+    let mut replaces = pass.replaces;
+    for (r, fidelity) in replaces.iter_mut().zip(pass.kept.finish()) {
+        r.fidelity = fidelity;
+    }
+    let fidelity_totals = FidelityTotals::of(replaces.iter().map(|r| &r.fidelity));
     let failed = failed(log, meter, ratio, scan);
     let over = over_threshold(log, meter, ratio);
     let end = log.len();
@@ -103,6 +111,7 @@ fn audit_with(
         failed,
         over_threshold_requests: over,
         warnings,
+        fidelity_totals,
     }
 }
 
@@ -120,6 +129,10 @@ struct Pass<'a> {
     calls: CallIndex,
     /// Refetching calls waiting for their result: call id → (replace, refetch).
     pending: std::collections::HashMap<String, (usize, usize)>,
+    /// The fidelity pass (fed only when lost terms are read).
+    kept: KeptFacts,
+    /// The text of a shadowed node or a tool call, for its facts.
+    fact_text: String,
     replaces: Vec<ReplaceAudit>,
     /// `(assistant/message, provider input tokens)` of every anchored model call with usage.
     reported: Vec<(EventIdx, u64)>,
@@ -138,6 +151,7 @@ impl Pass<'_> {
         let tool_call = log.types.id_of(EventType::ToolCall);
         let tool_result = log.types.id_of(EventType::ToolResult);
         let assistant = log.types.id_of(EventType::AssistantMessage);
+        let user = log.types.id_of(EventType::UserMessage);
         let mut links = self.scan.links.iter().peekable();
         for i in 0..n {
             let idx = EventIdx(i as u32);
@@ -145,10 +159,12 @@ impl Pass<'_> {
             if tool_call.is_some() && kind == tool_call {
                 with_tool_call(log, idx, |id, name, arguments| {
                     self.call(idx, id, name, arguments);
+                    self.call_needs(idx, name, arguments);
                 });
             } else if tool_call.is_none() && kind == assistant {
                 for (id, name, arguments) in read_message_calls(log, idx) {
                     self.call(idx, &id, &name, &arguments);
+                    self.call_needs(idx, &name, &arguments);
                 }
             }
             let link = match links.peek() {
@@ -162,12 +178,17 @@ impl Pass<'_> {
                 Some(Effect::Appended) => {
                     self.nodes += 1;
                     let is_result = kind == tool_result;
+                    let needs =
+                        self.with_terms && (is_result || kind == user) && self.kept.watching();
                     if !self.with_terms && is_result {
                         self.result(idx, answered_call(log, idx).as_deref());
-                    } else if i < terms_until || is_result {
+                    } else if i < terms_until || is_result || needs {
                         let call_id = node_text_into(log, idx, &mut self.text);
                         if i < terms_until {
                             self.terms.add(idx.0, &self.text);
+                        }
+                        if needs {
+                            self.kept.source(idx, log.event(idx).seq, &self.text);
                         }
                         if is_result {
                             self.result(idx, call_id.as_deref());
@@ -204,6 +225,15 @@ impl Pass<'_> {
             .insert(id.to_string(), (found.replace, rep.refetches.len() - 1));
     }
 
+    /// A tool call's text as a source of needed facts.
+    fn call_needs(&mut self, idx: EventIdx, name: &str, arguments: &str) {
+        if self.with_terms && self.kept.watching() {
+            call_text_into(name, arguments, &mut self.fact_text);
+            self.kept
+                .source(idx, self.log.event(idx).seq, &self.fact_text);
+        }
+    }
+
     fn result(&mut self, idx: EventIdx, call_id: Option<&str>) {
         self.calls.result_entered(idx, call_id);
         let Some((r, k)) = call_id.and_then(|c| self.pending.remove(c)) else {
@@ -226,9 +256,16 @@ impl Pass<'_> {
         };
         let shadowed = self.surface.shadowed_nodes(rep);
         let position = self.replaces.len();
+        let measured = self.with_terms && !matches!(link, Link::Other);
+        self.kept.begin(position);
         let mut taken = Vec::with_capacity(shadowed.len());
         let mut shadowed_tokens = 0;
         for &node in shadowed {
+            self.kept.shadowed(node);
+            if measured {
+                node_text_into(self.log, node, &mut self.fact_text);
+                self.kept.shadowed_text(position, &self.fact_text);
+            }
             taken.extend(self.terms.remove(node.0));
             self.calls
                 .shadowed(node, self.log.event(node).seq, position);
@@ -237,6 +274,9 @@ impl Pass<'_> {
         if self.with_terms {
             node_text_into(self.log, idx, &mut self.text);
             self.terms.add(idx.0, &self.text);
+        }
+        if measured {
+            self.kept.summary(position, idx, &self.text);
         }
         let lost_terms = self.terms.lost(&taken);
         let nodes_before = self.nodes;
@@ -320,6 +360,7 @@ impl Pass<'_> {
             compaction,
             lost_terms: Vec::new(),
             refetches: Vec::new(),
+            fidelity: Default::default(),
             event: idx,
             shadowed_nodes: Vec::new(),
         }

@@ -8,7 +8,7 @@
 //! costs only its own nodes.
 
 use super::model::LostTerm;
-use super::terms::for_each_term;
+use super::terms::{TermClass, for_each_term};
 use crate::KeyMap;
 
 /// One node's terms: `(term id, occurrences)`, sorted by id.
@@ -19,6 +19,8 @@ type NodeTerms = Box<[(u32, u32)]>;
 pub struct TermIndex {
     ids: KeyMap<Box<str>, u32>,
     names: Vec<Box<str>>,
+    /// Per term: whether it is a bare number (ranked after the terms that name something).
+    numbers: Vec<bool>,
     /// Per term: how many surface nodes hold it.
     holders: Vec<u32>,
     /// The terms of each node on the surface, by event index.
@@ -29,12 +31,13 @@ pub struct TermIndex {
 }
 
 impl TermIndex {
-    fn id(&mut self, term: &str) -> u32 {
+    fn id(&mut self, term: &str, class: TermClass) -> u32 {
         if let Some(&id) = self.ids.get(term) {
             return id;
         }
         let id = self.names.len() as u32;
         self.names.push(term.into());
+        self.numbers.push(class == TermClass::Number);
         self.ids.insert(term.into(), id);
         self.holders.push(0);
         id
@@ -46,7 +49,12 @@ impl TermIndex {
         let mut terms = std::mem::take(&mut self.counted);
         ids.clear();
         terms.clear();
-        for_each_term(text, |t| ids.push(self.id(t.text)));
+        for_each_term(text, |t| {
+            // A measured number is a fact of the fidelity measure, not a lost term.
+            if t.class != TermClass::Measure {
+                ids.push(self.id(t.text, t.class));
+            }
+        });
         ids.sort_unstable();
         for &id in &ids {
             match terms.last_mut() {
@@ -80,8 +88,9 @@ impl TermIndex {
         }
     }
 
-    /// The terms of `shadowed` (taken off the surface before) that no surface node holds now,
-    /// most frequent first, then alphabetically.
+    /// The terms of `shadowed` (taken off the surface before) that no surface node holds now:
+    /// the terms that name something (paths, URLs, identifiers, error codes) before bare
+    /// numbers, and in each group the most frequent first, then alphabetically.
     pub fn lost(&self, shadowed: &[NodeTerms]) -> Vec<LostTerm> {
         let mut counts: KeyMap<u32, u64> = KeyMap::default();
         for terms in shadowed {
@@ -91,15 +100,22 @@ impl TermIndex {
                 }
             }
         }
-        let mut lost: Vec<LostTerm> = counts
+        let mut lost: Vec<(bool, LostTerm)> = counts
             .into_iter()
-            .map(|(id, count)| LostTerm {
-                term: self.names[id as usize].to_string(),
-                count,
+            .map(|(id, count)| {
+                let term = LostTerm {
+                    term: self.names[id as usize].to_string(),
+                    count,
+                };
+                (self.numbers[id as usize], term)
             })
             .collect();
-        lost.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.term.cmp(&b.term)));
-        lost
+        lost.sort_by(|(an, a), (bn, b)| {
+            an.cmp(bn)
+                .then_with(|| b.count.cmp(&a.count))
+                .then_with(|| a.term.cmp(&b.term))
+        });
+        lost.into_iter().map(|(_, t)| t).collect()
     }
 }
 
@@ -128,5 +144,18 @@ mod tests {
         let gone = [index.remove(2).unwrap()];
         assert_eq!(index.lost(&gone)[0].term, "InvalidAmount");
         assert!(index.remove(2).is_none());
+    }
+
+    #[test]
+    fn bare_numbers_rank_after_the_terms_that_name_something() {
+        let mut index = TermIndex::default();
+        index.add(
+            0,
+            "2026 2026 2026 1250 src/a.rs parse_amount parse_amount took 1.87s",
+        );
+        let shadowed = [index.remove(0).unwrap()];
+        index.add(1, "summary");
+        let lost: Vec<_> = index.lost(&shadowed).into_iter().map(|t| t.term).collect();
+        assert_eq!(lost, ["parse_amount", "src/a.rs", "2026", "1250"]);
     }
 }

@@ -2,7 +2,7 @@
 //! it and why it ran, how full the context was before and after (the meter's figures), what
 //! the compaction's own events recorded, which salient terms it lost and which tool calls had
 //! to fetch again what it dropped; plus the compactions that failed and the model requests
-//! made over the threshold.
+//! made over the threshold; and what each summary kept of the shadowed text's facts, by kind.
 //!
 //! Pure and O(log): one scan of the compaction events ([`brackets`]), one pass over the
 //! surface's processed effects, and lookups into the meter's per-event arrays.
@@ -12,7 +12,10 @@ mod brackets;
 mod build;
 mod detail;
 mod events;
+mod facts;
+mod fidelity;
 mod findings;
+mod kept;
 mod lost;
 mod model;
 mod overflow;
@@ -24,6 +27,8 @@ pub use brackets::{Bracket, Link, Prune, Scan, scan as scan_compactions};
 pub use build::{LostTerms, audit, audit_scanned, audit_without_terms};
 pub use detail::{Detail, ShadowedText, detail};
 pub use events::{CompactionEvent, CompactionFields, TurnField, read_fields};
+pub use facts::{FactKind, facts, for_each_fact};
+pub use fidelity::{ByKind, FactRecord, Fidelity, FidelityTotals, KindFidelity, KindTotals};
 pub use findings::audit_findings;
 pub use model::{
     Audit, CompactionRecord, FailedCompaction, LostTerm, OverThresholdRequest, Refetch,

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::fidelity::{Fidelity, FidelityTotals};
 use crate::{EventIdx, Finding};
 
 /// What made a replace: a summarizing compaction, a tool-result prune, or something else.
@@ -161,6 +162,8 @@ pub struct ReplaceAudit {
     pub lost_terms: Vec<LostTerm>,
     /// Later tool calls that fetched again what this replace dropped.
     pub refetches: Vec<Refetch>,
+    /// What the summary (or prune) kept of the shadowed text's facts, by kind.
+    pub fidelity: Fidelity,
     /// The replacing event.
     #[serde(skip)]
     pub event: EventIdx,
@@ -239,6 +242,8 @@ pub struct Audit {
     pub over_threshold_requests: Vec<OverThresholdRequest>,
     /// What was wrong with the compaction events (the `compaction.*` findings).
     pub warnings: Vec<Finding>,
+    /// The compactions' fidelity figures summed by kind.
+    pub fidelity_totals: FidelityTotals,
 }
 
 impl Audit {

@@ -39,6 +39,9 @@ pub enum TermClass {
     Number,
     /// An error code such as `E0600`.
     ErrorCode,
+    /// A number with its unit (`1.87s`, `340 ms`, `45%`, `12 tests`): a fact of the audit's
+    /// fidelity measure, not a lost term.
+    Measure,
 }
 
 /// One salient term found in a text.
@@ -305,14 +308,14 @@ fn term(text: &str, start: usize, end: usize, class: TermClass) -> Term<'_> {
     }
 }
 
-/// ASCII bytes that belong in a token: letters, digits and `_ . : / - ~`.
+/// ASCII bytes that belong in a token: letters, digits and `_ . : / \\ - ~`.
 const TOKEN_BYTES: [bool; 128] = {
     let mut table = [false; 128];
     let mut c = 0;
     while c < 128 {
         let b = c as u8;
-        table[c] =
-            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'/' | b'-' | b'~');
+        table[c] = b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'.' | b':' | b'/' | b'\\' | b'-' | b'~');
         c += 1;
     }
     table
@@ -335,6 +338,7 @@ fn url_end(b: &[u8], i: usize) -> Option<(usize, usize)> {
     let mut end = i + scheme;
     while end < b.len()
         && !b[end].is_ascii_whitespace()
+        && !cjk_punctuation(&b[end..])
         && !matches!(
             b[end],
             b'"' | b'\'' | b'`' | b'<' | b'>' | b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'\\'
@@ -343,6 +347,16 @@ fn url_end(b: &[u8], i: usize) -> Option<(usize, usize)> {
         end += 1;
     }
     Some((scheme, end))
+}
+
+/// Whether `b` starts with CJK or fullwidth punctuation (U+3000–U+303F, U+FF00–U+FF0F,
+/// U+FF1A–U+FF20), which ends a URL as a space does (`见https://x.io/y。`).
+fn cjk_punctuation(b: &[u8]) -> bool {
+    match b {
+        [0xE3, 0x80, ..] => true,
+        [0xEF, 0xBC, c, ..] => (0x80..=0x8F).contains(c) || (0x9A..=0xA0).contains(c),
+        _ => false,
+    }
 }
 
 fn trim_end(b: &[u8], start: usize, mut end: usize, chars: &[u8]) -> usize {
@@ -381,15 +395,24 @@ fn token<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a
     // `./x` and `../x` are paths; other leading dots go (`.5` is a number, `.map` of a method
     // chain is a plain word).
     let rest = &b[start..end];
-    if !rest.starts_with(b"./") && !rest.starts_with(b"../") {
+    let dotted = [&b"./"[..], b"../", b".\\", b"..\\"];
+    if !dotted.iter().any(|d| rest.starts_with(d)) {
         start = trim_start(b, start, end, b".");
     }
-    let end = trim_end(b, start, end, b".:-/");
+    let end = trim_end(b, start, end, b".:-/\\");
     if start >= end {
         return;
     }
     let end = strip_line_suffix(b, start, end);
     let tok = &b[start..end];
+    if tok.contains(&b'\\') {
+        if is_windows_path(tok) {
+            f(term(text, start, end, TermClass::Path));
+        } else {
+            split(text, start, end, b'\\', f);
+        }
+        return;
+    }
     if tok.contains(&b'/') {
         if is_path(tok) {
             f(term(text, start, end, TermClass::Path));
@@ -453,6 +476,30 @@ fn is_path(tok: &[u8]) -> bool {
     rooted || slashes >= 2 || extension
 }
 
+/// A Windows path: rooted at a drive (`C:\`), a share (`\\server`) or `.\` / `..\`, or
+/// ending in a file name with an extension (`src\parse.rs`).
+fn is_windows_path(tok: &[u8]) -> bool {
+    if tok.len() < MIN_TERM_LEN || !tok.iter().any(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let drive = tok.len() > 3 && tok[0].is_ascii_alphabetic() && &tok[1..3] == b":\\";
+    let rooted = drive
+        || [&b"\\\\"[..], b".\\", b"..\\"]
+            .iter()
+            .any(|r| tok.starts_with(r));
+    // A colon only as the drive's (`a:b\c` is not a path).
+    let colons = tok.iter().filter(|&&c| c == b':').count();
+    if colons > usize::from(drive) {
+        return false;
+    }
+    let last = tok.rsplit(|&c| c == b'\\').next().unwrap_or(&[]);
+    let extension = last
+        .iter()
+        .rposition(|&c| c == b'.')
+        .is_some_and(|p| p > 0 && last.get(p + 1).is_some_and(u8::is_ascii_alphabetic));
+    rooted || extension
+}
+
 /// A token without `/`, `:` or `-`: an identifier, an error code or numbers.
 fn word<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a>)) {
     let tok = &text.as_bytes()[start..end];
@@ -482,7 +529,8 @@ fn is_error_code(tok: &[u8]) -> bool {
         && tok[letters..].iter().all(u8::is_ascii_digit)
 }
 
-/// The number terms in `text[start..end]`: runs of digits and dots that touch no letter.
+/// The number terms in `text[start..end]`: runs of digits and dots that touch no letter, and
+/// numbers with a unit ([`measure_end`]).
 fn numbers<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<'a>)) {
     let b = text.as_bytes();
     let mut i = start;
@@ -496,18 +544,52 @@ fn numbers<'a>(text: &'a str, start: usize, end: usize, f: &mut impl FnMut(Term<
             i += 1;
         }
         let word_byte = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-        let touches_letter =
-            (s > start && b[s - 1].is_ascii_alphabetic()) || (i < end && word_byte(b[i]));
+        let after_letter = s > start && b[s - 1].is_ascii_alphabetic();
+        let touches_letter = after_letter || (i < end && word_byte(b[i]));
         let e = trim_end(b, s, i, b".");
         let digits = b[s..e].iter().filter(|c| c.is_ascii_digit()).count();
         if !touches_letter && digits >= MIN_NUMBER_DIGITS {
             f(term(text, s, e, TermClass::Number));
+        }
+        if !after_letter && let Some(m) = measure_end(b, e, end) {
+            f(term(text, s, m, TermClass::Measure));
         }
         // Skip the rest of an alphanumeric run (`8c1f0e`) so it yields nothing.
         while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
             i += 1;
         }
     }
+}
+
+/// Units a measured number is written with (`1.87s`, `340 ms`, `3.2 MB`, `12 tests`).
+const UNITS: &[&str] = &[
+    "ns", "us", "µs", "ms", "s", "sec", "secs", "seconds", "min", "mins", "minutes", "h", "hours",
+    "B", "KB", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "bytes", "k", "x", "tokens", "lines",
+    "files", "tests", "cents", "px", "fps", "EUR", "USD",
+];
+
+/// The end of the unit after a number ending at `e` in a token ending at `end`: the unit glued
+/// to the number to the token's end (`1.87s`), a `%` just after it, or a unit word after one
+/// space when the number ends its token (`340 ms`, `12 tests`).
+fn measure_end(b: &[u8], e: usize, end: usize) -> Option<usize> {
+    if b.get(e) == Some(&b'%') {
+        return Some(e + 1);
+    }
+    let is_unit = |w: &[u8]| UNITS.iter().any(|u| u.as_bytes() == w);
+    if e < end {
+        return is_unit(&b[e..end]).then_some(end);
+    }
+    if b.get(e) != Some(&b' ') {
+        return None;
+    }
+    let w = e + 1;
+    let mut k = w;
+    // ASCII letters, and the two bytes of `µ`.
+    while k < b.len() && (b[k].is_ascii_alphabetic() || b[k] == 0xC2 || b[k] == 0xB5) {
+        k += 1;
+    }
+    let boundary = k == b.len() || !is_token_byte(b[k]) || matches!(b[k], b'.' | b':');
+    (k > w && boundary && is_unit(&b[w..k])).then_some(k)
 }
 
 #[cfg(test)]
@@ -602,14 +684,19 @@ mod tests {
             [
                 ("E0600", ErrorCode),
                 ("1250", Number),
+                ("1250 cents", TermClass::Measure),
                 ("12.50", Number),
                 ("2026", Number)
             ]
         );
-        // Short numbers, times with units, hashes and uuids are not terms.
+        // Short numbers, hashes and uuids are not terms; times and counts with units are
+        // measures (a fact of the fidelity measure, not a lost term).
         assert_eq!(
-            texts("in 1.87s, 12 tests, 8c1f0e6b2d93a4f7 c9e68608-2dff-44bc-a344-b01006272378 .5"),
-            Vec::<&str>::new()
+            found("in 1.87s, 12 tests, 8c1f0e6b2d93a4f7 c9e68608-2dff-44bc-a344-b01006272378 .5"),
+            [
+                ("1.87s", TermClass::Measure),
+                ("12 tests", TermClass::Measure)
+            ]
         );
         assert_eq!(texts("exit code: 101]"), ["101"]);
     }

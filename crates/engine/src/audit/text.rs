@@ -152,6 +152,14 @@ fn block_text(b: &Block<'_>, text: &mut String) {
     }
 }
 
+/// The text of a tool call as a node's text holds it — its name, then its arguments' values —
+/// into `text` (emptied first).
+pub fn call_text_into(name: &str, arguments: &str, text: &mut String) {
+    text.clear();
+    push(text, name);
+    push_arguments(text, arguments);
+}
+
 /// The values inside tool-call arguments (the raw text when it is not JSON).
 fn push_arguments(text: &mut String, arguments: &str) {
     match serde_json::from_str::<Value>(arguments) {

@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::position::{Position, Positions};
-use super::row::Row;
+use super::row::{Row, add_money};
 use crate::audit::{Audit, ReplaceKind, audit_without_terms};
 use crate::cost::{CallKind, Ledger, PriceTable, ledger_of};
 use crate::{EventIdx, EventLog, Meter, Surface};
@@ -42,7 +42,7 @@ pub struct Analysed {
     /// Where each event lies.
     pub positions: Positions,
     /// The figures of each turn, by turn index (turn 0: the events before the first
-    /// `turn/start`, `None` when there are none).
+    /// `turn/start`, `None` when they made no model call and no compaction).
     pub turns: Vec<Option<Row>>,
     /// The figures of the whole run.
     pub total: Row,
@@ -101,7 +101,18 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
             continue;
         };
         let cost = c.cost.filter(|_| priced);
-        row.cost = add_money(row.cost, cost);
+        // A call without usage shows no bill; one with usage and no price leaves the row's
+        // cost unknown (never 0).
+        let billed = match (priced, c.call.reported, cost) {
+            (false, ..) => None,
+            (true, false, _) => Some(0.0),
+            (true, true, Some(cost)) => Some(cost),
+            (true, true, None) => {
+                row.unpriced_calls += 1;
+                None
+            }
+        };
+        row.cost = add_money(row.cost, billed);
         match c.call.kind {
             CallKind::Agent => {
                 row.agent_calls += 1;
@@ -121,7 +132,7 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
             CallKind::Summarizer => {
                 row.summarizer_calls += 1;
                 row.summarizer_tokens += c.prompt + c.call.tokens.output;
-                row.summarizer_cost = add_money(row.summarizer_cost, cost);
+                row.summarizer_cost = add_money(row.summarizer_cost, billed);
             }
         }
     }
@@ -146,15 +157,18 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
     for o in &audit.over_threshold_requests {
         count(o.event, |row| &mut row.over_threshold);
     }
+    let mut total = empty;
+    for row in &rows {
+        total.add(row);
+    }
     let mut turns: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    // Turn 0 is shown only when something was paid for or compacted before the first
+    // `turn/start`: a log's opening bookkeeping (an inbox splice, a header) is no turn. Its
+    // events still count in the total.
     if let Some(zero) = turns.first_mut()
-        && zero.is_some_and(|r| r.events == 0)
+        && zero.is_some_and(|r| !r.did_anything())
     {
         *zero = None;
-    }
-    let mut total = empty;
-    for row in turns.iter().flatten() {
-        total.add(row);
     }
     Analysed {
         events: n,
@@ -166,12 +180,5 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
         currency: ledger.currency.clone(),
         threshold_ratio: audit.threshold_ratio,
         window: audit.window,
-    }
-}
-
-fn add_money(sum: Option<f64>, cost: Option<f64>) -> Option<f64> {
-    match (sum, cost) {
-        (Some(s), Some(c)) => Some(s + c),
-        (s, _) => s,
     }
 }

@@ -69,7 +69,8 @@ pub enum Run {
 pub enum Measure {
     /// Money: both runs priced.
     Cost,
-    /// Tokens: the prompt and output of every call, agent and summarizer.
+    /// Tokens: the prompt and output of every call, agent and summarizer (no price file, or
+    /// a run with an unpriced call).
     Tokens,
 }
 
@@ -84,6 +85,18 @@ pub struct Cheaper {
     pub a: f64,
     /// B's amount.
     pub b: f64,
+    /// A has calls the price file has no price for (so the runs were set side by side in
+    /// tokens).
+    pub a_unpriced: bool,
+    /// B has calls the price file has no price for.
+    pub b_unpriced: bool,
+}
+
+impl Cheaper {
+    /// The measure fell back to tokens although there is a price file: a run is unpriced.
+    pub fn fell_back(&self) -> bool {
+        self.a_unpriced || self.b_unpriced
+    }
 }
 
 /// The session totals of both runs.
@@ -97,7 +110,7 @@ pub struct Totals {
     pub b_minus_a: Difference,
     /// B / A.
     pub b_over_a: Ratio,
-    /// Which run was cheaper: in money when both are priced, else in tokens.
+    /// Which run was cheaper: in money when both are wholly priced, else in tokens.
     pub cheaper: Cheaper,
 }
 
@@ -123,6 +136,8 @@ impl Totals {
                 measure,
                 a: x,
                 b: y,
+                a_unpriced: a.unpriced_calls > 0,
+                b_unpriced: b.unpriced_calls > 0,
             },
         }
     }

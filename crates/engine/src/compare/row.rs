@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::cost::round_money;
+
 /// One side's figures over some events (a turn, or the session).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Row {
@@ -27,13 +29,18 @@ pub struct Row {
     pub over_threshold: u64,
     /// Tool calls that fetched again what a compaction dropped (viewer-spec §8).
     pub refetches: u64,
-    /// Σ cost of every call, agent and summarizer (`null` without prices).
+    /// Σ cost of every call, agent and summarizer (`null` without prices, or when some call
+    /// with usage has no price: unpriced is never 0).
     pub cost: Option<f64>,
+    /// Calls with usage, agent or summarizer, the price file has no price for (0 without
+    /// prices).
+    pub unpriced_calls: u64,
     /// Summarizer calls (a `compaction/summary` each).
     pub summarizer_calls: u64,
     /// Σ prompt + output of the summarizer calls.
     pub summarizer_tokens: u64,
-    /// Σ cost of the summarizer calls (`null` without prices); the agent calls cost the rest.
+    /// Σ cost of the summarizer calls (`null` without prices, or when one is unpriced); the
+    /// agent calls cost the rest.
     pub summarizer_cost: Option<f64>,
     /// Events.
     pub events: u64,
@@ -44,6 +51,11 @@ impl Row {
     /// calls' prompt and output.
     pub fn tokens(&self) -> u64 {
         self.prompt + self.output + self.summarizer_tokens
+    }
+
+    /// Some model call was made or some compaction ran (or failed) over these events.
+    pub fn did_anything(&self) -> bool {
+        self.agent_calls + self.summarizer_calls + self.summaries + self.prunes + self.failed > 0
     }
 
     /// Adds another row's figures (the peak is the higher of the two).
@@ -58,12 +70,18 @@ impl Row {
         self.peak_total = self.peak_total.max(other.peak_total);
         self.over_threshold += other.over_threshold;
         self.refetches += other.refetches;
-        self.cost = sum(self.cost, other.cost);
+        self.cost = add_money(self.cost, other.cost);
+        self.unpriced_calls += other.unpriced_calls;
         self.summarizer_calls += other.summarizer_calls;
         self.summarizer_tokens += other.summarizer_tokens;
-        self.summarizer_cost = sum(self.summarizer_cost, other.summarizer_cost);
+        self.summarizer_cost = add_money(self.summarizer_cost, other.summarizer_cost);
         self.events += other.events;
     }
+}
+
+/// Two amounts added: unknown when either is (one unpriced call leaves the sum unpriced).
+pub(crate) fn add_money(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    a.zip(b).map(|(a, b)| round_money(a + b))
 }
 
 fn sum<T: std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
@@ -99,6 +117,8 @@ pub struct Difference {
     pub refetches: i64,
     /// See [`Row::cost`].
     pub cost: Option<f64>,
+    /// See [`Row::unpriced_calls`].
+    pub unpriced_calls: i64,
     /// See [`Row::summarizer_calls`].
     pub summarizer_calls: i64,
     /// See [`Row::summarizer_tokens`].
@@ -127,10 +147,12 @@ impl Difference {
             peak_total: minus(b.peak_total, a.peak_total),
             over_threshold: minus(b.over_threshold, a.over_threshold),
             refetches: minus(b.refetches, a.refetches),
-            cost: b.cost.zip(a.cost).map(|(b, a)| b - a),
+            cost: b.cost.zip(a.cost).map(|(b, a)| round_money(b - a)),
+            unpriced_calls: minus(b.unpriced_calls, a.unpriced_calls),
             summarizer_calls: minus(b.summarizer_calls, a.summarizer_calls),
             summarizer_tokens: minus(b.summarizer_tokens, a.summarizer_tokens),
-            summarizer_cost: b.summarizer_cost.zip(a.summarizer_cost).map(|(b, a)| b - a),
+            summarizer_cost: (b.summarizer_cost.zip(a.summarizer_cost))
+                .map(|(b, a)| round_money(b - a)),
             events: minus(b.events, a.events),
         }
     }
@@ -269,5 +291,21 @@ mod tests {
             (150, 50, Some(3), None)
         );
         assert_eq!(t.agent_calls, 4);
+    }
+
+    #[test]
+    fn an_unpriced_turn_leaves_the_total_unpriced_and_money_adds_up_to_its_decimal() {
+        let mut t = row(100, None, Some(0.1));
+        t.add(&row(100, None, Some(0.2)));
+        assert_eq!(t.cost, Some(0.3), "rounded, not 0.30000000000000004");
+        let unpriced = Row {
+            unpriced_calls: 1,
+            ..row(100, None, None)
+        };
+        t.add(&unpriced);
+        assert_eq!((t.cost, t.unpriced_calls), (None, 1));
+        let mut u = unpriced;
+        u.add(&row(100, None, Some(0.5)));
+        assert_eq!(u.cost, None, "in either order");
     }
 }

@@ -66,8 +66,9 @@ fn every_figure_counts_for_the_turn_of_the_last_turn_start_before_it() {
     let a = analysis(&run(), None);
     let turns = &a.analysed.turns;
     assert_eq!(turns.len(), 3);
-    let zero = turns[0].unwrap();
-    assert_eq!((zero.events, zero.agent_calls), (1, 0));
+    // Turn 0 holds only the header: no call, no compaction, so no row (its event still
+    // counts in the total).
+    assert_eq!(turns[0], None);
     let one = turns[1].unwrap();
     assert_eq!(one.events, 15); // seqs 2..=16
     assert_eq!(one.agent_calls, 2);
@@ -98,6 +99,19 @@ fn every_figure_counts_for_the_turn_of_the_last_turn_start_before_it() {
         .map(|c| (c.seq, c.position.turn, c.position.step))
         .collect();
     assert_eq!(at, [(5, 1, 1), (9, 1, 2), (19, 2, 1)]);
+}
+
+#[test]
+fn a_turn_zero_that_paid_for_a_call_is_shown() {
+    let mut lines = vec![header(1)];
+    lines.extend(step(2, 0, 1, [10, 0, 0, 5]));
+    lines.extend([turn_start(5, 1), user(6, 400)]);
+    lines.extend(step(7, 1, 1, [100, 0, 50, 10]));
+    let a = analysis(&lines, None);
+    let zero = a.analysed.turns[0].unwrap();
+    assert_eq!((zero.events, zero.agent_calls, zero.prompt), (4, 1, 10));
+    let c = compare(side(&a), side(&a));
+    assert_eq!(c.turns.iter().map(|t| t.turn).collect::<Vec<_>>(), [0, 1]);
 }
 
 #[test]

@@ -93,6 +93,10 @@ pub fn cheaper_verdict(comparison: &Comparison, currency: Option<&str>) -> Cheap
             (line(counted), line(""))
         }
     };
+    let (head, short) = match fallback_note(t) {
+        Some(note) => (format!("{head} — {note}"), format!("{short} — {note}")),
+        None => (head, short),
+    };
     let why = behaviour(&t.a, &t.b);
     if c.run.is_none() && why.is_empty() {
         return CheaperVerdict {
@@ -111,6 +115,25 @@ pub fn cheaper_verdict(comparison: &Comparison, currency: Option<&str>) -> Cheap
         short,
         detail: Some(format!("{parts}; {why}")),
     }
+}
+
+/// Why a comparison with a price file is in tokens: which run has calls with no price.
+fn fallback_note(t: &super::comparison::Totals) -> Option<String> {
+    if !t.cheaper.fell_back() {
+        return None;
+    }
+    let calls = |n: u64, run: &str| {
+        let s = if n == 1 { "" } else { "s" };
+        format!("{n} call{s} of {run}")
+    };
+    let which = match (t.a.unpriced_calls, t.b.unpriced_calls) {
+        (0, b) => calls(b, "B"),
+        (a, 0) => calls(a, "A"),
+        (a, b) => format!("{} and {}", calls(a, "A"), calls(b, "B")),
+    };
+    Some(format!(
+        "in tokens, not money: the price file has no price for {which}"
+    ))
 }
 
 /// What each run did that differs: compactions, refetches, requests over the threshold, peak.
@@ -193,6 +216,57 @@ mod tests {
         assert_eq!(
             cheaper_line(&comparison(Row::default(), Row::default()), None),
             "neither run was cheaper: both paid for 0 tokens"
+        );
+    }
+
+    #[test]
+    fn a_run_with_an_unpriced_call_is_compared_in_tokens_and_the_line_says_so() {
+        let a = Row {
+            prompt: 100,
+            cost: Some(0.5),
+            ..Row::default()
+        };
+        let b = Row {
+            prompt: 80,
+            cost: None,
+            unpriced_calls: 3,
+            ..Row::default()
+        };
+        let c = comparison(a, b);
+        assert_eq!(c.totals.cheaper.measure, Measure::Tokens);
+        let verdict = cheaper_verdict(&c, Some("USD"));
+        assert_eq!(
+            verdict.head,
+            "B was cheaper than A by 20 tokens (20.0% less; the prompt and output of every call) \
+             — in tokens, not money: the price file has no price for 3 calls of B"
+        );
+        assert!(verdict.short.ends_with("no price for 3 calls of B"));
+        let neither = Row {
+            unpriced_calls: 1,
+            ..a
+        };
+        let neither = Row {
+            cost: None,
+            ..neither
+        };
+        let both = Row {
+            unpriced_calls: 1,
+            ..b
+        };
+        let verdict = cheaper_verdict(
+            &comparison(
+                neither,
+                Row {
+                    prompt: 100,
+                    ..both
+                },
+            ),
+            Some("USD"),
+        );
+        assert_eq!(
+            verdict.head,
+            "neither run was cheaper: both paid for 100 tokens — in tokens, not money: the price \
+             file has no price for 1 call of A and 1 call of B"
         );
     }
 }

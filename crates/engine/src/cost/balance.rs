@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::cache::Gap;
 use super::calls::{Call, Route};
+use super::money::round_money;
 use super::prices::{ModelPrice, PriceTable};
 
 /// A price table resolved for a session's routes.
@@ -52,7 +53,9 @@ impl<'a> Pricing<'a> {
         if !call.reported {
             return None;
         }
-        Some(self.table.cost(self.price(call)?, &call.tokens))
+        Some(round_money(
+            self.table.cost(self.price(call)?, &call.tokens),
+        ))
     }
 }
 
@@ -120,9 +123,9 @@ pub fn balance<'c>(
         prompt_saved += input.saved_per_call as f64 * unit / per;
     }
     Some(Balance {
-        total: summarizer + cache_lost - prompt_saved,
+        total: round_money(summarizer + cache_lost - prompt_saved),
         summarizer,
-        cache_lost,
-        prompt_saved,
+        cache_lost: round_money(cache_lost),
+        prompt_saved: round_money(prompt_saved),
     })
 }

@@ -110,7 +110,9 @@ pub fn fill_positions(
     }
 }
 
-/// Agent calls that had the compaction's replacement in their prompt.
+/// Billed agent calls that had the compaction's replacement in their prompt: a call the
+/// provider refused (no usage reported, e.g. a context-window finish) saved nothing, so it is
+/// not counted — it stays in the ledger's calls with `reported: false`.
 pub fn calls_seeing<'a>(
     facts: &'a CompactionFacts,
     agents: &'a [Call],
@@ -119,4 +121,5 @@ pub fn calls_seeing<'a>(
     agents[from..]
         .iter()
         .take_while(move |c| facts.seen_by(c.cursor))
+        .filter(|c| c.reported)
 }

@@ -9,6 +9,7 @@ use super::cache::{Gap, charged, gap_at, noise};
 use super::calls::{Call, CallKind, Route, Routes};
 use super::compactions::{CompactionFacts, calls_seeing};
 use super::figures::{CompactionCost, CompactionTotals, SummarizerFigures};
+use super::money::round_money;
 use super::prices::PriceTable;
 use super::totals::{LedgerTotals, TurnLedger, sums};
 use crate::audit::ReplaceKind;
@@ -64,6 +65,9 @@ pub struct Ledger {
     pub per: Option<f64>,
     /// The routes calls name (`route` in a call is an index into this).
     pub routes: Vec<PricedRoute>,
+    /// With a price file, the models of the calls with usage it has no price for
+    /// ([`Route::label`], in route order): what leaves the session's cost `null`.
+    pub unpriced_models: Vec<String>,
     /// Every call, in log order.
     pub calls: Vec<PricedCall>,
     /// Every compaction, in log order.
@@ -101,6 +105,9 @@ impl Ledger {
         let compactions = weigh(parts, &agents, caching, pricing.as_ref(), &costs);
         let (turns, totals) = sums(&parts.calls, &costs, caching, pricing.is_some());
         let compaction_totals = compaction_totals(parts, &compactions, &costs, caching, prices);
+        let unpriced_models = pricing
+            .as_ref()
+            .map_or_else(Vec::new, |p| unpriced_models(parts, p));
         Ledger {
             caching,
             cache_noise_median: median,
@@ -120,6 +127,7 @@ impl Ledger {
                         .map(|(key, _)| key.clone()),
                 })
                 .collect(),
+            unpriced_models,
             calls: parts
                 .calls
                 .iter()
@@ -136,6 +144,26 @@ impl Ledger {
             compaction_totals,
         }
     }
+}
+
+/// The labels of the routes some call with usage took that `pricing` has no price for.
+fn unpriced_models(parts: &LedgerParts, pricing: &Pricing<'_>) -> Vec<String> {
+    let mut unpriced = vec![false; parts.routes.list.len()];
+    for c in parts.calls.iter().filter(|c| c.reported) {
+        if pricing.price(c).is_none()
+            && let Some(u) = unpriced.get_mut(c.route as usize)
+        {
+            *u = true;
+        }
+    }
+    parts
+        .routes
+        .list
+        .iter()
+        .zip(unpriced)
+        .filter(|(_, u)| *u)
+        .map(|(r, _)| r.label())
+        .collect()
 }
 
 /// Which compactions lie between the same two agent calls, and which of them is charged the
@@ -256,7 +284,8 @@ fn compaction_totals(
                 .map(|&i| parts.calls[i].reported.then(|| costs[i]).flatten())
                 .sum::<Option<f64>>()
         })
-        .flatten();
+        .flatten()
+        .map(round_money);
     let parts_sum = |get: fn(&Balance) -> f64| -> Option<f64> {
         if !priced {
             return None;
@@ -264,12 +293,13 @@ fn compaction_totals(
         compactions
             .iter()
             .map(|c| c.balance_parts.as_ref().map(get))
-            .sum()
+            .sum::<Option<f64>>()
+            .map(round_money)
     };
     let cache_lost_cost = parts_sum(|b| b.cache_lost);
     let prompt_saved_cost = parts_sum(|b| b.prompt_saved);
     let balance = match (summarizer_cost, cache_lost_cost, prompt_saved_cost) {
-        (Some(s), Some(c), Some(p)) => Some(s + c - p),
+        (Some(s), Some(c), Some(p)) => Some(round_money(s + c - p)),
         _ => None,
     };
     CompactionTotals {

@@ -8,28 +8,40 @@
 //! meter's steps and anchors: the ledger reuses what the meter already read.
 
 mod balance;
+mod break_costs;
 mod cache;
+mod cache_breaks;
 mod calls;
 mod compactions;
+mod cost_sum;
 mod figures;
+mod first_change;
 mod ledger;
 mod money;
 mod prices;
+mod request_shape;
 mod summary;
 mod tokens;
 mod totals;
 
 #[cfg(test)]
+mod cache_breaks_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 pub use balance::{Balance, BalanceInput, Pricing, balance};
+pub use break_costs::{BreakCosts, break_costs};
 pub use cache::{Gap, charged, gap_at, lost_between, median, noise};
+pub use cache_breaks::{CacheBreaks, RequestChange, cache_breaks};
 pub use calls::{Call, CallKind, Route, Routes, agent_calls, summarizer_calls};
 pub use compactions::{CompactionFacts, calls_seeing, compaction_facts, fill_positions};
+pub use cost_sum::CostSum;
 pub use figures::{CompactionCost, CompactionTotals, SummarizerFigures};
+pub use first_change::{Block, Cause, FirstChange, Position};
 pub use ledger::{Ledger, LedgerParts, PricedCall, PricedRoute, charged_in_gaps};
-pub use money::{money, signed_money};
+pub use money::{MONEY_DIGITS, UNPRICED, money, money_or_unpriced, round_money, signed_money};
 pub use prices::{ANY_MODEL, DEFAULT_PER, ModelPrice, PriceError, PriceTable};
+pub use request_shape::{RequestShape, ShapeInputs};
 pub use summary::LedgerSummary;
 pub use tokens::Tokens;
 pub use totals::{LedgerTotals, Totals, TurnLedger};

@@ -19,6 +19,8 @@ pub struct LedgerSummary {
     pub cache_noise_median: Option<u64>,
     /// The price file's currency (`null`: no prices).
     pub currency: Option<String>,
+    /// The models of calls the price file has no price for (see [`Ledger::unpriced_models`]).
+    pub unpriced_models: Vec<String>,
     /// Sums for the session, agent, summarizer and all.
     pub totals: LedgerTotals,
     /// What compaction cost and saved, all together.
@@ -33,6 +35,7 @@ impl LedgerSummary {
             caching: ledger.caching,
             cache_noise_median: ledger.cache_noise_median,
             currency: ledger.currency.clone(),
+            unpriced_models: ledger.unpriced_models.clone(),
             totals: ledger.totals,
             compaction_totals: ledger.compaction_totals.clone(),
         }

@@ -409,6 +409,27 @@ fn an_unpriced_model_leaves_its_balance_null() {
     assert!(l.compactions[0].balance.is_some());
     assert_eq!(l.totals.summarizer.unpriced, 1);
     assert_eq!(l.compaction_totals.balance, None);
+    // Unpriced is never 0: the summarizer's and the session's cost are unknown, the agent's
+    // (every call priced) known; the priced part and the model left out are stated.
+    assert_eq!(l.totals.summarizer.cost, None);
+    assert_eq!(
+        l.totals.summarizer.priced_cost, None,
+        "none of them is priced"
+    );
+    assert_eq!(l.totals.all.cost, None);
+    assert!(l.totals.agent.cost.is_some_and(|c| c > 0.0));
+    assert_eq!(l.totals.all.priced_cost, l.totals.agent.cost);
+    assert_eq!(l.totals.all.unpriced, 1);
+    assert_eq!(l.unpriced_models, ["acme/small"]);
+    assert!(l.turns.iter().any(|t| t.totals.all.cost.is_none()));
+    assert_eq!(l.compaction_totals.summarizer_cost, None);
+    // Every model priced: nothing is left out.
+    let all = ledger(
+        &caching_session(),
+        Some(&PriceTable::parse(PRICES).unwrap()),
+    );
+    assert!(all.unpriced_models.is_empty());
+    assert_eq!(all.totals.all.cost, all.totals.all.priced_cost);
 }
 
 #[test]

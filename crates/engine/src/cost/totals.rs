@@ -1,10 +1,12 @@
 //! The session ledger's sums (viewer-spec §11): every column for agent and summarizer calls,
 //! per turn and for the session, the cache hit rate `Σ cache_read / Σ prompt`, and the cost
-//! when priced. Cache figures are `null` when the log is not caching.
+//! when priced. Cache figures are `null` when the log is not caching; the cost is `null`
+//! unless every call with usage is priced (an unpriced call is never counted as 0).
 
 use serde::Serialize;
 
 use super::calls::{Call, CallKind};
+use super::cost_sum::CostSum;
 use super::tokens::Tokens;
 use crate::KeyMap;
 
@@ -27,9 +29,13 @@ pub struct Totals {
     pub prompt: u64,
     /// `Σ cache_read / Σ prompt` (`null` when not caching or nothing was sent).
     pub cache_hit_rate: Option<f64>,
-    /// Σ cost of the priced calls (`null` without prices).
+    /// Σ cost of every call with usage, when each is priced (`null` without prices, or when
+    /// some call's model has no price: unpriced is never 0).
     pub cost: Option<f64>,
-    /// Calls with usage whose model has no price (their cost is not in `cost`).
+    /// Σ cost of the priced calls alone (`null` without prices, or when none is priced): what
+    /// a report states beside `unpriced` when `cost` is `null`.
+    pub priced_cost: Option<f64>,
+    /// Calls with usage whose model has no price.
     pub unpriced: u64,
 }
 
@@ -60,8 +66,7 @@ struct Sum {
     calls: u64,
     reported: u64,
     tokens: Tokens,
-    cost: f64,
-    unpriced: u64,
+    cost: CostSum,
 }
 
 impl Sum {
@@ -70,10 +75,7 @@ impl Sum {
         if call.reported {
             self.reported += 1;
             self.tokens.add(&call.tokens);
-            match cost {
-                Some(c) => self.cost += c,
-                None => self.unpriced += 1,
-            }
+            self.cost.add(cost);
         }
     }
 
@@ -89,8 +91,13 @@ impl Sum {
             output: t.output,
             prompt,
             cache_hit_rate: (caching && prompt > 0).then(|| t.cache_read as f64 / prompt as f64),
-            cost: priced.then_some(self.cost),
-            unpriced: if priced { self.unpriced } else { 0 },
+            cost: priced.then(|| self.cost.whole()).flatten(),
+            priced_cost: priced.then(|| self.cost.priced_part()).flatten(),
+            unpriced: if priced {
+                self.cost.unpriced_items()
+            } else {
+                0
+            },
         }
     }
 }

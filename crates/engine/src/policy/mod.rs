@@ -42,6 +42,7 @@ mod report;
 mod settings;
 mod spread;
 mod trace;
+pub mod tune;
 mod verdict;
 
 pub use crate::meter::tool_call_blocks;

@@ -66,28 +66,43 @@ pub fn count_ranges(
     if report.mode != ReplayMode::WhatIf {
         return None;
     }
-    let near = report.checks.iter().filter(|c| c.near).count();
-    let likely = &report.totals;
-    let scales = report
-        .first_divergence
-        .as_ref()
-        .and(report.spread)
-        .filter(|s| s.low < 0.0 || s.high > 0.0)
-        .map(|s| [1.0 / (1.0 + s.low).max(0.05), 1.0 / (1.0 + s.high)]);
+    let scales = range_scales(report);
     let others: Vec<Totals> = scales.map_or_else(Vec::new, |pair| {
         pair.iter()
             .map(|&k| replay_scaled(log, meter, input, settings, ReplayMode::WhatIf, k).totals)
             .collect()
     });
+    Some(ranges_of(report, &others, scales))
+}
+
+/// The threshold multipliers of the two replays that bound a what-if `report`'s counts
+/// (`[low end, high end]`), or `None` when it needs none: no divergence, or no spread.
+pub(super) fn range_scales(report: &PolicyReport) -> Option<[f64; 2]> {
+    report
+        .first_divergence
+        .as_ref()
+        .and(report.spread)
+        .filter(|s| s.low < 0.0 || s.high > 0.0)
+        .map(|s| [1.0 / (1.0 + s.low).max(0.05), 1.0 / (1.0 + s.high)])
+}
+
+/// The ranges of `report` given the totals of the replays at `scales`.
+pub(super) fn ranges_of(
+    report: &PolicyReport,
+    others: &[Totals],
+    scales: Option<[f64; 2]>,
+) -> Ranges {
+    let near = report.checks.iter().filter(|c| c.near).count();
+    let likely = &report.totals;
     let of = |get: fn(&Totals) -> usize| {
         let values: Vec<usize> = others.iter().map(get).collect();
         CountRange::of(get(likely), &values)
     };
-    Some(Ranges {
+    Ranges {
         fired: of(|t| t.fired),
         summaries: of(|t| t.summaries),
         prunes: of(|t| t.prunes),
         near,
         threshold_scales: scales,
-    })
+    }
 }

@@ -112,6 +112,26 @@ pub fn find_sessions_within(
     Ok(found)
 }
 
+/// True when `path` is a file that session discovery lists as holding a session (what
+/// `sessions` and the browser show), by the same cheap look at it.
+pub fn is_session_log(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    let candidate = Candidate {
+        path: path.to_path_buf(),
+        size: meta.len(),
+        modified: None,
+    };
+    matches!(
+        probe::probe(&candidate, &ReadLimits::default()),
+        Probe::Sessions(_)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,14 +1,16 @@
-//! "Export this folder…" as the app runs it: starting the child (refused while one runs or when
-//! OUT exists), polling it every frame wherever the app is, the notice naming OUT when it ends,
-//! and its progress in the browser's header.
+//! "Export this folder…" as the app runs it: its menu in the browser's header (the native
+//! folder dialog, or OUT typed), starting the child (refused while one runs or when OUT
+//! exists), polling it every frame wherever the app is, the notice naming OUT when it ends, and
+//! its progress in the header.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui::Ui;
 
 use crate::app::ViewerApp;
-use crate::browser::export::{ExportJob, ExportOutcome};
+use crate::browser::export::{ExportJob, ExportOutcome, suggested_out};
 use crate::chrome::banner::Banner;
+use crate::chrome::path_field::{PathField, remembered_path_field_ui};
 use crate::command::{BrowserCommand, UiCommand};
 use crate::theme;
 
@@ -78,19 +80,21 @@ impl ViewerApp {
     }
 }
 
-/// The browser header's export button, or the running export's progress.
-pub fn export_ui(ui: &mut Ui, job: Option<&ExportJob>, commands: &mut Vec<UiCommand>) {
+/// The browser header's export menu — the native folder dialog and the typed path of OUT
+/// (beside `root` by default) — or the running export's progress.
+pub fn export_ui(ui: &mut Ui, root: &Path, job: Option<&ExportJob>, commands: &mut Vec<UiCommand>) {
     match job {
         None => {
-            if ui
-                .button("Export this folder…")
+            // A click inside must not close it: its path field takes the focus.
+            let config = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("Export this folder…")
+                .config(config)
+                .ui(ui, |ui| export_menu_ui(ui, root, commands))
+                .0
                 .on_hover_text(
                     "Write every session under this folder as Parquet tables to a new folder (surface-viewer export DIR --to OUT; docs/export.md)",
-                )
-                .clicked()
-            {
-                commands.push(BrowserCommand::ExportFolderDialog.into());
-            }
+                );
         }
         Some(job) => {
             let (fraction, text) = match job.progress {
@@ -108,5 +112,25 @@ pub fn export_ui(ui: &mut Ui, job: Option<&ExportJob>, commands: &mut Vec<UiComm
             )
             .on_hover_text(format!("to {}", job.out.display()));
         }
+    }
+}
+
+/// The export menu's two ways to name OUT, a new folder.
+fn export_menu_ui(ui: &mut Ui, root: &Path, commands: &mut Vec<UiCommand>) {
+    if ui.button("Choose the new folder…").clicked() {
+        commands.push(BrowserCommand::ExportFolderDialog.into());
+        ui.close();
+    }
+    let field = PathField {
+        label: "or its path:",
+        hint: "a folder that does not exist yet",
+        button: "Export",
+        enabled: true,
+        max_width: theme::PRICE_PATH_WIDTH,
+    };
+    let initial = || suggested_out(root).display().to_string();
+    if let Some(out) = remembered_path_field_ui(ui, "export-out", initial, &field) {
+        commands.push(BrowserCommand::ExportFolderTo(out).into());
+        ui.close();
     }
 }

@@ -29,8 +29,11 @@ pub struct FleetFigures {
     pub peak_total: u64,
     /// The context window at the end of the log (`None`: the log states none).
     pub window: Option<u64>,
-    /// The session's cost with the price file (`None`: no price file, or nothing priced).
+    /// The session's cost with the price file (`None`: no price file, or some call with usage
+    /// has no price — unpriced, never 0).
     pub cost: Option<f64>,
+    /// The models of the calls the price file has no price for.
+    pub unpriced_models: Vec<String>,
     /// The price file's currency.
     pub currency: Option<String>,
     /// Why the policy could not be replayed (the default settings refused by the window).
@@ -115,6 +118,7 @@ pub fn fleet_of(log: &EventLog, prices: Option<&PriceTable>) -> FleetFigures {
         peak_total: 0,
         window,
         cost: ledger.totals.all.cost,
+        unpriced_models: ledger.unpriced_models.clone(),
         currency: ledger.currency.clone(),
         error: settings.as_ref().err().map(|e| e.to_string()),
     };
@@ -153,6 +157,7 @@ mod tests {
             peak_total: 50,
             window: Some(200),
             cost: None,
+            unpriced_models: Vec::new(),
             currency: None,
             error: None,
         }

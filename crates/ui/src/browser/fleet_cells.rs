@@ -1,8 +1,10 @@
 //! The fleet columns' cells in the sessions browser: the policy's verdict coloured by what it
 //! says, disagreements, peak fill as a percentage (red at or over the window), and the cost in
-//! the price file's currency; each cell's tooltip names its figures.
+//! the price file's currency (`unpriced` when a call's model has no price: never 0); each
+//! cell's tooltip names its figures.
 
 use egui::{RichText, Ui};
+use surface_engine::cost::UNPRICED;
 
 use crate::browser::fleet::{FleetFigures, Verdict};
 use crate::browser::rows::{BrowserRow, Column};
@@ -57,9 +59,16 @@ pub fn fleet_cell(ui: &mut Ui, column: Column, r: &BrowserRow, pal: &theme::Pale
             Some(c) => {
                 ui.label(money(c, f.currency.as_deref()));
             }
+            None if f.currency.is_some() => {
+                ui.label(RichText::new(UNPRICED).color(pal.weak_text))
+                    .on_hover_text(format!(
+                        "The price file has no price for {}: this session's cost is not known",
+                        f.unpriced_models.join(", ")
+                    ));
+            }
             None => {
                 ui.label(RichText::new("–").color(pal.weak_text))
-                    .on_hover_text("No call of this session is priced by the price file");
+                    .on_hover_text("No price file (File ▸ Prices)");
             }
         },
         _ => {}

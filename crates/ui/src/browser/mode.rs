@@ -199,16 +199,16 @@ impl ViewerApp {
         browser::browser_keys(ui.ctx(), text_focus, &mut self.commands);
         self.menu_panel_ui(ui, false);
         if let Some(banner) = &self.chrome.banner {
-            egui::Panel::top("banner")
-                .show(ui, |ui| banner::banner_ui(ui, banner, &mut self.commands));
+            banner::banner_slot_ui(ui, banner, &mut self.commands);
         }
         let Some(b) = self.browser.state.as_mut() else {
             return;
         };
         let export = self.browser.export.as_ref();
+        let root = b.root.clone();
         egui::CentralPanel::default().show(ui, |ui| {
             browser::browser_ui(ui, b, &mut self.commands, |ui, commands| {
-                crate::browser::export_mode::export_ui(ui, export, commands);
+                crate::browser::export_mode::export_ui(ui, &root, export, commands);
             });
         });
     }

@@ -96,6 +96,26 @@ fn torn_tail_line(session: &Session) -> Option<u32> {
 }
 
 /// The banner.
+/// The banner above the panels: an error or the findings banner in a strip of its own; a
+/// notice laid over the top of the panels, so that neither its arrival nor its expiry moves
+/// what is under it (a click aimed at a control lands on it).
+pub fn banner_slot_ui(ui: &mut Ui, banner: &Banner, commands: &mut Vec<UiCommand>) {
+    if !banner.notice {
+        egui::Panel::top("banner").show(ui, |ui| banner_ui(ui, banner, commands));
+        return;
+    }
+    let room = ui.available_rect_before_wrap();
+    let inset = theme::NOTICE_INSET;
+    egui::Area::new(egui::Id::unique("notice"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(room.left_top() + egui::vec2(inset, inset))
+        .show(ui.ctx(), |ui| {
+            ui.set_width(room.width() - 2.0 * inset);
+            banner_ui(ui, banner, commands);
+        });
+}
+
+/// The banner's frame: its icon and text, Dismiss, and Show findings when it offers it.
 pub fn banner_ui(ui: &mut Ui, banner: &Banner, commands: &mut Vec<UiCommand>) {
     let pal = theme::palette(ui);
     let bg = if banner.is_error {

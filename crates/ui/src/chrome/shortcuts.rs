@@ -347,8 +347,13 @@ pub const GESTURES: &[(&str, &str)] = &[
 /// shortcuts apply).
 pub fn consume(ctx: &egui::Context, text_focus: bool) -> Vec<UiCommand> {
     let mut out = Vec::new();
+    // An open menu or context menu closes on Esc: leave the key to it.
+    let popup_open = egui::Popup::is_any_open(ctx);
     ctx.input_mut(|i| {
         for s in SHORTCUTS {
+            if s.key == Key::Escape && popup_open {
+                continue;
+            }
             if s.in_text || !text_focus {
                 let presses = i.count_and_consume_key(s.modifiers, s.key);
                 out.extend(std::iter::repeat_with(s.make).take(presses));

@@ -38,6 +38,7 @@ const TABS: &[(SideTab, &str)] = &[
     (SideTab::Request, "Request"),
     (SideTab::Preview, "Replace preview"),
     (SideTab::Policy, "Policy"),
+    (SideTab::Compare, "Compare"),
 ];
 
 /// The View menu: the theme, the arrows' reach, the families, following, then the panels,
@@ -114,4 +115,34 @@ fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tab, each once (the match fails to compile when a tab is added).
+    #[test]
+    fn the_view_menu_lists_every_tab() {
+        let listed = |tab: SideTab| TABS.iter().filter(|(t, _)| *t == tab).count();
+        for tab in [
+            SideTab::Inspector,
+            SideTab::Preview,
+            SideTab::Compactions,
+            SideTab::Findings,
+            SideTab::Request,
+            SideTab::Policy,
+            SideTab::Compare,
+        ] {
+            match tab {
+                SideTab::Inspector
+                | SideTab::Preview
+                | SideTab::Compactions
+                | SideTab::Findings
+                | SideTab::Request
+                | SideTab::Policy
+                | SideTab::Compare => assert_eq!(listed(tab), 1, "{tab:?}"),
+            }
+        }
+    }
 }

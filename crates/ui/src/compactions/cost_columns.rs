@@ -5,7 +5,7 @@
 use egui::{Color32, RichText, Ui};
 
 use surface_engine::EventIdx;
-use surface_engine::cost::{CompactionCost, Ledger, signed_money};
+use surface_engine::cost::{CompactionCost, Ledger, UNPRICED, signed_money};
 
 use crate::theme::Palette;
 
@@ -166,7 +166,15 @@ pub fn session_line_ui(ui: &mut Ui, ledger: &Ledger, pal: &Palette) {
                     pal.balance_saving
                 }
             }
-            None => pal.text,
+            None => {
+                if ledger.currency.is_some() && !ledger.unpriced_models.is_empty() {
+                    line.push_str(&format!(
+                        "; balance unknown ({UNPRICED}: no price for {})",
+                        ledger.unpriced_models.join(", ")
+                    ));
+                }
+                pal.text
+            }
         };
         ui.label(RichText::new(line).color(color))
             .on_hover_text(format!(

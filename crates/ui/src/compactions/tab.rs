@@ -280,7 +280,8 @@ pub fn compactions_ui(
     };
     state.refresh_order(&audit);
     let pal = theme::palette(ui);
-    summary_ui(ui, &audit, state.cache.running(), &pal);
+    let named = view.threshold_source.named(audit.threshold_ratio);
+    summary_ui(ui, (&audit, &named), state.cache.running(), &pal);
     let ledger = state.cost.ledger().cloned();
     if let Some(l) = &ledger {
         cost_columns::session_line_ui(ui, l, &pal);
@@ -295,12 +296,15 @@ pub fn compactions_ui(
         .selected
         .filter(|&i| audit.replace_of(i).is_some())
         .or(state.compare.shown());
-    let table_height = if focus.is_some() {
-        ui.available_height() * theme::COMPACTION_TABLE_SHARE
-    } else {
-        ui.available_height() * 0.6
-    };
     let order = state.order.clone();
+    // As tall as its rows, up to a share of the tab (the rest for the replace's before | after).
+    let share = if focus.is_some() {
+        theme::COMPACTION_TABLE_SHARE
+    } else {
+        theme::COMPACTION_TABLE_SHARE_ALONE
+    };
+    let rows_height = (order.len() as f32 + 0.5) * theme::COMPACTION_ROW_HEIGHT;
+    let table_height = rows_height.min(ui.available_height() * share);
     // A row selected by a key or a jump is scrolled into view.
     if let Some(row) = view.reveal.and_then(|idx| {
         order
@@ -381,14 +385,16 @@ fn refresh_jobs(
     state
         .cache
         .ensure(session, view.threshold_ratio, Some(ui.ctx()), blocking);
-    let replaying = policy_verdicts(ui, session, state, policy, blocking);
+    let replaying = policy_verdicts(ui, session, state, policy, (view, blocking));
     if state.cache.poll() || replaying || costing {
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_millis(100));
     }
 }
 
-fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
+/// The tab's header: the replace ops, the window and the threshold every figure below is
+/// judged by, `named` (its ratio and who set it), and the counts.
+fn summary_ui(ui: &mut Ui, (audit, named): (&Audit, &str), running: bool, pal: &Palette) {
     let count = |k| audit.replaces.iter().filter(|r| r.kind == k).count();
     use surface_engine::audit::ReplaceKind::{Other, Prune, Summary};
     ui.horizontal_wrapped(|ui| {
@@ -403,7 +409,7 @@ fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
             .strong(),
         );
         let window = match (audit.window, audit.threshold) {
-            (Some(w), Some(t)) => format!("window {w}, threshold {t}"),
+            (Some(w), Some(t)) => format!("window {w}, threshold {t} ({named})"),
             _ => "no window known".to_string(),
         };
         ui.label(RichText::new(window).color(pal.weak_text));
@@ -435,13 +441,14 @@ fn summary_ui(ui: &mut Ui, audit: &Audit, running: bool, pal: &Palette) {
 }
 
 /// Replays the policy with the Policy tab's settings (verify, reusing the tab's job and
-/// report) and takes in the verdicts when a new report landed. True while it runs.
+/// report) and takes in the verdicts when a new report landed — only one judged by the
+/// view's threshold ratio, the one the header names. True while it runs.
 fn policy_verdicts(
     ui: &Ui,
     session: &Session,
     state: &mut CompactionsState,
     policy: &mut PolicyTabState,
-    blocking: bool,
+    (view, blocking): (&ViewState, bool),
 ) -> bool {
     let valid = session.meter().is_some_and(|meter| {
         policy
@@ -459,9 +466,12 @@ fn policy_verdicts(
         );
     }
     let running = policy.job.poll();
-    state
-        .verdicts
-        .refresh(policy.job.landed(ReplayMode::Verify).filter(|_| valid));
+    state.verdicts.refresh(
+        policy
+            .job
+            .landed(ReplayMode::Verify)
+            .filter(|(_, report)| valid && report.settings.threshold_ratio == view.threshold_ratio),
+    );
     running
 }
 

@@ -9,11 +9,13 @@ use crate::compare::job::Compared;
 use crate::theme;
 
 /// Shows B's events; `scroll_to` scrolls B's position into view once.
+/// Each comparison scrolls on its own (a new one starts at the top, not at the last one's
+/// offset).
 pub fn b_timeline_ui(ui: &mut Ui, run: &Compared, b_cursor: Option<usize>, scroll_to: bool) {
     let pal = theme::palette(ui);
     let log = &run.b_log;
     let mut area = egui::ScrollArea::vertical()
-        .id_salt("compare-b-timeline")
+        .id_salt(("compare-b-timeline", std::ptr::from_ref(run) as usize))
         .max_height(theme::COMPARE_B_TIMELINE_HEIGHT)
         .auto_shrink([false, true]);
     if scroll_to && let Some(at) = b_cursor {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use egui::{RichText, Ui};
 
+use crate::chrome::path_field::{PathField, remembered_path_field_ui};
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;
 use crate::theme;
@@ -43,24 +44,17 @@ pub fn pick_b_ui(
             }
         }
     }
-    let id = ui.scope_id().with("compare-b-path");
-    let mut text = ui.data_mut(|d| d.get_temp::<String>(id).unwrap_or_default());
-    ui.horizontal(|ui| {
-        let label = ui.label("or its path:");
-        let field = ui
-            .add(
-                egui::TextEdit::singleline(&mut text)
-                    .hint_text("the second run's file")
-                    .desired_width(theme::PRICE_PATH_WIDTH.min(ui.available_width() - 90.0)),
-            )
-            .labelled_by(label.id);
-        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Compare with it").clicked() || enter) && !text.trim().is_empty() {
-            commands.push(CompareCommand::With(PathBuf::from(text.trim())).into());
-            chose = true;
-        }
-    });
-    ui.data_mut(|d| d.insert_temp(id, text));
+    let field = PathField {
+        label: "or its path:",
+        hint: "the second run's file",
+        button: "Compare with it",
+        enabled: true,
+        max_width: theme::PRICE_PATH_WIDTH,
+    };
+    if let Some(typed) = remembered_path_field_ui(ui, "compare-b-path", String::new, &field) {
+        commands.push(CompareCommand::With(typed).into());
+        chose = true;
+    }
     if chose && menu {
         ui.close();
     }

@@ -84,10 +84,11 @@ pub fn compare_ui(
     egui::ScrollArea::horizontal().show(ui, |ui| {
         table_ui(ui, &run, state.selected_turn, commands);
     });
-    let scroll = std::mem::take(&mut state.scroll_b);
+    // Taken only while the timeline is open: a move made while it is folded shows on opening.
     egui::CollapsingHeader::new("B's timeline")
         .id_salt("compare-b-timeline-header")
         .show(ui, |ui| {
+            let scroll = std::mem::take(&mut state.scroll_b);
             crate::compare::b_timeline::b_timeline_ui(ui, &run, state.b_cursor, scroll)
         });
 }

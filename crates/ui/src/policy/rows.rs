@@ -200,19 +200,35 @@ pub fn reason_text(check: &CheckVerdict) -> Option<String> {
     }
 }
 
-/// The totals side by side: a name, the log's figure, the replay's.
-pub fn totals_rows(log: &Totals, replay: &Totals) -> Vec<(&'static str, String, String)> {
-    let row = |name, f: fn(&Totals) -> String| (name, f(log), f(replay));
+/// The totals side by side: a name, the log's figure, the replay's. `window` is the replay's
+/// context window (with none no check is a pressure check: they are between-turn checks) and
+/// `ratio` the threshold ratio both columns' requests are counted against, named in the row.
+pub fn totals_rows(
+    log: &Totals,
+    replay: &Totals,
+    (window, ratio): (Option<u64>, f64),
+) -> Vec<(String, String, String)> {
+    let row = |name: &str, f: fn(&Totals) -> String| (name.to_string(), f(log), f(replay));
+    let checks = if window.is_some() {
+        "pressure checks"
+    } else {
+        "between-turn checks (no window)"
+    };
+    let over = match window {
+        Some(w) => format!(
+            "requests over {} (T {ratio})",
+            surface_engine::meter::threshold(w, ratio)
+        ),
+        None => format!("requests over T {ratio}"),
+    };
     vec![
-        row("pressure checks", |t| t.checks.to_string()),
-        row("checks that compacted", |t| t.fired.to_string()),
+        row(checks, |t| t.checks.to_string()),
+        row("fired", |t| t.fired.to_string()),
         row("prunes", |t| t.prunes.to_string()),
         row("summaries", |t| t.summaries.to_string()),
         row("tokens summarised", |t| t.summarized_tokens.to_string()),
         row("peak fill (tokens)", |t| t.peak_total.to_string()),
-        row("requests over the threshold", |t| {
-            t.requests_over_threshold.to_string()
-        }),
+        row(&over, |t| t.requests_over_threshold.to_string()),
         row("requests over the window", |t| {
             t.requests_over_window.to_string()
         }),
@@ -350,9 +366,20 @@ mod tests {
             peak_total: 700,
             ..Totals::default()
         };
-        let rows = totals_rows(&log, &replay);
+        let rows = totals_rows(&log, &replay, (Some(16000), 0.7));
+        let named = |n: &str| rows.iter().any(|(name, _, _)| name == n);
         assert_eq!(rows.len(), 8);
-        assert!(rows.contains(&("summaries", "2".into(), "5".into())));
-        assert!(rows.contains(&("peak fill (tokens)", "950".into(), "700".into())));
+        assert!(rows.contains(&("summaries".into(), "2".into(), "5".into())));
+        assert!(rows.contains(&("peak fill (tokens)".into(), "950".into(), "700".into())));
+        assert!(named("fired"), "as the CLI says");
+        assert!(named("pressure checks"));
+        assert!(named("requests over 11200 (T 0.7)"));
+        // With no window no check is a pressure check.
+        let rows = totals_rows(&log, &replay, (None, 0.8));
+        assert!(rows.iter().all(|(name, _, _)| name != "pressure checks"));
+        assert!(
+            rows.iter()
+                .any(|(name, _, _)| name == "between-turn checks (no window)")
+        );
     }
 }

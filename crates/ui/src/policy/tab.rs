@@ -376,6 +376,8 @@ fn divergence_ui(
     match &report.first_divergence {
         Some(d) => {
             ui.horizontal_wrapped(|ui| {
+                // The link and its reason read as one sentence: no gap before the colon.
+                ui.spacing_mut().item_spacing.x = 0.0;
                 let link = ui
                     .link(
                         RichText::new(format!("First divergence at seq {}", d.step_start_seq))
@@ -426,8 +428,10 @@ fn summary_ui(ui: &mut Ui, report: &PolicyReport, palette: &theme::Palette) {
             ui.label(RichText::new("actual").strong());
             ui.label(RichText::new(replay).strong());
             ui.end_row();
-            for (name, actual, what_if) in totals_rows(&report.actual_totals, &report.totals) {
-                ui.label(name);
+            let basis = (report.window, report.settings.threshold_ratio);
+            for (name, actual, what_if) in totals_rows(&report.actual_totals, &report.totals, basis)
+            {
+                ui.label(&name);
                 ui.label(actual);
                 ui.label(what_if)
                     .on_hover_text(format!("{name} ({replay})"));

@@ -66,8 +66,16 @@ fn row_width(ui: &Ui) -> f32 {
     ui.available_width().max(columns + theme::SPACE)
 }
 
-/// Shows the table of `report`; the check measured at `cursor` is marked, and scrolled to
-/// when `reveal` (the cursor just jumped).
+/// The check at `cursor`: the last one measured at or before it (`None` before the first).
+fn check_at(report: &PolicyReport, cursor: usize) -> Option<usize> {
+    report
+        .checks
+        .partition_point(|c| c.cursor <= cursor)
+        .checked_sub(1)
+}
+
+/// Shows the table of `report`; the check at `cursor` ([`check_at`]) is marked, and scrolled
+/// to when `reveal` (the cursor just jumped).
 pub fn verdict_table_ui(
     ui: &mut Ui,
     report: &Arc<PolicyReport>,
@@ -81,7 +89,8 @@ pub fn verdict_table_ui(
         return;
     }
     table.layout(report);
-    if reveal && let Some(k) = report.checks.iter().position(|c| c.cursor == cursor) {
+    let at = check_at(report, cursor);
+    if reveal && let Some(k) = at {
         table.reveal(k);
     }
     ScrollArea::horizontal()
@@ -114,7 +123,7 @@ pub fn verdict_table_ui(
                             origin + Vec2::new(0.0, top),
                             origin + Vec2::new(width, bottom),
                         );
-                        let here = check.cursor == cursor;
+                        let here = at == Some(k);
                         row_ui(ui, rect, (k, check), here, &pal, commands);
                     }
                 });

@@ -2,13 +2,14 @@
 //! resulting surface, an editable summary, the exact event line, copy, and "save as new log"
 //! with what `check` would say about the saved file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui::{RichText, ScrollArea, Ui};
 
 use surface_engine::{Preview, Severity};
-use surface_store::Format;
+use surface_store::{Format, WriteTarget};
 
+use crate::chrome::path_field::{PathField, path_field_ui};
 use crate::command::PreviewCommand;
 use crate::command::UiCommand;
 use crate::command::WindowCommand;
@@ -198,29 +199,21 @@ fn save_ui(
             commands.push(PreviewCommand::SaveDialog.into());
         }
     });
-    let label = ui.label("or to path:");
-    // Right to left: the button at the panel's edge first, the path field in what is left —
-    // both stay inside the panel however narrow it is.
-    ui.horizontal(|ui| {
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let write = ui.add_enabled(can_save, egui::Button::new("Write"));
-            ui.add(
-                egui::TextEdit::singleline(&mut state.save_path)
-                    .desired_width(ui.available_width()),
-            )
-            .labelled_by(label.id);
-            if write.clicked() {
-                let target = PathBuf::from(state.save_path.trim());
-                // The open log is refused by the save itself, with its reason: nothing to ask.
-                if target.exists() && !state.path_is_the_log(session) {
-                    state.confirm_replace = Some(target);
-                } else {
-                    state.confirm_replace = None;
-                    commands.push(PreviewCommand::SaveAs(target).into());
-                }
-            }
-        });
-    });
+    let field = PathField {
+        label: "or to path:",
+        hint: "the new log's file",
+        button: "Write",
+        enabled: can_save,
+        max_width: f32::INFINITY,
+    };
+    if let Some(target) = path_field_ui(ui, &mut state.save_path, &field) {
+        if asks_before_replacing(&target, session) {
+            state.confirm_replace = Some(target);
+        } else {
+            state.confirm_replace = None;
+            commands.push(PreviewCommand::SaveAs(target).into());
+        }
+    }
     if state.path_is_the_log(session) {
         ui.label(
             RichText::new(
@@ -230,6 +223,17 @@ fn save_ui(
         );
     }
     replace_question_ui(ui, state, commands);
+}
+
+/// True when `target` exists and the store's write rule would let a confirmation replace it:
+/// the open log, a file of its session and any session log are refused by the save itself,
+/// with their reason — nothing to ask.
+fn asks_before_replacing(target: &Path, session: &Session) -> bool {
+    std::fs::symlink_metadata(target).is_ok()
+        && WriteTarget::new(target, session.path())
+            .replacing(true)
+            .check()
+            .is_ok()
 }
 
 /// "… exists. Replace it?" for the path asked about, while that path is the one typed.

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use surface_store::{Format, LogBytes, refuse_the_log, write_log_with_line};
+use surface_store::{Format, LogBytes, write_log_with_line};
 
 use crate::preview::state::PreviewState;
 use crate::session::loaded::Session;
@@ -13,7 +13,8 @@ use crate::session::loader::Source;
 
 /// Writes a copy of the open log with the preview's event line appended to `target`,
 /// atomically. Refuses invalid ops (at the cursor or at the end of the log, where the line
-/// lands), SQLite logs, the open log itself, and an existing file unless `replace`.
+/// lands), SQLite logs, and what the store's write rule refuses: the open log itself, any
+/// session log, and an existing file unless `replace`.
 pub fn save_as_new_log(
     session: &Session,
     state: &PreviewState,
@@ -37,16 +38,6 @@ pub fn save_as_new_log(
     if target.as_os_str().is_empty() {
         anyhow::bail!("no target path given");
     }
-    // The open log first, with its own reason: whether it exists is not the question.
-    if let Some(log) = session.path() {
-        refuse_the_log(target, log)?;
-    }
-    if !replace && target.exists() {
-        anyhow::bail!(
-            "{} already exists (confirm to replace it)",
-            target.display()
-        );
-    }
     let log = match &session.source {
         Source::Path(p) => LogBytes::File(p),
         Source::Embedded { bytes, .. } => LogBytes::Memory(bytes),
@@ -56,8 +47,11 @@ pub fn save_as_new_log(
             "saving a new log is supported for JSONL and Zstandard files; copy the event line instead"
         );
     }
+    // The store's rule: never the open log or its session, never a session log, an existing
+    // file only when the user confirmed.
     Ok(write_log_with_line(
         target,
+        replace,
         log,
         session.format,
         &preview.event_line(),

@@ -139,14 +139,65 @@ impl PreviewState {
         is
     }
 
-    /// A default path for the new log: next to the open one, with a suffix.
+    /// A default path for the new log: next to the open one, with a suffix — except for the
+    /// bundled sample, whose folder is the build tree (or nowhere, compiled in): the user's
+    /// home folder then, or the current one.
     pub fn suggested_path(&self, session: Option<&Session>) -> Option<PathBuf> {
-        let path = session?.path()?;
-        let stem = path
-            .file_name()?
-            .to_string_lossy()
-            .replace(".session.jsonl", "")
-            .replace(".jsonl", "");
-        Some(path.with_file_name(format!("{stem}.with-replace.session.jsonl")))
+        let path = session?.path();
+        let home = || {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|h| h.is_dir())
+                .or_else(|| std::env::current_dir().ok())
+        };
+        suggested_for(path, crate::session::loader::is_bundled_sample, home)
+    }
+}
+
+/// The new log's path for a log at `path` (`None`: the compiled-in sample): beside it with a
+/// suffix, or in `elsewhere()` when it is the bundled sample (`is_sample`).
+fn suggested_for(
+    path: Option<&Path>,
+    is_sample: impl Fn(&Path) -> bool,
+    elsewhere: impl FnOnce() -> Option<PathBuf>,
+) -> Option<PathBuf> {
+    let name = path
+        .and_then(Path::file_name)
+        .map_or_else(|| "sample.session.jsonl".into(), |n| n.to_string_lossy());
+    let stem = name.replace(".session.jsonl", "").replace(".jsonl", "");
+    let file = format!("{stem}.with-replace.session.jsonl");
+    match path {
+        Some(p) if !is_sample(p) => Some(p.with_file_name(file)),
+        _ => Some(elsewhere()?.join(file)),
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_is_saved_at_home_and_any_other_log_beside_itself() {
+        let sample = Path::new("/build/tree/assets/sample.session.jsonl");
+        let is_sample = |p: &Path| p == sample;
+        let home = || Some(PathBuf::from("/home/me"));
+        assert_eq!(
+            suggested_for(Some(sample), is_sample, home),
+            Some(PathBuf::from("/home/me/sample.with-replace.session.jsonl"))
+        );
+        assert_eq!(
+            suggested_for(None, is_sample, home),
+            Some(PathBuf::from("/home/me/sample.with-replace.session.jsonl"))
+        );
+        assert_eq!(
+            suggested_for(Some(Path::new("/runs/a.jsonl")), is_sample, home),
+            Some(PathBuf::from("/runs/a.with-replace.session.jsonl"))
+        );
+        // The real bundled sample is recognised.
+        if let Some(crate::session::loader::Source::Path(p)) =
+            crate::session::loader::sample_source()
+        {
+            assert!(crate::session::loader::is_bundled_sample(&p));
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use egui::{RichText, Ui};
 
+use crate::chrome::path_field::{PathField, remembered_path_field_ui};
 use crate::command::UiCommand;
 use crate::prices::command::PriceCommand;
 use crate::theme;
@@ -32,24 +33,18 @@ pub fn prices_menu_ui(
         commands.push(PriceCommand::ChooseDialog.into());
         ui.close();
     }
-    let id = ui.scope_id().with("price-path");
-    let mut text = ui.data_mut(|d| {
-        d.get_temp::<String>(id)
-            .unwrap_or_else(|| path.map_or(String::new(), |p| p.display().to_string()))
-    });
-    ui.horizontal(|ui| {
-        let field = ui.add(
-            egui::TextEdit::singleline(&mut text)
-                .hint_text("path of a price file")
-                .desired_width(theme::PRICE_PATH_WIDTH),
-        );
-        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Use").clicked() || enter) && !text.trim().is_empty() {
-            commands.push(PriceCommand::Use(text.trim().into()).into());
-            ui.close();
-        }
-    });
-    ui.data_mut(|d| d.insert_temp(id, text));
+    let field = PathField {
+        label: "or its path:",
+        hint: "path of a price file",
+        button: "Use",
+        enabled: true,
+        max_width: theme::PRICE_PATH_WIDTH,
+    };
+    let initial = || path.map_or(String::new(), |p| p.display().to_string());
+    if let Some(typed) = remembered_path_field_ui(ui, "price-path", initial, &field) {
+        commands.push(PriceCommand::Use(typed).into());
+        ui.close();
+    }
     if ui
         .add_enabled(path.is_some(), egui::Button::new("No prices (tokens only)"))
         .clicked()

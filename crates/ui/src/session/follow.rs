@@ -1,7 +1,8 @@
 //! Live follow in the viewer: the store's `Follower` ([`crate::session::follow_state`]) is
-//! polled when the file changes (`notify`) or every half second (the fallback when change
-//! events are unavailable), and new events go through the engine's delta processing. The viewer
-//! only reads the file.
+//! polled when the file changes (`notify`, or a thread's look every half second when change
+//! events are unavailable), and new events go through the engine's delta processing. While the
+//! file stays as it is the window draws nothing: no frame is asked for. The viewer only reads
+//! the file.
 
 use std::path::Path;
 
@@ -42,8 +43,12 @@ impl ViewerApp {
         let now = std::time::Instant::now();
         if self.jobs.synchronous || follow.due(now) {
             let was_at_end = session.cursor() == session.len();
-            // A search thread may hold the log for a moment; poll again next frame then.
-            if let Some(log) = std::sync::Arc::get_mut(&mut session.log) {
+            // A search thread may hold the log for a moment; poll again shortly then.
+            let Some(log) = std::sync::Arc::get_mut(&mut session.log) else {
+                ctx.request_repaint_after(HELD_RETRY);
+                return;
+            };
+            {
                 match follow.poll(log, now) {
                     Ok(FollowUpdate::Appended { events }) if events > 0 => {
                         session.absorb_appended();
@@ -91,6 +96,17 @@ impl ViewerApp {
                 .search
                 .restart(&session.log, Some(ctx), self.jobs.synchronous);
         }
-        ctx.request_repaint_after(POLL_EVERY);
+        // Idle while the file stays as it is: the watch wakes the window when it changes.
+        if session.findings_stale
+            && let Some(left) = follow.settles_in(now)
+        {
+            ctx.request_repaint_after(left);
+        }
+        if follow.unwatched() {
+            ctx.request_repaint_after(POLL_EVERY);
+        }
     }
 }
+
+/// How soon to poll again when a search thread held the log.
+const HELD_RETRY: std::time::Duration = std::time::Duration::from_millis(50);

@@ -473,13 +473,24 @@ const EMBEDDED_SAMPLE: &[u8] = include_bytes!(concat!(
     "/../../assets/sample.session.jsonl"
 ));
 
+/// The bundled sample's file in the source tree.
+fn bundled_sample_path() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/sample.session.jsonl"
+    ))
+}
+
+/// True when `path` is the bundled sample's file in the source tree (under any spelling).
+pub fn is_bundled_sample(path: &Path) -> bool {
+    let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+    canonical(path).is_some_and(|p| Some(p) == canonical(&bundled_sample_path()))
+}
+
 /// The bundled sample: the file in `assets/` next to the crate when it exists at run time
 /// (so edits show without a rebuild), else the copy compiled into the binary.
 pub fn sample_source() -> Option<Source> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/sample.session.jsonl"
-    ));
+    let path = bundled_sample_path();
     // The crate lives in `crates/ui`: name the file by its plain path, not through `..`.
     if let Ok(path) = std::fs::canonicalize(&path)
         && path.is_file()

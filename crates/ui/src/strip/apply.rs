@@ -8,6 +8,7 @@ use crate::chrome::banner::Banner;
 use crate::strip::axis::{Axis, has_time_axis};
 use crate::strip::command::StripCommand;
 use crate::strip::zoom::Zoom;
+use crate::threshold::ThresholdSource;
 
 impl ViewerApp {
     /// Applies a command of the context strip.
@@ -34,7 +35,7 @@ impl ViewerApp {
             StripCommand::ToggleTimeAxis => self.toggle_time_axis(),
             StripCommand::SetThresholdRatio(r) => {
                 if r > 0.0 && r.is_finite() {
-                    self.view.threshold_ratio = r;
+                    self.set_threshold_ratio(r, ThresholdSource::Strip);
                 }
             }
             StripCommand::ShowWhatIf(shown) => self.panels.strip.hide_what_if = !shown,

@@ -714,6 +714,23 @@ fn paint(
             rect.y_range(),
             Stroke::new(theme::STROKE_MEDIUM, pal.text),
         );
+    } else if let Some((align, text)) = off_zoom_hint(f) {
+        // Home, End or go to seq took the cursor out of the zoomed range: say which way.
+        let at = align.pos_in_rect(&rect.shrink(theme::SPACE_SMALL));
+        let font = egui::FontId::proportional(theme::STRIP_LABEL_SIZE);
+        painter.text(at, align, text, font, pal.text);
+    }
+}
+
+/// Where the cursor is when it is off the zoomed strip (`f`, its fraction of the zoom, is
+/// below 0 or above 1): the edge to say it at, and what to say.
+fn off_zoom_hint(f: f64) -> Option<(egui::Align2, &'static str)> {
+    if f < 0.0 {
+        Some((egui::Align2::LEFT_TOP, "◀ cursor (before the zoomed range)"))
+    } else if f > 1.0 {
+        Some((egui::Align2::RIGHT_TOP, "cursor (after the zoomed range) ▶"))
+    } else {
+        None
     }
 }
 
@@ -931,6 +948,20 @@ pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cursor_off_the_zoom_is_said_at_the_edge_it_went_past() {
+        assert_eq!(off_zoom_hint(0.5), None);
+        assert_eq!(off_zoom_hint(1.0), None);
+        assert_eq!(
+            off_zoom_hint(-0.2).map(|h| h.0),
+            Some(egui::Align2::LEFT_TOP)
+        );
+        assert_eq!(
+            off_zoom_hint(3.0).map(|h| h.0),
+            Some(egui::Align2::RIGHT_TOP)
+        );
+    }
 
     #[test]
     fn the_visible_events_hold_every_event_inside_the_range_shown() {

@@ -1,0 +1,146 @@
+//! `cost --requests`: every request's first change against the previous agent request
+//! (viewer-spec §16) — in the JSON document as `requests` and the session's totals, as a
+//! table after the report, or as CSV with one row per request.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::csv_out::CsvWriter;
+use surface_engine::cost::{
+    BreakCosts, CacheBreaks, LedgerParts, PriceTable, RequestChange, break_costs, money,
+};
+
+/// The JSON members `--requests` adds.
+#[derive(Serialize)]
+pub struct RequestsPart<'a> {
+    /// One per call.
+    requests: &'a [RequestChange],
+    /// Σ resent tokens.
+    resent_tokens: Option<u64>,
+    /// Σ resent tokens by cause.
+    resent_by_cause: &'a Option<BTreeMap<&'static str, u64>>,
+    /// Σ provider misses.
+    provider_miss: Option<u64>,
+    /// Their money, with a price file.
+    #[serde(flatten)]
+    costs: BreakCosts,
+}
+
+impl<'a> RequestsPart<'a> {
+    /// The part of `breaks`, priced by `prices` at `parts`' routes.
+    pub fn new(breaks: &'a CacheBreaks, parts: &LedgerParts, prices: Option<&PriceTable>) -> Self {
+        RequestsPart {
+            requests: &breaks.requests,
+            resent_tokens: breaks.resent_tokens,
+            resent_by_cause: &breaks.resent_by_cause,
+            provider_miss: breaks.provider_miss,
+            costs: prices.map_or_else(BreakCosts::default, |p| {
+                break_costs(breaks, &parts.routes, p)
+            }),
+        }
+    }
+}
+
+/// The columns of `cost --requests --csv`.
+pub const COLUMNS: [&str; 14] = [
+    "seq",
+    "kind",
+    "against",
+    "cause",
+    "block",
+    "index",
+    "at_seq",
+    "replace_seq",
+    "replace_kind",
+    "prefix_tokens",
+    "resent_tokens",
+    "expected_cache_read",
+    "cache_read",
+    "provider_miss",
+];
+
+/// One CSV row per request.
+pub fn csv(part: &RequestsPart<'_>) -> std::io::Result<Vec<u8>> {
+    let mut out = CsvWriter::new(Vec::new(), &COLUMNS)?;
+    for r in part.requests {
+        let c = &r.first_change;
+        out.row(&[
+            r.seq.into(),
+            r.kind.as_str().into(),
+            r.against.into(),
+            c.cause.as_str().into(),
+            c.at.block.as_str().into(),
+            c.at.index.into(),
+            c.at.seq.into(),
+            c.replace_seq.into(),
+            c.replace_kind.map(|k| k.as_str()).into(),
+            r.prefix_tokens.into(),
+            r.resent_tokens.into(),
+            r.expected_cache_read.into(),
+            r.cache_read.into(),
+            r.provider_miss.into(),
+        ])?;
+    }
+    Ok(out.into_inner())
+}
+
+/// The table after the report, and the session's totals.
+pub fn human(part: &RequestsPart<'_>, currency: Option<&str>) -> String {
+    let mut out =
+        String::from("\nwhy the cache missed (first change against the previous agent request)\n");
+    let _ = writeln!(
+        out,
+        "{:>8} {:<10} {:<44} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "seq", "kind", "first change", "prefix", "resent", "expected", "read", "miss"
+    );
+    let dash = |v: Option<u64>| v.map_or("—".to_string(), |v| v.to_string());
+    for r in part.requests {
+        let _ = writeln!(
+            out,
+            "{:>8} {:<10} {:<44} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            r.seq,
+            r.kind.as_str(),
+            r.first_change.describe(),
+            r.prefix_tokens,
+            r.resent_tokens,
+            dash(r.expected_cache_read),
+            dash(r.cache_read),
+            dash(r.provider_miss),
+        );
+    }
+    let Some(by_cause) = part.resent_by_cause else {
+        out.push_str(
+            "the provider reports no cache reads: resent tokens and misses are not shown\n",
+        );
+        return out;
+    };
+    let costs = part.costs.resent_cost_by_cause.as_ref();
+    let priced = |c: Option<f64>| match (c, currency) {
+        (Some(c), Some(cur)) => format!(" ({} {cur})", money(c)),
+        _ => String::new(),
+    };
+    let causes: Vec<String> = by_cause
+        .iter()
+        .filter(|&(_, &t)| t > 0)
+        .map(|(&k, t)| {
+            let cost = costs.and_then(|m| m.get(k).copied().flatten());
+            format!("{k} {t}{}", priced(cost))
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "resent: {} tokens{} — {}; provider misses: {} tokens{}",
+        part.resent_tokens.unwrap_or_default(),
+        priced(part.costs.resent_cost),
+        if causes.is_empty() {
+            "none".to_string()
+        } else {
+            causes.join(", ")
+        },
+        part.provider_miss.unwrap_or_default(),
+        priced(part.costs.provider_miss_cost),
+    );
+    out
+}
