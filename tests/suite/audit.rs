@@ -1060,5 +1060,6 @@ fn the_html_report_of_a_long_log_links_only_to_sections_it_holds() {
     assert!(html.contains("lowest to highest in each column"));
     assert!(html.contains("<th>policy</th>"));
     assert!(html.contains("as the policy decided") || html.contains("class=\"differs\""));
-    assert_eq!(well_formed(&html).iter().filter(|n| *n == "svg").count(), 1);
+    // Two charts: the context curve and what the summaries kept, by kind of fact.
+    assert_eq!(well_formed(&html).iter().filter(|n| *n == "svg").count(), 2);
 }

@@ -400,7 +400,7 @@ fn p11_refused_calls_are_not_counted_as_calls_after_a_compaction() {
         .collect();
     assert!(refused.len() >= 2, "{refused:?}");
     // They stay among the calls, unreported.
-    assert!(l.calls.iter().filter(|c| !c.reported).count() >= 2);
+    assert!(l.calls.iter().filter(|c| !c.call.reported).count() >= 2);
     // A compaction whose replacement they held is credited with the billed calls only.
     let every_request = raw_compactions_counting(&ev, &all);
     let held_refused: Vec<u64> = raw

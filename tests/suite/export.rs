@@ -803,12 +803,12 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
 fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     // Prices for mock-a only: p01, its packed copy and p02 are priced, p11 (mock-o) and p12
     // (mock-m) are not.
-    let text = r#"{"currency": "EUR", "models": {
+    let price_text = r#"{"currency": "EUR", "models": {
         "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.json");
-    std::fs::write(&prices, text).unwrap();
-    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    std::fs::write(&prices, price_text).unwrap();
+    let table = surface_engine::cost::PriceTable::parse(price_text).unwrap();
     let out = dir.path().join("out");
     let policy = root().join("tests/fixtures/policy");
     let done = run(&[

@@ -63,9 +63,9 @@ fn the_tab_shows_the_divergence_and_the_rows(size: (f32, f32)) {
         assert!(node.rect().right() <= size.0 && node.rect().bottom() <= size.1);
     }
     harness.get_by_label_contains("B was cheaper than A");
-    // A row per turn (0 to 3) and the totals.
-    assert_eq!(harness.state().compare_turns(), 4);
-    for turn in ["turn 0", "turn 1", "turn 2", "turn 3", "total"] {
+    // A row per turn (1 to 3: turn 0 made no call) and the totals.
+    assert_eq!(harness.state().compare_turns(), 3);
+    for turn in ["turn 1", "turn 2", "turn 3", "total"] {
         let node = harness.get_by_label(turn);
         assert!(
             node.rect().bottom() <= size.1,

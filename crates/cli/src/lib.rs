@@ -58,7 +58,7 @@ some session could not be read (its sessions row holds the error), 2 when none c
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
 Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, \
-compare, sessions, export; without one, the desktop viewer opens.";
+compare, tune, sessions, export; without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.

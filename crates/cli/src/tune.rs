@@ -119,16 +119,17 @@ pub fn run(options: &TuneOptions) -> anyhow::Result<u8> {
     let constraints = options.constraints()?;
     let prices = options.prices.read()?;
     let objective = options.objective(prices.is_some())?;
+    // The page's target is judged before the sweep: a refusal costs the user no wait.
+    let html_target = options
+        .html
+        .as_deref()
+        .map(|out| surface_store::WriteTarget::new(out, None).replacing(options.force));
+    if let Some(target) = &html_target {
+        target.check()?;
+    }
     let swept = sweep(options, &grid, prices.as_ref(), objective, &constraints)?;
-    if let Some(out) = &options.html {
-        let page = html::page(&swept);
-        if !options.force && out.exists() {
-            bail!(
-                "--html: {} exists (give --force to replace it)",
-                out.display()
-            );
-        }
-        surface_store::write_new_file(out, page.as_bytes(), None)?;
+    if let Some(target) = &html_target {
+        surface_store::write_file_safely(target, html::page(&swept).as_bytes())?;
     }
     let text = if options.json {
         let mut t = serde_json::to_vec_pretty(&outputs::json(&swept))?;

@@ -45,9 +45,12 @@ pub enum WriteError {
         .0.display()
     )]
     Exists(PathBuf),
-    /// The target names a folder, not a file.
+    /// The target names no file (a path ending in `..` or a root).
     #[error("{} has no file name", .0.display())]
     NoFileName(PathBuf),
+    /// The target is an existing folder.
+    #[error("cannot write {}: it is a folder (name a file in it)", .0.display())]
+    IsAFolder(PathBuf),
     /// The file system refused.
     #[error("cannot write {}: {source}", .path.display())]
     Io {
@@ -121,7 +124,7 @@ impl<'a> WriteTarget<'a> {
             });
         }
         if meta.is_dir() {
-            return Err(WriteError::NoFileName(target.to_path_buf()));
+            return Err(WriteError::IsAFolder(target.to_path_buf()));
         }
         if !self.replace {
             return Err(WriteError::Exists(target.to_path_buf()));

@@ -433,7 +433,7 @@ fn an_unpriced_model_leaves_its_balance_null() {
 }
 
 #[test]
-fn a_call_without_usage_sees_the_compaction_but_saves_no_money() {
+fn a_call_without_usage_is_not_counted_after_the_compaction_and_saves_no_money() {
     let mut lines = caching_session();
     // A refused call after the last prune: a step whose message reports no usage.
     lines.push(json!({"type": "step/start", "seq": 27, "data": {"turn": 2, "step": 3}}));
@@ -452,7 +452,8 @@ fn a_call_without_usage_sees_the_compaction_but_saves_no_money() {
     assert_eq!(l.totals.agent.calls, 6);
     assert_eq!(l.totals.agent.reported, 5);
     let prune = l.compactions.last().unwrap();
-    assert_eq!(prune.calls_after, 2);
+    // Only billed calls count: the refused call at 28 saw the prune but paid for nothing.
+    assert_eq!(prune.calls_after, 1);
     // Only the reported call at 25 is priced: −saved × 0.1 once.
     let expect = 30.0 * 0.9 / 1e6 - prune.saved_per_call as f64 * 0.1 / 1e6;
     assert!(

@@ -38,8 +38,8 @@ pub enum DiscoveryMessage {
         row: usize,
         /// The figures, or why the session could not be read.
         figures: Result<SessionFigures, String>,
-        /// Its fleet figures (`None` when it could not be read).
-        fleet: Option<FleetFigures>,
+        /// Its fleet figures (`None` when it could not be read); boxed, as the largest variant.
+        fleet: Option<Box<FleetFigures>>,
     },
     /// Everything is read.
     Done,
@@ -92,7 +92,7 @@ pub fn run_discovery(
             send(DiscoveryMessage::Figures {
                 row,
                 figures,
-                fleet,
+                fleet: fleet.map(Box::new),
             })
         },
     );

@@ -139,7 +139,7 @@ impl BrowserState {
                         self.figures_done += 1;
                     }
                     r.figures = Some(figures);
-                    r.fleet = fleet;
+                    r.fleet = fleet.map(|f| *f);
                 }
             }
             DiscoveryMessage::Done => self.done = true,

@@ -2,7 +2,7 @@
 //! resulting surface, an editable summary, the exact event line, copy, and "save as new log"
 //! with what `check` would say about the saved file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use egui::{RichText, ScrollArea, Ui};
 
