@@ -1,5 +1,5 @@
 //! The compaction audit against `check` on the same generated log, measured in the same run
-//! (target: `audit` at most twice `check`, viewer-spec §8) — as the two commands run them
+//! (target: `audit` at most twice `check`, docs/audit.md) — as the two commands run them
 //! (read the JSONL, replay to the end, then check it, or price it with the meter and audit
 //! it, the meter's prices read on every core as the CLI reads them), and their in-memory
 //! parts alone (`check_report` against `cli::meter_of` + `audit`).

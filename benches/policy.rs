@@ -1,4 +1,4 @@
-//! The policy lab's replay (viewer-spec §10) against baselines measured in the same run: on
+//! The policy lab's replay (docs/policy.md) against baselines measured in the same run: on
 //! the bundled sample and on a generated 1M-event log (packed, HEAD format), the replay alone
 //! — log, surface, meter and the policy's input already built, as the GUI recomputes it on a
 //! settings change (targets: ≤ 5 ms on the sample, ≤ 50 ms at 1M) — beside the meter's build

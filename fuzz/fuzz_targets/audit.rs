@@ -1,4 +1,4 @@
-//! Fuzz target: the compaction audit (viewer-spec §8) over an arbitrary log read by the JSONL
+//! Fuzz target: the compaction audit (docs/audit.md) over an arbitrary log read by the JSONL
 //! reader, at a threshold ratio drawn from the input's first byte: the audit (with its fidelity
 //! pass, whose counts must hold together), each replace's detail and the audit's findings. Must never panic. The audit and the policy read overflow
 //! finishes with one detector, so a compaction the audit calls `overflow` is one the policy's

@@ -1,4 +1,4 @@
-//! Fuzz target: the harness's token meter (viewer-spec §7) over an arbitrary log read by the
+//! Fuzz target: the harness's token meter (docs/meter.md) over an arbitrary log read by the
 //! JSONL reader. Must never panic, and holds two properties: built from prices read in two
 //! ranges (as the CLI and the viewer read them on several threads) it gives the figures of the
 //! one-pass build at every cursor, at the end its surface figure is the sum of the prices

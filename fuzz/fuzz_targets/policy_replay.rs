@@ -1,4 +1,4 @@
-//! Fuzz target: the policy replay (viewer-spec §10) over an arbitrary log read by the JSONL
+//! Fuzz target: the policy replay (docs/policy.md) over an arbitrary log read by the JSONL
 //! reader, with settings drawn from the input's first eight bytes through the one constructor
 //! a replay accepts (`PolicySettings::validate`; settings it refuses fall back to the
 //! defaults): the input's build, verify and what-if, the inferred settings and the

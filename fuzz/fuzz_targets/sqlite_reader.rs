@@ -41,7 +41,7 @@ const TYPES: [&str; 16] = [
     "fuzz/unknown",
 ];
 
-/// Schema 17 as the harness writes it (upstream-format §4), one session.
+/// Schema 17 as the harness writes it (docs/parity.md), one session.
 const SCHEMA_17: &str = "CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER NOT NULL, \
 created_at INTEGER NOT NULL, cwd TEXT, parent_session TEXT, seed_length INTEGER, origin TEXT, \
 delegation_depth INTEGER, agent_preset TEXT, incarnation TEXT NOT NULL, revision INTEGER NOT NULL) STRICT; \

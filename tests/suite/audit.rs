@@ -1,4 +1,4 @@
-//! The compaction audit (viewer-spec §8) through the public API and the binary: the upstream
+//! The compaction audit (docs/audit.md) through the public API and the binary: the upstream
 //! compaction-recovery fixture held against the harness's own meter output, hand-written logs
 //! for each trigger, each kind, a failed compaction, a refetch, a lost and a kept term, bad
 //! compaction events, and the `audit` command's JSON, Markdown and HTML.

@@ -1,4 +1,4 @@
-//! Why the cache missed (viewer-spec §16) on the real-loop runs of tests/fixtures/policy/:
+//! Why the cache missed (docs/cost.md) on the real-loop runs of tests/fixtures/policy/:
 //! every agent call right after a summary or prune is a `replace` naming a replace that ran
 //! between it and the call before, every other agent call is append-only growth, and the
 //! totals by cause add up to the session's resent tokens. Replaces are read from the raw JSON

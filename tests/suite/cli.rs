@@ -1,4 +1,4 @@
-//! The binary, run as a user would: output shapes of viewer-spec §4, exit codes, and one clear
+//! The binary, run as a user would: output shapes of docs/check.md, exit codes, and one clear
 //! error line for unreadable input.
 
 use crate::binary::{json_of, run};

@@ -266,7 +266,7 @@ fn surface_human_output_lists_nodes_and_rejected_ops() {
 
 #[test]
 fn messages_prints_the_derived_messages() {
-    // `messages` has no human form: its output is the JSON array (viewer-spec §4).
+    // `messages` has no human form: its output is the JSON array (docs/check.md).
     let out = run(&["messages", P01]);
     expect_exit(&out, EXIT_CLEAN);
     let messages: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

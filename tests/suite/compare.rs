@@ -1,4 +1,4 @@
-//! Two runs side by side (viewer-spec §12) on real harness runs: p01 and p02 ran one script at
+//! Two runs side by side (docs/compare.md) on real harness runs: p01 and p02 ran one script at
 //! threshold 0.8 and 0.7 (`tests/fixtures/policy/pairs.json`: byte-identical below seq 211). The
 //! first divergence, and every turn's figures held against counts made here from the raw JSON
 //! lines (serde_json values, never the engine); a run against itself, against a packed copy,

@@ -1,4 +1,4 @@
-//! What context costs (viewer-spec §11) on real harness runs: the ledger and every compaction's
+//! What context costs (docs/cost.md) on real harness runs: the ledger and every compaction's
 //! figures held against figures worked out here from the raw JSON lines — the usage fields as
 //! written, the meter's prices (§7) of the `shadowedSeqs` the harness recorded, the calls
 //! between a replace and the compaction that shadowed its replacement — never from the

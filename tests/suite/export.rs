@@ -1,4 +1,4 @@
-//! `export` (viewer-spec §13), read back with the parquet crate's own reader: every table of an
+//! `export` (docs/export.md), read back with the parquet crate's own reader: every table of an
 //! export of the policy and upstream fixtures holds, file by file, the engine's figures (event
 //! by event, call by call, check by check, compaction by compaction, finding by finding); the
 //! Parquet types are strict; a folder with an unreadable file, a decompression bomb and a FIFO

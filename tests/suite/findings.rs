@@ -1,4 +1,4 @@
-//! Each finding rule of viewer-spec §3, triggered by a small hand-written log.
+//! Each finding rule of docs/check.md, triggered by a small hand-written log.
 
 use crate::common;
 

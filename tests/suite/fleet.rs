@@ -1,4 +1,4 @@
-//! Folders (viewer-spec §13, issue #38 item 1): `policy DIR` and `cost DIR` on a folder of the
+//! Folders (docs/export.md, issue #38 item 1): `policy DIR` and `cost DIR` on a folder of the
 //! policy fixtures — every row equal to the per-file command's JSON on that file, in verify and
 //! what-if mode, and the totals the sums of the rows — and on a folder holding an unreadable
 //! file, a decompression bomb past `--max-bytes` and a FIFO beside a good session: those rows

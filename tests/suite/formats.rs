@@ -126,7 +126,7 @@ fn to_zstd(text: &str) -> (Vec<u8>, Vec<usize>) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SQLite writer, one DDL per schema version (upstream-format §4.2).
+// SQLite writer, one DDL per schema version (docs/parity.md).
 
 const VERSIONS: [i64; 11] = [1, 2, 4, 5, 8, 10, 12, 13, 14, 15, 17];
 

@@ -1,4 +1,4 @@
-//! The token meter (viewer-spec §7) against the harness's own output on three upstream
+//! The token meter (docs/meter.md) against the harness's own output on three upstream
 //! fixtures (`tests/fixtures/meter/`), row by row and field by field, through the library and
 //! through the binary; the context window of a real log; and the meter's bad-input warnings.
 

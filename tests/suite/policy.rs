@@ -1,4 +1,4 @@
-//! The policy lab (viewer-spec §10) through the public API and the binary: verify on four
+//! The policy lab (docs/policy.md) through the public API and the binary: verify on four
 //! real-loop runs whose settings and every decision were recorded from the live harness
 //! (`tests/fixtures/policy/`, README there), wrong settings naming what differs, inference
 //! bracketing the true settings, what-if against verify and against the counterfactual pair,

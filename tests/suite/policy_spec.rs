@@ -1,4 +1,4 @@
-//! The readings of viewer-spec §10 that an earlier replay got wrong, each on a log written for
+//! The readings of docs/policy.md that an earlier replay got wrong, each on a log written for
 //! it: overflow recoveries in a row counted until the step's message or the turn's end (not
 //! reset at every `step/start`, §10.3); a check that fired but found nothing to prune and no
 //! range bounds the threshold ratio only where the replay would have acted (§10.4); a retain

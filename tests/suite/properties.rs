@@ -1,4 +1,4 @@
-//! Property tests on random logs: the engine against a naive reference model of viewer-spec §2,
+//! Property tests on random logs: the engine against a naive reference model of docs/format.md,
 //! delta processing against a full rebuild, and replay backward against replay forward.
 
 use crate::common;

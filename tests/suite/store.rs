@@ -48,7 +48,7 @@ const CORRUPT: &str = r#"{"type":"session","version":0,"id":"corrupt-session","c
 {"type":"turn/end","seq":3,"time":1786000000004,"data":{"turn":1,"reason":{"kind":"completed"}}}
 "#;
 
-/// An ADR-era log in the older layout `root/cwd-<h>/<id>.jsonl` (upstream-format §1.1).
+/// An ADR-era log in the older layout `root/cwd-<h>/<id>.jsonl` (docs/parity.md).
 const LEGACY: &str = r#"{"type":"session","version":1,"id":"legacy-session","createdAt":1781000000000,"cwd":"/home/dev/old"}
 {"type":"turn/start","seq":0,"time":1781000000001,"data":{"turn":1,"trigger":{"kind":"message","source":{"kind":"user"}}}}
 {"type":"user/message","seq":1,"time":1781000000002,"data":{"content":[{"type":"text","text":"hello"}],"source":{"kind":"user"}},"surfaceOp":"append"}

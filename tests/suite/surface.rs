@@ -1,5 +1,5 @@
 //! Scenario tests of the surface engine through the public API: the upstream fixtures, the
-//! worked example of upstream-format §3.5, replay and delta processing.
+//! worked example of docs/parity.md, replay and delta processing.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! What context costs in the viewer (viewer-spec §11, issue #35): the Request tab's four token
+//! What context costs in the viewer (docs/cost.md, issue #35): the Request tab's four token
 //! columns, the context strip's cache split toggle, the Compactions tab's balance columns and
 //! their sort, and the price file chosen in the settings (valid, invalid, remembered).
 

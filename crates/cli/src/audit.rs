@@ -1,4 +1,4 @@
-//! `audit`: every replace op of a log and what it cost, saved and lost (viewer-spec §8) — a
+//! `audit`: every replace op of a log and what it cost, saved and lost (docs/audit.md) — a
 //! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
 //! self-contained HTML report written to a new file. The human, Markdown and HTML tables carry
 //! each compaction's balance columns from the cost ledger (§11): summarizer tokens, saved per
@@ -41,7 +41,7 @@ pub use markdown::markdown;
 pub enum AuditFormat {
     /// A readable table and the details of each replace.
     Human,
-    /// One JSON document (viewer-spec §8).
+    /// One JSON document (docs/audit.md).
     Json,
     /// Markdown tables.
     Markdown,
@@ -63,7 +63,7 @@ pub struct Report<'a> {
     pub policy: Option<&'a PolicyColumn>,
 }
 
-/// The policy replay's verdict on each compaction of the log (viewer-spec §10.4, verify): the
+/// The policy replay's verdict on each compaction of the log (docs/policy.md, verify): the
 /// default settings at the audit's threshold ratio, as the viewer's Compactions tab shows it.
 pub struct PolicyColumn {
     /// The settings replayed, in words (`"T 0.8, retain ratio 0.16, …"`), or why none could be.
@@ -211,7 +211,7 @@ impl Report<'_> {
     }
 }
 
-/// The JSON document: the file and event count, then the audit (viewer-spec §8).
+/// The JSON document: the file and event count, then the audit (docs/audit.md).
 #[derive(Serialize)]
 struct Document<'a> {
     file: &'a str,

@@ -1,4 +1,4 @@
-//! `compare`: two runs side by side (viewer-spec §12) — the first divergence with both events,
+//! `compare`: two runs side by side (docs/compare.md) — the first divergence with both events,
 //! a table per turn with B − A, the totals with B − A and B / A, and one line saying which run
 //! was cheaper and why; or one JSON document. Each log is read on its own thread; both are then
 //! analysed beside the walk for their first divergence, over every core.
@@ -127,7 +127,7 @@ impl<'a> RunInfo<'a> {
     }
 }
 
-/// The JSON document (viewer-spec §12).
+/// The JSON document (docs/compare.md).
 #[derive(Serialize)]
 struct Document<'a> {
     a: RunInfo<'a>,

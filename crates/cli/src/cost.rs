@@ -1,4 +1,4 @@
-//! `cost`: what context cost (viewer-spec §11) — the ledger per turn and in total with the
+//! `cost`: what context cost (docs/cost.md) — the ledger per turn and in total with the
 //! cache hit rate, every compaction with its saved tokens, broken cache and (priced) balance,
 //! and one line saying what compaction cost and saved in the session; as a report, one JSON
 //! document, or CSV with one row per model call.
@@ -25,7 +25,7 @@ pub use prices::{PriceOptions, read_prices};
 pub enum CostFormat {
     /// The readable report.
     Human,
-    /// One JSON document (viewer-spec §11).
+    /// One JSON document (docs/cost.md).
     Json,
     /// CSV, one row per model call.
     Csv,

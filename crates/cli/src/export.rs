@@ -1,5 +1,5 @@
 //! `export PATH... --to OUT`: every session under the PATHs as Apache Parquet tables
-//! (viewer-spec §13) — `OUT/<table>/part-NNNNN.parquet` for `sessions`, `events`, `calls`,
+//! (docs/export.md) — `OUT/<table>/part-NNNNN.parquet` for `sessions`, `events`, `calls`,
 //! `checks`, `compactions` and `findings` — that DuckDB, Polars, Spark and Trino read with a
 //! glob. Sessions are read and analysed in parallel, one at a time per worker, and their rows
 //! streamed into row groups; a session that cannot be read is a `sessions` row with its error.

@@ -1,5 +1,5 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (viewer-spec §4), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11),
+//! (docs/check.md), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11),
 //! `compare` (§12);
 //! `check`, `sessions`, `policy` and `cost` also on a folder, and `export`
 //! writes sessions as Parquet tables (§13). Each subcommand is a thin

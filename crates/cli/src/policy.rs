@@ -1,4 +1,4 @@
-//! `policy`: the harness's compaction policy replayed over a log (viewer-spec §10.4) — verify
+//! `policy`: the harness's compaction policy replayed over a log (docs/policy.md) — verify
 //! every decision, the inferred settings, and `--what-if` another setting on the same session
 //! with its counts as ranges and its ledger beside the log's (§11); a readable report, one JSON
 //! document or CSV (one row per check). Exit 0 when every decision agrees with the log, 1 when
@@ -71,7 +71,7 @@ pub struct PolicyOptions {
     pub prices: PriceOptions,
 }
 
-/// The actual and what-if ledgers side by side (viewer-spec §11, "In the what-if").
+/// The actual and what-if ledgers side by side (docs/cost.md, "In the what-if").
 #[derive(Clone, Debug, Serialize)]
 pub struct Ledgers {
     /// The log's own ledger.

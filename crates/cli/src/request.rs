@@ -1,4 +1,4 @@
-//! `request`: the model call in force at a cursor (viewer-spec §9) — header, messages, the
+//! `request`: the model call in force at a cursor (docs/meter.md) — header, messages, the
 //! meter's estimate and the provider's reported usage.
 
 use std::io::Write as _;

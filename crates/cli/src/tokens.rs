@@ -1,4 +1,4 @@
-//! `tokens`: the harness's token meter after every event (viewer-spec §9), as a table, one
+//! `tokens`: the harness's token meter after every event (docs/meter.md), as a table, one
 //! JSON document or CSV.
 
 use std::io::{BufWriter, Write as _};

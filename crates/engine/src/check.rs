@@ -1,5 +1,5 @@
-//! `check`: every finding of viewer-spec §3 for a log, in seq order, with severities for the
-//! log's era (viewer-spec §6.17; the per-rule table is `docs/parity.md`).
+//! `check`: every finding of docs/check.md for a log, in seq order, with severities for the
+//! log's era (docs/parity.md; the per-rule table is `docs/parity.md`).
 //!
 //! Each pass looks at every event once: the problems met while reading, a seq pass, a
 //! provenance pass, the turn/message pass (one parse per boundary, tool and surface event) and
@@ -225,7 +225,7 @@ fn last_turn_end(log: &EventLog) -> Option<EventIdx> {
 }
 
 /// Why an unmarked log must have been marked: its harness writes `surfaceOp` on every surface
-/// event (viewer-spec §2 rule 5).
+/// event (docs/format.md rule 5).
 fn marking_harness(log: &EventLog, message_ids: bool) -> Option<&'static str> {
     // Ids first: they are in the events, so every storage format tells the same reason.
     if message_ids {
@@ -620,7 +620,7 @@ fn extra_op_keys(log: &EventLog, idx: EventIdx) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// How an applied `tool/result` replace (a prune) breaks upstream-format §3.4 rule 8.
+/// How an applied `tool/result` replace (a prune) breaks docs/parity.md.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rewrite {
     /// It shadows other than exactly one node.

@@ -1,4 +1,4 @@
-//! The prune rule's comparison (upstream-format §3.4 rule 8): a `tool/result` that replaces
+//! The prune rule's comparison (docs/parity.md): a `tool/result` that replaces
 //! another must carry the same `data`, compared as JSON values (same keys, arrays element by
 //! element), apart from the `content` of the first `tool-result` block. Returns the JSON
 //! pointers where the two differ, and lays a value out as pretty lines marked by those paths

@@ -1,4 +1,4 @@
-//! The kinds of block a streamed message's deltas build (viewer-spec §7): what a delta chunk,
+//! The kinds of block a streamed message's deltas build (docs/meter.md): what a delta chunk,
 //! and a `block-start`'s `blockType` name.
 
 /// The block kinds built from deltas.

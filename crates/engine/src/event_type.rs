@@ -1,5 +1,5 @@
 //! The event types the engine reads by name, as one enum: every type name is spelled here and
-//! nowhere else in the engine's logic (upstream-format §2.5 lists them era by era).
+//! nowhere else in the engine's logic (docs/parity.md lists them era by era).
 //!
 //! A log may hold any other type (plugins, later harnesses): those are [`EventType::Other`] and
 //! keep their names in the log's type table. The enum is per type, not per event: the log

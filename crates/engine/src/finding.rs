@@ -1,4 +1,4 @@
-//! A finding: one rule broken at one place, with the stable rule names of viewer-spec §3.
+//! A finding: one rule broken at one place, with the stable rule names of docs/check.md.
 
 use serde::Serialize;
 
@@ -22,7 +22,7 @@ impl Severity {
     }
 }
 
-/// The stable rule names (viewer-spec §3), plus `frame.corrupt` for a Zstandard frame that does
+/// The stable rule names (docs/check.md), plus `frame.corrupt` for a Zstandard frame that does
 /// not decode, `line.too-long` for a record past the reader's per-event limit and
 /// `line.count-overflow` for a file of more than `u32::MAX` lines. Some rules' severity depends on the log's era or on where the problem lies; the
 /// default here is what a HEAD-era log gets.

@@ -1,12 +1,12 @@
 //! The shape a surface event's payload must have for the harness to read a message from it
-//! (upstream-format §2.2, and §2.6 for the older shapes HEAD still upgrades).
+//! (docs/parity.md, and §2.6 for the older shapes HEAD still upgrades).
 //!
 //! Every era accepts the flat payloads (`data.content`, a `tool/result`'s `data.callId`) and,
 //! from 2026-07-28, identified messages (`data.message` with `id`, `role`, `content`,
 //! `source`). HEAD checks an identified message strictly — a `tool/result`'s message holds
 //! exactly one `tool-result` block whose `toolCallId` is its `source.callId` — and cannot
 //! upgrade a flat `assistant/message` without `provenance` (the E2 shape). Older harnesses
-//! never checked shapes at load, so there the same problems are warnings (viewer-spec §6.17).
+//! never checked shapes at load, so there the same problems are warnings (docs/parity.md).
 //! Only the fields named here are checked: sources and block kinds vary too much between eras
 //! and plugins to be refused.
 

@@ -1,5 +1,5 @@
 //! The model's messages derived from surface nodes, for every era's payload shape
-//! (viewer-spec §2 rule 9, upstream-format §2.2). Their token prices are the meter's
+//! (docs/format.md rule 9, docs/parity.md). Their token prices are the meter's
 //! ([`crate::meter`]).
 
 use serde::Serialize;

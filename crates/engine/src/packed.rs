@@ -1,5 +1,5 @@
 //! Packed chunk rows (`text-chunks`, `reasoning-chunks`, `tool-call-chunks`): strict decoding
-//! and on-demand rebuilding of their member `assistant/chunk` events (upstream-format §1.5).
+//! and on-demand rebuilding of their member `assistant/chunk` events (docs/parity.md).
 
 use super::event_type::EventType;
 use std::borrow::Cow;

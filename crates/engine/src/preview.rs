@@ -1,6 +1,6 @@
 //! Replace preview: the event a compaction of a chosen surface range would append, whether it
 //! is valid at the cursor, what it shadows, and the node/token totals before and after — in
-//! the harness's token meter (viewer-spec §7).
+//! the harness's token meter (docs/meter.md).
 
 use super::event_type::EventType;
 use serde::Serialize;
@@ -29,7 +29,7 @@ pub struct PreviewRequest {
 pub struct Totals {
     /// Number of nodes.
     pub nodes: usize,
-    /// The meter's total (viewer-spec §7): what the compaction policy compares with its
+    /// The meter's total (docs/meter.md): what the compaction policy compares with its
     /// threshold. The name is the §4 contract's.
     pub approx_tokens: u64,
     /// The sum of the meter's node prices on the surface.

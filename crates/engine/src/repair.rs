@@ -1,4 +1,4 @@
-//! Repair preview (viewer-spec §2 rule 10, upstream-format §5): the closers the harness would
+//! Repair preview (docs/format.md rule 10, docs/parity.md): the closers the harness would
 //! synthesize for a log that ends inside an open turn. They are shown, marked as synthesized,
 //! and never written to the file.
 //!

@@ -1,4 +1,4 @@
-//! The request the model received (viewer-spec §9): for the model call in force at a cursor,
+//! The request the model received (docs/meter.md): for the model call in force at a cursor,
 //! the header in force (system prompt, tools, config) plus the derived messages as they stood
 //! just before the call that produced the step's `assistant/message` began, priced by the
 //! meter, beside the provider's reported usage.

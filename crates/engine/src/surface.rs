@@ -1,4 +1,4 @@
-//! The surface engine (viewer-spec §2): mode detection, append, positional replace with
+//! The surface engine (docs/format.md): mode detection, append, positional replace with
 //! validation, delta processing, and a replay cursor with O(1) undo.
 //!
 //! Processing an event is deterministic, so its [`Effect`] is computed once, the first time

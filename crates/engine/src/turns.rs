@@ -1,4 +1,4 @@
-//! Turn/step nesting and tool call ↔ result pairing (upstream-format §5 and §6): one pass over
+//! Turn/step nesting and tool call ↔ result pairing (docs/parity.md and §6): one pass over
 //! the boundary, message and tool events that feeds both `check` and the repair preview.
 //!
 //! The rules are the era-independent core of the upstream invariants: no `turn/start` inside an
@@ -50,7 +50,7 @@ pub struct TurnScan {
     /// Whether any event uses the identified-message shape (HEAD era, `data.message`).
     pub identified_messages: bool,
     /// Whether any surface event carries a message id (`data.message.id`, or `data.id` on a
-    /// `user/message`): its harness marks every surface event (viewer-spec §2 rule 5). Only
+    /// `user/message`): its harness marks every surface event (docs/format.md rule 5). Only
     /// computed by [`scan_checked`].
     pub message_ids: bool,
 }
@@ -181,7 +181,7 @@ fn scan(log: &EventLog, shapes: Option<Era>) -> TurnScan {
                         ));
                     }
                     t.step_open = false;
-                    // HEAD clears pending calls at step end (upstream-format §5).
+                    // HEAD clears pending calls at step end (docs/parity.md).
                     t.pending.clear();
                 }
             },

@@ -1,6 +1,6 @@
 //! The compaction brackets of a whole log (`audit::scan_compactions`) scanned on one core while
-//! the surface and the meter are built on the others: the cost ledger's parts (viewer-spec
-//! §11), the policy input and the audit all read them, and none of them needs the brackets
+//! the surface and the meter are built on the others: the cost ledger's parts
+//! (docs/cost.md), the policy input and the audit all read them, and none of them needs the brackets
 //! before the meter is done.
 
 use surface_engine::audit::{Scan, scan_compactions};

@@ -119,7 +119,7 @@ fn digits_value(digits: &[u8]) -> Option<u64> {
 }
 
 /// The greatest JavaScript safe integer, 2^53 − 1: the HEAD harness refuses larger replace
-/// endpoints and provenance seqs (upstream-format §3.4 rules 4 and 5).
+/// endpoints and provenance seqs (docs/parity.md and 5).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// A non-negative JSON integer no greater than [`MAX_SAFE_INTEGER`].

@@ -1,4 +1,4 @@
-//! SQLite session databases (schemas 1–17, upstream-format §4), opened strictly read-only.
+//! SQLite session databases (schemas 1–17, docs/parity.md), opened strictly read-only.
 //!
 //! The schema is recognised by `PRAGMA user_version` and, above all, by the columns present:
 //! without `source_event_seqs`/`surface_op` (schema 1, master 2 and 3) the log is a legacy

@@ -1,7 +1,7 @@
 //! Decoding `events` rows (JSON text, Zstandard BLOB `data`, varint `source_event_seqs`,
 //! packed chunk rows) into an [`EventBatch`] and its text arena. Every scalar row becomes one
 //! synthesized JSONL-style line in the arena; a bad row becomes a problem with its seq and
-//! the other rows still load (viewer-spec §6.9).
+//! the other rows still load (docs/check.md).
 
 use std::borrow::Cow;
 use std::io::Read as _;

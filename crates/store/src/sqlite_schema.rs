@@ -1,5 +1,5 @@
 //! Opening a session database strictly read-only and finding out which schema it has, from
-//! `PRAGMA user_version` and the columns its tables actually have (upstream-format §4.2).
+//! `PRAGMA user_version` and the columns its tables actually have (docs/parity.md).
 
 use std::path::Path;
 use std::time::Duration;

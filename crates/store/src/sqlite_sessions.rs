@@ -1,5 +1,5 @@
 //! The `sessions` table: each row as a [`SessionHeader`], the default choice (greatest
-//! `created_at`, ties to the later row; viewer-spec §6.11) and per-session event counts.
+//! `created_at`, ties to the later row; docs/check.md) and per-session event counts.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! The schema-17 `source_event_seqs` BLOB: a LEB128 first seq, then ZigZag LEB128 deltas
-//! (upstream-format §4.3), decoded strictly (canonical varints, safe-integer bounds).
+//! (docs/parity.md), decoded strictly (canonical varints, safe-integer bounds).
 
 /// The greatest seq a BLOB may hold (`2^53 − 1`, JavaScript's safe-integer limit).
 pub const MAX_SEQ: u64 = (1 << 53) - 1;

@@ -1,8 +1,8 @@
-//! Zstandard-compressed JSONL (`session.jsonl.zstd`, upstream-format §1.6): concatenated
+//! Zstandard-compressed JSONL (`session.jsonl.zstd`, docs/parity.md): concatenated
 //! frames, walked by their structure and decoded one at a time, so that a bad frame costs
 //! only itself.
 //!
-//! Decisions (viewer-spec §6.15):
+//! Decisions (docs/check.md):
 //! - The decoded text of every good frame is concatenated and read by [`read_jsonl`]; line
 //!   numbers in findings count lines of that **decompressed** text.
 //! - A complete frame that does not decode (bad data or checksum) is a

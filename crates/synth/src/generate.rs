@@ -36,7 +36,7 @@ pub struct SynthConfig {
     pub nested: bool,
     /// A single-node tool-result prune at the start of every P-th turn; 0 disables pruning.
     pub prune_every: u32,
-    /// Pack runs of three or more deltas into `*-chunks` rows (upstream-format §1.5).
+    /// Pack runs of three or more deltas into `*-chunks` rows (docs/parity.md).
     pub pack: bool,
     /// Lines of output per tool result (roughly; edits are shorter).
     pub tool_output_lines: u32,

@@ -1,4 +1,4 @@
-//! Compactions decided by the engine's own policy replay (viewer-spec §10) while a log is
+//! Compactions decided by the engine's own policy replay (docs/policy.md) while a log is
 //! written: at each check point the log written so far is read back, the policy is replayed
 //! over it with the given settings (the same `surface_engine::policy::replay` the `policy`
 //! command runs), and what the policy decides there — prunes, then summaries one attempt at a

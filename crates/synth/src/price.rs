@@ -1,4 +1,4 @@
-//! The harness meter's prices (viewer-spec §7) of what the writer writes, computed from the
+//! The harness meter's prices (docs/meter.md) of what the writer writes, computed from the
 //! texts before they become JSON — so that the usage, `shadowedTokenCount` and surface sizes a
 //! generated log records agree with what the viewer's meter measures in it.
 

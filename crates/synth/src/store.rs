@@ -295,7 +295,7 @@ fn shift_value(v: &mut Value, shift: i64) {
     }
 }
 
-/// The store folder of a working directory (upstream-format §1.4, ASCII paths).
+/// The store folder of a working directory (docs/parity.md, ASCII paths).
 pub fn project_key(cwd: &str) -> String {
     let mut key = String::new();
     let mut last_dash = false;

@@ -571,7 +571,7 @@ impl<W: Write> LogWriter<W> {
         Ok(())
     }
 
-    /// Writes a packed `*-chunks` row (upstream-format §1.5).
+    /// Writes a packed `*-chunks` row (docs/parity.md).
     fn packed_row(
         &mut self,
         kind: Delta<'_>,
@@ -955,7 +955,7 @@ impl<W: Write> LogWriter<W> {
         self.emit("compaction/prune", &data, None, None)?;
         let call = call_id(self.seed, node.call_no);
         let id = uuid(self.seed, s);
-        // Only the result's content changes (upstream-format §3.4 rule 8): isError stays.
+        // Only the result's content changes (docs/parity.md): isError stays.
         let data = tool_result_data(node.turn, node.step, &call, &id, placeholder, node.is_error);
         let op = format!("{{\"op\":\"replace\",\"start\":{s},\"end\":{s}}}");
         let seq = self.emit("tool/result", &data, Some(&[s]), Some(&op))?;

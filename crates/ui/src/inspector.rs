@@ -53,7 +53,7 @@ struct DataSide {
     lines: Vec<MarkedLine>,
 }
 
-/// A prune that breaks upstream-format §3.4 rule 8, ready to show.
+/// A prune that breaks docs/parity.md, ready to show.
 #[derive(Debug)]
 struct RewriteView {
     /// The finding's sentence.

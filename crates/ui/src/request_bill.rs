@@ -1,4 +1,4 @@
-//! The Request tab's bill (viewer-spec §11): the model call's four token columns as the
+//! The Request tab's bill (docs/cost.md): the model call's four token columns as the
 //! provider reported them — uncached, cache read, cache write, output — with the prompt they
 //! add up to and, with a price file, what each cost; every figure names its formula.
 

@@ -1,4 +1,4 @@
-//! The Request tab: the model call in force at the cursor (viewer-spec §9) — a stacked bar of
+//! The Request tab: the model call in force at the cursor (docs/meter.md) — a stacked bar of
 //! system prompt, tools, messages and free window, the meter's estimate beside the provider's
 //! reported usage, what the provider billed for it (uncached / cache read / cache write /
 //! output, `request_bill`), the system prompt, the tool list with expandable schemas, and the

@@ -424,7 +424,7 @@ pub struct Palette {
     pub strip_over_threshold: Color32,
     /// The Policy tab's what-if over the strip: its total, its threshold and its compactions.
     pub what_if: Color32,
-    /// The second run of a comparison (viewer-spec §12): its context curve and compactions.
+    /// The second run of a comparison (docs/compare.md): its context curve and compactions.
     pub run_b: Color32,
     /// Request bar: the system prompt.
     pub bar_system: Color32,

@@ -1,4 +1,4 @@
-//! `--prices FILE`: a price file (viewer-spec §11) read for `cost` and `audit`. A file that
+//! `--prices FILE`: a price file (docs/cost.md) read for `cost` and `audit`. A file that
 //! cannot be read or is not a valid price file is trouble (exit 2), in one line naming the file
 //! and the key at fault.
 

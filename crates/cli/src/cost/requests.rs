@@ -1,5 +1,5 @@
 //! `cost --requests`: every request's first change against the previous agent request
-//! (viewer-spec §16) — in the JSON document as `requests` and the session's totals, as a
+//! (docs/cost.md) — in the JSON document as `requests` and the session's totals, as a
 //! table after the report, or as CSV with one row per request.
 
 use std::collections::BTreeMap;

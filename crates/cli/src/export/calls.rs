@@ -1,4 +1,4 @@
-//! The `calls` table: one row per model call the session paid for (viewer-spec §11) — every
+//! The `calls` table: one row per model call the session paid for (docs/cost.md) — every
 //! agent call (a step's request) and every summarizer call (a `compaction/summary`), in log
 //! order, with the provider and model it went to, its uncached / cache read / cache write /
 //! output tokens and, with `--prices`, its cost.

@@ -1,5 +1,5 @@
-//! The `checks` table: one row per check point of the compaction policy's replay (viewer-spec
-//! §10.4) — `mode` `verify` for the log as it is, and `what-if` as well with `--what-if` — with
+//! The `checks` table: one row per check point of the compaction policy's replay (docs/policy.md)
+//! — `mode` `verify` for the log as it is, and `what-if` as well with `--what-if` — with
 //! what the policy decided, what the log did there, whether they agree, and the settings the
 //! replay used.
 

@@ -1,4 +1,4 @@
-//! The `compactions` table: one row per replace op the audit judged (viewer-spec §8: kind,
+//! The `compactions` table: one row per replace op the audit judged (docs/audit.md: kind,
 //! trigger, fill before and after, the compaction's own record, lost terms, refetches) with
 //! what it cost and saved (§11: the summarizer's call, tokens saved per call × the calls that
 //! saw it, the cache it broke, the balance with `--prices`), and one row per compaction that

@@ -1,4 +1,4 @@
-//! The `findings` table: one row per finding of `check` (viewer-spec §3, with the meter's and
+//! The `findings` table: one row per finding of `check` (docs/check.md, with the meter's and
 //! the audit's warnings `check` reports too), in file order.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! `cost DIR` (viewer-spec §13): the ledger of every session under a folder, in parallel, one
+//! `cost DIR` (docs/export.md): the ledger of every session under a folder, in parallel, one
 //! row per session — calls, prompt, cache read and hit rate, output, compactions with the
 //! cache they broke and the prompt they saved, and with `--prices` the cost and compaction's
 //! balance — and the fleet's totals. `--json`: `{"sessions": [{"file", …, "totals"}],

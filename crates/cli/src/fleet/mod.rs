@@ -1,4 +1,4 @@
-//! Folders for the per-session reports (viewer-spec §13): `policy DIR` and `cost DIR` run the
+//! Folders for the per-session reports (docs/export.md): `policy DIR` and `cost DIR` run the
 //! per-file command on every session under a folder in parallel, with a progress bar on a
 //! terminal, one row per session and the fleet's totals.
 

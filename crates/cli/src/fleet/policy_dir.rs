@@ -1,4 +1,4 @@
-//! `policy DIR` (viewer-spec §13): verify or what-if on every session under a folder, in
+//! `policy DIR` (docs/export.md): verify or what-if on every session under a folder, in
 //! parallel, one row per session — the log's counts (and in what-if mode the what-if's beside
 //! them, with their range), disagreements, peak total, the ledgers — and the fleet's totals.
 //! `--json`: `{"sessions": [{"file", …, "totals"}], "totals"}`, each session's fields those of

@@ -1,4 +1,4 @@
-//! The compaction events (upstream-format §2.3) read leniently: `compaction/start`, `summary`,
+//! The compaction events (docs/parity.md) read leniently: `compaction/start`, `summary`,
 //! `end` and `prune` (and June's `compact/*`), each field kept when it has its JSON type and
 //! reported as a problem when it is missing or mistyped — the audit then shows `null` for it.
 

@@ -1,4 +1,4 @@
-//! Lost terms (viewer-spec §8): the salient terms of what a replace shadowed that occur
+//! Lost terms (docs/audit.md): the salient terms of what a replace shadowed that occur
 //! neither in the replacement nor in any other node on the surface right after it.
 //!
 //! The index follows the surface through the log: every node's terms are extracted once,

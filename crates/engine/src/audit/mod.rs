@@ -1,4 +1,4 @@
-//! The compaction audit (viewer-spec §8): for every replace op, what kind of compaction made
+//! The compaction audit (docs/audit.md): for every replace op, what kind of compaction made
 //! it and why it ran, how full the context was before and after (the meter's figures), what
 //! the compaction's own events recorded, which salient terms it lost and which tool calls had
 //! to fetch again what it dropped; plus the compactions that failed and the model requests

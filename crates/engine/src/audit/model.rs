@@ -1,4 +1,4 @@
-//! What the compaction audit reports (viewer-spec §8), in the contract's JSON field names:
+//! What the compaction audit reports (docs/audit.md), in the contract's JSON field names:
 //! one [`ReplaceAudit`] per replace op, the failed compactions and the requests made over the
 //! threshold. Fields the log does not give are `None` (`null`).
 

@@ -1,4 +1,4 @@
-//! The overflow finish (viewer-spec §8's `overflow` trigger, §10.3's overflow recovery): an
+//! The overflow finish (docs/audit.md's `overflow` trigger, §10.3's overflow recovery): an
 //! `assistant/chunk` whose `data.chunk` is a `finish` with `reason.failure.code`
 //! `CONTEXT_WINDOW_EXCEEDED`, inside an open step and before that step's `assistant/message`.
 //! The one detector the audit and the policy both read the log with.
@@ -117,7 +117,7 @@ impl OverflowWatch {
     }
 
     /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code,
-    /// read as viewer-spec §8 and §10.3 say: the stream chunk is `data.chunk`.
+    /// read as docs/audit.md and §10.3 say: the stream chunk is `data.chunk`.
     pub fn is_overflow_finish(&self, log: &EventLog, idx: EventIdx) -> bool {
         let EventText::Line { start, len } = log.event(idx).text() else {
             return false;

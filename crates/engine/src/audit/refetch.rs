@@ -1,4 +1,4 @@
-//! Refetches (viewer-spec §8): model tool calls equal — same tool, arguments equal as JSON
+//! Refetches (docs/audit.md): model tool calls equal — same tool, arguments equal as JSON
 //! values — to an earlier call whose result a replace shadowed, made while no result of an
 //! equal call was on the surface. Calls are indexed once by `(name, canonical arguments)`;
 //! each key counts its results on the surface and remembers the latest replace that took one

@@ -1,4 +1,4 @@
-//! The salient-term extractor behind the audit's lost terms (viewer-spec §8): the things a
+//! The salient-term extractor behind the audit's lost terms (docs/audit.md): the things a
 //! summary must not drop — file paths, URLs, identifiers with `_`, `::`, `.` or an inner
 //! capital, numbers of three or more digits, and error codes — found in a text with their
 //! byte spans, so that the same rules count the terms and highlight them.

@@ -1,4 +1,4 @@
-//! How two runs line up (viewer-spec §12): turns pair by index, and inside a turn agent calls
+//! How two runs line up (docs/compare.md): turns pair by index, and inside a turn agent calls
 //! pair by step index — turn 2's third step in A against turn 2's third step in B, whatever
 //! happened before. A turn or a step only one run has pairs with `null`.
 

@@ -1,4 +1,4 @@
-//! One run made ready for the comparison (viewer-spec §12): its figures per turn, read from
+//! One run made ready for the comparison (docs/compare.md): its figures per turn, read from
 //! the engine's own results — the cost ledger's calls (§11), the audit's replace kinds,
 //! failed compactions, requests over the threshold and refetches (§8), the meter's totals
 //! (§7) — and its agent calls by turn and step. Every event counts for the turn of the last

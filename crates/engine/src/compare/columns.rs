@@ -1,4 +1,4 @@
-//! The compare table's figure columns (viewer-spec §12), one definition for every shell: each
+//! The compare table's figure columns (docs/compare.md), one definition for every shell: each
 //! column's heading and its cell's text on a run's line, on B − A and on B / A.
 
 use super::row::{Difference, Ratio, Row};

@@ -1,4 +1,4 @@
-//! The comparison of two runs as reported (viewer-spec §12): the first divergence with both
+//! The comparison of two runs as reported (docs/compare.md): the first divergence with both
 //! events, the turns paired, the totals with B − A and B / A, and which run was cheaper.
 
 use serde::Serialize;
@@ -143,7 +143,7 @@ impl Totals {
     }
 }
 
-/// Two runs compared (viewer-spec §12's document, less the files the shells add).
+/// Two runs compared (docs/compare.md's document, less the files the shells add).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     /// The first pair of events that differ (`null`: none).

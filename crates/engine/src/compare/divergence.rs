@@ -1,4 +1,4 @@
-//! The first divergence of two runs (viewer-spec §12): the two logs are walked side by side in
+//! The first divergence of two runs (docs/compare.md): the two logs are walked side by side in
 //! log order — the k-th event of A against the k-th event of B, packed chunk rows expanded into
 //! their member events, so a packed and an unpacked copy of one session pair event for event —
 //! and the first pair whose type differs, or whose content differs once `seq`, `time`, ids and

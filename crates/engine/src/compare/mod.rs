@@ -1,4 +1,4 @@
-//! Two runs side by side (viewer-spec §12) — typically the same task under two settings, or a
+//! Two runs side by side (docs/compare.md) — typically the same task under two settings, or a
 //! fork and its parent: where they first diverged, and per turn and in total what each did
 //! and cost (agent calls, prompt, cache read, output, compactions, peak meter total, requests
 //! over the threshold, refetches, cost when priced), with B − A and B / A.

@@ -1,4 +1,4 @@
-//! Where an event lies for the comparison (viewer-spec §12): its **turn**, the number of
+//! Where an event lies for the comparison (docs/compare.md): its **turn**, the number of
 //! `turn/start` events at or before it (events before the first: turn 0), and its **step**, the
 //! number of `step/start` events from its turn's start up to it (0 before the turn's first
 //! step). Both are indices, not the `data.turn` / `data.step` the events carry: two logs pair

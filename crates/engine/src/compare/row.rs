@@ -1,4 +1,4 @@
-//! One side's figures for a turn or a whole session (viewer-spec §12's ROW), and the two ways
+//! One side's figures for a turn or a whole session (docs/compare.md's ROW), and the two ways
 //! two of them are set against each other: B − A and B / A.
 
 use serde::Serialize;
@@ -13,7 +13,7 @@ pub struct Row {
     /// Σ prompt (uncached + cache read + cache write) of the agent calls.
     pub prompt: u64,
     /// Σ cache read of the agent calls (`null` when the log reports no cache read at all,
-    /// viewer-spec §11).
+    /// docs/cost.md).
     pub cache_read: Option<u64>,
     /// Σ output of the agent calls.
     pub output: u64,
@@ -27,7 +27,7 @@ pub struct Row {
     pub peak_total: u64,
     /// Model requests made at or over the threshold.
     pub over_threshold: u64,
-    /// Tool calls that fetched again what a compaction dropped (viewer-spec §8).
+    /// Tool calls that fetched again what a compaction dropped (docs/audit.md).
     pub refetches: u64,
     /// Σ cost of every call, agent and summarizer (`null` without prices, or when some call
     /// with usage has no price: unpriced is never 0).

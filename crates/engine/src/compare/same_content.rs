@@ -1,4 +1,4 @@
-//! Whether two events say the same thing (viewer-spec §12): their JSON compared as values with
+//! Whether two events say the same thing (docs/compare.md): their JSON compared as values with
 //! the keys that differ between any two runs left out — `seq`, `time`, `sourceEventSeqs` and
 //! the ids (`id`, `toolCallId`, `compactionId`, `requestId`, and the three other id keys the
 //! harness writes: `callId`, `commandId`, `sourceCommandId`) — wherever they occur.

@@ -1,5 +1,5 @@
 //! Events as the HEAD harness reads them, for the comparison: the older message shapes it
-//! upgrades in memory when it loads an older log (upstream-format §2.6) are upgraded before two
+//! upgrades in memory when it loads an older log (docs/parity.md) are upgraded before two
 //! events are compared, so that a run compared with a copy of itself written by another era's
 //! harness shows no divergence where HEAD would read the same thing.
 //!

@@ -1,6 +1,6 @@
 //! The one line that says which of two runs was cheaper, by how much, how the difference
 //! splits between the agent's calls and the summarizer's, and what each run did that the other
-//! did not (viewer-spec §12) — the `compare` report's last line and the Compare tab's verdict.
+//! did not (docs/compare.md) — the `compare` report's last line and the Compare tab's verdict.
 
 use super::columns::signed;
 use super::comparison::{Comparison, Measure, Run};

@@ -1,4 +1,4 @@
-//! Money (viewer-spec §11): each call costs `Σ tokens × price / per`, and each compaction's
+//! Money (docs/cost.md): each call costs `Σ tokens × price / per`, and each compaction's
 //! **balance** is `summarizer cost + cache_lost × (uncached − cache_read price) − prompt_saved ×
 //! cache_read price` — later calls would have read the shadowed tokens from the cache. With a
 //! log that is not caching the saved tokens are priced as `uncached` and nothing is lost from a

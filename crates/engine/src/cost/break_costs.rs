@@ -1,4 +1,4 @@
-//! What the cache breaks cost in money (viewer-spec §16): every resent token and every
+//! What the cache breaks cost in money (docs/cost.md): every resent token and every
 //! provider miss is a token sent at the uncached price that the cache would have sold at its
 //! read price, so each is priced `tokens × (uncached − cache_read price)` at its call's route.
 //! `null` when the log is not caching, and for a cause or total any of whose tokens fall on a

@@ -1,4 +1,4 @@
-//! The prompt cache a compaction breaks (viewer-spec §11): `cache_lost = max(0, P_prev −
+//! The prompt cache a compaction breaks (docs/cost.md): `cache_lost = max(0, P_prev −
 //! cache_read_next)`, where `P_prev` is the prompt of the last agent call before the replace and
 //! `cache_read_next` the cache read of the first one after it — what the next call would have
 //! read from the cache had the prompt only grown. The same formula over consecutive calls with

@@ -1,4 +1,4 @@
-//! Why the cache missed (viewer-spec §16): every agent request's first change against the
+//! Why the cache missed (docs/cost.md): every agent request's first change against the
 //! previous agent request, and every summarizer request's against the agent request before
 //! it — its cause, its position, the meter price of the identical prefix and of what the
 //! previous request held after the change (sent again uncached), the cache read the prefix

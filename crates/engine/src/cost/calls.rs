@@ -1,4 +1,4 @@
-//! The model calls a session paid for (viewer-spec §11): one *agent call* per model step that
+//! The model calls a session paid for (docs/cost.md): one *agent call* per model step that
 //! sent a request (its usage is the step's `assistant/message`'s, or its `usage` chunk's — read
 //! as the request view reads it, from the meter's anchors), and one *summarizer call* per
 //! `compaction/summary` (its `usage`). Each call knows where its prompt was fixed (the replay

@@ -1,4 +1,4 @@
-//! The compactions a ledger weighs (viewer-spec §11): every valid replace of kind `summary` or
+//! The compactions a ledger weighs (docs/cost.md): every valid replace of kind `summary` or
 //! `prune`, as the compaction audit classifies them (its bracket scan), with what the meter
 //! says it saved per call, how long its replacement stayed on the surface, its summarizer call,
 //! and where on the surface its change began.

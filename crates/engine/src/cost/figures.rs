@@ -1,4 +1,4 @@
-//! What the ledger reports of each compaction (viewer-spec §11) and of all of them together,
+//! What the ledger reports of each compaction (docs/cost.md) and of all of them together,
 //! in the contract's JSON field names (`cost --json`).
 
 use serde::Serialize;

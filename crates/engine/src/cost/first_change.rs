@@ -1,4 +1,4 @@
-//! Where one model request first differs from the one before it (viewer-spec §16), and why:
+//! Where one model request first differs from the one before it (docs/cost.md), and why:
 //! the first of another route, system prompt, tool list, a compaction's replacement, an
 //! earlier message edited, a message inserted, or none (append-only growth).
 

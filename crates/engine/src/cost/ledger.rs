@@ -1,4 +1,4 @@
-//! The session ledger (viewer-spec §11), assembled from its parts — the calls, the compactions
+//! The session ledger (docs/cost.md), assembled from its parts — the calls, the compactions
 //! and the replaces — so that the log's own ledger ([`super::ledger_of`]) and a hypothetical
 //! one (a what-if replay's made-up calls and compactions) are weighed by the same code.
 

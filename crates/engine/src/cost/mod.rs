@@ -1,4 +1,4 @@
-//! What context costs (viewer-spec §11): the model calls a session paid for (agent and
+//! What context costs (docs/cost.md): the model calls a session paid for (agent and
 //! summarizer, with their uncached / cache read / cache write / output tokens), the ledger per
 //! turn and in total with the cache hit rate, and for every compaction its three costs — the
 //! summarizer's call, the prompt cache it broke, and against those the smaller prompt of every

@@ -1,4 +1,4 @@
-//! A price file (viewer-spec §11): `{"currency": "USD", "per": 1000000, "models": {KEY:
+//! A price file (docs/cost.md): `{"currency": "USD", "per": 1000000, "models": {KEY:
 //! {"uncached": x, "cache_read": x, "cache_write": x, "output": x}}}`, where KEY is
 //! `provider/model`, `model` or `*` and the most specific key that matches a call wins. There
 //! are no built-in prices: without a file every figure stays in tokens.

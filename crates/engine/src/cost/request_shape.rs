@@ -1,5 +1,5 @@
 //! The part of a model request its first change is looked for in, kept from one call to the
-//! next (viewer-spec §16): the route, the header in force, the surface nodes that became its
+//! next (docs/cost.md): the route, the header in force, the surface nodes that became its
 //! messages and their meter prices summed as they go. The next call's shape is the previous
 //! one plus the nodes appended since when no replace ran in between (linear in what was
 //! appended); only after a replace is the surface sought and walked.

@@ -1,4 +1,4 @@
-//! The four token columns of one model call (viewer-spec §11), in the contract's names:
+//! The four token columns of one model call (docs/cost.md), in the contract's names:
 //! `uncached` = `inputTokens`, `cache_read`, `cache_write`, `output` (reasoning tokens are part
 //! of output and never added twice), and the prompt they make.
 

@@ -1,4 +1,4 @@
-//! The session ledger's sums (viewer-spec §11): every column for agent and summarizer calls,
+//! The session ledger's sums (docs/cost.md): every column for agent and summarizer calls,
 //! per turn and for the session, the cache hit rate `Σ cache_read / Σ prompt`, and the cost
 //! when priced. Cache figures are `null` when the log is not caching; the cost is `null`
 //! unless every call with usage is priced (an unpriced call is never counted as 0).

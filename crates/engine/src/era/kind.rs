@@ -16,7 +16,7 @@ pub enum Era {
     SurfaceMerge,
     /// E3, mid-July (2026-07-20): `delegationDepth`, packed rows, identified messages.
     MidJuly,
-    /// E4, HEAD (2026-08-20): every rule of upstream-format §3.4 at load.
+    /// E4, HEAD (2026-08-20): every rule of docs/parity.md at load.
     Head,
 }
 
@@ -53,7 +53,7 @@ impl Era {
 
     /// The severity of a rule whose harnesses refuse a log from `first` on: an error in that
     /// era and later ones, a warning in older eras whose harness was more lenient
-    /// (viewer-spec §6.17).
+    /// (docs/parity.md).
     pub fn severity_from(self, first: Era) -> Severity {
         if self >= first {
             Severity::Error

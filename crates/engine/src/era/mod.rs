@@ -1,4 +1,4 @@
-//! Which harness era a log is judged by (upstream-format §0.2, §1.4, §2.4, §2.6), told from the
+//! Which harness era a log is judged by (docs/parity.md, §1.4, §2.4, §2.6), told from the
 //! header's fields and the shape of a few events, with the one-line reason shown to the user.
 //!
 //! Evidence comes in two kinds. Most of it is a lower bound: a field or shape harnesses wrote
@@ -134,7 +134,7 @@ fn head_evidence(log: &EventLog) -> Option<(Era, String)> {
     })
 }
 
-/// The last prune: a `tool/result` whose replace starts at a `tool/result` (upstream-format
+/// The last prune: a `tool/result` whose replace starts at a `tool/result` (docs/parity.md
 /// §2.3; prunes arrived 2026-08-06). As `(seq, start)`. Walks the records from the end, so it
 /// costs a scan of the log when there is none.
 fn last_prune(log: &EventLog) -> Option<(u64, u64)> {

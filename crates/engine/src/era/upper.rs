@@ -1,5 +1,5 @@
 //! The evidence that sets an upper bound on a log's era: something in it that the HEAD harness
-//! could not have written nor loaded, so an older harness wrote it (upstream-format §0.3, §2.4,
+//! could not have written nor loaded, so an older harness wrote it (docs/parity.md, §2.4,
 //! §2.6). Without such evidence a log is judged by HEAD's rules, whatever its lower bound.
 //!
 //! Only what HEAD refuses counts here. The older shapes HEAD upgrades in memory (a `turn/start`
@@ -86,7 +86,7 @@ pub fn upper_bound(log: &EventLog) -> Option<(Era, String)> {
 }
 
 /// An `assistant/message` in the June shape: flat (`data.content`, no `data.message`) and
-/// without `provenance` (added 2026-07-17). HEAD cannot upgrade it (upstream-format §2.6), so
+/// without `provenance` (added 2026-07-17). HEAD cannot upgrade it (docs/parity.md), so
 /// no harness from HEAD on loaded a log holding one. The last such message dates the newest
 /// writer to the surface merge; the first one, when the last is newer, to mid-July at most (a
 /// later harness resumed a June log). Only these two are read, to keep detection cheap.

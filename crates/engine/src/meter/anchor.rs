@@ -1,4 +1,4 @@
-//! The values the usage anchor (viewer-spec §7) is built from: the provider's reported usage
+//! The values the usage anchor (docs/meter.md) is built from: the provider's reported usage
 //! `P` of an `assistant/message`, where the baseline comes from, and the piece each
 //! `assistant/chunk` contributes to the streamed message (assembled in [`super::stream`]).
 

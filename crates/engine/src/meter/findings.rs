@@ -1,4 +1,4 @@
-//! The meter's warnings (viewer-spec §7 and "bad input"): a `request/header` whose header is
+//! The meter's warnings (docs/meter.md and "bad input"): a `request/header` whose header is
 //! not an object or whose system prompt / tools have the wrong JSON type, an
 //! `assistant/message` usage that is not token counts, a `contextWindow` that is not a positive
 //! integer. The figure is computed without that part; these findings say why.

@@ -1,5 +1,5 @@
 //! The request header in force (`request/header` → `data.header`: system prompt, tools,
-//! config), its price, and the equality the meter's anchor is held to (viewer-spec §7).
+//! config), its price, and the equality the meter's anchor is held to (docs/meter.md).
 
 use serde_json::Value;
 

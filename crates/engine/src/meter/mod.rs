@@ -1,4 +1,4 @@
-//! The harness's own token meter (viewer-spec §7): message prices, the header in force, the
+//! The harness's own token meter (docs/meter.md): message prices, the header in force, the
 //! usage anchor, and the measurement the compaction policy compares with its threshold —
 //! computed once per log into compact per-event arrays, so that the figure at any replay
 //! cursor is a lookup (O(1) per step, forward or back) and live-follow appends cost O(new).
@@ -68,7 +68,7 @@ pub struct Figure {
     pub baseline: u64,
 }
 
-/// The usage anchor set at an `assistant/message` (viewer-spec §7).
+/// The usage anchor set at an `assistant/message` (docs/meter.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Anchor {
     /// The `assistant/message` that set it.
@@ -441,7 +441,7 @@ impl Meter {
             .map_or(0, |k| u64::from(self.prices[k].1))
     }
 
-    /// The `tool-call` blocks of the `assistant/message` at `idx` (viewer-spec §10.2's
+    /// The `tool-call` blocks of the `assistant/message` at `idx` (docs/policy.md's
     /// pairing count; 0 for any other event). O(log calls).
     pub fn tool_calls(&self, idx: EventIdx) -> u16 {
         self.calls

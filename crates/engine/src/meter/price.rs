@@ -1,4 +1,4 @@
-//! The meter's prices of content blocks and messages (viewer-spec §7), over parsed JSON
+//! The meter's prices of content blocks and messages (docs/meter.md), over parsed JSON
 //! values. This is the reference pricer: [`super::raw_price`] prices the same from the raw
 //! event text without building a tree, and the tests hold the two equal.
 

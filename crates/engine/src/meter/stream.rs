@@ -1,4 +1,4 @@
-//! The price of the message a provider streamed (`A`, viewer-spec §7): its chunks assembled
+//! The price of the message a provider streamed (`A`, docs/meter.md): its chunks assembled
 //! block by block, in the order each index first appears.
 
 use super::anchor::{DeltaKind, Piece};

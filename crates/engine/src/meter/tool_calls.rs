@@ -1,4 +1,4 @@
-//! The `tool-call` blocks of an `assistant/message` (viewer-spec §10.2's pairing count), read
+//! The `tool-call` blocks of an `assistant/message` (docs/policy.md's pairing count), read
 //! from its bytes. The meter counts them as it prices the message, from the blocks its scan
 //! already read ([`super::raw`]), and asks [`tool_call_blocks`] only for the shapes that scan
 //! leaves; the policy reads the count from the meter ([`crate::Meter::tool_calls`]).
@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::scan::{Scanner, once};
 
-/// The `tool-call` blocks of an `assistant/message` (viewer-spec §10.2's pairing count): the
+/// The `tool-call` blocks of an `assistant/message` (docs/policy.md's pairing count): the
 /// elements of its message's `content` (`data.message.content` when `data.message` is an
 /// object, else `data.content`) whose `type` is `tool-call` — nothing else of the event, not
 /// the arguments of a call nor a block nested in another. Most messages never mention the word

@@ -1,4 +1,4 @@
-//! One decision of the policy (viewer-spec §10.2, §10.3) on a given surface: a pressure check
+//! One decision of the policy (docs/policy.md, §10.3) on a given surface: a pressure check
 //! (threshold, prune, up to `1 + retries` head-anchored summaries), an overflow recovery
 //! (prune, one summary keeping nothing but the newest turn of the pairing) or a command (one
 //! summary). Where the log made the same move its own price and outcome are used; anything
@@ -146,7 +146,7 @@ impl Context<'_> {
 
     /// Whether a pressure check that fired on `nodes` under `window` would have written
     /// compaction events: a tool result to prune, or a summary range under the retain budget
-    /// (viewer-spec §10.4: a check that fired but found neither writes nothing).
+    /// (docs/policy.md: a check that fired but found neither writes nothing).
     pub fn would_act(&mut self, nodes: &Nodes, window: u64) -> bool {
         if let Some(pruner) = self.settings.pruner
             && nodes.list.iter().any(|n| self.prunes(n, &pruner))

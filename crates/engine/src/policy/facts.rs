@@ -147,7 +147,7 @@ pub struct Pruned {
     pub chars: u64,
 }
 
-/// What pruning the `tool/result` event `idx` with `pruner` would leave (viewer-spec §10.2):
+/// What pruning the `tool/result` event `idx` with `pruner` would leave (docs/policy.md):
 /// the first `head_chars` and last `tail_chars` code points of its text blocks together, the
 /// marker in the first text block that overlaps the removed span, text blocks left empty
 /// dropped, other blocks kept. `None` when the text is not over the pruner's threshold, the

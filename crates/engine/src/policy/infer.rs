@@ -1,4 +1,4 @@
-//! Inference (viewer-spec §10.4): the tightest settings consistent with every decision the
+//! Inference (docs/policy.md): the tightest settings consistent with every decision the
 //! log holds — the retain budget from each pressure summary's range and the pruner's size test
 //! from the tool results it pruned and the ones it left (neither depends on the settings
 //! replayed: [`infer`], once per input), and the threshold ratio from which checks fired and

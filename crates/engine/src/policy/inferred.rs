@@ -1,4 +1,4 @@
-//! The settings a log's decisions bracket (viewer-spec §10): what inference answers.
+//! The settings a log's decisions bracket (docs/policy.md): what inference answers.
 
 use serde::Serialize;
 

@@ -123,7 +123,7 @@ pub enum Item {
     /// A `step/start` read (its cursor): the surface the next anchor's `S0` is.
     StepStart(u32),
     /// An `assistant/message`, a `turn/end` or a `turn/start`: the overflow recoveries in a
-    /// row start again from 0 (viewer-spec §10.3; a `turn/start` because the turn before it
+    /// row start again from 0 (docs/policy.md; a `turn/start` because the turn before it
     /// has ended even when its `turn/end` is missing).
     OverflowReset,
     /// A usage anchor set at `cursor − 1`: `ratio` is the provider's reported input over the

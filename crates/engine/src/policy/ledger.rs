@@ -1,4 +1,4 @@
-//! The what-if's ledger (viewer-spec §11, "In the what-if"): the hypothetical session's calls
+//! The what-if's ledger (docs/cost.md, "In the what-if"): the hypothetical session's calls
 //! and compactions, weighed by the same code as the log's own ([`Ledger::build`]).
 //!
 //! - Calls whose prompt was fixed before the first divergent check are the log's, exactly; so

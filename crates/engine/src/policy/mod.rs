@@ -1,4 +1,4 @@
-//! The policy lab (viewer-spec §10): the HEAD harness's compaction policy (`compaction-basic`
+//! The policy lab (docs/policy.md): the HEAD harness's compaction policy (`compaction-basic`
 //! with the tool-result pruner) replayed over a log — *verify* every decision the log holds,
 //! *infer* the settings that were in force as intervals, and ask *what if* another setting had
 //! run the same session.

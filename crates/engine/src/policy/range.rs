@@ -1,4 +1,4 @@
-//! The summary's range (viewer-spec §10.2): keep a token budget at the tail, never split a
+//! The summary's range (docs/policy.md): keep a token budget at the tail, never split a
 //! tool call from its result, and summarise everything before — always from the head.
 
 use super::node::Node;

@@ -1,7 +1,7 @@
 //! The replay: one walk over the input's stream with the given settings. *Verify* keeps the
 //! surface as the log has it and decides every check on it; *what-if* removes the log's own
 //! compactions, applies the policy's instead, and after the first check where the two differ
-//! re-anchors the meter's figures on the hypothetical surface (viewer-spec §10.4).
+//! re-anchors the meter's figures on the hypothetical surface (docs/policy.md).
 
 use super::decide::{Check, Context, Decision, Outcome, decide};
 use super::facts::ExactChars;

@@ -1,4 +1,4 @@
-//! What a replay reports (viewer-spec §10.4): one verdict per check, the first divergence, the
+//! What a replay reports (docs/policy.md): one verdict per check, the first divergence, the
 //! inferred settings, totals for the log and for the replay side by side, and for a what-if
 //! the hypothetical context curve.
 
@@ -156,7 +156,7 @@ pub struct Totals {
 
 impl Totals {
     /// Adds another session's figures: counts summed, the peak the higher of the two (a
-    /// fleet's totals, viewer-spec §13).
+    /// fleet's totals, docs/export.md).
     pub fn add(&mut self, other: &Totals) {
         self.checks += other.checks;
         self.fired += other.fired;
@@ -237,7 +237,7 @@ pub struct PolicyReport {
 }
 
 /// What a check that compacted with no context window in force reads as: the policy's pressure
-/// check needs a window, so it can neither agree nor disagree there (viewer-spec §10.1).
+/// check needs a window, so it can neither agree nor disagree there (docs/policy.md).
 pub const CANT_JUDGE_NO_WINDOW: &str = "can't judge: no window";
 
 impl CheckVerdict {

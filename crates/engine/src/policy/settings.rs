@@ -1,4 +1,4 @@
-//! The compaction policy's settings (viewer-spec §10): threshold, retain budget, retries and
+//! The compaction policy's settings (docs/policy.md): threshold, retain budget, retries and
 //! the tool-result pruner, with the harness's defaults and the checks that refuse a setting
 //! the harness could not have run with — passed, they give the [`ValidSettings`] a replay
 //! takes.

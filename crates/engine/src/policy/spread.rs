@@ -1,7 +1,7 @@
 //! How far a what-if's estimate can be trusted, as the log itself shows it: at every agent call
 //! with usage, the provider's reported prompt against the meter's estimate of the same request
 //! (`ratio = prompt / estimate`). After the first divergence a what-if total stands on one such
-//! ratio (viewer-spec §10.4: each later usage is re-anchored by the actual call's ratio), but
+//! ratio (docs/policy.md: each later usage is re-anchored by the actual call's ratio), but
 //! the hypothetical request would have had a ratio of its own; the ratios the log shows bound
 //! it. The *observed spread* is the band `[low, high]` of those ratios relative to their median
 //! — the central 90 % of them (the 5th to the 95th percentile, nearest rank) once there are 20

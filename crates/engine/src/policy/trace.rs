@@ -1,5 +1,5 @@
 //! What a what-if replay did to its surface after the first divergence, kept for the
-//! hypothetical ledger (viewer-spec §11, "In the what-if"): each hypothetical compaction with
+//! hypothetical ledger (docs/cost.md, "In the what-if"): each hypothetical compaction with
 //! where on the surface it began, each summary attempt (a failed one is a summarizer call
 //! too), the replace that later shadowed a compaction's replacement, and at the first model
 //! request after hypothetical compactions the meter price of the surface from the earliest

@@ -1,4 +1,4 @@
-//! The sessions browser's fleet columns (viewer-spec §13): what `policy DIR` says of each
+//! The sessions browser's fleet columns (docs/export.md): what `policy DIR` says of each
 //! session with the default settings — the policy's verdict, its disagreements, the log's
 //! summaries and prunes, the peak fill (the meter's peak total ÷ the window) — and its cost
 //! when a price file is set. Computed by the discovery's workers from the log they already

@@ -11,15 +11,15 @@ pub enum SideTab {
     Inspector,
     /// The replace preview of the selected surface range.
     Preview,
-    /// Every replace op audited (viewer-spec §8), and the selected one before | after.
+    /// Every replace op audited (docs/audit.md), and the selected one before | after.
     Compactions,
     /// Every finding of `check`.
     Findings,
     /// The model request at the cursor (header, messages, the meter's breakdown).
     Request,
-    /// The policy lab: the compaction policy replayed over the log (viewer-spec §10).
+    /// The policy lab: the compaction policy replayed over the log (docs/policy.md).
     Policy,
-    /// Two runs side by side (viewer-spec §12): the first divergence and the per-turn table.
+    /// Two runs side by side (docs/compare.md): the first divergence and the per-turn table.
     Compare,
 }
 

@@ -1,4 +1,4 @@
-//! The Compactions table's cost columns (viewer-spec §11): the summarizer's tokens, saved per
+//! The Compactions table's cost columns (docs/cost.md): the summarizer's tokens, saved per
 //! call × calls after, the cache lost and the balance — coloured by its sign when priced —
 //! each with the formula it comes from in its hover, and the session's line above the table.
 

@@ -1,4 +1,4 @@
-//! What context costs (viewer-spec §11) for the open log: the ledger's parts — calls and
+//! What context costs (docs/cost.md) for the open log: the ledger's parts — calls and
 //! compactions, one pass over the log — computed on a worker thread like the audit (once per
 //! log length), and the ledger priced from them on this thread whenever the price table
 //! changes (a few microseconds per compaction).

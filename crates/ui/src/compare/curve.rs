@@ -1,4 +1,4 @@
-//! B's context curve over A's strip (viewer-spec §12), in B's colour: per pixel column of the
+//! B's context curve over A's strip (docs/compare.md), in B's colour: per pixel column of the
 //! range shown, the meter total of B's event at the same turn, step and offset as the column's
 //! last event of A (none where B has no such step), B's compactions as ticks above the foot
 //! of the strip, a legend line with the toggle. Laid out once per comparison, width, length and

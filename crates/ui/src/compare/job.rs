@@ -56,7 +56,7 @@ pub struct Compared {
     pub priced_with: Option<usize>,
 }
 
-/// A real run's compactions as the policy's check points see them (viewer-spec §10.1): how
+/// A real run's compactions as the policy's check points see them (docs/policy.md): how
 /// many checks compacted (or tried to) and where the first did — the same counting a what-if
 /// report's `fired` and its checks' turn and step use.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -1,4 +1,4 @@
-//! Two runs side by side (viewer-spec §12) in the viewer: a second log (B) read and compared
+//! Two runs side by side (docs/compare.md) in the viewer: a second log (B) read and compared
 //! with the open one (A) off the UI thread (`job`), what the room keeps (`state`), its commands
 //! and their effects (`command`, `apply`, the per-frame `tick`), the sessions browser's row
 //! menu (`browse`), the Compare tab (`tab`) with B's read-only timeline (`b_timeline`), B's

@@ -118,7 +118,7 @@ pub fn beside_rows(
             true,
             0,
         ),
-        predicted_from: "Σ prompt of the agent calls in the what-if's ledger, an estimate (viewer-spec §11; the ledger above)",
+        predicted_from: "Σ prompt of the agent calls in the what-if's ledger, an estimate (the ledger above)",
         real_from: "Σ prompt (uncached + cache read + cache write) of B's agent calls (compare: prompt)",
     });
     let cost = what_if.and_then(|w| w.totals.all.cost);

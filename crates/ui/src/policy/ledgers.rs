@@ -1,4 +1,4 @@
-//! The what-if's two ledgers (viewer-spec §11, "In the what-if"): the log's own ledger and the
+//! The what-if's two ledgers (docs/cost.md, "In the what-if"): the log's own ledger and the
 //! hypothetical session's estimate side by side, what the estimate rests on, and the what-if's
 //! fired / summaries / prunes as ranges — as `policy --what-if` prints them. Computed once per
 //! what-if report, on a worker (here in tests), from the input the report was replayed on.

@@ -9,7 +9,7 @@ use crate::theme;
 
 /// Draws both ledgers and the estimate's basis.
 pub fn ledgers_ui(ui: &mut Ui, l: &WhatIfLedgers, palette: &theme::Palette) {
-    ui.label(RichText::new("Ledgers (viewer-spec §11)").strong());
+    ui.label(RichText::new("Ledgers").strong());
     let formulas: Vec<(&str, &str)> = ledger_rows().iter().map(|(n, f, _)| (*n, *f)).collect();
     egui::Grid::new("policy-ledgers")
         .num_columns(3)

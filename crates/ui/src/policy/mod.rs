@@ -1,4 +1,4 @@
-//! The Policy tab (viewer-spec §10): the tab itself (`tab`), its verdict table (`table`), its
+//! The Policy tab (docs/policy.md): the tab itself (`tab`), its verdict table (`table`), its
 //! settings as typed text (`fields`), its table text (`rows`), the replays off the UI thread
 //! (`job`), the what-if's two ledgers (`ledgers`, `ledgers_ui`), the what-if held against a
 //! real run (`beside`), and what tests read of it (`access`).

@@ -1,4 +1,4 @@
-//! The Policy tab (viewer-spec §10, issue #24): the policy's settings as fields, verify or
+//! The Policy tab (docs/policy.md, issue #24): the policy's settings as fields, verify or
 //! what-if, the settings inferred from the log, the first divergence (a link to its check), and
 //! the log's totals beside the replay's in a pane that scrolls (a what-if also its ledgers and
 //! the prediction against a real run, `beside`); under it the verdict table (`table`), one row

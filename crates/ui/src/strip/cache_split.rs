@@ -1,4 +1,4 @@
-//! The strip's cache split (viewer-spec §11): per model call, a bar of the prompt the
+//! The strip's cache split (docs/cost.md): per model call, a bar of the prompt the
 //! provider reported, its lower part the tokens read from the cache and its upper part the
 //! rest (uncached + cache write). A compaction changes the prompt near its start, so the next
 //! call's lower part drops: the cache it broke, at a glance. Laid out from the strip's columns

@@ -52,7 +52,7 @@ pub struct StripState {
     /// the strip; remembered in the preferences).
     pub(crate) show_cache: bool,
     what_if_layer: Option<crate::strip::what_if_layer::WhatIfLayer>,
-    /// A compared run's curve (viewer-spec §12), drawn over the curve unless hidden.
+    /// A compared run's curve (docs/compare.md), drawn over the curve unless hidden.
     pub(crate) compare: crate::compare::curve::CompareCurve,
     /// The meter's totals per cursor, for the min/max of any range.
     pyramid: Option<MinMax>,
