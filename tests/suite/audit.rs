@@ -25,7 +25,7 @@ fn audit_at(log: &EventLog, ratio: f64) -> Audit {
 
 /// A hand-written HEAD-shaped log, one event per call, seqs from 0.
 #[derive(Default)]
-struct Log {
+pub(crate) struct Log {
     lines: Vec<String>,
     seq: u64,
     turn: u64,
@@ -54,21 +54,21 @@ impl Log {
         self.event(ty, data, None, None)
     }
 
-    fn window(&mut self, w: u64) -> u64 {
+    pub(crate) fn window(&mut self, w: u64) -> u64 {
         self.log(
             "request/context",
             json!({"provider":"p","model":"m","contextWindow": w}),
         )
     }
 
-    fn turn_start(&mut self) {
+    pub(crate) fn turn_start(&mut self) {
         self.turn += 1;
         self.step = 0;
         let t = self.turn;
         self.log("turn/start", json!({"turn": t}));
     }
 
-    fn turn_end(&mut self) {
+    pub(crate) fn turn_end(&mut self) {
         let t = self.turn;
         self.log(
             "turn/end",
@@ -76,23 +76,23 @@ impl Log {
         );
     }
 
-    fn step_start(&mut self) {
+    pub(crate) fn step_start(&mut self) {
         self.step += 1;
         let (t, s) = (self.turn, self.step);
         self.log("step/start", json!({"turn": t, "step": s}));
     }
 
-    fn step_end(&mut self) {
+    pub(crate) fn step_end(&mut self) {
         let (t, s) = (self.turn, self.step);
         self.log("step/end", json!({"turn": t, "step": s}));
     }
 
-    fn user(&mut self, text: &str) -> u64 {
+    pub(crate) fn user(&mut self, text: &str) -> u64 {
         let data = json!({"content":[{"type":"text","text": text}],"source":{"kind":"user"},"role":"user","id": format!("u{}", self.seq)});
         self.event("user/message", data, None, Some(json!("append")))
     }
 
-    fn assistant(&mut self, text: &str, usage: Option<Value>) -> u64 {
+    pub(crate) fn assistant(&mut self, text: &str, usage: Option<Value>) -> u64 {
         let (t, s) = (self.turn, self.step);
         let mut data = json!({"turn": t, "step": s, "message": {"role":"assistant","content":[{"type":"text","text": text}],"source":{"kind":"model","provider":"p","model":"m"},"id": format!("a{}", self.seq)}});
         if let Some(u) = usage {
@@ -102,7 +102,7 @@ impl Log {
     }
 
     /// An assistant message calling `name(args)`, its `tool/call` and the `tool/result`.
-    fn tool(&mut self, call: &str, name: &str, args: &str, output: &str) -> u64 {
+    pub(crate) fn tool(&mut self, call: &str, name: &str, args: &str, output: &str) -> u64 {
         let (t, s) = (self.turn, self.step);
         let data = json!({"turn": t, "step": s, "message": {"role":"assistant","content":[{"type":"tool-call","id": call,"name": name,"arguments": args}],"source":{"kind":"model","provider":"p","model":"m"},"id": format!("a{}", self.seq)}});
         self.event("assistant/message", data, Some(&[]), Some(json!("append")));
@@ -126,7 +126,13 @@ impl Log {
 
     /// A summarizing compaction of `shadowed` (surface order), bracketed by start, summary,
     /// the replace and end. Returns the replace's seq.
-    fn compact(&mut self, shadowed: &[u64], summary: &str, extra: Value, turn: Option<u64>) -> u64 {
+    pub(crate) fn compact(
+        &mut self,
+        shadowed: &[u64],
+        summary: &str,
+        extra: Value,
+        turn: Option<u64>,
+    ) -> u64 {
         let id = format!("c{}", self.seq);
         let mut start = json!({"compactionId": id, "turn": turn});
         merge(&mut start, &extra);
@@ -153,7 +159,7 @@ impl Log {
     }
 
     /// A prune of the tool result `seq` (answering `call`), replaced by `placeholder`.
-    fn prune(&mut self, seq: u64, call: &str, placeholder: &str) -> u64 {
+    pub(crate) fn prune(&mut self, seq: u64, call: &str, placeholder: &str) -> u64 {
         self.log(
             "compaction/prune",
             json!({"shadowedRange":{"start": seq,"end": seq},"shadowedSeqs":[seq],"shadowedTokenCount": 25}),
@@ -166,7 +172,7 @@ impl Log {
         )
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut t = String::from(
             r#"{"type":"session","version":0,"id":"audit-test","createdAt":1,"cwd":"/w","delegationDepth":0}"#,
         );
@@ -178,7 +184,7 @@ impl Log {
         t
     }
 
-    fn build(&self) -> EventLog {
+    pub(crate) fn build(&self) -> EventLog {
         log_of(&self.text())
     }
 }

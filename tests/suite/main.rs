@@ -25,6 +25,7 @@ mod csv_out;
 mod envelope_scan;
 mod era_bounds;
 mod export;
+mod fidelity;
 mod findings;
 mod fleet;
 mod follow;

@@ -230,3 +230,27 @@ fn at_1280_by_720_the_request_tabs_figures_stay_inside_the_side_panel() {
         );
     }
 }
+
+/// What a summary kept (docs/audit.md): the table's `kept` column, and for the selected
+/// compaction its facts by kind, a lost-then-needed one a link to the event that needed it.
+#[test]
+fn the_compactions_tab_shows_what_a_summary_kept_and_links_a_needed_fact() {
+    let mut harness = harness_of(|| ViewerApp::new_for_test(asset("sample.session.jsonl")));
+    harness.run();
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    harness.get_by_label("sort by kept");
+    harness.get_by_label("compaction seq 110").click();
+    harness.run();
+    // The sample's summary at seq 110 keeps 6 of its 49 facts; `cargo test
+    // parses_negative_amounts` was lost and run again at seq 123.
+    harness.get_by_label_contains("What the summary kept: 12% of 49 facts");
+    let needed = harness.get_by_label("cargo test parses_negative_amounts");
+    needed.scroll_to_me();
+    harness.run();
+    harness
+        .get_by_label("cargo test parses_negative_amounts")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().selected_seq(), Some(123));
+}

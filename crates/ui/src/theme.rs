@@ -20,9 +20,9 @@ pub const NODE_FONT_SIZE: f32 = 12.0;
 /// Height of one row of the Compactions table and of the before | after lists.
 pub const COMPACTION_ROW_HEIGHT: f32 = 20.0;
 /// Widths of the Compactions table's columns: seq, kind, trigger, fill before → after,
-/// tokens saved, summary tokens, lost terms, refetches (they fit the side panel's default
+/// tokens saved, summary tokens, lost terms, refetches, facts kept (they fit the side panel's default
 /// width).
-pub const COMPACTION_COLUMNS: [f32; 8] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0];
+pub const COMPACTION_COLUMNS: [f32; 9] = [48.0, 66.0, 100.0, 64.0, 52.0, 66.0, 44.0, 56.0, 44.0];
 /// Widths of the Compactions table's cost columns by their declaration (summarizer, saved/call
 /// × calls, cache lost, balance): the balance is shown beside the kind, its parts after the
 /// audit's columns.

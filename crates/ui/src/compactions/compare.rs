@@ -153,6 +153,8 @@ pub fn compare_ui(
         });
     }
     ui.add_space(theme::SPACE_SMALL);
+    super::fidelity::facts_ui(ui, audit, &pal, commands);
+    ui.add_space(theme::SPACE_SMALL);
     refetches_ui(ui, audit, &pal, commands);
 }
 

@@ -20,6 +20,7 @@ use crate::command::UiCommand;
 use crate::compactions::compare::{CompareState, compare_ui};
 use crate::compactions::cost_columns;
 use crate::compactions::cost_job::LedgerCache;
+use crate::compactions::fidelity;
 use crate::compactions::job::AuditCache;
 use crate::compactions::verdicts::{AS_DECIDED, CompactionVerdicts, RowVerdict};
 use crate::nav::reveal::ListScroll;
@@ -47,6 +48,8 @@ pub enum Column {
     Lost,
     /// Refetches.
     Refetches,
+    /// The share of the shadowed text's facts the summary kept.
+    Fidelity,
     /// The summarizer call's tokens (§11).
     Summarizer,
     /// Saved per call × calls after.
@@ -60,7 +63,7 @@ pub enum Column {
 impl Column {
     /// In display order: the balance beside the kind, in view at any panel width; the audit's
     /// columns and the balance's parts after them (the table scrolls sideways).
-    const ALL: [Column; 12] = [
+    const ALL: [Column; 13] = [
         Column::Seq,
         Column::Kind,
         Column::Balance,
@@ -70,6 +73,7 @@ impl Column {
         Column::Summary,
         Column::Lost,
         Column::Refetches,
+        Column::Fidelity,
         Column::Summarizer,
         Column::PromptSaved,
         Column::CacheLost,
@@ -110,6 +114,7 @@ impl Column {
             Column::Summary => "summary",
             Column::Lost => "lost",
             Column::Refetches => "refetch",
+            Column::Fidelity => fidelity::TITLE,
             Column::Summarizer => "summarizer",
             Column::PromptSaved => "saved/call×calls",
             Column::CacheLost => "cache lost",
@@ -133,6 +138,7 @@ impl Column {
                 "Salient terms of the shadowed text kept nowhere on the surface after it"
             }
             Column::Refetches => "Later calls that fetched again what it dropped",
+            Column::Fidelity => fidelity::HOVER,
             Column::Summarizer => cost_columns::SUMMARIZER_FORMULA,
             Column::PromptSaved => cost_columns::SAVED_FORMULA,
             Column::CacheLost => cost_columns::CACHE_LOST_FORMULA,
@@ -156,6 +162,7 @@ fn sort_key(r: &ReplaceAudit, column: Column, ledger: Option<&Ledger>) -> i64 {
         Column::Summary => r.replacement_tokens as i64,
         Column::Lost => r.lost_terms.len() as i64,
         Column::Refetches => r.refetches.len() as i64,
+        Column::Fidelity => fidelity::sort_key(r),
         Column::Summarizer | Column::PromptSaved | Column::CacheLost | Column::Balance => 0,
     }
 }
@@ -697,6 +704,7 @@ fn paint_cells(
         (r.replacement_tokens.to_string(), text),
         (r.lost_terms.len().to_string(), text),
         (r.refetches.len().to_string(), text),
+        (fidelity::cell(r), text),
         c0,
         c1,
         c2,
