@@ -36,14 +36,7 @@ pub fn policy_parts_with<R: Send, S: Send>(
     then: impl FnOnce(&PolicyInput) -> R + Send,
     beside: impl FnOnce(&LedgerParts) -> S + Send,
 ) -> (R, S, LedgerParts) {
-    let (input, (parts, made)) = rayon::join(
-        || PolicyInput::build_with(log, surface, meter, scan),
-        || {
-            let parts = parts_with(log, surface, meter, scan);
-            let made = beside(&parts);
-            (parts, made)
-        },
-    );
+    let (input, parts, made) = policy_input_and_parts(log, surface, meter, scan, beside);
     let (result, ()) = rayon::join(
         || then(&input),
         || {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::cache::noise;
-use super::calls::{Call, CallKind};
+use super::calls::CallKind;
 use super::compactions::CompactionFacts;
 use super::first_change::{Block, Cause, FirstChange};
 use super::ledger::LedgerParts;
@@ -95,13 +95,7 @@ pub fn cache_breaks(
         meter,
         replaces: &parts.replaces,
     };
-    let agents: Vec<Call> = parts
-        .calls
-        .iter()
-        .filter(|c| c.kind == CallKind::Agent)
-        .copied()
-        .collect();
-    let caching = agents.iter().any(|c| c.tokens.cache_read > 0);
+    let (agents, caching) = super::ledger::agents_and_caching(parts);
     let noise_median = noise(&agents, &parts.replaces).1;
     let mut scratch = surface.clone();
     let mut prev = RequestShape::default();

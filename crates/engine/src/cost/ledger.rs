@@ -83,13 +83,7 @@ pub struct Ledger {
 impl Ledger {
     /// Weighs `parts`, priced by `prices` when given.
     pub fn build(parts: &LedgerParts, prices: Option<&PriceTable>) -> Ledger {
-        let agents: Vec<Call> = parts
-            .calls
-            .iter()
-            .filter(|c| c.kind == CallKind::Agent)
-            .copied()
-            .collect();
-        let caching = agents.iter().any(|c| c.reported && c.tokens.cache_read > 0);
+        let (agents, caching) = agents_and_caching(parts);
         let pricing = prices.map(|t| Pricing::new(t, &parts.routes.list));
         let costs: Vec<Option<f64>> = parts
             .calls
@@ -319,4 +313,17 @@ fn compaction_totals(
 
 fn count(compactions: &[CompactionCost], kind: ReplaceKind) -> usize {
     compactions.iter().filter(|c| c.kind == kind).count()
+}
+
+/// The agent calls of `parts` in log order, and whether the log is caching (some agent call
+/// reported a cache read): what the ledger and the cache-break walk both start from.
+pub(crate) fn agents_and_caching(parts: &LedgerParts) -> (Vec<Call>, bool) {
+    let agents: Vec<Call> = parts
+        .calls
+        .iter()
+        .filter(|c| c.kind == CallKind::Agent)
+        .copied()
+        .collect();
+    let caching = agents.iter().any(|c| c.reported && c.tokens.cache_read > 0);
+    (agents, caching)
 }
