@@ -1169,39 +1169,27 @@ fn a_live_wal_writer_is_never_blocked() {
     .unwrap();
     assert_eq!(older.log.len() as i64, 2 + written, "every write landed");
 
+    let older_events = || {
+        open(
+            &path,
+            &surface_store::Options {
+                session: Some("older"),
+                ..surface_store::Options::default()
+            },
+        )
+        .unwrap()
+        .log
+        .len() as i64
+    };
     // A write transaction held open across a read: the read sees the committed state and
     // the writer still commits.
     let writer = Connection::open(&path).unwrap();
     writer.execute_batch("BEGIN IMMEDIATE; INSERT INTO events (session_id, seq, type, time, data) VALUES ('older', 5, 'context/message', 1, '{}');").unwrap();
-    assert_eq!(
-        open(
-            &path,
-            &surface_store::Options {
-                session: Some("older"),
-                ..surface_store::Options::default()
-            }
-        )
-        .unwrap()
-        .log
-        .len() as i64,
-        2 + written
-    );
+    assert_eq!(older_events(), 2 + written);
     writer
         .execute_batch("COMMIT")
         .expect("the writer commits after the read");
-    assert_eq!(
-        open(
-            &path,
-            &surface_store::Options {
-                session: Some("older"),
-                ..surface_store::Options::default()
-            }
-        )
-        .unwrap()
-        .log
-        .len() as i64,
-        3 + written
-    );
+    assert_eq!(older_events(), 3 + written);
 }
 
 // ---------------------------------------------------------------------------------------------
