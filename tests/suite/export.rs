@@ -17,11 +17,11 @@ use std::process::{Command, Output};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 use serde_json::Value;
+use surface_analysis::audit::audit;
+use surface_analysis::cost::ledger_of;
+use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 use surface_cli::{Input, load};
 use surface_engine::EventState;
-use surface_engine::audit::audit;
-use surface_engine::cost::ledger_of;
-use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 
 /// Every table an export writes, as the tests expect them (not read from the product, so that
 /// a table it stops writing fails them).
@@ -808,7 +808,7 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.json");
     std::fs::write(&prices, price_text).unwrap();
-    let table = surface_engine::cost::PriceTable::parse(price_text).unwrap();
+    let table = surface_analysis::cost::PriceTable::parse(price_text).unwrap();
     let out = dir.path().join("out");
     let policy = root().join("tests/fixtures/policy");
     let done = run(&[
@@ -852,7 +852,7 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
                 priced_sum += c;
                 let sum: f64 = call_costs.iter().flatten().sum();
                 assert!((sum - c).abs() < 1e-12, "{path}: {sum} vs {c}");
-                assert_eq!(surface_engine::cost::round_money(c), c, "{path}: {c}");
+                assert_eq!(surface_analysis::cost::round_money(c), c, "{path}: {c}");
             }
             None => {
                 unpriced += 1;
@@ -866,6 +866,6 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     let sum: f64 = sessions.iter().filter_map(cost).sum();
     assert!((sum - priced_sum).abs() < 1e-12);
     for c in calls.iter().filter_map(cost) {
-        assert_eq!(surface_engine::cost::round_money(c), c);
+        assert_eq!(surface_analysis::cost::round_money(c), c);
     }
 }

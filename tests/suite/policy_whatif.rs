@@ -10,11 +10,11 @@ use crate::binary::run_texts;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{
+use surface_analysis::audit::ReplaceKind;
+use surface_analysis::cost::{
     CallKind, Ledger, LedgerParts, LedgerSummary, PriceTable, ledger_of, parts_of,
 };
-use surface_engine::policy::{
+use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, ValidSettings, count_ranges,
     replay, what_if_ledger,
 };
@@ -214,7 +214,7 @@ fn every_estimated_figure_follows_its_formula() {
     let basis = &what_if.basis;
     let divergence = w.report.trace.divergence_cursor.unwrap();
     // Before the divergence the calls are the log's, exactly.
-    let before = |calls: &[surface_engine::cost::Call]| {
+    let before = |calls: &[surface_analysis::cost::Call]| {
         calls
             .iter()
             .filter(|c| c.cursor < divergence)

@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use egui::Rect;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_engine::compare::{Analysed, analyse};
-use surface_engine::cost::{Ledger, PriceTable, parts_of};
-use surface_engine::policy::{
+use surface_analysis::compare::{Analysed, analyse};
+use surface_analysis::cost::{Ledger, PriceTable, parts_of};
+use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, Ranges, ReplayMode, count_ranges, replay,
     what_if_ledger,
 };
@@ -145,7 +145,7 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
     // The predicted figures: the what-if's report, its ranges and its ledger.
     let (report, ranges, prompt, _) = predicted(None);
     let range =
-        |r: surface_engine::policy::CountRange| format!("{} ({}–{})", r.likely, r.min, r.max);
+        |r: surface_analysis::policy::CountRange| format!("{} ({}–{})", r.likely, r.min, r.max);
     assert_eq!(ranges.fired.likely, report.totals.fired);
     assert_eq!(row(&table, "checks fired").0, range(ranges.fired));
     assert_eq!(row(&table, "summaries").0, range(ranges.summaries));

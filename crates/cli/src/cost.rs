@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
-use surface_engine::cost::{Ledger, PriceTable};
+use surface_analysis::cost::{Ledger, PriceTable};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use human::session_line;

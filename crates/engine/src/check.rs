@@ -163,7 +163,7 @@ fn check_joined<'a>(
             found
         });
         let mut after_turns = super::meter::meter_findings(log);
-        after_turns.extend(super::audit::audit_findings(log, surface));
+        after_turns.extend(super::compactions::compaction_findings(log, surface));
         RestFindings {
             before_surface,
             surface: surface_found,
