@@ -166,8 +166,16 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
         "unpriced: no money"
     );
 
-    // On screen: the section is reached by scrolling the upper pane (and the table sideways
-    // in a narrow side panel); no two of its cells overlap.
+    table_is_on_screen(&mut harness, &table, size);
+}
+
+/// On screen: the section is reached by scrolling the upper pane (and the table sideways
+/// in a narrow side panel); no two of its cells overlap.
+fn table_is_on_screen(
+    harness: &mut Harness<'static, ViewerApp>,
+    table: &[(&'static str, String, String)],
+    size: (f32, f32),
+) {
     harness
         .get_by_label("Prediction against a real run")
         .scroll_to_me();
@@ -178,7 +186,7 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
     for label in headers {
         cells.push((label.into(), harness.get_by_label(label).rect()));
     }
-    for (name, p, r) in &table {
+    for (name, p, r) in table {
         for text in [name.to_string(), p.clone(), r.clone()] {
             // The ledger above shows some of the same figures: only the table's count here.
             for node in harness.query_all_by_label(&text) {

@@ -94,6 +94,39 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
             .max()
             .unwrap_or(0);
     }
+    let calls = add_calls(ledger, &positions, &mut rows);
+    add_compactions(audit, &positions, &mut rows);
+    let mut total = empty;
+    for row in &rows {
+        total.add(row);
+    }
+    let mut turns: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    // Turn 0 is shown only when something was paid for or compacted before the first
+    // `turn/start`: a log's opening bookkeeping (an inbox splice, a header) is no turn. Its
+    // events still count in the total.
+    if let Some(zero) = turns.first_mut()
+        && zero.is_some_and(|r| !r.did_anything())
+    {
+        *zero = None;
+    }
+    Analysed {
+        events: n,
+        positions,
+        turns,
+        total,
+        calls,
+        caching,
+        currency: ledger.currency.clone(),
+        threshold_ratio: audit.threshold_ratio,
+        window: audit.window,
+    }
+}
+
+/// Adds every call of the ledger to its turn's row (calls, tokens, the bill), and gives the
+/// agent calls' figures in order.
+fn add_calls(ledger: &Ledger, positions: &Positions, rows: &mut [Row]) -> Vec<CallFigures> {
+    let priced = ledger.currency.is_some();
+    let caching = ledger.caching;
     let mut calls = Vec::new();
     for c in &ledger.calls {
         let position = positions.of(c.call.event);
@@ -136,6 +169,12 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
             }
         }
     }
+    calls
+}
+
+/// Counts the audit's summaries, prunes, refetches, failed compactions and requests over the
+/// threshold in their turns' rows.
+fn add_compactions(audit: &Audit, positions: &Positions, rows: &mut [Row]) {
     let mut count = |idx: EventIdx, field: fn(&mut Row) -> &mut u64| {
         if let Some(row) = rows.get_mut(positions.turn_of(idx) as usize) {
             *field(row) += 1;
@@ -156,29 +195,5 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
     }
     for o in &audit.over_threshold_requests {
         count(o.event, |row| &mut row.over_threshold);
-    }
-    let mut total = empty;
-    for row in &rows {
-        total.add(row);
-    }
-    let mut turns: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
-    // Turn 0 is shown only when something was paid for or compacted before the first
-    // `turn/start`: a log's opening bookkeeping (an inbox splice, a header) is no turn. Its
-    // events still count in the total.
-    if let Some(zero) = turns.first_mut()
-        && zero.is_some_and(|r| !r.did_anything())
-    {
-        *zero = None;
-    }
-    Analysed {
-        events: n,
-        positions,
-        turns,
-        total,
-        calls,
-        caching,
-        currency: ledger.currency.clone(),
-        threshold_ratio: audit.threshold_ratio,
-        window: audit.window,
     }
 }

@@ -198,85 +198,156 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
         after: None,
         applied: Vec::new(),
     };
-    let sum0 = check.nodes.sum;
-    let total_of = |sum: u64| (check.total as i128 + sum as i128 - sum0 as i128).max(0) as u64;
-    let (prune, budget, attempts, threshold) = match check.kind {
-        CheckKind::Pressure => {
-            let Some(window) = check.window else {
-                d.outcome = Outcome::NoWindow;
-                return d;
-            };
-            let real = ctx.settings.threshold(window);
-            d.threshold = Some(real);
-            let threshold = scaled(real, check.threshold_scale);
-            if check.total < threshold {
-                return d;
-            }
-            (
-                true,
-                ctx.settings.retain_budget(window),
-                (ctx.settings.compaction_retries as usize).saturating_add(1),
-                Some(threshold),
-            )
-        }
-        CheckKind::Overflow => (true, 0, 1, None),
-        CheckKind::Command => (false, 0, 1, None),
+    let Some(plan) = plan(check, ctx, &mut d) else {
+        return d;
     };
     let mut nodes = check.nodes.clone();
-    if prune && let Some(pruner) = ctx.settings.pruner {
-        for p in 0..nodes.list.len() {
-            let node = nodes.list[p];
-            if !ctx.prunes(&node, &pruner) {
-                continue;
-            }
-            let from_log = check.log.and_then(|l| {
-                l.prunes
-                    .iter()
-                    .find(|lp| lp.target_seq == Some(node.seq))
-                    .and_then(|lp| lp.replacement)
-            });
-            let replacement = match from_log {
-                Some(r) => r,
-                None => {
-                    let Some(cut) = pruned(ctx.log, EventIdx(node.event), &pruner) else {
-                        continue;
-                    };
-                    d.estimated = true;
-                    Node {
-                        event: ctx.hypothetical(),
-                        seq: node.seq,
-                        price: cut.price.min(u64::from(u32::MAX)) as u32,
-                        calls: 0,
-                        result: true,
-                        chars: cut.chars.min(u64::from(u32::MAX)) as u32,
-                        chars_exact: true,
-                    }
-                }
-            };
-            nodes.splice(p, 1, replacement);
-            if check.record {
-                d.applied.push(Applied {
-                    summary: false,
-                    position: p,
-                    removed: vec![node.event],
-                    replacement,
-                    shadowed_tokens: u64::from(node.price),
-                });
-            }
-            d.pruned.push(PlannedPrune { node, replacement });
-        }
+    if plan.prune
+        && let Some(pruner) = ctx.settings.pruner
+    {
+        prune_results(check, ctx, &pruner, &mut nodes, &mut d);
         if !d.pruned.is_empty() {
-            d.total_after = total_of(nodes.sum);
+            d.total_after = total_with(check, nodes.sum);
             d.outcome = Outcome::Pruned;
-            if threshold.is_some_and(|h| d.total_after < h) {
+            if plan.threshold.is_some_and(|h| d.total_after < h) {
                 d.after = Some(nodes);
                 return d;
             }
         }
     }
-    for attempt in 0..attempts {
-        let Some(keep) = keep_index(&nodes.list, budget) else {
-            if d.pruned.is_empty() || threshold.is_some() {
+    summarize_head(check, ctx, &plan, &mut nodes, &mut d);
+    if !d.pruned.is_empty() || d.summaries.iter().any(|s| s.ok) {
+        d.after = Some(nodes);
+    }
+    d
+}
+
+/// What a check that fired may do.
+struct Plan {
+    /// Prune tool results first.
+    prune: bool,
+    /// The retain budget of a summary's range.
+    budget: u64,
+    /// How many summaries it may try.
+    attempts: usize,
+    /// The (scaled) threshold the total must end below, for a pressure check.
+    threshold: Option<u64>,
+}
+
+/// The plan of a check by its kind; `None` when a pressure check does not fire (no window, or
+/// the total below the threshold: `d` says which).
+fn plan(check: &Check<'_>, ctx: &Context<'_>, d: &mut Decision) -> Option<Plan> {
+    match check.kind {
+        CheckKind::Pressure => {
+            let Some(window) = check.window else {
+                d.outcome = Outcome::NoWindow;
+                return None;
+            };
+            let real = ctx.settings.threshold(window);
+            d.threshold = Some(real);
+            let threshold = scaled(real, check.threshold_scale);
+            (check.total >= threshold).then(|| Plan {
+                prune: true,
+                budget: ctx.settings.retain_budget(window),
+                attempts: (ctx.settings.compaction_retries as usize).saturating_add(1),
+                threshold: Some(threshold),
+            })
+        }
+        CheckKind::Overflow => Some(Plan {
+            prune: true,
+            budget: 0,
+            attempts: 1,
+            threshold: None,
+        }),
+        CheckKind::Command => Some(Plan {
+            prune: false,
+            budget: 0,
+            attempts: 1,
+            threshold: None,
+        }),
+    }
+}
+
+/// The meter's total once the surface's prices sum to `sum` instead of the check's.
+fn total_with(check: &Check<'_>, sum: u64) -> u64 {
+    (check.total as i128 + sum as i128 - check.nodes.sum as i128).max(0) as u64
+}
+
+/// Prunes every tool result `pruner` prunes, in surface order: the log's own replacement where
+/// it made the prune, else a predicted one.
+fn prune_results(
+    check: &Check<'_>,
+    ctx: &mut Context<'_>,
+    pruner: &PrunerSettings,
+    nodes: &mut Nodes,
+    d: &mut Decision,
+) {
+    for p in 0..nodes.list.len() {
+        let node = nodes.list[p];
+        if !ctx.prunes(&node, pruner) {
+            continue;
+        }
+        let Some(replacement) = prune_replacement(check, ctx, pruner, node, &mut d.estimated)
+        else {
+            continue;
+        };
+        nodes.splice(p, 1, replacement);
+        if check.record {
+            d.applied.push(Applied {
+                summary: false,
+                position: p,
+                removed: vec![node.event],
+                replacement,
+                shadowed_tokens: u64::from(node.price),
+            });
+        }
+        d.pruned.push(PlannedPrune { node, replacement });
+    }
+}
+
+/// What replaces a pruned `node`: the log's replacement, else the predicted cut (and
+/// `estimated` set); `None` when the result cannot be cut.
+fn prune_replacement(
+    check: &Check<'_>,
+    ctx: &mut Context<'_>,
+    pruner: &PrunerSettings,
+    node: Node,
+    estimated: &mut bool,
+) -> Option<Node> {
+    let from_log = check.log.and_then(|l| {
+        l.prunes
+            .iter()
+            .find(|lp| lp.target_seq == Some(node.seq))
+            .and_then(|lp| lp.replacement)
+    });
+    if from_log.is_some() {
+        return from_log;
+    }
+    let cut = pruned(ctx.log, EventIdx(node.event), pruner)?;
+    *estimated = true;
+    Some(Node {
+        event: ctx.hypothetical(),
+        seq: node.seq,
+        price: cut.price.min(u64::from(u32::MAX)) as u32,
+        calls: 0,
+        result: true,
+        chars: cut.chars.min(u64::from(u32::MAX)) as u32,
+        chars_exact: true,
+    })
+}
+
+/// Up to `plan.attempts` head-anchored summaries, each of the range the retain budget leaves,
+/// until the total is below the threshold (or one summary, without a threshold).
+fn summarize_head(
+    check: &Check<'_>,
+    ctx: &mut Context<'_>,
+    plan: &Plan,
+    nodes: &mut Nodes,
+    d: &mut Decision,
+) {
+    for attempt in 0..plan.attempts {
+        let Some(keep) = keep_index(&nodes.list, plan.budget) else {
+            if d.pruned.is_empty() || plan.threshold.is_some() {
                 d.outcome = if attempt == 0 {
                     Outcome::NoRange
                 } else {
@@ -287,24 +358,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
         };
         let shadowed: Vec<u64> = nodes.list[..keep].iter().map(|n| n.seq).collect();
         let shadowed_tokens: u64 = nodes.list[..keep].iter().map(|n| u64::from(n.price)).sum();
-        let logged = check.log.and_then(|l| l.summaries.get(attempt));
-        let summary = match logged {
-            Some(s) if s.ok => s.replacement,
-            Some(_) => None,
-            None => {
-                d.estimated = true;
-                let price = ctx.summary_price;
-                (price < shadowed_tokens).then(|| Node {
-                    event: ctx.hypothetical(),
-                    seq: 0,
-                    price: price.min(u64::from(u32::MAX)) as u32,
-                    calls: 0,
-                    result: false,
-                    chars: 0,
-                    chars_exact: true,
-                })
-            }
-        };
+        let summary = summary_node(check, ctx, attempt, shadowed_tokens, &mut d.estimated);
         d.summaries.push(PlannedSummary {
             start: shadowed[0],
             end: shadowed[keep - 1],
@@ -314,7 +368,7 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
             ok: summary.is_some(),
         });
         let Some(mut summary) = summary else {
-            if d.pruned.is_empty() || threshold.is_some() {
+            if d.pruned.is_empty() || plan.threshold.is_some() {
                 d.outcome = Outcome::Failed;
             }
             break;
@@ -332,8 +386,8 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
             });
         }
         nodes.splice(0, keep, summary);
-        d.total_after = total_of(nodes.sum);
-        match threshold {
+        d.total_after = total_with(check, nodes.sum);
+        match plan.threshold {
             Some(h) if d.total_after >= h => d.outcome = Outcome::StillAbove,
             _ => {
                 d.outcome = Outcome::Summarized;
@@ -341,8 +395,32 @@ pub fn decide(check: &Check<'_>, ctx: &mut Context<'_>) -> Decision {
             }
         }
     }
-    if !d.pruned.is_empty() || d.summaries.iter().any(|s| s.ok) {
-        d.after = Some(nodes);
+}
+
+/// The summary of attempt `attempt`: the log's (`None` when it failed), else a predicted one
+/// (and `estimated` set), which fails when it would not be smaller than what it shadows.
+fn summary_node(
+    check: &Check<'_>,
+    ctx: &mut Context<'_>,
+    attempt: usize,
+    shadowed_tokens: u64,
+    estimated: &mut bool,
+) -> Option<Node> {
+    match check.log.and_then(|l| l.summaries.get(attempt)) {
+        Some(s) if s.ok => s.replacement,
+        Some(_) => None,
+        None => {
+            *estimated = true;
+            let price = ctx.summary_price;
+            (price < shadowed_tokens).then(|| Node {
+                event: ctx.hypothetical(),
+                seq: 0,
+                price: price.min(u64::from(u32::MAX)) as u32,
+                calls: 0,
+                result: false,
+                chars: 0,
+                chars_exact: true,
+            })
+        }
     }
-    d
 }

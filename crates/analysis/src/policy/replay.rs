@@ -328,27 +328,7 @@ impl Walk<'_> {
         let window = self.meter.window_at(cursor);
         let actual_total = self.meter.at(cursor).total;
         let log = &point.log;
-        // The log's own figures.
-        let a = &mut self.actual_totals;
-        a.checks += usize::from(point.kind == CheckKind::Pressure);
-        a.fired += usize::from(log.any());
-        a.prunes += log
-            .prunes
-            .iter()
-            .filter(|p| p.replacement.is_some())
-            .count();
-        a.summaries += log.summaries.iter().filter(|s| s.ok).count();
-        a.peak_total = a.peak_total.max(actual_total);
-        if point.kind == CheckKind::Pressure && window.is_none() {
-            self.no_window = true;
-        }
-        if point.kind == CheckKind::Pressure
-            && let Some(w) = window
-        {
-            let (ctx, nodes) = (&mut self.ctx, &self.actual);
-            self.ratio
-                .check(actual_total, w, log.any(), || ctx.would_act(nodes, w));
-        }
+        self.count_log(point, actual_total, window);
         let allowed = point.kind != CheckKind::Overflow
             || self.overflow_recoveries < self.ctx.settings.max_overflow_retries;
         // Exact: decide on the log's surface with the log's prices, and compare.
@@ -356,82 +336,23 @@ impl Walk<'_> {
         // Pressure needs a window: where the log compacted without one the policy cannot
         // judge, and the replay follows the log (what-if: its compactions stay).
         let cant_judge = point.kind == CheckKind::Pressure && window.is_none() && log.any();
-        let mut decision = None;
-        let mut why = None;
         let mut note = cant_judge.then(|| {
             format!("{CANT_JUDGE_NO_WINDOW}: the log compacted here with no context window in force, and the policy's pressure check needs one")
         });
-        if exact_now {
-            let nodes = if self.what_if() {
-                &self.hyp
-            } else {
-                &self.actual
-            };
-            let d = decide_on(
-                &mut self.ctx,
-                point,
-                nodes,
-                (actual_total, window),
-                allowed,
-                (true, 1.0),
-            );
-            why = difference(point.kind, &d, log).filter(|_| !cant_judge);
-            decision = Some(d);
-            if why.is_some() && self.what_if() {
-                self.diverged = true;
-                self.trace.divergence_cursor = Some(cursor);
-                self.first_divergence = Some(Divergence {
-                    step_start_seq: self.seq_of(point.event),
-                    why: why.clone().unwrap_or_default(),
-                    cursor,
-                });
-                decision = None;
-            }
-        }
-        if self.mode == ReplayMode::Verify && why.is_some() && self.first_divergence.is_none() {
-            self.first_divergence = Some(Divergence {
-                step_start_seq: self.seq_of(point.event),
-                why: why.clone().unwrap_or_default(),
-                cursor,
-            });
-        }
+        let (decision, why) = if exact_now {
+            self.decide_exact(point, (actual_total, window), allowed, cant_judge)
+        } else {
+            (None, None)
+        };
         let decision = match decision {
             Some(d) => d,
-            None => {
-                let total = self.total_at(cursor);
-                let overflowed = point.kind != CheckKind::Overflow
-                    || hypothetical_overflows(total, actual_total, window);
-                // The divergent check's own total is the meter's: only later ones are moved.
-                let scale = if exact_now { 1.0 } else { self.threshold_scale };
-                let mut d = decide_on(
-                    &mut self.ctx,
-                    point,
-                    &self.hyp,
-                    (total, window),
-                    allowed && overflowed,
-                    (false, scale),
-                );
-                if !overflowed {
-                    d.outcome = Outcome::Below;
-                    note = Some(format!(
-                        "no overflow: the hypothetical request ({total} tokens) fits the window{} and is smaller than the log's ({actual_total}), which overflowed",
-                        window.map_or(String::new(), |w| format!(" ({w})"))
-                    ));
-                }
-                self.record(self.checks.len(), cursor, &d);
-                if let Some(after) = d.after.take() {
-                    self.hyp = after;
-                    self.note_offset(cursor);
-                    self.curve.marks.push(CurveMark {
-                        cursor,
-                        before: d.total,
-                        after: d.total_after,
-                        summary: d.summaries.iter().any(|s| s.ok),
-                        exact: false,
-                    });
-                }
-                d
-            }
+            None => self.decide_hypothetical(
+                point,
+                (actual_total, window),
+                allowed,
+                exact_now,
+                &mut note,
+            ),
         };
         if exact_now && self.what_if() && decision.after.is_some() {
             self.curve.marks.push(CurveMark {
@@ -483,6 +404,120 @@ impl Walk<'_> {
             note,
             cursor,
         });
+    }
+
+    /// The log's own figures at a check, and the ratio bracket a pressure check with a window
+    /// narrows.
+    fn count_log(&mut self, point: &CheckPoint, actual_total: u64, window: Option<u64>) {
+        let log = &point.log;
+        let a = &mut self.actual_totals;
+        a.checks += usize::from(point.kind == CheckKind::Pressure);
+        a.fired += usize::from(log.any());
+        a.prunes += log
+            .prunes
+            .iter()
+            .filter(|p| p.replacement.is_some())
+            .count();
+        a.summaries += log.summaries.iter().filter(|s| s.ok).count();
+        a.peak_total = a.peak_total.max(actual_total);
+        if point.kind == CheckKind::Pressure && window.is_none() {
+            self.no_window = true;
+        }
+        if point.kind == CheckKind::Pressure
+            && let Some(w) = window
+        {
+            let (ctx, nodes) = (&mut self.ctx, &self.actual);
+            self.ratio
+                .check(actual_total, w, log.any(), || ctx.would_act(nodes, w));
+        }
+    }
+
+    /// The decision before any divergence, on the log's surface (a what-if's own while it has
+    /// not diverged) with the log's prices, and why it differs from what the log did. A
+    /// what-if's first difference is its divergence: the decision is dropped, to be made again
+    /// on the hypothetical surface.
+    fn decide_exact(
+        &mut self,
+        point: &CheckPoint,
+        (actual_total, window): (u64, Option<u64>),
+        allowed: bool,
+        cant_judge: bool,
+    ) -> (Option<Decision>, Option<String>) {
+        let cursor = point.cursor as usize;
+        let nodes = if self.what_if() {
+            &self.hyp
+        } else {
+            &self.actual
+        };
+        let d = decide_on(
+            &mut self.ctx,
+            point,
+            nodes,
+            (actual_total, window),
+            allowed,
+            (true, 1.0),
+        );
+        let why = difference(point.kind, &d, &point.log).filter(|_| !cant_judge);
+        let mut decision = Some(d);
+        if why.is_some() && (self.what_if() || self.first_divergence.is_none()) {
+            if self.what_if() {
+                self.diverged = true;
+                self.trace.divergence_cursor = Some(cursor);
+                decision = None;
+            }
+            self.first_divergence = Some(Divergence {
+                step_start_seq: self.seq_of(point.event),
+                why: why.clone().unwrap_or_default(),
+                cursor,
+            });
+        }
+        (decision, why)
+    }
+
+    /// The decision on the hypothetical surface (a what-if from its divergence on), which
+    /// becomes the replay's surface.
+    fn decide_hypothetical(
+        &mut self,
+        point: &CheckPoint,
+        (actual_total, window): (u64, Option<u64>),
+        allowed: bool,
+        exact_now: bool,
+        note: &mut Option<String>,
+    ) -> Decision {
+        let cursor = point.cursor as usize;
+        let total = self.total_at(cursor);
+        let overflowed = point.kind != CheckKind::Overflow
+            || hypothetical_overflows(total, actual_total, window);
+        // The divergent check's own total is the meter's: only later ones are moved.
+        let scale = if exact_now { 1.0 } else { self.threshold_scale };
+        let mut d = decide_on(
+            &mut self.ctx,
+            point,
+            &self.hyp,
+            (total, window),
+            allowed && overflowed,
+            (false, scale),
+        );
+        if !overflowed {
+            d.outcome = Outcome::Below;
+            *note = Some(format!(
+                "no overflow: the hypothetical request ({total} tokens) fits the window{} and is smaller than the log's ({actual_total}), which overflowed",
+                window.map_or(String::new(), |w| format!(" ({w})"))
+            ));
+        }
+        self.record(self.checks.len(), cursor, &d);
+        if let Some(after) = d.after.take() {
+            self.hyp = after;
+            self.note_offset(cursor);
+            self.curve.marks.push(CurveMark {
+                cursor,
+                before: d.total,
+                after: d.total_after,
+                summary: d.summaries.iter().any(|s| s.ok),
+                exact: false,
+            });
+        }
+        d
     }
 
     fn count(&mut self, kind: CheckKind, d: &Decision) {
