@@ -1,9 +1,9 @@
-//! The what-if's ledger and its uncertainty (docs/policy.md, §11 "In the what-if"; issue
-//! #35 item 3): p01 replayed at p02's settings against p02's real ledger (`pairs.json`: the
-//! same script really run at T 0.7), the check the issue names (11,105 predicted where p02
-//! stood at 11,488, threshold 11,200) marked near, the counts as ranges, the ledger exact
-//! before the divergence and equal to the log's when nothing diverges, each estimated figure
-//! against its formula, and the command's JSON and report.
+//! The what-if's ledger and its uncertainty (docs/policy.md#the-what-ifs-ledger,
+//! docs/cost.md#in-a-what-if; issue #35 item 3): p01 replayed at p02's settings against p02's real
+//! ledger (`pairs.json`: the same script really run at T 0.7), the check the issue names (11,105
+//! predicted where p02 stood at 11,488, threshold 11,200) marked near, the counts as ranges, the
+//! ledger exact before the divergence and equal to the log's when nothing diverges, each estimated
+//! figure against its formula, and the command's JSON and report.
 
 use crate::binary::run_texts;
 

@@ -1,5 +1,6 @@
-//! The sessions browser's fleet columns, its "Export this folder…" command and the Policy tab's
-//! two ledgers (docs/export.md, §11): values checked against the engine, never hard-coded.
+//! The sessions browser's fleet columns, its "Export this folder…" command and the Policy tab's two
+//! ledgers (docs/export.md, docs/cost.md#a-folder-cost-dir): values checked against the engine,
+//! never hard-coded.
 
 use crate::ui_support::{command, what_if_at};
 

@@ -1,5 +1,6 @@
-//! Turn/step nesting and tool call ↔ result pairing (docs/parity.md and §6): one pass over
-//! the boundary, message and tool events that feeds both `check` and the repair preview.
+//! Turn/step nesting and tool call ↔ result pairing (docs/parity.md#severity-of-each-rule-per-era,
+//! docs/check.md#findings): one pass over the boundary, message and tool events that feeds both
+//! `check` and the repair preview.
 //!
 //! The rules are the era-independent core of the upstream invariants: no `turn/start` inside an
 //! open turn; `turn/end` closes the open turn with no step open; steps nest inside the open turn;

@@ -1,9 +1,9 @@
-//! One run made ready for the comparison (docs/compare.md): its figures per turn, read from
-//! the engine's own results — the cost ledger's calls (§11), the audit's replace kinds,
-//! failed compactions, requests over the threshold and refetches (§8), the meter's totals
-//! (§7) — and its agent calls by turn and step. Every event counts for the turn of the last
-//! `turn/start` at or before it ([`Positions`]). Independent of the other run, so that each
-//! side can be analysed on its own thread.
+//! One run made ready for the comparison (docs/compare.md): its figures per turn, read from the
+//! engine's own results — the cost ledger's calls (docs/cost.md#the-calls), the audit's replace
+//! kinds, failed compactions, requests over the threshold and refetches (docs/audit.md), the
+//! meter's totals (docs/meter.md#the-meter-in-one-paragraph) — and its agent calls by turn and
+//! step. Every event counts for the turn of the last `turn/start` at or before it ([`Positions`]).
+//! Independent of the other run, so that each side can be analysed on its own thread.
 
 use serde::Serialize;
 

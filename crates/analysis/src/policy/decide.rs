@@ -1,7 +1,7 @@
-//! One decision of the policy (docs/policy.md, §10.3) on a given surface: a pressure check
-//! (threshold, prune, up to `1 + retries` head-anchored summaries), an overflow recovery
-//! (prune, one summary keeping nothing but the newest turn of the pairing) or a command (one
-//! summary). Where the log made the same move its own price and outcome are used; anything
+//! One decision of the policy (docs/policy.md#the-policy-in-our-words) on a given surface: a
+//! pressure check (threshold, prune, up to `1 + retries` head-anchored summaries), an overflow
+//! recovery (prune, one summary keeping nothing but the newest turn of the pairing) or a command
+//! (one summary). Where the log made the same move its own price and outcome are used; anything
 //! else is priced as the replay predicts it and marked estimated.
 
 use serde::Serialize;

@@ -1,8 +1,8 @@
 //! Everything the policy replay reads, gathered once per log (O(log)): the stream of surface
-//! changes in log order with each node's facts, the check points (§10.1, §10.3) with the
-//! compactions the log made at each, the model requests and the usage anchors. A replay with
-//! any settings then walks this stream without touching the log's text again (apart from a
-//! tool result it would prune).
+//! changes in log order with each node's facts, the check points
+//! (docs/policy.md#the-policy-in-our-words) with the compactions the log made at each, the model
+//! requests and the usage anchors. A replay with any settings then walks this stream without
+//! touching the log's text again (apart from a tool result it would prune).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -25,11 +25,11 @@ use surface_engine::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CheckKind {
-    /// The pressure check before a step (§10.1).
+    /// The pressure check before a step (docs/policy.md#the-policy-in-our-words).
     Pressure,
-    /// A `CONTEXT_WINDOW_EXCEEDED` finish inside a step (§10.3).
+    /// A `CONTEXT_WINDOW_EXCEEDED` finish inside a step (docs/policy.md#the-policy-in-our-words).
     Overflow,
-    /// A `/compact` command (§10.3).
+    /// A `/compact` command (docs/policy.md#the-policy-in-our-words).
     Command,
 }
 

@@ -22,7 +22,8 @@ pub enum ReplayMode {
     WhatIf,
 }
 
-/// The settings a report was made with, as §10.4's JSON shows them.
+/// The settings a report was made with, as the `--json` document shows them
+/// (docs/policy.md#the-document---json).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SettingsShown {
     /// T.

@@ -35,7 +35,7 @@ pub struct Bracket {
     /// The step the anchor lies in had overflowed the context window.
     pub overflow: bool,
     /// The first compaction event after the last step boundary before it: where the check
-    /// that wrote this compaction began (docs/audit.md, §10.1).
+    /// that wrote this compaction began (docs/audit.md, docs/policy.md#the-policy-in-our-words).
     pub check: Option<EventIdx>,
 }
 

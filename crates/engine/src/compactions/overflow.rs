@@ -1,7 +1,7 @@
-//! The overflow finish (docs/audit.md's `overflow` trigger, §10.3's overflow recovery): an
-//! `assistant/chunk` whose `data.chunk` is a `finish` with `reason.failure.code`
-//! `CONTEXT_WINDOW_EXCEEDED`, inside an open step and before that step's `assistant/message`.
-//! The one detector the audit and the policy both read the log with.
+//! The overflow finish (docs/audit.md's `overflow` trigger, docs/policy.md#the-policy-in-our-words:
+//! the overflow recovery): an `assistant/chunk` whose `data.chunk` is a `finish` with
+//! `reason.failure.code` `CONTEXT_WINDOW_EXCEEDED`, inside an open step and before that step's
+//! `assistant/message`. The one detector the audit and the policy both read the log with.
 
 use std::cell::Cell;
 
@@ -116,8 +116,9 @@ impl OverflowWatch {
                 .is_none_or(|hits| hits.offsets.last().is_some_and(|&last| last >= start))
     }
 
-    /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code,
-    /// read as docs/audit.md and §10.3 say: the stream chunk is `data.chunk`.
+    /// Whether the chunk `idx` is a `finish` whose `reason.failure.code` is the overflow code, read
+    /// as docs/audit.md#triggers and docs/policy.md#the-policy-in-our-words say: the stream chunk
+    /// is `data.chunk`.
     pub fn is_overflow_finish(&self, log: &EventLog, idx: EventIdx) -> bool {
         let EventText::Line { start, len } = log.event(idx).text() else {
             return false;

@@ -1,9 +1,9 @@
-//! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after,
-//! tokens saved, summary tokens, lost terms, refetches, and what it cost (summarizer tokens,
-//! saved per call × calls after, cache lost, balance; `cost_columns`) — sortable by any column — and the
+//! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after, tokens
+//! saved, summary tokens, lost terms, refetches, and what it cost (summarizer tokens, saved per
+//! call × calls after, cache lost, balance; `cost_columns`) — sortable by any column — and the
 //! policy replay's verdict on it (the Policy tab's settings, verify); a click jumps the cursor
-//! there; below, the selected replace before | after; then the failed compactions and the
-//! requests made over the threshold.
+//! there; below, the selected replace before | after; then the failed compactions and the requests
+//! made over the threshold.
 
 use std::sync::Arc;
 
@@ -50,7 +50,7 @@ pub enum Column {
     Refetches,
     /// The share of the shadowed text's facts the summary kept.
     Fidelity,
-    /// The summarizer call's tokens (§11).
+    /// The summarizer call's tokens (docs/cost.md#each-compaction).
     Summarizer,
     /// Saved per call × calls after.
     PromptSaved,
