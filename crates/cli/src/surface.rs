@@ -63,6 +63,7 @@ pub fn run(
             "nodes": nodes_json,
             "invalid": invalid_json,
             "repaired": loaded.repaired,
+            "skipped": loaded.skipped,
             "tokens": {
                 "total": figure.total,
                 "surface": figure.surface,
