@@ -16,6 +16,7 @@ use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_analysis::compare::{Analysed, Comparison, Side, Split, compare_split};
 use surface_analysis::cost::PriceTable;
+use surface_engine::Skipped;
 
 /// What `compare` reads and prints.
 #[derive(Debug, Args)]
@@ -112,6 +113,7 @@ struct RunInfo<'a> {
     turns: u64,
     caching: bool,
     window: Option<u64>,
+    skipped: &'a [Skipped],
 }
 
 impl<'a> RunInfo<'a> {
@@ -123,6 +125,7 @@ impl<'a> RunInfo<'a> {
             turns: run.analysed.positions.turns(),
             caching: run.analysed.caching,
             window: run.analysed.window,
+            skipped: &run.loaded.skipped,
         }
     }
 }

@@ -4,13 +4,13 @@
 //! - Calls whose prompt was fixed before the first divergent check are the log's, exactly; so
 //!   are the compactions before it (a later hypothetical summary may end their calls sooner).
 //! - A later agent call's prompt is the log's plus what the replay's total differs from the
-//! meter's when its messages were fixed (the re-anchored offset of docs/policy.md#what-if). Its
-//! cache read is the previous what-if prompt less what that gap lost: after hypothetical
-//! compactions the meter price of the surface from the earliest changed position to the end, times
-//! the call's ratio of reported prompt to the meter's estimate; where the log compacted but the
-//! what-if does not, the log's median cache noise; elsewhere the log's own loss on that pair of
-//! calls. The rest of the prompt splits into uncached and cache write as the log's call did; the
-//! output is the log's.
+//!   meter's when its messages were fixed (the re-anchored offset of docs/policy.md#what-if).
+//!   Its cache read is the previous what-if prompt less what that gap lost: after hypothetical
+//!   compactions the meter price of the surface from the earliest changed position to the end,
+//!   times the call's ratio of reported prompt to the meter's estimate; where the log compacted
+//!   but the what-if does not, the log's median cache noise; elsewhere the log's own loss on
+//!   that pair of calls. The rest of the prompt splits into uncached and cache write as the
+//!   log's call did; the output is the log's.
 //! - Each hypothetical summary attempt (a failed one too: the summarizer was paid) is a
 //!   summarizer call whose prompt comes from a least-squares line of the log's own summarizer
 //!   prompts against the meter tokens they summarised (with fewer than two, shadowed tokens

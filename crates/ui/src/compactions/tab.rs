@@ -256,6 +256,19 @@ impl CompactionsState {
     }
 }
 
+/// The table's height: as tall as its `rows`, up to a share of the tab (the rest for the
+/// focused replace's before | after).
+fn table_height(ui: &Ui, rows: usize, focused: bool) -> f32 {
+    let share = if focused {
+        theme::COMPACTION_TABLE_SHARE
+    } else {
+        theme::COMPACTION_TABLE_SHARE_ALONE
+    };
+    // A row's pitch is its height and the spacing between rows (as `show_rows` lays them).
+    let pitch = theme::COMPACTION_ROW_HEIGHT + ui.spacing().item_spacing.y;
+    (rows as f32 * pitch).min(ui.available_height() * share)
+}
+
 /// The ledger and a row's figures in it.
 type RowCost<'a> = (Option<&'a Ledger>, Option<&'a CompactionCost>);
 
@@ -304,14 +317,7 @@ pub fn compactions_ui(
         .filter(|&i| audit.replace_of(i).is_some())
         .or(state.compare.shown());
     let order = state.order.clone();
-    // As tall as its rows, up to a share of the tab (the rest for the replace's before | after).
-    let share = if focus.is_some() {
-        theme::COMPACTION_TABLE_SHARE
-    } else {
-        theme::COMPACTION_TABLE_SHARE_ALONE
-    };
-    let rows_height = (order.len() as f32 + 0.5) * theme::COMPACTION_ROW_HEIGHT;
-    let table_height = rows_height.min(ui.available_height() * share);
+    let table_height = table_height(ui, order.len(), focus.is_some());
     // A row selected by a key or a jump is scrolled into view.
     if let Some(row) = view.reveal.and_then(|idx| {
         order
