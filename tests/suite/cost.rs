@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
-use surface_engine::cost::{CallKind, Ledger, PriceTable, ledger_of};
+use surface_analysis::cost::{CallKind, Ledger, PriceTable, ledger_of};
 use surface_engine::{Meter, Surface};
 
 const P01: &str = "tests/fixtures/policy/p01.jsonl";

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use crate::binary::{bin, expect_exit};
 
-use surface_engine::audit::{Trigger, audit};
-use surface_engine::policy::{
+use surface_analysis::audit::{Trigger, audit};
+use surface_analysis::policy::{
     CheckKind, Outcome, PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, replay,
 };
 use surface_engine::{EventIdx, EventLog, Meter, Surface};

@@ -10,11 +10,11 @@ use crate::binary::run_texts;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{
+use surface_analysis::audit::ReplaceKind;
+use surface_analysis::cost::{
     CallKind, Ledger, LedgerParts, LedgerSummary, PriceTable, ledger_of, parts_of,
 };
-use surface_engine::policy::{
+use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, ValidSettings, count_ranges,
     replay, what_if_ledger,
 };
@@ -214,7 +214,7 @@ fn every_estimated_figure_follows_its_formula() {
     let basis = &what_if.basis;
     let divergence = w.report.trace.divergence_cursor.unwrap();
     // Before the divergence the calls are the log's, exactly.
-    let before = |calls: &[surface_engine::cost::Call]| {
+    let before = |calls: &[surface_analysis::cost::Call]| {
         calls
             .iter()
             .filter(|c| c.cursor < divergence)
@@ -273,10 +273,14 @@ fn every_estimated_figure_follows_its_formula() {
         basis.summarizer_line.summaries, 8,
         "fitted on p01's 8 summaries"
     );
-    // The cache a hypothetical compaction breaks: the surface from its start to the end at
-    // the next call, times that call's ratio — that call reads the previous prompt less it
-    // from the cache (within 0 and its own prompt), so the ledger's `P_prev − cache_read`
-    // gives it back.
+    cache_breaks_are_the_tails(&w, &agents);
+    compactions_are_the_logs_then_the_replays(&w, parts, divergence);
+}
+
+/// The cache a hypothetical compaction breaks: the surface from its start to the end at the
+/// next call, times that call's ratio — that call reads the previous prompt less it from the
+/// cache (within 0 and its own prompt), so the ledger's `P_prev − cache_read` gives it back.
+fn cache_breaks_are_the_tails(w: &WhatIf, agents: &[&surface_analysis::cost::Call]) {
     let mut checked = 0;
     for tail in &w.report.trace.tails {
         let k = agents.iter().position(|a| a.cursor == tail.cursor).unwrap();
@@ -292,8 +296,11 @@ fn every_estimated_figure_follows_its_formula() {
     }
     assert_eq!(w.report.trace.tails.len(), 13);
     assert!(checked >= 10, "{checked} of 13 unclamped");
+}
+
+/// The log's compactions after the divergence are gone; the what-if's are there.
+fn compactions_are_the_logs_then_the_replays(w: &WhatIf, parts: &LedgerParts, divergence: usize) {
     let ledger = Ledger::build(parts, None);
-    // The log's compactions after the divergence are gone; the what-if's are there.
     let hyp = w.report.trace.compactions.len();
     let kept = w
         .actual

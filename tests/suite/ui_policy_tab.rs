@@ -130,7 +130,7 @@ fn a_log_without_a_window_reads_cant_judge_not_differs() {
     let compactions = audit
         .replaces
         .iter()
-        .filter(|r| r.kind != surface_engine::audit::ReplaceKind::Other);
+        .filter(|r| r.kind != surface_analysis::audit::ReplaceKind::Other);
     for r in compactions {
         let cell = harness
             .get_by_label(&format!("compaction seq {}", r.seq))

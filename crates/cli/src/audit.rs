@@ -22,10 +22,10 @@ use serde::Serialize;
 use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
-use surface_engine::cost::signed_money;
-use surface_engine::cost::{CompactionCost, Ledger, parts_with};
-use surface_engine::policy::{
+use surface_analysis::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
+use surface_analysis::cost::signed_money;
+use surface_analysis::cost::{CompactionCost, Ledger, parts_with};
+use surface_analysis::policy::{
     CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,
     replay,
 };

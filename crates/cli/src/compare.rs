@@ -14,9 +14,9 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
+use surface_analysis::compare::{Analysed, Comparison, Side, Split, compare_split};
+use surface_analysis::cost::PriceTable;
 use surface_engine::Skipped;
-use surface_engine::compare::{Analysed, Comparison, Side, Split, compare_split};
-use surface_engine::cost::PriceTable;
 
 /// What `compare` reads and prints.
 #[derive(Debug, Args)]

@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
+use surface_analysis::cost::{Ledger, PriceTable};
 use surface_engine::Skipped;
-use surface_engine::cost::{Ledger, PriceTable};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use human::session_line;

@@ -17,9 +17,9 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
-use surface_engine::policy::tune::{SessionFigures, what_if_sweep};
-use surface_engine::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
+use surface_analysis::cost::{Ledger, LedgerSummary, PriceTable};
+use surface_analysis::policy::tune::{SessionFigures, what_if_sweep};
+use surface_analysis::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
 use surface_engine::{EventLog, Skipped};
 
 pub use csv::COLUMNS as CSV_COLUMNS;

@@ -550,8 +550,8 @@ const LIGHT: Palette = Palette {
 
 impl Palette {
     /// The colour of a compaction trigger (and of a replace without one).
-    pub fn trigger(&self, trigger: Option<surface_engine::audit::Trigger>) -> Color32 {
-        use surface_engine::audit::Trigger;
+    pub fn trigger(&self, trigger: Option<surface_analysis::audit::Trigger>) -> Color32 {
+        use surface_analysis::audit::Trigger;
         match trigger {
             Some(Trigger::Overflow) => self.trigger_overflow,
             Some(Trigger::Command) => self.trigger_command,

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::csv_out::CsvWriter;
-use surface_engine::cost::{
+use surface_analysis::cost::{
     BreakCosts, CacheBreaks, LedgerParts, PriceTable, RequestChange, break_costs, money,
 };
 

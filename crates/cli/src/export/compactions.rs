@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use surface_analysis::audit::{Audit, FailedCompaction, ReplaceAudit, Trigger};
+use surface_analysis::cost::{CompactionCost, Ledger};
 use surface_engine::EventLog;
-use surface_engine::audit::{Audit, FailedCompaction, ReplaceAudit, Trigger};
-use surface_engine::cost::{CompactionCost, Ledger};
 
 use super::table::{Column, Getter, Table, count, int, opt_int};
 use super::writer::{SessionKey, TableWriter};

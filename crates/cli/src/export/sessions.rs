@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
-use surface_engine::audit::{Audit, ReplaceKind};
-use surface_engine::cost::Ledger;
-use surface_engine::policy::{PolicyReport, Totals};
+use surface_analysis::audit::{Audit, ReplaceKind};
+use surface_analysis::cost::Ledger;
+use surface_analysis::policy::{PolicyReport, Totals};
 use surface_engine::{CheckReport, EventLog, EventType, Meter, Mode};
 use surface_store::{Format, SessionInfo};
 

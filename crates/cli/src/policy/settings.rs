@@ -4,7 +4,7 @@
 use anyhow::{anyhow, bail};
 
 use super::PolicySettingsArgs;
-use surface_engine::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
+use surface_analysis::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
 
 /// The settings `options` give (the harness's defaults for the rest), checked against
 /// `window` when it is known.

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::sweep::Sweep;
 use crate::csv_out::{Cell, CsvWriter};
-use surface_engine::policy::tune::{Span, TuneRow, pruner_name};
+use surface_analysis::policy::tune::{Span, TuneRow, pruner_name};
 
 /// The JSON document.
 pub fn json(s: &Sweep) -> Value {

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use crate::Input;
 use crate::fleet::sessions::{Fleet, Outcome, Row, each_session, one_session};
-use surface_engine::cost::PriceTable;
-use surface_engine::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
+use surface_analysis::cost::PriceTable;
+use surface_analysis::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
 use surface_passes::{TunedSession, tune_session};
 
 use super::TuneOptions;

@@ -14,7 +14,7 @@ mod header;
 mod js_json;
 mod price;
 mod raw;
-pub(crate) mod scan;
+pub mod scan;
 mod stream;
 mod tool_calls;
 mod utf16;

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use egui::WidgetInfo;
 use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Ui, Vec2};
 
+use surface_analysis::audit::{Audit, ReplaceAudit};
+use surface_analysis::cost::{CompactionCost, Ledger, PriceTable};
+use surface_analysis::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 use surface_engine::EventIdx;
-use surface_engine::audit::{Audit, ReplaceAudit};
-use surface_engine::cost::{CompactionCost, Ledger, PriceTable};
-use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
@@ -405,7 +405,7 @@ fn refresh_jobs(
 /// judged by, `named` (its ratio and who set it), and the counts.
 fn summary_ui(ui: &mut Ui, (audit, named): (&Audit, &str), running: bool, pal: &Palette) {
     let count = |k| audit.replaces.iter().filter(|r| r.kind == k).count();
-    use surface_engine::audit::ReplaceKind::{Other, Prune, Summary};
+    use surface_analysis::audit::ReplaceKind::{Other, Prune, Summary};
     ui.horizontal_wrapped(|ui| {
         ui.label(
             RichText::new(format!(
@@ -784,7 +784,7 @@ fn short_verdict(verdict: Option<&RowVerdict>) -> &'static str {
 /// The trigger in a table cell: `below` stands for below-threshold.
 fn short_trigger(r: &ReplaceAudit) -> &'static str {
     match r.trigger {
-        Some(surface_engine::audit::Trigger::BelowThreshold) => "below",
+        Some(surface_analysis::audit::Trigger::BelowThreshold) => "below",
         Some(t) => t.as_str(),
         None => "–",
     }

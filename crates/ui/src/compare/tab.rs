@@ -6,7 +6,7 @@
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
-use surface_engine::compare::{Difference, FIGURE_COLUMNS, MISSING, Ratio, Row, cheaper_verdict};
+use surface_analysis::compare::{Difference, FIGURE_COLUMNS, MISSING, Ratio, Row, cheaper_verdict};
 
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;

@@ -2,7 +2,7 @@
 //! would prune or summarise), the total after, exact or estimated, whether the log agrees —
 //! the reason under a row, and the totals of the log beside the replay's.
 
-use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, CheckKind, CheckVerdict, Totals};
+use surface_analysis::policy::{CANT_JUDGE_NO_WINDOW, CheckKind, CheckVerdict, Totals};
 
 /// The verdict table's columns, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,7 +238,7 @@ pub fn totals_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_engine::policy::{ActualShown, Outcome, PlannedSummary};
+    use surface_analysis::policy::{ActualShown, Outcome, PlannedSummary};
 
     fn check() -> CheckVerdict {
         CheckVerdict {

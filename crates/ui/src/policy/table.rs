@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Ui, UiBuilder, Vec2, WidgetInfo};
 
-use surface_engine::policy::{CheckVerdict, PolicyReport};
+use surface_analysis::policy::{CheckVerdict, PolicyReport};
 
 use crate::command::{NavCommand, UiCommand};
 use crate::nav::reveal::ListScroll;
