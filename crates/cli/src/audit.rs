@@ -1,9 +1,9 @@
 //! `audit`: every replace op of a log and what it cost, saved and lost (docs/audit.md) — a
 //! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
 //! self-contained HTML report written to a new file. The human, Markdown and HTML tables carry
-//! each compaction's balance columns from the cost ledger (§11): summarizer tokens, saved per
+//! each compaction's balance columns from the cost ledger (docs/cost.md#each-compaction): summarizer tokens, saved per
 //! call × calls after, cache lost, and with `--prices` the balance; the HTML table also the
-//! policy replay's verdict on each compaction (§10.4).
+//! policy replay's verdict on each compaction (docs/policy.md#in-the-viewer-each-compactions-verdict).
 
 mod curve;
 mod html;

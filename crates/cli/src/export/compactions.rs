@@ -1,6 +1,6 @@
 //! The `compactions` table: one row per replace op the audit judged (docs/audit.md: kind,
 //! trigger, fill before and after, the compaction's own record, lost terms, refetches) with
-//! what it cost and saved (§11: the summarizer's call, tokens saved per call × the calls that
+//! what it cost and saved (docs/cost.md#each-compaction: the summarizer's call, tokens saved per call × the calls that
 //! saw it, the cache it broke, the balance with `--prices`), and one row per compaction that
 //! failed (`failed` true: its `compaction/end` carries an error and no replace followed).
 
