@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
 use surface_analysis::audit::{Trigger, audit, detail};
-use surface_engine::compactions::compaction_findings;
 use surface_analysis::policy::{CheckKind, PolicyInput};
+use surface_engine::compactions::compaction_findings;
 use surface_engine::{EventIdx, Meter, Surface};
 use surface_store::read_jsonl;
 
