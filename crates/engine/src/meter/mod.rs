@@ -8,6 +8,7 @@
 
 mod anchor;
 mod blocks;
+mod chunk_line;
 mod chunks;
 mod findings;
 mod header;
