@@ -342,3 +342,30 @@ fn the_sessions_browser_shows_each_path_and_a_packed_logs_format() {
     harness.get_by_label(&format!("project{sep}plain.session.jsonl"));
     harness.get_by_label("Path");
 }
+
+/// Esc closes a timeline row's context menu (and only the menu: the row stays selected).
+#[test]
+fn esc_closes_a_timeline_rows_context_menu() {
+    let mut harness = laptop(asset("sample.session.jsonl"));
+    harness.run();
+    // The log opens at its end: the last event's row is in view.
+    harness.get_by_label("event seq 460").click();
+    harness.run();
+    let selected = harness.state().selected_seq();
+    assert_eq!(selected, Some(460));
+    harness.get_by_label("event seq 460").click_secondary();
+    harness.run();
+    // The inspector has a Copy button of its own; the menu adds one.
+    let copies = |h: &Harness<'_, ViewerApp>| h.query_all_by_label("Copy event JSON").count();
+    let shown = copies(&harness);
+    assert!(shown >= 1, "the context menu did not open");
+    harness.get_by_label("Move replay cursor here");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(
+        harness.query_by_label("Move replay cursor here").is_none(),
+        "the menu is still open after Esc"
+    );
+    assert_eq!(copies(&harness), shown - 1);
+    assert_eq!(harness.state().selected_seq(), selected);
+}
