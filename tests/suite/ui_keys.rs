@@ -369,3 +369,31 @@ fn esc_closes_a_timeline_rows_context_menu() {
     assert_eq!(copies(&harness), shown - 1);
     assert_eq!(harness.state().selected_seq(), selected);
 }
+
+/// A notice lies over the top of the panels: neither its arrival nor its expiry moves what is
+/// under it (a click aimed at a control lands on it).
+#[test]
+fn a_notice_moves_nothing_under_it() {
+    let path = asset("sample.session.jsonl");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .with_step_dt(1.0)
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+    harness.run();
+    let places = |h: &Harness<'_, ViewerApp>| {
+        ["turn/step", "Inspector", "⇤ Start", "event seq 460"].map(|l| h.get_by_label(l).rect())
+    };
+    let before = places(&harness);
+    harness
+        .state_mut()
+        .push_command(NavCommand::GoToSeq(9_999_999));
+    harness.step();
+    assert!(harness.state().banner_text().is_some(), "a notice is shown");
+    assert_eq!(places(&harness), before, "the notice moved the panels");
+    for _ in 0..(surface_ui::theme::NOTICE_SECONDS as usize + 2) {
+        harness.step();
+    }
+    assert_eq!(harness.state().banner_text(), None);
+    assert_eq!(places(&harness), before, "the notice's expiry moved the panels");
+}
