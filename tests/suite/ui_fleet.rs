@@ -344,3 +344,29 @@ fn export_this_folder_takes_a_typed_target_path() {
         assert!(out.join(table).is_dir(), "no {table} under the typed path");
     }
 }
+
+/// Every header of the sessions browser shows its whole title (no "Disagreeme…"): a column is
+/// never narrower than its header, sort arrow included.
+#[test]
+fn the_browsers_headers_show_their_whole_titles() {
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    for title in [
+        "Disagreements",
+        "Compactions",
+        "Errors / warnings",
+        "Peak fill",
+    ] {
+        let font = egui::TextStyle::Button.resolve(&harness.ctx.global_style());
+        let galley = harness
+            .ctx
+            .fonts_mut(|f| f.layout_no_wrap(title.to_string(), font, egui::Color32::WHITE));
+        let header = harness.get_by_label(title).rect();
+        assert!(
+            header.width() + 0.5 >= galley.size().x,
+            "{title:?}: header {:.1} px for a title of {:.1} px",
+            header.width(),
+            galley.size().x
+        );
+    }
+}

@@ -395,5 +395,9 @@ fn a_notice_moves_nothing_under_it() {
         harness.step();
     }
     assert_eq!(harness.state().banner_text(), None);
-    assert_eq!(places(&harness), before, "the notice's expiry moved the panels");
+    assert_eq!(
+        places(&harness),
+        before,
+        "the notice's expiry moved the panels"
+    );
 }
