@@ -133,7 +133,7 @@ fn b_position_text(run: &Compared, b_cursor: Option<usize>) -> String {
             let idx = surface_engine::EventIdx(i as u32);
             let p = run.b.positions.of(idx);
             format!(
-                "B's position: seq {} (turn {}.{}), {}",
+                "B's position: seq {} (in step {}.{}), {}",
                 run.b_log.event(idx).seq,
                 p.turn,
                 p.step,
