@@ -1,11 +1,12 @@
 //! The `calls` table: one row per model call the session paid for (docs/cost.md) — every
 //! agent call (a step's request) and every summarizer call (a `compaction/summary`), in log
 //! order, with the provider and model it went to, its uncached / cache read / cache write /
-//! output tokens and, with `--prices`, its cost.
+//! output tokens and, with `--prices`, its cost; and why its cache missed: its request's first
+//! change against the one before (docs/cost.md#why-the-cache-missed).
 
 use std::sync::Arc;
 
-use surface_analysis::cost::Ledger;
+use surface_analysis::cost::{CacheBreaks, Ledger, RequestChange};
 use surface_engine::EventLog;
 
 use super::table::{Column, Getter, Table, int, opt_int};
@@ -28,9 +29,10 @@ pub struct CallRow {
     prompt: Option<i64>,
     cost: Option<f64>,
     price_key: Option<String>,
+    change: Option<RequestChange>,
 }
 
-static COLUMNS: [Column<CallRow>; 15] = [
+static COLUMNS: [Column<CallRow>; 24] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
     Column::required("kind", Getter::Label(|r| Some(r.kind))),
@@ -46,6 +48,42 @@ static COLUMNS: [Column<CallRow>; 15] = [
     Column::nullable("prompt", Getter::Int64(|r| r.prompt)),
     Column::nullable("cost", Getter::Double(|r| r.cost)),
     Column::nullable("price_key", Getter::Text(|r| r.price_key.as_deref())),
+    Column::nullable(
+        "first_change",
+        Getter::Label(|r| Some(r.change?.first_change.cause.as_str())),
+    ),
+    Column::nullable(
+        "change_block",
+        Getter::Label(|r| Some(r.change?.first_change.at.block.as_str())),
+    ),
+    Column::nullable(
+        "change_index",
+        Getter::Int64(|r| Some(int(r.change?.first_change.at.index as u64))),
+    ),
+    Column::nullable(
+        "change_seq",
+        Getter::Int64(|r| opt_int(r.change?.first_change.at.seq)),
+    ),
+    Column::nullable(
+        "change_replace_seq",
+        Getter::Int64(|r| opt_int(r.change?.first_change.replace_seq)),
+    ),
+    Column::nullable(
+        "prefix_tokens",
+        Getter::Int64(|r| Some(int(r.change?.prefix_tokens))),
+    ),
+    Column::nullable(
+        "resent_tokens",
+        Getter::Int64(|r| Some(int(r.change?.resent_tokens))),
+    ),
+    Column::nullable(
+        "expected_cache_read",
+        Getter::Int64(|r| opt_int(r.change?.expected_cache_read)),
+    ),
+    Column::nullable(
+        "provider_miss",
+        Getter::Int64(|r| opt_int(r.change?.provider_miss)),
+    ),
 ];
 
 /// The table.
@@ -54,14 +92,14 @@ pub static TABLE: Table<CallRow> = Table {
     columns: &COLUMNS,
 };
 
-/// Writes one row per call of `ledger`.
+/// Writes one row per call of `ledger`, with its request's first change from `breaks`.
 pub fn write(
     out: &mut TableWriter<CallRow>,
     key: &Arc<SessionKey>,
     log: &EventLog,
-    ledger: &Ledger,
+    (ledger, breaks): (&Ledger, &CacheBreaks),
 ) -> anyhow::Result<()> {
-    for priced in &ledger.calls {
+    for (k, priced) in ledger.calls.iter().enumerate() {
         let c = &priced.call;
         let route = ledger.routes.get(c.route as usize);
         // Tokens the provider did not report are unknown, not 0.
@@ -82,6 +120,7 @@ pub fn write(
             prompt: reported(priced.prompt),
             cost: priced.cost,
             price_key: route.and_then(|r| r.price_key.clone()),
+            change: breaks.of_call(k).copied(),
         };
         out.push(key, row)?;
     }

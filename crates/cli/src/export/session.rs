@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
-use surface_analysis::cost::{Ledger, PriceTable, parts_with};
+use surface_analysis::cost::{Ledger, PriceTable, cache_breaks, parts_with};
 use surface_analysis::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
 use surface_engine::compactions::Scan;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
@@ -199,15 +199,18 @@ fn ledger_beside(
     calls_out: Option<&mut TableWriter<calls::CallRow>>,
 ) -> anyhow::Result<Option<Option<Ledger>>> {
     let (log, t) = (p.log, p.recipe.tables);
-    let ledger = (t.calls || t.compactions || t.sessions).then(|| {
-        let parts = parts_with(log, p.surface, p.meter, p.scan);
-        Ledger::build(&parts, p.recipe.prices)
-    });
-    if let (Some(ledger), Some(out)) = (&ledger, calls_out) {
+    let parts = (t.calls || t.compactions || t.sessions)
+        .then(|| parts_with(log, p.surface, p.meter, p.scan));
+    let ledger = parts
+        .as_ref()
+        .map(|parts| Ledger::build(parts, p.recipe.prices));
+    if let (Some(parts), Some(ledger), Some(out)) = (&parts, &ledger, calls_out) {
+        // Why each request's cache missed: only for the `calls` table that shows it.
+        let breaks = cache_breaks(log, p.surface, p.meter, parts);
         if log.text_lost() {
             return Ok(None);
         }
-        calls::write(out, p.key, log, ledger)?;
+        calls::write(out, p.key, log, (ledger, &breaks))?;
     }
     Ok(Some(ledger))
 }
