@@ -319,29 +319,62 @@ fn calls_are_the_ledgers(run: &Run<'_>, s: &Row, calls: &[&Row], ledger: &Ledger
         let route = &ledger.routes[call.call.route as usize].route;
         assert_eq!(row["model"].text(), route.model.as_deref());
     }
-    // Why each request's cache missed: the engine's first change of every call.
-    let parts = surface_analysis::cost::parts_of(run.log, run.surface, run.meter);
-    let breaks = surface_analysis::cost::cache_breaks(run.log, run.surface, run.meter, &parts);
-    for (k, row) in calls.iter().enumerate() {
-        let change = breaks.of_call(k).expect("every call has a first change");
-        let first = &change.first_change;
-        assert_eq!(row["first_change"].text(), Some(first.cause.as_str()), "{path}");
-        assert_eq!(row["change_block"].text(), Some(first.at.block.as_str()), "{path}");
-        assert_eq!(row["change_index"].int(), Some(first.at.index as i64), "{path}");
-        assert_eq!(row["change_seq"].int(), first.at.seq.map(|s| s as i64), "{path}");
-        let replace = first.replace_seq.map(|s| s as i64);
-        assert_eq!(row["change_replace_seq"].int(), replace, "{path}");
-        assert_eq!(row["prefix_tokens"].int(), Some(change.prefix_tokens as i64), "{path}");
-        assert_eq!(row["resent_tokens"].int(), Some(change.resent_tokens as i64), "{path}");
-        let expected = change.expected_cache_read.map(|v| v as i64);
-        assert_eq!(row["expected_cache_read"].int(), expected, "{path}");
-        assert_eq!(row["provider_miss"].int(), change.provider_miss.map(|v| v as i64), "{path}");
-    }
+    calls_say_why_the_cache_missed(run, calls);
     assert_eq!(
         s["prompt"].int(),
         Some(ledger.totals.all.prompt as i64),
         "{path}"
     );
+}
+
+/// Why each request's cache missed: the engine's first change of every call.
+fn calls_say_why_the_cache_missed(run: &Run<'_>, calls: &[&Row]) {
+    let path = run.path;
+    let parts = surface_analysis::cost::parts_of(run.log, run.surface, run.meter);
+    let breaks = surface_analysis::cost::cache_breaks(run.log, run.surface, run.meter, &parts);
+    for (k, row) in calls.iter().enumerate() {
+        let change = breaks.of_call(k).expect("every call has a first change");
+        let first = &change.first_change;
+        assert_eq!(
+            row["first_change"].text(),
+            Some(first.cause.as_str()),
+            "{path}"
+        );
+        assert_eq!(
+            row["change_block"].text(),
+            Some(first.at.block.as_str()),
+            "{path}"
+        );
+        assert_eq!(
+            row["change_index"].int(),
+            Some(first.at.index as i64),
+            "{path}"
+        );
+        assert_eq!(
+            row["change_seq"].int(),
+            first.at.seq.map(|s| s as i64),
+            "{path}"
+        );
+        let replace = first.replace_seq.map(|s| s as i64);
+        assert_eq!(row["change_replace_seq"].int(), replace, "{path}");
+        assert_eq!(
+            row["prefix_tokens"].int(),
+            Some(change.prefix_tokens as i64),
+            "{path}"
+        );
+        assert_eq!(
+            row["resent_tokens"].int(),
+            Some(change.resent_tokens as i64),
+            "{path}"
+        );
+        let expected = change.expected_cache_read.map(|v| v as i64);
+        assert_eq!(row["expected_cache_read"].int(), expected, "{path}");
+        assert_eq!(
+            row["provider_miss"].int(),
+            change.provider_miss.map(|v| v as i64),
+            "{path}"
+        );
+    }
 }
 
 /// checks: the policy's verify replay at the default settings, check by check.
