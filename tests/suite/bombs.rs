@@ -111,6 +111,28 @@ fn long_line_log(line: u64) -> Vec<u8> {
     })
 }
 
+/// A log of one request whose user message is a line of `line` bytes: the header, the message
+/// (line 3, after the turn's start), then its one step that ends, so every command has something to show.
+fn long_request_log(line: u64) -> Vec<u8> {
+    zstd_log(|e| {
+        e.write_all(br#"{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}"#)
+            .unwrap();
+        e.write_all(b"\n").unwrap();
+        e.write_all(br#"{"type":"user/message","seq":1,"surfaceOp":"append","data":{"text":""#)
+            .unwrap();
+        repeat(e, b'a', line);
+        e.write_all(b"\"}}\n").unwrap();
+        for (seq, event) in [
+            (2, r#""step/start","data":{"turn":1,"step":1}"#),
+            (3, r#""step/end","data":{"turn":1,"step":1}"#),
+            (4, r#""turn/end","data":{"turn":1}"#),
+        ] {
+            let line = format!("{{\"type\":{event},\"seq\":{seq},\"time\":{}}}\n", seq + 1);
+            e.write_all(line.as_bytes()).unwrap();
+        }
+    })
+}
+
 /// A log whose text, once decompressed, is `bytes` of blank lines after its header.
 fn blank_lines_log(bytes: u64) -> Vec<u8> {
     zstd_log(|e| repeat(e, b'\n', bytes))
@@ -279,4 +301,113 @@ fn max_bytes_takes_byte_counts_and_refuses_nonsense() {
         assert_eq!(r.code, Some(2), "{context}");
         assert!(r.stderr.contains("--max-bytes"), "{context}");
     }
+}
+
+/// Every command that reads a log says, in one stderr line, the file, the line and the limit
+/// of a record it skipped, and its JSON lists it under `skipped` — `check` says it as a finding.
+/// The skipped line is 3 GB inside a file of kilobytes; every command stays within bounded
+/// memory.
+#[test]
+fn every_command_says_the_line_it_skipped_and_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = long_request_log(3_000_000_000);
+    assert!(bytes.len() < 512 << 10, "a {} byte file", bytes.len());
+    let folder = dir.path().join("runs");
+    std::fs::create_dir(&folder).unwrap();
+    let path = write(&folder, "long.jsonl.zstd", &bytes);
+    let file = path.to_str().unwrap();
+    let runs = folder.to_str().unwrap();
+    let out = dir.path().join("export");
+    let out = out.to_str().unwrap();
+    let json_commands: [(&str, Vec<&str>, &str); 12] = [
+        ("surface", vec!["surface", file, "--json"], "/skipped"),
+        ("request", vec!["request", file, "--json"], "/skipped"),
+        ("tokens", vec!["tokens", file, "--json"], "/skipped"),
+        ("audit", vec!["audit", file, "--json"], "/skipped"),
+        ("policy", vec!["policy", file, "--json"], "/skipped"),
+        ("cost", vec!["cost", file, "--json"], "/skipped"),
+        (
+            "compare",
+            vec!["compare", file, file, "--json"],
+            "/a/skipped",
+        ),
+        ("sessions", vec!["sessions", file, "--json"], "/0/skipped"),
+        (
+            "policy DIR",
+            vec!["policy", runs, "--json"],
+            "/sessions/0/skipped",
+        ),
+        (
+            "cost DIR",
+            vec!["cost", runs, "--json"],
+            "/sessions/0/skipped",
+        ),
+        (
+            "sessions DIR",
+            vec!["sessions", runs, "--json"],
+            "/sessions/0/figures/skipped",
+        ),
+        (
+            "tune",
+            vec!["tune", runs, "--json"],
+            "/sessions_list/0/skipped",
+        ),
+    ];
+    for (what, args, pointer) in json_commands {
+        let r = run(&args);
+        let context = r.context(what);
+        assert!(matches!(r.code, Some(0 | 1)), "{context}");
+        // `compare` reads the file twice, as A and as B, and says so for each.
+        let times = if what == "compare" { 2 } else { 1 };
+        assert_says_the_skipped_line(&r, file, times, &context);
+        let doc: Value =
+            serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {context}"));
+        let skipped = doc.pointer(pointer).and_then(Value::as_array);
+        let skipped = skipped.unwrap_or_else(|| panic!("no {pointer}: {context}"));
+        assert_eq!(skipped.len(), 1, "{context}");
+        assert_eq!(skipped[0]["line"], 3, "{context}");
+        assert!(
+            skipped[0]["bytes"].as_u64() > Some(2_900_000_000),
+            "{context}"
+        );
+        assert_eq!(skipped[0]["reason"], "too-long", "{context}");
+    }
+    for (what, args) in [
+        ("messages", vec!["messages", file]),
+        ("export", vec!["export", file, "--to", out]),
+    ] {
+        let r = run(&args);
+        let context = r.context(what);
+        assert!(matches!(r.code, Some(0 | 1)), "{context}");
+        assert_says_the_skipped_line(&r, file, 1, &context);
+    }
+    let sessions = run(&["sessions", file]);
+    assert!(
+        sessions
+            .stdout
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.split_whitespace().nth(3) == Some("1")),
+        "the session's one error is counted: {}",
+        sessions.context("sessions")
+    );
+}
+
+/// `times` warning lines on stderr (one per reading of the file), each naming the file, line 3
+/// and the 512 MiB limit, and the command within bounded time and memory.
+fn assert_says_the_skipped_line(r: &Run, file: &str, times: usize, context: &str) {
+    let warnings: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), times, "{context}");
+    for w in warnings {
+        assert!(
+            w.contains(file) && w.contains("line 3") && w.contains("512 MiB"),
+            "{context}"
+        );
+    }
+    assert!(r.elapsed < QUICK, "{context}");
+    assert!(r.peak < 1200 << 20, "{context}");
 }

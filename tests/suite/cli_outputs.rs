@@ -192,11 +192,11 @@ fn sessions_of_a_file() {
     expect_exit(&out, EXIT_CLEAN);
     let text = stdout(&out);
     assert!(
-        has_row(&text, &["id", "created", "events", "parent"]),
+        has_row(&text, &["id", "created", "events", "errors", "parent"]),
         "{text}"
     );
     assert!(
-        has_row(&text, &["policy-p01", "1786000000000", "1317", "-"]),
+        has_row(&text, &["policy-p01", "1786000000000", "1317", "0", "-"]),
         "{text}"
     );
 

@@ -254,3 +254,37 @@ fn the_compactions_tab_shows_what_a_summary_kept_and_links_a_needed_fact() {
     harness.run();
     assert_eq!(harness.state().selected_seq(), Some(123));
 }
+
+/// At 1280×720 the Compactions tab shows every one of the sample's seven rows whole: the
+/// table is as tall as its rows (each row's spacing counted), so it has nothing to scroll.
+#[test]
+fn at_1280_by_720_the_compactions_table_shows_all_seven_rows() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(32)
+        .build_eframe(|_cc| ViewerApp::new_for_test(asset("sample.session.jsonl")));
+    harness.run();
+    harness.get_by_label("Compactions").click();
+    harness.run();
+    let rows = |h: &Harness<'_, ViewerApp>| -> Vec<egui::Rect> {
+        ["37", "110", "227", "263", "266", "332", "374"]
+            .iter()
+            .map(|seq| h.get_by_label(&format!("compaction seq {seq}")).rect())
+            .collect()
+    };
+    let before = rows(&harness);
+    harness.get_by_label("compaction seq 227").hover();
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -200.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    assert_eq!(
+        rows(&harness),
+        before,
+        "the table scrolled: some row was cut"
+    );
+}

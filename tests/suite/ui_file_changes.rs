@@ -243,3 +243,22 @@ fn a_log_cut_mid_event_says_so_in_the_banner() {
     assert!(banner.contains("warning(s)"), "{banner}");
     harness.get_by_label_contains("ends mid-event");
 }
+
+/// A line in the middle that is not an event is said in the banner with its line, so the
+/// timeline is never taken for the whole log.
+#[test]
+fn a_line_that_was_not_read_is_said_in_the_banner() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad-line.session.jsonl");
+    let text = String::from_utf8(std::fs::read(sample()).unwrap()).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(5, "{\"type\": this is not JSON");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut harness = harness_for(path);
+    harness.run();
+    let banner = banner(&harness);
+    assert!(
+        banner.starts_with("1 record of this log was not read, the first at line 6: "),
+        "{banner}"
+    );
+}

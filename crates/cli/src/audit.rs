@@ -29,7 +29,7 @@ use surface_engine::policy::{
     CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,
     replay,
 };
-use surface_engine::{EventLog, Meter, Surface};
+use surface_engine::{EventLog, Meter, Skipped, Surface};
 use surface_store::{WriteTarget, write_file_safely};
 
 pub use html::{DETAILED, html};
@@ -216,6 +216,7 @@ impl Report<'_> {
 struct Document<'a> {
     file: &'a str,
     events: usize,
+    skipped: &'a [Skipped],
     #[serde(flatten)]
     audit: &'a Audit,
 }
@@ -278,6 +279,7 @@ pub fn run(
         AuditFormat::Json => print_json(&Document {
             file: &report.file,
             events: log.len(),
+            skipped: &loaded.skipped,
             audit: &audit,
         })?,
         AuditFormat::Markdown => print_text(&markdown(&report))?,

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::load::{load_mapped, write_context};
+use super::load::{load_quietly, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::{EraGuess, Finding, Severity};
 use surface_passes::check_report_of;
@@ -55,7 +55,7 @@ pub struct Checked {
 /// does: end the process ([`OnTruncate::Exit`], one file) or be this session's error
 /// ([`OnTruncate::Report`], `check DIR`: the other sessions still finish).
 pub fn check_file(input: &Input, on_truncate: OnTruncate) -> anyhow::Result<Checked> {
-    let loaded = load_mapped(input, false, on_truncate)?;
+    let loaded = load_quietly(input, false, on_truncate)?;
     let (report, surface) = check_report_of(&loaded.log);
     if loaded.log.text_lost() {
         // What the checks read after the truncation was zeros: not a finding of the log.

@@ -6,7 +6,7 @@
 //! mapped is that session's error (`OnTruncate::Report`), and the others finish.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -126,42 +126,9 @@ pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8>
     )?;
     totals.unreadable = unreadable.len();
     if json {
-        checked.sort_by(|a, b| (&a.file, &a.session.id).cmp(&(&b.file, &b.session.id)));
-        unreadable.sort_by(|a, b| (&a.file, &a.session).cmp(&(&b.file, &b.session)));
-        let sessions: Vec<serde_json::Value> = checked
-            .iter()
-            .map(|c| {
-                let mut v = c.json();
-                v["errors"] = c.errors().into();
-                v["warnings"] = c.warnings().into();
-                v
-            })
-            .collect();
-        print_json(&serde_json::json!({
-            "root": dir,
-            "sessions": sessions,
-            "unreadable": unreadable,
-            "totals": totals,
-            "notes": found.notes,
-        }))?;
+        print_json(&document(dir, checked, unreadable, &totals, &found.notes))?;
     } else {
-        write_context(writeln!(
-            out,
-            "{} checked in {} under {}: {}; {} with errors ({}), {} with warnings ({}){}",
-            plural(totals.sessions, "session"),
-            plural(totals.files, "file"),
-            dir.display(),
-            plural(totals.events, "event"),
-            totals.sessions_with_errors,
-            plural(totals.errors, "error"),
-            totals.sessions_with_warnings,
-            plural(totals.warnings, "warning"),
-            if totals.unreadable > 0 {
-                format!("; {} unreadable", totals.unreadable)
-            } else {
-                String::new()
-            }
-        ))?;
+        write_context(writeln!(out, "{}", totals_line(dir, &totals)))?;
     }
     Ok(if totals.sessions == 0 {
         EXIT_UNREADABLE
@@ -170,4 +137,52 @@ pub fn run(input: &Input, json: bool, jobs: Option<usize>) -> anyhow::Result<u8>
     } else {
         EXIT_OK
     })
+}
+
+/// The `--json` document: the sessions checked and the unreadable ones, by path, and the totals.
+fn document(
+    dir: &Path,
+    mut checked: Vec<Checked>,
+    mut unreadable: Vec<Unreadable>,
+    totals: &Totals,
+    notes: &[String],
+) -> serde_json::Value {
+    checked.sort_by(|a, b| (&a.file, &a.session.id).cmp(&(&b.file, &b.session.id)));
+    unreadable.sort_by(|a, b| (&a.file, &a.session).cmp(&(&b.file, &b.session)));
+    let sessions: Vec<serde_json::Value> = checked
+        .iter()
+        .map(|c| {
+            let mut v = c.json();
+            v["errors"] = c.errors().into();
+            v["warnings"] = c.warnings().into();
+            v
+        })
+        .collect();
+    serde_json::json!({
+        "root": dir,
+        "sessions": sessions,
+        "unreadable": unreadable,
+        "totals": totals,
+        "notes": notes,
+    })
+}
+
+/// "N sessions checked in M files under DIR: …; K with errors (…), …".
+fn totals_line(dir: &Path, totals: &Totals) -> String {
+    format!(
+        "{} checked in {} under {}: {}; {} with errors ({}), {} with warnings ({}){}",
+        plural(totals.sessions, "session"),
+        plural(totals.files, "file"),
+        dir.display(),
+        plural(totals.events, "event"),
+        totals.sessions_with_errors,
+        plural(totals.errors, "error"),
+        totals.sessions_with_warnings,
+        plural(totals.warnings, "warning"),
+        if totals.unreadable > 0 {
+            format!("; {} unreadable", totals.unreadable)
+        } else {
+            String::new()
+        }
+    )
 }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
+use surface_engine::Skipped;
 use surface_engine::compare::{Analysed, Comparison, Side, Split, compare_split};
 use surface_engine::cost::PriceTable;
 
@@ -112,6 +113,7 @@ struct RunInfo<'a> {
     turns: u64,
     caching: bool,
     window: Option<u64>,
+    skipped: &'a [Skipped],
 }
 
 impl<'a> RunInfo<'a> {
@@ -123,6 +125,7 @@ impl<'a> RunInfo<'a> {
             turns: run.analysed.positions.turns(),
             caching: run.analysed.caching,
             window: run.analysed.window,
+            skipped: &run.loaded.skipped,
         }
     }
 }

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
+use surface_engine::Skipped;
 use surface_engine::cost::{Ledger, PriceTable};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
@@ -37,6 +38,7 @@ struct Document<'a> {
     file: &'a str,
     events: usize,
     prices: Option<String>,
+    skipped: &'a [Skipped],
     #[serde(flatten)]
     ledger: &'a Ledger,
     #[serde(flatten)]
@@ -87,6 +89,7 @@ pub fn run(
             file: &report.file,
             events: log.len(),
             prices: report.prices_file.clone(),
+            skipped: &loaded.skipped,
             ledger: &ledger,
             requests: part,
         })?,

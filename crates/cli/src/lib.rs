@@ -265,7 +265,7 @@ pub enum Command {
 }
 
 /// The file and session every command reads.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct Input {
     /// The session file (.jsonl, .jsonl.zstd or SQLite, detected by content); for `check`,
     /// `policy` and `cost`, also a folder.

@@ -2,12 +2,15 @@
 //! and `check`'s findings on two cores (shared with the desktop viewer's loader). Commands
 //! map a large JSONL log instead of copying it (`store::open` with `Reading::Map`, once
 //! `main` installed the SIGBUS guard), as the desktop viewer does. Every file is read within
-//! the input's `--max-bytes`.
+//! the input's `--max-bytes`. What the reader skipped is said once on stderr, naming the file,
+//! the line and the limit (docs/check.md#what-a-command-did-not-read), and kept for `--json`.
 
 use anyhow::Context as _;
 
 use super::Input;
-use surface_engine::{EventLog, Surface, apply_closers, closers};
+use surface_engine::{
+    EventLog, Skipped, Surface, apply_closers, closers, skipped, skipped_warning,
+};
 use surface_store::{self as store, Format, OnTruncate, SessionInfo};
 
 /// A log ready for a command.
@@ -20,6 +23,8 @@ pub struct Loaded {
     pub session: SessionInfo,
     /// Number of closers appended by `--repair`.
     pub repaired: usize,
+    /// The records the reader skipped (every `--json` document's `"skipped"`).
+    pub skipped: Vec<Skipped>,
 }
 
 /// Opens `input`, appending repair closers when `repair` is set. A large JSONL file is mapped,
@@ -33,6 +38,17 @@ pub fn load(input: &Input, repair: bool) -> anyhow::Result<Loaded> {
 /// [`load`], with what a truncation of the mapped file does (`check DIR`: report that file,
 /// [`OnTruncate::Report`], and check the others).
 pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyhow::Result<Loaded> {
+    let loaded = load_quietly(input, repair, on_truncate)?;
+    warn_skipped(&input.file, &loaded.skipped);
+    Ok(loaded)
+}
+
+/// [`load_mapped`] without the warning: for `check`, whose findings name every skipped record.
+pub fn load_quietly(
+    input: &Input,
+    repair: bool,
+    on_truncate: OnTruncate,
+) -> anyhow::Result<Loaded> {
     let options = store::Options {
         session: input.session.as_deref(),
         progress: None,
@@ -41,6 +57,7 @@ pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyh
     };
     let opened = store::open(&input.file, &options)?;
     let mut log = opened.log;
+    let skipped = skipped(&log);
     let mut repaired = 0;
     if repair {
         let c = closers(&log);
@@ -52,7 +69,17 @@ pub fn load_mapped(input: &Input, repair: bool, on_truncate: OnTruncate) -> anyh
         format: opened.format,
         session: opened.session,
         repaired,
+        skipped,
     })
+}
+
+/// Says on stderr, in one line, what the reader of `file` skipped (nothing when it skipped
+/// nothing). Every command that reads a log calls it, so none passes over unread content in
+/// silence.
+pub fn warn_skipped(file: &std::path::Path, skipped: &[Skipped]) {
+    if let Some(line) = skipped_warning(&file.display().to_string(), skipped) {
+        eprintln!("surface-viewer: warning: {line}");
+    }
 }
 
 impl Loaded {

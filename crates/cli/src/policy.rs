@@ -17,10 +17,10 @@ use serde::Serialize;
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use surface_engine::EventLog;
 use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
 use surface_engine::policy::tune::{SessionFigures, what_if_sweep};
 use surface_engine::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
+use surface_engine::{EventLog, Skipped};
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
@@ -143,6 +143,7 @@ pub fn policy_of(
 struct Document<'a> {
     file: &'a str,
     prices: Option<String>,
+    skipped: &'a [Skipped],
     #[serde(flatten)]
     report: &'a PolicyReport,
     ranges: Option<&'a Ranges>,
@@ -167,6 +168,7 @@ pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
                 .prices
                 .as_ref()
                 .map(|p| p.display().to_string()),
+            skipped: &loaded.skipped,
             report: &run.report,
             ranges: run.ranges.as_ref(),
             ledger: &run.ledger,

@@ -65,6 +65,7 @@ pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
                 serde_json::json!(args.meter.threshold_ratio),
             );
             map.insert("threshold".into(), serde_json::json!(threshold));
+            map.insert("skipped".into(), serde_json::json!(loaded.skipped));
         }
         print_json(&doc)?;
     } else {

@@ -44,6 +44,7 @@ pub fn run(
                 serde_json::json!(options.threshold_ratio),
             );
             map.insert("threshold".into(), serde_json::json!(threshold));
+            map.insert("skipped".into(), serde_json::json!(loaded.skipped));
         }
         print_json(&doc)?;
     } else {

@@ -6,7 +6,7 @@ use std::io::Write as _;
 use serde::Serialize;
 
 use super::dir::{discover, each_found, label, plural, threads, write_unreadable};
-use super::load::write_context;
+use super::load::{warn_skipped, write_context};
 use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
 use surface_store::{ReadLimits, SessionEntry, SessionFigures, read_figures_within};
 
@@ -43,6 +43,9 @@ pub fn run(
         },
         |(entry, figures)| {
             readable += usize::from(figures.is_ok());
+            if let Ok(f) = &figures {
+                warn_skipped(&entry.file, &f.skipped);
+            }
             let item = match figures {
                 Ok(f) => Listed {
                     entry,

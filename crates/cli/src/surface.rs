@@ -4,9 +4,11 @@ use std::io::Write as _;
 
 use serde_json::{Value, json};
 
-use super::load::{describe_cursor, load, write_context};
+use super::load::{Loaded, describe_cursor, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::{EventIdx, EventLog, EventState, Surface, SurfaceOp, one_line, summarize};
+use surface_engine::{
+    EventIdx, EventLog, EventState, Meter, Surface, SurfaceOp, one_line, summarize,
+};
 
 /// Runs `surface`.
 pub fn run(
@@ -20,10 +22,37 @@ pub fn run(
     let log = &loaded.log;
     let surface = loaded.surface_at(at);
     let meter = super::meter_of(log, &Surface::at_end(log));
-    let figure = meter.at(surface.cursor());
-    let nodes: Vec<EventIdx> = surface.nodes().collect();
-    let invalid: Vec<(EventIdx, String)> = log
-        .indices()
+    let shown = Shown {
+        loaded: &loaded,
+        at,
+        nodes: surface.nodes().collect(),
+        invalid: rejected_ops(log, &surface),
+        meter: &meter,
+        surface: &surface,
+        threshold_ratio: options.threshold_ratio,
+    };
+    if json {
+        print_json(&shown.json())?;
+    } else {
+        shown.write_human()?;
+    }
+    Ok(EXIT_OK)
+}
+
+/// What `surface` shows: the nodes at the cursor and the ops rejected up to it.
+struct Shown<'a> {
+    loaded: &'a Loaded,
+    at: Option<u64>,
+    nodes: Vec<EventIdx>,
+    invalid: Vec<(EventIdx, String)>,
+    meter: &'a Meter,
+    surface: &'a Surface,
+    threshold_ratio: f64,
+}
+
+/// Every op rejected before the cursor, with why.
+fn rejected_ops(log: &EventLog, surface: &Surface) -> Vec<(EventIdx, String)> {
+    log.indices()
         .take(surface.cursor())
         .filter_map(|i| match surface.state(i) {
             EventState::Invalid(reason) => {
@@ -32,120 +61,143 @@ pub fn run(
             }
             _ => None,
         })
-        .collect();
-    if json {
-        let nodes_json: Vec<Value> = nodes
+        .collect()
+}
+
+impl Shown<'_> {
+    /// The `--json` document (docs/check.md#surface).
+    fn json(&self) -> Value {
+        let log = &self.loaded.log;
+        let (meter, cursor) = (self.meter, self.surface.cursor());
+        let figure = meter.at(cursor);
+        let nodes: Vec<Value> = self
+            .nodes
             .iter()
-            .map(|&i| {
-                let e = log.event(i);
-                let mut v = json!({
-                    "seq": e.seq,
-                    "type": log.type_name(i),
-                    "op": op_json(log.op(i)),
-                    "tokens": meter.price(i),
-                });
-                if e.is_synthesized() {
-                    v["synthesized"] = json!(true);
-                }
-                if e.is_seed() {
-                    v["seed"] = json!(true);
-                }
-                v
-            })
+            .map(|&i| node_json(log, meter, i))
             .collect();
-        let invalid_json: Vec<Value> = invalid
+        let invalid: Vec<Value> = self
+            .invalid
             .iter()
             .map(|(i, reason)| json!({"seq": log.event(*i).seq, "type": log.type_name(*i), "reason": reason}))
             .collect();
-        print_json(&json!({
-            "at": at,
-            "mode": surface.mode().as_str(),
-            "nodes": nodes_json,
-            "invalid": invalid_json,
-            "repaired": loaded.repaired,
+        json!({
+            "at": self.at,
+            "mode": self.surface.mode().as_str(),
+            "nodes": nodes,
+            "invalid": invalid,
+            "repaired": self.loaded.repaired,
+            "skipped": self.loaded.skipped,
             "tokens": {
                 "total": figure.total,
                 "surface": figure.surface,
                 "baseline_kind": figure.baseline_kind,
-                "window": meter.window_at(surface.cursor()),
-                "threshold_ratio": options.threshold_ratio,
-                "threshold": meter.threshold_at(surface.cursor(), options.threshold_ratio),
+                "window": meter.window_at(cursor),
+                "threshold_ratio": self.threshold_ratio,
+                "threshold": meter.threshold_at(cursor, self.threshold_ratio),
             },
-        }))?;
-        return Ok(EXIT_OK);
+        })
     }
-    let mut out = std::io::stdout().lock();
-    let tokens: Vec<u64> = nodes.iter().map(|&i| meter.price(i)).collect();
-    let window = match (
-        meter.window_at(surface.cursor()),
-        meter.threshold_at(surface.cursor(), options.threshold_ratio),
-    ) {
-        (Some(w), Some(t)) => format!(
-            " of window {w} ({:.1}%, threshold {t})",
-            figure.total as f64 * 100.0 / w as f64
-        ),
-        _ => String::new(),
-    };
-    write_context(writeln!(
-        out,
-        "surface {} — {} mode, {} nodes, {} tokens on the surface; meter total {} ({}){window}",
-        describe_cursor(at),
-        surface.mode().as_str(),
-        nodes.len(),
-        figure.surface,
-        figure.total,
-        figure.baseline_kind.as_str(),
-    ))?;
-    if let Some(h) = &log.header
-        && let Some(parent) = &h.parent_session
-    {
-        write_context(writeln!(
-            out,
-            "fork of session {parent}: its first {} events are the inherited seed (seq marked *)",
-            h.seed_length.unwrap_or(0)
-        ))?;
-    }
-    write_context(writeln!(
-        out,
-        "{:>7}  {:<18} {:<16} {:>7}  summary",
-        "seq", "type", "op", "tokens"
-    ))?;
-    for (&i, t) in nodes.iter().zip(&tokens) {
-        let e = log.event(i);
-        let op = match log.op(i) {
-            SurfaceOp::Replace { start, end } => format!("replace {start}..{end}"),
-            _ if e.is_synthesized() => "append (repair)".to_string(),
-            SurfaceOp::Append => "append".to_string(),
-            _ => "(legacy)".to_string(),
-        };
-        let summary = one_line(&summarize(log, i), 96);
-        write_context(writeln!(
-            out,
-            "{:>7}  {:<18} {:<16} {:>7}  {}",
-            if e.is_seed() {
-                format!("*{}", e.seq)
-            } else {
-                e.seq.to_string()
-            },
-            log.type_name(i),
-            op,
-            t,
-            summary
-        ))?;
-    }
-    if !invalid.is_empty() {
-        write_context(writeln!(out, "rejected ops:"))?;
-        for (i, reason) in &invalid {
+
+    /// The human listing: a summary line, the fork's seed, one row per node, the rejected ops.
+    fn write_human(&self) -> anyhow::Result<()> {
+        let log = &self.loaded.log;
+        let mut out = std::io::stdout().lock();
+        write_context(writeln!(out, "{}", self.headline()))?;
+        if let Some(h) = &log.header
+            && let Some(parent) = &h.parent_session
+        {
             write_context(writeln!(
                 out,
-                "{:>7}  {:<18} {}",
-                log.event(*i).seq,
-                log.type_name(*i),
-                reason
+                "fork of session {parent}: its first {} events are the inherited seed (seq marked *)",
+                h.seed_length.unwrap_or(0)
             ))?;
         }
+        write_context(writeln!(
+            out,
+            "{:>7}  {:<18} {:<16} {:>7}  summary",
+            "seq", "type", "op", "tokens"
+        ))?;
+        for &i in &self.nodes {
+            write_context(writeln!(out, "{}", node_row(log, i, self.meter.price(i))))?;
+        }
+        if !self.invalid.is_empty() {
+            write_context(writeln!(out, "rejected ops:"))?;
+            for (i, reason) in &self.invalid {
+                write_context(writeln!(
+                    out,
+                    "{:>7}  {:<18} {}",
+                    log.event(*i).seq,
+                    log.type_name(*i),
+                    reason
+                ))?;
+            }
+        }
+        Ok(())
     }
-    Ok(EXIT_OK)
+
+    /// "surface at the end — surface mode, N nodes, T tokens on the surface; meter total …".
+    fn headline(&self) -> String {
+        let (meter, cursor) = (self.meter, self.surface.cursor());
+        let figure = meter.at(cursor);
+        let window = match (
+            meter.window_at(cursor),
+            meter.threshold_at(cursor, self.threshold_ratio),
+        ) {
+            (Some(w), Some(t)) => format!(
+                " of window {w} ({:.1}%, threshold {t})",
+                figure.total as f64 * 100.0 / w as f64
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "surface {} — {} mode, {} nodes, {} tokens on the surface; meter total {} ({}){window}",
+            describe_cursor(self.at),
+            self.surface.mode().as_str(),
+            self.nodes.len(),
+            figure.surface,
+            figure.total,
+            figure.baseline_kind.as_str(),
+        )
+    }
+}
+
+/// One node of the `--json` document.
+fn node_json(log: &EventLog, meter: &Meter, i: EventIdx) -> Value {
+    let e = log.event(i);
+    let mut v = json!({
+        "seq": e.seq,
+        "type": log.type_name(i),
+        "op": op_json(log.op(i)),
+        "tokens": meter.price(i),
+    });
+    if e.is_synthesized() {
+        v["synthesized"] = json!(true);
+    }
+    if e.is_seed() {
+        v["seed"] = json!(true);
+    }
+    v
+}
+
+/// One node's row of the human listing.
+fn node_row(log: &EventLog, i: EventIdx, tokens: u64) -> String {
+    let e = log.event(i);
+    let op = match log.op(i) {
+        SurfaceOp::Replace { start, end } => format!("replace {start}..{end}"),
+        _ if e.is_synthesized() => "append (repair)".to_string(),
+        SurfaceOp::Append => "append".to_string(),
+        _ => "(legacy)".to_string(),
+    };
+    let seq = if e.is_seed() {
+        format!("*{}", e.seq)
+    } else {
+        e.seq.to_string()
+    };
+    let summary = one_line(&summarize(log, i), 96);
+    format!(
+        "{seq:>7}  {:<18} {op:<16} {tokens:>7}  {summary}",
+        log.type_name(i)
+    )
 }
 
 fn endpoints(log: &EventLog, i: EventIdx) -> (u64, u64) {

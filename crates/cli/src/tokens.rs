@@ -6,7 +6,7 @@ use std::io::{BufWriter, Write as _};
 use serde_json::json;
 
 use super::csv_out::CsvWriter;
-use super::load::{load, write_context};
+use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions};
 use surface_engine::{EventIdx, EventLog, Meter, Surface};
 
@@ -42,7 +42,7 @@ pub fn run(input: &Input, format: TokensFormat, options: &MeterOptions) -> anyho
     let out = std::io::stdout().lock();
     let mut out = BufWriter::new(out);
     match format {
-        TokensFormat::Json => write_json(&mut out, input, log, &meter, ratio)?,
+        TokensFormat::Json => write_json(&mut out, input, &loaded, &meter, ratio)?,
         TokensFormat::Csv => {
             let mut csv = write_context(CsvWriter::new(&mut out, &COLUMNS))?;
             for i in 0..log.len() {
@@ -97,10 +97,11 @@ impl<'a> Row<'a> {
 fn write_json(
     out: &mut impl std::io::Write,
     input: &Input,
-    log: &EventLog,
+    loaded: &Loaded,
     meter: &Meter,
     ratio: f64,
 ) -> anyhow::Result<()> {
+    let log = &loaded.log;
     let end = log.len();
     let head = json!({
         "file": input.file.display().to_string(),
@@ -108,6 +109,7 @@ fn write_json(
         "window": meter.window_at(end),
         "threshold_ratio": ratio,
         "threshold": meter.threshold_at(end, ratio),
+        "skipped": loaded.skipped,
     });
     // The document is written row by row: a million-event log has a million rows.
     let head = head.to_string();

@@ -33,6 +33,9 @@ pub struct LogProblem {
     pub seq: Option<u64>,
     /// Byte offset in the file (Zstandard frames), if meaningful.
     pub offset: Option<u64>,
+    /// The record's length in bytes, when the reader measured it (a line or row past the
+    /// per-event limit).
+    pub bytes: Option<u64>,
     /// What went wrong, as a sentence.
     pub message: String,
 }
@@ -45,6 +48,7 @@ impl LogProblem {
             line: Some(line),
             seq: None,
             offset: None,
+            bytes: None,
             message: message.into(),
         }
     }
@@ -56,6 +60,7 @@ impl LogProblem {
             line: Some(line),
             seq: None,
             offset: None,
+            bytes: Some(len),
             message: too_long_message("line", Some(len), limit),
         }
     }
@@ -68,6 +73,7 @@ impl LogProblem {
             line: None,
             seq: Some(seq),
             offset: None,
+            bytes: len,
             message: too_long_message("row", len, limit),
         }
     }
@@ -79,6 +85,7 @@ impl LogProblem {
             line: None,
             seq: Some(seq),
             offset: None,
+            bytes: None,
             message: message.into(),
         }
     }

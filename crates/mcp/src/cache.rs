@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use serde_json::Value;
+use surface_engine::{Skipped, skipped};
 use surface_store::{self as store, OnTruncate, ReadLimits, StoreError};
 
 /// How many logs stay open.
@@ -43,6 +44,8 @@ impl Stamp {
 pub struct Entry {
     /// The session read.
     pub opened: store::Opened,
+    /// The records its reader skipped.
+    pub skipped: Vec<Skipped>,
     documents: Mutex<VecDeque<(String, Arc<Value>)>>,
 }
 
@@ -51,12 +54,12 @@ impl Entry {
     pub fn document<E>(
         &self,
         key: &str,
-        build: impl FnOnce(&store::Opened) -> Result<Value, E>,
+        build: impl FnOnce(&Entry) -> Result<Value, E>,
     ) -> Result<Arc<Value>, E> {
         if let Some(found) = self.lock().iter().find(|(k, _)| k == key) {
             return Ok(found.1.clone());
         }
-        let doc = Arc::new(build(&self.opened)?);
+        let doc = Arc::new(build(self)?);
         let mut docs = self.lock();
         docs.push_front((key.to_string(), doc.clone()));
         docs.truncate(DOCUMENTS);
@@ -105,8 +108,10 @@ impl LogCache {
             limits,
             reading: store::Reading::Map(OnTruncate::Report),
         };
+        let opened = store::open(path, &options)?;
         let entry = Arc::new(Entry {
-            opened: store::open(path, &options)?,
+            skipped: skipped(&opened.log),
+            opened,
             documents: Mutex::new(VecDeque::new()),
         });
         let mut entries = self.lock();

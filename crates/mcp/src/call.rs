@@ -74,7 +74,7 @@ impl State {
         build: impl FnOnce(&Source<'_>) -> Result<Value, ToolError>,
     ) -> Result<Arc<Value>, ToolError> {
         let entry = self.entry(path, session)?;
-        entry.document(&key, |opened| build(&source_of(path, opened)))
+        entry.document(&key, |entry| build(&source_of(path, entry)))
     }
 
     /// The opened session `session` of `path` (resolved inside the roots).
@@ -105,8 +105,7 @@ impl State {
     fn sessions(&self, args: &Map<String, Value>) -> Result<Arc<Value>, ToolError> {
         let a: SessionsArgs = parse("sessions", args)?;
         let path = self.roots.resolve(&a.path)?;
-        let list =
-            surface_reports::sessions::sessions_of(&path, a.session.as_deref(), &self.limits)?;
+        let list = surface_reports::sessions::listed(&path, a.session.as_deref(), &self.limits)?;
         Ok(Arc::new(surface_reports::sessions::document(&list)?))
     }
 
@@ -118,8 +117,7 @@ impl State {
     ) -> Result<Answer, ToolError> {
         let a: EventsArgs = parse("events", args)?;
         let entry = self.entry(&a.path, a.session.as_deref())?;
-        let opened = &entry.opened;
-        let source = source_of(&a.path, opened);
+        let source = source_of(&a.path, &entry);
         let selection = Selection {
             from: a.from,
             to: a.to,
@@ -155,10 +153,7 @@ impl State {
         let prices = self.prices_in(a.prices.as_deref())?;
         let entry_a = self.entry(&a.a, a.session_a.as_deref())?;
         let entry_b = self.entry(&a.b, a.session_b.as_deref())?;
-        let (sa, sb) = (
-            source_of(&a.a, &entry_a.opened),
-            source_of(&a.b, &entry_b.opened),
-        );
+        let (sa, sb) = (source_of(&a.a, &entry_a), source_of(&a.b, &entry_b));
         let table = prices.as_ref().map(|(_, t)| t);
         let (analysed_a, analysed_b, comparison) =
             surface_reports::compare::comparison_of(&sa, &sb, ratio, table);
@@ -172,13 +167,14 @@ impl State {
 }
 
 /// A [`Source`] over an opened session, named as given.
-pub(crate) fn source_of<'a>(given: &'a str, opened: &'a surface_store::Opened) -> Source<'a> {
+pub(crate) fn source_of<'a>(given: &'a str, entry: &'a Entry) -> Source<'a> {
     Source {
         file: given,
-        log: &opened.log,
-        format: opened.format,
-        session: &opened.session,
+        log: &entry.opened.log,
+        format: entry.opened.format,
+        session: &entry.opened.session,
         repaired: 0,
+        skipped: &entry.skipped,
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use surface_engine::{Meter, Surface};
+use surface_reports::check::CheckedFile;
 use surface_reports::policy::{SettingsText, Spelling};
 use surface_reports::{ReportError, Source};
 
@@ -27,7 +28,12 @@ impl State {
                 let a: FileArgs = parse(name, args)?;
                 self.on_file((&a.path, a.session.as_deref()), key, |source| {
                     let checked = surface_reports::check::checked(source)?;
-                    Ok(surface_reports::check::document(source, &checked))
+                    Ok(surface_reports::check::document(
+                        CheckedFile::of(source),
+                        checked.mode,
+                        &checked.era,
+                        &checked.findings,
+                    ))
                 })
             }
             "surface" => {
@@ -58,7 +64,9 @@ impl State {
                     let at = at_within(source, a.at)?;
                     let request =
                         surface_reports::request::request_of(source, &meter_of(source), at)?;
-                    Ok(surface_reports::request::document(&request, at, ratio)?)
+                    Ok(surface_reports::request::document(
+                        source, &request, at, ratio,
+                    )?)
                 })
             }
             "audit" => {
@@ -84,6 +92,7 @@ impl State {
                 source,
                 prices.as_ref().map(|p| p.0.as_str()),
                 &ledger,
+                None,
             )?)
         })
     }
@@ -110,7 +119,7 @@ impl State {
                 prices.as_ref().map(|p| &p.1),
             )?;
             Ok(surface_reports::policy::document(
-                source.file,
+                source,
                 prices.as_ref().map(|p| p.0.as_str()),
                 &run,
             )?)

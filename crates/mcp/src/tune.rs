@@ -60,17 +60,27 @@ pub fn tune(state: &State, args: &Map<String, Value>) -> Result<Value, ToolError
         .paths
         .iter()
         .map(|path| {
-            let tuned = state
-                .entry(path, None)
-                .map(|e| surface_passes::tune_session(&e.opened.log, &settings, table));
-            let error = tuned.as_ref().err().map(error_text);
+            let entry = state.entry(path, None);
+            let (tuned, error, skipped) = match entry {
+                Ok(e) => (
+                    Some(surface_passes::tune_session(
+                        &e.opened.log,
+                        &settings,
+                        table,
+                    )),
+                    None,
+                    e.skipped.clone(),
+                ),
+                Err(e) => (None, Some(error_text(&e)), Vec::new()),
+            };
             Weighed {
                 line: SessionLine {
                     file: path.into(),
                     session: None,
                     error,
+                    skipped,
                 },
-                tuned: tuned.ok(),
+                tuned,
                 skipped: false,
             }
         })

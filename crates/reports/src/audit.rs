@@ -14,6 +14,8 @@ pub struct Document<'a> {
     pub file: &'a str,
     /// Its events.
     pub events: usize,
+    /// The records its reader skipped.
+    pub skipped: &'a [surface_engine::Skipped],
     /// The audit.
     #[serde(flatten)]
     pub audit: &'a Audit,
@@ -38,6 +40,7 @@ pub fn document(source: &Source<'_>, audit: &Audit) -> Result<Value, ReportError
     Ok(serde_json::to_value(Document {
         file: source.file,
         events: source.log.len(),
+        skipped: source.skipped,
         audit,
     })?)
 }

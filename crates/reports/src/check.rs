@@ -44,21 +44,47 @@ pub fn checked(source: &Source<'_>) -> Result<Checked, ReportError> {
     })
 }
 
-/// The `--json` document of a check.
-pub fn document(source: &Source<'_>, checked: &Checked) -> Value {
+/// What the check document names of its file: the file as named, its format, the session,
+/// the event count.
+#[derive(Clone, Copy)]
+pub struct CheckedFile<'a> {
+    /// The file as named.
+    pub file: &'a str,
+    /// Its format.
+    pub format: surface_store::Format,
+    /// The session id.
+    pub session: &'a str,
+    /// Its events.
+    pub events: usize,
+}
+
+/// The `--json` document of a check of `file`: the surface's `mode`, the era and the findings.
+pub fn document(file: CheckedFile<'_>, mode: &str, era: &EraGuess, findings: &[Finding]) -> Value {
     json!({
-        "file": source.file,
-        "format": source.format,
-        "session": source.session.id,
-        "events": source.log.len(),
-        "mode": checked.mode,
+        "file": file.file,
+        "format": file.format,
+        "session": file.session,
+        "events": file.events,
+        "mode": mode,
         "era": {
-            "id": checked.era.era.id(),
-            "label": checked.era.era.label(),
-            "reason": checked.era.reason,
-            "at_least": checked.era.at_least.id(),
-            "judged_as": checked.era.era.id(),
+            "id": era.era.id(),
+            "label": era.era.label(),
+            "reason": era.reason,
+            "at_least": era.at_least.id(),
+            "judged_as": era.era.id(),
         },
-        "findings": checked.findings,
+        "findings": findings,
     })
+}
+
+impl<'a> CheckedFile<'a> {
+    /// The file of `source`.
+    pub fn of(source: &Source<'a>) -> Self {
+        CheckedFile {
+            file: source.file,
+            format: source.format,
+            session: &source.session.id,
+            events: source.log.len(),
+        }
+    }
 }

@@ -17,6 +17,7 @@ struct RunInfo<'a> {
     turns: u64,
     caching: bool,
     window: Option<u64>,
+    skipped: &'a [surface_engine::Skipped],
 }
 
 impl<'a> RunInfo<'a> {
@@ -28,6 +29,7 @@ impl<'a> RunInfo<'a> {
             turns: analysed.positions.turns(),
             caching: analysed.caching,
             window: analysed.window,
+            skipped: source.skipped,
         }
     }
 }

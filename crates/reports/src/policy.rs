@@ -9,7 +9,7 @@ use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
 use surface_engine::policy::tune::{SessionFigures, what_if_sweep};
 use surface_engine::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
 
-use crate::ReportError;
+use crate::{ReportError, Source};
 
 pub use crate::policy_settings::{SettingsText, Spelling, settings_of};
 
@@ -84,6 +84,7 @@ pub fn policy_of(
 struct Document<'a> {
     file: &'a str,
     prices: Option<&'a str>,
+    skipped: &'a [surface_engine::Skipped],
     #[serde(flatten)]
     report: &'a PolicyReport,
     ranges: Option<&'a Ranges>,
@@ -93,13 +94,14 @@ struct Document<'a> {
 
 /// The `--json` document of `policy` (`prices_file` the price file as named).
 pub fn document(
-    file: &str,
+    source: &Source<'_>,
     prices_file: Option<&str>,
     run: &PolicyRun,
 ) -> Result<Value, ReportError> {
     Ok(serde_json::to_value(Document {
-        file,
+        file: source.file,
         prices: prices_file,
+        skipped: source.skipped,
         report: &run.report,
         ranges: run.ranges.as_ref(),
         ledger: &run.ledger,

@@ -32,8 +32,10 @@ pub fn threshold(request: &Request, threshold_ratio: f64) -> Option<u64> {
         .map(|w| surface_engine::meter::threshold(w, threshold_ratio))
 }
 
-/// The `--json` document: the request, then `at`, the ratio and the threshold.
+/// The `--json` document: the request, then `at`, the ratio, the threshold and what the
+/// reader skipped.
 pub fn document(
+    source: &Source<'_>,
     request: &Request,
     at: Option<u64>,
     threshold_ratio: f64,
@@ -46,6 +48,7 @@ pub fn document(
             "threshold".into(),
             json!(threshold(request, threshold_ratio)),
         );
+        map.insert("skipped".into(), json!(source.skipped));
     }
     Ok(doc)
 }

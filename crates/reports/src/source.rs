@@ -1,6 +1,6 @@
 //! What a document is built from: an opened session and the file as the caller named it.
 
-use surface_engine::EventLog;
+use surface_engine::{EventLog, Skipped};
 use surface_store::{Format, SessionInfo};
 
 /// One opened session, as every per-session document reads it.
@@ -16,4 +16,6 @@ pub struct Source<'a> {
     pub session: &'a SessionInfo,
     /// Closers appended by a repair (0 without one).
     pub repaired: usize,
+    /// The records its reader skipped (every document's `"skipped"`).
+    pub skipped: &'a [Skipped],
 }

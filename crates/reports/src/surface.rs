@@ -75,6 +75,7 @@ pub fn document(
         "nodes": nodes,
         "invalid": invalid,
         "repaired": source.repaired,
+        "skipped": source.skipped,
         "tokens": {
             "total": figure.total,
             "surface": figure.surface,

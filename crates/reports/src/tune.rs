@@ -19,6 +19,8 @@ pub struct SessionLine {
     pub session: Option<String>,
     /// Why it was not swept, or `null`.
     pub error: Option<String>,
+    /// The records its reader skipped.
+    pub skipped: Vec<surface_engine::Skipped>,
 }
 
 /// One session as the shell read it: weighed, unreadable or skipped (with why).

@@ -107,6 +107,7 @@ fn lines_past(body: &[u8], first_line: u32, last: u32) -> Option<LogProblem> {
         line: Some(last),
         seq: None,
         offset: None,
+        bytes: None,
         message: format!(
             "the file has {} lines, more than line numbers count ({last}); the lines past it are read, and what is found there is reported at line {last}",
             lines + u64::from(first_line) - 1,
@@ -265,6 +266,7 @@ pub fn parse_header(line: &[u8]) -> (Option<SessionHeader>, Vec<LogProblem>) {
             line: Some(1),
             seq: None,
             offset: None,
+            bytes: None,
             message: format!(
                 "header version {} is neither 0 nor 1; reading by structure",
                 obj.get("version")
@@ -282,6 +284,7 @@ fn header_missing(why: &str) -> LogProblem {
         line: Some(1),
         seq: None,
         offset: None,
+        bytes: None,
         message: why.to_string(),
     }
 }
@@ -386,6 +389,7 @@ impl<'b> LineParser<'b> {
                     line: Some(line),
                     seq: Some(seq),
                     offset: None,
+                    bytes: None,
                     message: msg,
                 }),
             }

@@ -216,6 +216,7 @@ fn version_problem(header: &SessionHeader) -> Option<LogProblem> {
         line: None,
         seq: None,
         offset: None,
+        bytes: None,
         message: format!(
             "sessions.version {} is neither 0 nor 1; reading by structure",
             header

@@ -90,6 +90,7 @@ impl RowReader {
                     line: None,
                     seq: None,
                     offset: None,
+                    bytes: None,
                     message: format!(
                         "a row has seq {} (not a non-negative integer); skipped",
                         describe(other)
@@ -198,6 +199,7 @@ impl RowReader {
                     line: None,
                     seq: Some(seq),
                     offset: None,
+                    bytes: None,
                     message: msg,
                 });
                 Ok((Some(text), false))

@@ -395,6 +395,7 @@ fn corrupt(offset: usize, message: String) -> LogProblem {
         line: None,
         seq: None,
         offset: Some(offset as u64),
+        bytes: None,
         message,
     }
 }
@@ -429,6 +430,7 @@ fn note_torn_frame(
             line: Some(last_line),
             seq: None,
             offset: Some(offset),
+            bytes: None,
             message: format!(
                 "{what}; what it held after decompressed line {} is lost",
                 last_line - 1

@@ -24,6 +24,32 @@ pub fn human(report: &Report<'_>) -> String {
         report.counts(),
         report.window()
     );
+    replaces_table(&mut out, report);
+    for r in &a.replaces {
+        out.push('\n');
+        details(&mut out, r);
+    }
+    out.push('\n');
+    failed_and_over(&mut out, report);
+    if !a.warnings.is_empty() {
+        let _ = writeln!(out, "warnings: {}", a.warnings.len());
+        for w in &a.warnings {
+            let _ = writeln!(out, "  {:<30} seq {:<8} {}", w.rule, opt(w.seq), w.message);
+        }
+    }
+    if let Some(line) = super::kept::totals_line(a) {
+        let _ = writeln!(out, "{line}");
+    }
+    if !a.replaces.is_empty() {
+        let _ = writeln!(out, "cost columns: {}", report.cost_legend());
+    }
+    let _ = writeln!(out, "{}", report.cost_line());
+    out
+}
+
+/// One row per replace op under a header (nothing when there is none).
+fn replaces_table(out: &mut String, report: &Report<'_>) {
+    let a = report.audit;
     let priced = report.priced();
     if !a.replaces.is_empty() {
         let _ = write!(
@@ -49,42 +75,46 @@ pub fn human(report: &Report<'_>) -> String {
         out.push('\n');
     }
     for r in &a.replaces {
-        let kind = if r.valid {
-            r.kind.as_str().to_string()
-        } else {
-            format!("{}!", r.kind.as_str())
-        };
-        let cost = report.cost_cells(r);
-        let _ = write!(
-            out,
-            "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}  {:>11}  {:>14}  {:>10}",
-            r.seq,
-            kind,
-            trigger(r),
-            fill(r),
-            format!("{} → {}", r.tokens_before, r.tokens_after),
-            r.tokens_saved(),
-            r.replacement_tokens,
-            format!("{} → {}", r.nodes_before, r.nodes_after),
-            r.lost_terms.len(),
-            r.refetches.len(),
-            cost.summarizer,
-            cost.saved,
-            cost.cache_lost
-        );
-        if priced {
-            let _ = write!(out, "  {:>10}", cost.balance);
-        }
-        out.push('\n');
+        replace_row(out, report, r, priced);
     }
     if a.replaces.iter().any(|r| !r.valid) {
         out.push_str("  (kind! = the op was invalid and not applied)\n");
     }
-    for r in &a.replaces {
-        out.push('\n');
-        details(&mut out, r);
+}
+
+fn replace_row(out: &mut String, report: &Report<'_>, r: &ReplaceAudit, priced: bool) {
+    let kind = if r.valid {
+        r.kind.as_str().to_string()
+    } else {
+        format!("{}!", r.kind.as_str())
+    };
+    let cost = report.cost_cells(r);
+    let _ = write!(
+        out,
+        "{:>8}  {:<7}  {:<15}  {:>15}  {:>17}  {:>7}  {:>7}  {:>9}  {:>5}  {:>7}  {:>11}  {:>14}  {:>10}",
+        r.seq,
+        kind,
+        trigger(r),
+        fill(r),
+        format!("{} → {}", r.tokens_before, r.tokens_after),
+        r.tokens_saved(),
+        r.replacement_tokens,
+        format!("{} → {}", r.nodes_before, r.nodes_after),
+        r.lost_terms.len(),
+        r.refetches.len(),
+        cost.summarizer,
+        cost.saved,
+        cost.cache_lost
+    );
+    if priced {
+        let _ = write!(out, "  {:>10}", cost.balance);
     }
     out.push('\n');
+}
+
+/// The failed compactions and the requests made over the threshold.
+fn failed_and_over(out: &mut String, report: &Report<'_>) {
+    let a = report.audit;
     if a.failed.is_empty() {
         out.push_str("failed compactions: none\n");
     } else {
@@ -117,20 +147,6 @@ pub fn human(report: &Report<'_>) -> String {
             );
         }
     }
-    if !a.warnings.is_empty() {
-        let _ = writeln!(out, "warnings: {}", a.warnings.len());
-        for w in &a.warnings {
-            let _ = writeln!(out, "  {:<30} seq {:<8} {}", w.rule, opt(w.seq), w.message);
-        }
-    }
-    if let Some(line) = super::kept::totals_line(a) {
-        let _ = writeln!(out, "{line}");
-    }
-    if !a.replaces.is_empty() {
-        let _ = writeln!(out, "cost columns: {}", report.cost_legend());
-    }
-    let _ = writeln!(out, "{}", report.cost_line());
-    out
 }
 
 fn details(out: &mut String, r: &ReplaceAudit) {

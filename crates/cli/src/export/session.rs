@@ -77,6 +77,8 @@ pub fn export(
             return Ok((key, Outcome::Unreadable(error)));
         }
     };
+    // Said as it is read; the `findings` table holds each skipped record as a finding.
+    crate::load::warn_skipped(&input.file, &surface_engine::skipped(&loaded.log));
     let session_id = Some(loaded.session.id.clone())
         .filter(|s| !s.is_empty())
         .or(id.map(str::to_string));

@@ -69,6 +69,15 @@ impl Progress {
         let _ = err.flush();
     }
 
+    /// Writes `line` on stderr above the bar (the bar is drawn again below it).
+    pub fn say(&mut self, line: &str) {
+        let mut err = std::io::stderr().lock();
+        let erase = if self.shown { "\r\x1b[2K" } else { "" };
+        let _ = writeln!(err, "{erase}{line}");
+        drop(err);
+        self.draw();
+    }
+
     /// Erases the bar.
     pub fn finish(&mut self) {
         if self.shown {

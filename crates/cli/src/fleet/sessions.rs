@@ -14,8 +14,8 @@ use super::progress::Progress;
 use crate::Input;
 use crate::csv_out::{Cell, CsvWriter};
 use crate::dir::{discover, each_found, entry_input, threads};
-use crate::load::load_mapped;
-use surface_engine::EventLog;
+use crate::load::{load_quietly, warn_skipped};
+use surface_engine::{EventLog, Skipped, skipped_warning};
 use surface_store::{OnTruncate, SessionEntry, StoreError};
 
 /// What became of one session.
@@ -38,6 +38,8 @@ pub struct Row<R> {
     pub session: Option<String>,
     /// Its report or error.
     pub outcome: Outcome<R>,
+    /// The records its reader skipped (said on stderr as it was read).
+    pub skipped: Vec<Skipped>,
 }
 
 impl<R> Row<R> {
@@ -168,6 +170,7 @@ impl<R: Serialize> Fleet<R> {
                         {
                             o.extend(fields);
                         }
+                        v["skipped"] = json!(r.skipped);
                         v
                     }
                     None => serde_json::to_value(ErrorRow::from(r))?,
@@ -196,6 +199,7 @@ pub fn each_session<R: Send>(
             file: u.file.clone(),
             session: None,
             outcome: Outcome::Unreadable(u.error.clone()),
+            skipped: Vec::new(),
         })
         .collect();
     if input.session.is_none() {
@@ -203,6 +207,7 @@ pub fn each_session<R: Send>(
             file: u.file.clone(),
             session: None,
             outcome: Outcome::Skipped(u.error.clone()),
+            skipped: Vec::new(),
         }));
     }
     let mut progress = Progress::new(label, found.sessions.len());
@@ -211,17 +216,12 @@ pub fn each_session<R: Send>(
         threads,
         |entry: SessionEntry| {
             let one = entry_input(input, &entry);
-            let outcome = match report_on(&one, &work) {
-                Ok(r) => Outcome::Done(r),
-                Err(e) => Outcome::Unreadable(format!("{e:#}")),
-            };
-            Row {
-                file: one.file,
-                session: one.session,
-                outcome,
-            }
+            row_of(one, &work)
         },
         |row| {
+            if let Some(line) = skipped_warning(&row.file.display().to_string(), &row.skipped) {
+                progress.say(&format!("surface-viewer: warning: {line}"));
+            }
             progress.tick();
             rows.push(row);
             Ok(())
@@ -235,13 +235,13 @@ pub fn each_session<R: Send>(
     })
 }
 
-/// Reads one session and runs `work` on it; a file that shrank under its mapping meanwhile is
-/// an error, not a report on zeros.
+/// Reads one session and runs `work` on it, with what its reader skipped; a file that shrank
+/// under its mapping meanwhile is an error, not a report on zeros.
 fn report_on<R>(
     input: &Input,
     work: &impl Fn(&EventLog) -> anyhow::Result<R>,
-) -> anyhow::Result<R> {
-    let loaded = load_mapped(input, false, OnTruncate::Report)?;
+) -> anyhow::Result<(R, Vec<Skipped>)> {
+    let loaded = load_quietly(input, false, OnTruncate::Report)?;
     let report = work(&loaded.log)?;
     if loaded.log.text_lost() {
         return Err(StoreError::Shrank {
@@ -249,19 +249,28 @@ fn report_on<R>(
         }
         .into());
     }
-    Ok(report)
+    Ok((report, loaded.skipped))
+}
+
+/// The row of one session: its report and what was skipped, or the error that kept it from
+/// being read.
+fn row_of<R>(input: Input, work: &impl Fn(&EventLog) -> anyhow::Result<R>) -> Row<R> {
+    let (outcome, skipped) = match report_on(&input, work) {
+        Ok((r, skipped)) => (Outcome::Done(r), skipped),
+        Err(e) => (Outcome::Unreadable(format!("{e:#}")), Vec::new()),
+    };
+    Row {
+        file: input.file,
+        session: input.session,
+        outcome,
+        skipped,
+    }
 }
 
 /// The row of one session file given on its own (a PATH of `tune` that is not a folder):
 /// its report, or the error that kept it from being read.
 pub fn one_session<R>(input: &Input, work: impl Fn(&EventLog) -> anyhow::Result<R>) -> Row<R> {
-    let outcome = match report_on(input, &work) {
-        Ok(r) => Outcome::Done(r),
-        Err(e) => Outcome::Unreadable(format!("{e:#}")),
-    };
-    Row {
-        file: input.file.clone(),
-        session: input.session.clone(),
-        outcome,
-    }
+    let row = row_of(input.clone(), &work);
+    warn_skipped(&row.file, &row.skipped);
+    row
 }

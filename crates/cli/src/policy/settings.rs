@@ -77,87 +77,47 @@ mod tests {
         settings_of(&options, Some(16_000)).unwrap_err().to_string()
     }
 
+    /// The default arguments with `set` applied.
+    fn with(set: impl FnOnce(&mut PolicySettingsArgs)) -> PolicySettingsArgs {
+        let mut args = PolicySettingsArgs::default();
+        set(&mut args);
+        args
+    }
+
+    fn some(s: &str) -> Option<String> {
+        Some(s.to_string())
+    }
+
     #[test]
     fn every_refusal_names_its_flag() {
-        let some = |s: &str| Some(s.to_string());
         let cases = [
+            (with(|a| a.threshold_ratio = some("0")), "--threshold-ratio"),
             (
-                PolicySettingsArgs {
-                    threshold_ratio: some("0"),
-                    ..Default::default()
-                },
+                with(|a| a.threshold_ratio = some("1.5")),
                 "--threshold-ratio",
             ),
+            (with(|a| a.threshold_ratio = some("x")), "--threshold-ratio"),
+            (with(|a| a.retain_ratio = some("0.8")), "--retain-ratio"),
             (
-                PolicySettingsArgs {
-                    threshold_ratio: some("1.5"),
-                    ..Default::default()
-                },
-                "--threshold-ratio",
-            ),
-            (
-                PolicySettingsArgs {
-                    threshold_ratio: some("x"),
-                    ..Default::default()
-                },
-                "--threshold-ratio",
-            ),
-            (
-                PolicySettingsArgs {
-                    retain_ratio: some("0.8"),
-                    ..Default::default()
-                },
-                "--retain-ratio",
-            ),
-            (
-                PolicySettingsArgs {
-                    retain_ratio: some("0.1"),
-                    retain_tokens: some("100"),
-                    ..Default::default()
-                },
+                with(|a| {
+                    a.retain_ratio = some("0.1");
+                    a.retain_tokens = some("100");
+                }),
                 "--retain-ratio and --retain-tokens",
             ),
+            (with(|a| a.retain_tokens = some("12800")), "--retain-tokens"),
+            (with(|a| a.prune = some("8192,4096")), "--prune"),
+            (with(|a| a.prune = some("5000,4096,1024")), "--prune"),
             (
-                PolicySettingsArgs {
-                    retain_tokens: some("12800"),
-                    ..Default::default()
-                },
-                "--retain-tokens",
-            ),
-            (
-                PolicySettingsArgs {
-                    prune: some("8192,4096"),
-                    ..Default::default()
-                },
-                "--prune",
-            ),
-            (
-                PolicySettingsArgs {
-                    prune: some("5000,4096,1024"),
-                    ..Default::default()
-                },
-                "--prune",
-            ),
-            (
-                PolicySettingsArgs {
-                    no_prune: true,
-                    prune: some("1,1,1"),
-                    ..Default::default()
-                },
+                with(|a| {
+                    a.no_prune = true;
+                    a.prune = some("1,1,1");
+                }),
                 "--no-prune and --prune",
             ),
+            (with(|a| a.summary_tokens = some("-3")), "--summary-tokens"),
             (
-                PolicySettingsArgs {
-                    summary_tokens: some("-3"),
-                    ..Default::default()
-                },
-                "--summary-tokens",
-            ),
-            (
-                PolicySettingsArgs {
-                    compaction_retries: some("one"),
-                    ..Default::default()
-                },
+                with(|a| a.compaction_retries = some("one")),
                 "--compaction-retries",
             ),
         ];
@@ -166,21 +126,20 @@ mod tests {
             assert!(e.starts_with(flag), "{e}");
             assert!(!e.contains('\n'), "{e}");
         }
-        let ok = PolicySettingsArgs {
-            threshold_ratio: some("0.7"),
-            retain_tokens: some("2000"),
-            prune: some("9000,4096,1024"),
-            ..Default::default()
-        };
+    }
+
+    #[test]
+    fn good_settings_are_taken() {
+        let ok = with(|a| {
+            a.threshold_ratio = some("0.7");
+            a.retain_tokens = some("2000");
+            a.prune = some("9000,4096,1024");
+        });
         let s = settings_of(&ok, Some(16_000)).unwrap();
         assert_eq!(s.threshold(16_000), 11_200);
         assert_eq!(s.retain_budget(16_000), 2_000);
         // A retain budget of 0 tokens is legal.
-        let zero = PolicySettingsArgs {
-            retain_tokens: some("0"),
-            ..Default::default()
-        };
-        let s = settings_of(&zero, Some(16_000)).unwrap();
+        let s = settings_of(&with(|a| a.retain_tokens = some("0")), Some(16_000)).unwrap();
         assert_eq!(s.retain_tokens(), Some(0));
     }
 }

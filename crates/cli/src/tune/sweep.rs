@@ -22,6 +22,8 @@ pub struct SessionLine {
     pub session: Option<String>,
     /// Why it was not swept, or `null`.
     pub error: Option<String>,
+    /// The records its reader skipped.
+    pub skipped: Vec<surface_engine::Skipped>,
 }
 
 /// A sweep's result.
@@ -119,6 +121,7 @@ pub fn sweep(
                 file: r.file.clone(),
                 session: r.session.clone(),
                 error: r.error().map(str::to_string),
+                skipped: r.skipped.clone(),
             })
             .collect(),
         constraints: *constraints,

@@ -1,13 +1,14 @@
 //! The full figures of one session, read completely: events, turns, compactions (replace
-//! ops), errors and warnings of `check`, the latest title and the last event time.
+//! ops), errors and warnings of `check`, the records the reader skipped, the latest title and
+//! the last event time.
 
 use std::path::Path;
 use surface_engine::EventType;
 
 use serde::Serialize;
 
-use crate::{Options, ReadLimits, StoreError, open};
-use surface_engine::{EventLog, Finding, OpSlot, Surface, check};
+use crate::{Options, ReadLimits, SessionInfo, StoreError, open};
+use surface_engine::{EventLog, Finding, OpSlot, Skipped, Surface, check, skipped};
 
 /// What reading a whole session tells about it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -22,6 +23,9 @@ pub struct SessionFigures {
     pub errors: u64,
     /// Warnings of `check`.
     pub warnings: u64,
+    /// The records the reader skipped unread (a line past the per-event limit, one that is not
+    /// an event, a corrupt frame).
+    pub skipped: Vec<Skipped>,
     /// The last `session/title` event's title.
     pub title: Option<String>,
     /// The last event's time, epoch milliseconds.
@@ -42,6 +46,15 @@ pub fn read_figures_within(
     session: Option<&str>,
     limits: &ReadLimits,
 ) -> Result<SessionFigures, StoreError> {
+    read_session_figures(file, session, limits).map(|(_, figures)| figures)
+}
+
+/// [`read_figures_within`] with the session it read (id, header fields, event count).
+pub fn read_session_figures(
+    file: &Path,
+    session: Option<&str>,
+    limits: &ReadLimits,
+) -> Result<(SessionInfo, SessionFigures), StoreError> {
     let options = Options {
         session,
         limits: *limits,
@@ -50,7 +63,8 @@ pub fn read_figures_within(
     let opened = open(file, &options)?;
     let surface = Surface::at_end(&opened.log);
     let findings = check(&opened.log, &surface);
-    Ok(figures_of(&opened.log, &surface, &findings))
+    let figures = figures_of(&opened.log, &surface, &findings);
+    Ok((opened.session, figures))
 }
 
 /// The figures of a log already read and checked.
@@ -85,6 +99,7 @@ pub fn figures_of(log: &EventLog, surface: &Surface, findings: &[Finding]) -> Se
         compactions,
         errors,
         warnings: findings.len() as u64 - errors,
+        skipped: skipped(log),
         title,
         last_event: log.last_time(),
         mode: surface.mode().as_str(),

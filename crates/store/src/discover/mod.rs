@@ -23,7 +23,9 @@ mod walk;
 use super::{ReadLimits, StoreError};
 
 pub use entry::{Probe, SessionEntry, project_of};
-pub use figures::{SessionFigures, figures_of, read_figures, read_figures_within};
+pub use figures::{
+    SessionFigures, figures_of, read_figures, read_figures_within, read_session_figures,
+};
 pub use pool::{default_threads, for_each_parallel, for_each_parallel_in};
 pub use walk::{Candidate, Walk, walk};
 

@@ -49,7 +49,11 @@ impl Banner {
 pub fn banner_for(session: &Session) -> Option<Banner> {
     let (errors, warnings) = session.finding_counts().unwrap_or((0, 0));
     let mut parts = Vec::new();
-    if let Some(line) = torn_tail_line(session) {
+    let torn = torn_tail_line(session);
+    let unread = unread_part(session, torn);
+    let is_error = errors > 0 || unread.is_some();
+    parts.extend(unread);
+    if let Some(line) = torn {
         // Said first and in words: a cut file is the commonest bad input, and its finding
         // alone reads like one warning among others.
         parts.push(format!(
@@ -76,11 +80,32 @@ pub fn banner_for(session: &Session) -> Option<Banner> {
         text = first.to_uppercase() + &text[1..];
     }
     Some(Banner {
-        is_error: errors > 0,
+        is_error,
         text,
         show_findings: errors + warnings > 0,
         notice: false,
     })
+}
+
+/// What the reader skipped (a line past the per-event limit, one that is not an event, a
+/// corrupt frame), said first: what is shown is not the whole log. The torn last line is said
+/// on its own.
+fn unread_part(session: &Session, torn: Option<u32>) -> Option<String> {
+    let skipped: Vec<surface_engine::Skipped> = surface_engine::skipped(&session.log)
+        .into_iter()
+        .filter(|s| s.line.is_none() || s.line != torn)
+        .collect();
+    let first = skipped.first()?;
+    let place = match (first.line, first.seq) {
+        (Some(line), _) => format!("line {line}"),
+        (None, Some(seq)) => format!("the row of seq {seq}"),
+        (None, None) => "a record".to_string(),
+    };
+    let count = match skipped.len() {
+        1 => "1 record of this log was not read".to_string(),
+        n => format!("{n} records of this log were not read"),
+    };
+    Some(format!("{count}, the first at {place}: {}", first.message))
 }
 
 /// The line of the log's torn last line (`line.torn-tail`), once the findings are in.

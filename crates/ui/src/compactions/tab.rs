@@ -310,7 +310,9 @@ pub fn compactions_ui(
     } else {
         theme::COMPACTION_TABLE_SHARE_ALONE
     };
-    let rows_height = (order.len() as f32 + 0.5) * theme::COMPACTION_ROW_HEIGHT;
+    // A row's pitch is its height and the spacing between rows (as `show_rows` lays them).
+    let pitch = theme::COMPACTION_ROW_HEIGHT + ui.spacing().item_spacing.y;
+    let rows_height = order.len() as f32 * pitch;
     let table_height = rows_height.min(ui.available_height() * share);
     // A row selected by a key or a jump is scrolled into view.
     if let Some(row) = view.reveal.and_then(|idx| {
