@@ -5,17 +5,16 @@
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use surface_cli::{self as cli, Cli, EXIT_UNREADABLE};
+use surface_cli::{self as cli, Cli, Command, EXIT_UNREADABLE, McpOptions};
 
 fn main() -> ExitCode {
     // The program, not the library, decides the process's signal handling: the guard that
     // lets the store map large logs (it chains to whatever SIGBUS handler was there before).
     surface_cli::install_map_guard();
-    if std::env::args_os().nth(1).is_some_and(|a| a == "mcp") {
-        return serve_mcp();
-    }
     let args = Cli::parse();
     let result = match args.command {
+        // The MCP server and the command line never call each other: the binary picks.
+        Some(Command::Mcp { options }) => return serve_mcp(options),
         Some(command) => cli::run(command),
         None => open_viewer(args.file, args.session, args.follow),
     };
@@ -32,26 +31,10 @@ fn main() -> ExitCode {
 
 /// `surface-viewer mcp [--root DIR]... [--max-bytes N]`: the MCP server on stdio until the
 /// client closes stdin (docs/mcp.md).
-#[derive(Debug, clap::Parser)]
-#[command(
-    name = "surface-viewer mcp",
-    about = "A read-only Model Context Protocol server on stdio: every headless question as a tool (docs/mcp.md)."
-)]
-struct McpArgs {
-    /// A folder the server may read under (repeat for more; default: the current directory).
-    #[arg(long = "root", value_name = "DIR")]
-    roots: Vec<std::path::PathBuf>,
-    /// The most text one session may hold once decompressed, in bytes (512M, 2G); past it a
-    /// log is not read.
-    #[arg(long, value_name = "N", value_parser = surface_mcp::parse_byte_size)]
-    max_bytes: Option<u64>,
-}
-
-fn serve_mcp() -> ExitCode {
-    let args = McpArgs::parse_from(std::env::args_os().skip(1));
+fn serve_mcp(options: McpOptions) -> ExitCode {
     let config = surface_mcp::Config {
-        roots: args.roots,
-        read_limit: args.max_bytes,
+        roots: options.roots,
+        read_limit: options.max_bytes,
     };
     match surface_mcp::serve(&config) {
         Ok(()) => ExitCode::SUCCESS,

@@ -32,6 +32,7 @@ mod follow;
 mod formats;
 mod hostile;
 mod mapped;
+mod mcp;
 mod meter;
 mod meter_scenarios;
 mod policy;

@@ -25,7 +25,6 @@ use std::path::PathBuf;
 pub use call::State;
 pub use error::{ServeError, ToolError};
 pub use roots::Roots;
-pub use surface_store::parse_byte_size;
 
 /// How the server is started.
 #[derive(Clone, Debug, Default)]
