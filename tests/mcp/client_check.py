@@ -49,6 +49,8 @@ CASES = [
      ["policy", P, "--what-if", "--threshold-ratio", "0.7", "--prices", PR, "--json"], None),
     ("cost", {"path": P, "prices": PR}, ["cost", P, "--prices", PR, "--json"], None),
     ("cost", {"path": U}, ["cost", U, "--json"], None),
+    ("cost", {"path": P2, "requests": True, "prices": PR},
+     ["cost", P2, "--requests", "--prices", PR, "--json"], None),
     ("compare", {"a": P, "b": P2}, ["compare", P, P2, "--json"], None),
     ("tune", {"paths": [P, P2], "grid": ["threshold_ratio=0.7,0.8"]},
      ["tune", P, P2, "--grid", "threshold_ratio=0.7,0.8", "--json"], None),

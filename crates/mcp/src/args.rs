@@ -103,6 +103,10 @@ pub struct CostArgs {
     /// A price file under a root (JSON: currency, per, models); without it every figure stays
     /// in tokens.
     pub prices: Option<String>,
+    /// Also every request's first change against the previous agent request (why the cache
+    /// missed), as `cost --requests`.
+    #[serde(default)]
+    pub requests: bool,
 }
 
 /// `policy`.

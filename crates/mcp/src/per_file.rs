@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use surface_engine::{Meter, Surface};
 use surface_reports::check::CheckedFile;
+use surface_reports::cost::RequestsPart;
 use surface_reports::policy::{SettingsText, Spelling};
 use surface_reports::{ReportError, Source};
 
@@ -87,12 +88,20 @@ impl State {
         let a: CostArgs = parse("cost", args)?;
         let prices = self.prices_in(a.prices.as_deref())?;
         self.on_file((&a.path, a.session.as_deref()), key, |source| {
-            let ledger = surface_reports::cost::ledger_of(source, prices.as_ref().map(|p| &p.1));
+            let table = prices.as_ref().map(|p| &p.1);
+            let (parts, breaks) = if a.requests {
+                let (parts, breaks) = surface_passes::ledger_parts_and_breaks_of(source.log);
+                (parts, Some(breaks))
+            } else {
+                (surface_passes::ledger_parts_of(source.log), None)
+            };
+            let ledger = surface_engine::cost::Ledger::build(&parts, table);
+            let part = breaks.as_ref().map(|b| RequestsPart::new(b, &parts, table));
             Ok(surface_reports::cost::document(
                 source,
                 prices.as_ref().map(|p| p.0.as_str()),
                 &ledger,
-                None,
+                part.as_ref(),
             )?)
         })
     }

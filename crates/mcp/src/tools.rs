@@ -70,7 +70,7 @@ pub const TOOLS: [ToolSpec; 11] = [
     spec::<CostArgs>(
         "cost",
         "What context cost: the model calls' tokens per turn and in total, the cache hit rate, each compaction's balance; priced with a price file. The document of `cost FILE --json`.",
-        Some("turns"),
+        Some("calls"),
     ),
     spec::<CompareArgs>(
         "compare",

@@ -70,11 +70,6 @@ struct Document<'a> {
     requests: Option<&'a RequestsPart<'a>>,
 }
 
-/// The ledger of `source`, priced by `prices`.
-pub fn ledger_of(source: &Source<'_>, prices: Option<&PriceTable>) -> Ledger {
-    Ledger::build(&surface_passes::ledger_parts_of(source.log), prices)
-}
-
 /// The `--json` document of `cost` (`prices_file` the price file as named; `requests` with
 /// `--requests`).
 pub fn document(
