@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use surface_engine::audit::audit;
+use surface_analysis::audit::audit;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Surface, check_report};
 use surface_store::read_jsonl;
 

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 use surface_engine::{EventLog, Meter, Surface, check_report};
 use surface_store::read_jsonl;
 

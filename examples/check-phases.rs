@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use serde::de::IgnoredAny;
-use surface_engine::Meter;
+use surface_engine::{EventLog, Meter};
 use surface_engine::{
     Surface, check_report, check_report_joined, detect_era, meter::meter_findings,
 };
@@ -61,11 +61,25 @@ fn chunks(bytes: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: check-phases FILE [ROUNDS]");
-    let rounds: usize = args.next().map_or(3, |r| r.parse().expect("ROUNDS"));
-    let (read, bytes) = best(rounds, || std::fs::read(&path).expect("readable file"));
+/// The reading phases, each timed on its own.
+struct ReadPhases {
+    read: Duration,
+    split: Duration,
+    /// Lines in the file.
+    n: usize,
+    validate: Duration,
+    serde_envelope: Duration,
+    scan: Duration,
+    scanned: usize,
+    fell_back: usize,
+    serial_parse: Duration,
+    reader: Duration,
+}
+
+/// Times reading `path`: the file, its lines, the envelopes three ways, the records on one
+/// thread, and the reader as shipped, whose log it gives back with the bytes.
+fn read_phases(path: &str, rounds: usize) -> (ReadPhases, Vec<u8>, EventLog) {
+    let (read, bytes) = best(rounds, || std::fs::read(path).expect("readable file"));
     let (split, n) = best(rounds, || memchr::memchr_iter(b'\n', &bytes).count());
     let (validate, _) = best(rounds, || {
         lines(&bytes)
@@ -110,15 +124,27 @@ fn main() {
     let (reader, log) = best(rounds, || {
         read_jsonl(bytes.clone(), None).expect("not cancelled")
     });
-    let (surface_t, surface) = best(rounds, || Surface::at_end(&log));
-    let (meter_findings_t, _) = best(rounds, || meter_findings(&log).len());
-    let (findings, report) = best(rounds, || check_report(&log, &surface));
-    let (meter_t, _) = best(rounds, || black_box(Meter::build(&log, &surface)).len());
-    let (era_t, era) = best(rounds, || detect_era(&log));
-    // The two halves `check` runs side by side on two cores: the longer one bounds it.
-    let (_, (turns_pass, rest_pass)) = best(rounds, || {
+    let phases = ReadPhases {
+        read,
+        split,
+        n,
+        validate,
+        serde_envelope,
+        scan,
+        scanned,
+        fell_back,
+        serial_parse,
+        reader,
+    };
+    (phases, bytes, log)
+}
+
+/// The two halves `check` runs side by side on two cores (the longer one bounds it), each
+/// timed.
+fn check_halves(log: &EventLog, surface: &Surface, rounds: usize) -> (Duration, Duration) {
+    best(rounds, || {
         let mut times = (Duration::ZERO, Duration::ZERO);
-        check_report_joined(&log, &surface, |turns, rest| {
+        check_report_joined(log, surface, |turns, rest| {
             let t = Instant::now();
             let scan = turns();
             times.0 = t.elapsed();
@@ -128,66 +154,13 @@ fn main() {
             (scan, found)
         });
         times
-    });
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let records = serial_parse.saturating_sub(scan).saturating_sub(split);
-    let serial = [
-        ("read (fs::read)", read),
-        ("line split (memchr)", split),
-        ("envelope scan (validating scanner + serde fallback)", scan),
-        ("records (parse minus split, scan)", records),
-        ("surface (Surface::at_end)", surface_t),
-        ("meter findings (payload parses)", meter_findings_t),
-        ("other findings", findings.saturating_sub(meter_findings_t)),
-    ];
-    let total: Duration = serial.iter().map(|(_, d)| *d).sum();
-    println!(
-        "file: {path} ({} bytes, {n} lines, {} events, {} findings)",
-        bytes.len(),
-        log.len(),
-        report.findings.len()
-    );
-    println!("| phase (one thread) | ms | share |");
-    println!("|---|---:|---:|");
-    for (name, d) in serial {
-        println!(
-            "| {name} | {:.1} | {:.0} % |",
-            ms(d),
-            100.0 * d.as_secs_f64() / total.as_secs_f64()
-        );
-    }
-    println!("| **sum** | {:.1} | 100 % |", ms(total));
-    println!();
-    println!(
-        "envelope lines: {scanned} scanned, {fell_back} left to serde_json ({:.3} %)",
-        100.0 * fell_back as f64 / (scanned + fell_back).max(1) as f64
-    );
-    println!(
-        "serde_json instead of the scanner: validation (IgnoredAny) {:.1} ms, envelope decode (Envelope::from_json) {:.1} ms; scanner {:.2}x faster than serde's envelope decode",
-        ms(validate),
-        ms(serde_envelope),
-        serde_envelope.as_secs_f64() / scan.as_secs_f64()
-    );
-    println!(
-        "reader as shipped (read_jsonl, two threads): {:.1} ms",
-        ms(reader)
-    );
-    println!(
-        "check's two halves (one thread each when run side by side): turn/message, seq and provenance passes {:.1} ms, every other pass {:.1} ms",
-        ms(turns_pass),
-        ms(rest_pass)
-    );
-    println!(
-        "full meter the viewer builds (Meter::build, one thread): {:.1} ms",
-        ms(meter_t)
-    );
-    println!(
-        "era detection (detect_era): {:.3} ms; era: {} — {}",
-        ms(era_t),
-        era.span(),
-        era.reason
-    );
-    let meter = Meter::build(&log, &surface);
+    })
+    .1
+}
+
+/// The heap the meter and the surface hold, per event.
+fn print_heaps(log: &EventLog, surface: &Surface) {
+    let meter = Meter::build(log, surface);
     println!(
         "meter heap: {} bytes ({:.2} per event)",
         meter.heap_bytes(),
@@ -206,4 +179,85 @@ fn main() {
         log.len(),
         100.0 * surface.node_count() as f64 / log.len().max(1) as f64
     );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: check-phases FILE [ROUNDS]");
+    let rounds: usize = args.next().map_or(3, |r| r.parse().expect("ROUNDS"));
+    let (r, bytes, log) = read_phases(&path, rounds);
+    let (surface_t, surface) = best(rounds, || Surface::at_end(&log));
+    let (meter_findings_t, _) = best(rounds, || meter_findings(&log).len());
+    let (findings, report) = best(rounds, || check_report(&log, &surface));
+    let (meter_t, _) = best(rounds, || black_box(Meter::build(&log, &surface)).len());
+    let (era_t, era) = best(rounds, || detect_era(&log));
+    let (turns_pass, rest_pass) = check_halves(&log, &surface, rounds);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let records = r
+        .serial_parse
+        .saturating_sub(r.scan)
+        .saturating_sub(r.split);
+    let serial = [
+        ("read (fs::read)", r.read),
+        ("line split (memchr)", r.split),
+        (
+            "envelope scan (validating scanner + serde fallback)",
+            r.scan,
+        ),
+        ("records (parse minus split, scan)", records),
+        ("surface (Surface::at_end)", surface_t),
+        ("meter findings (payload parses)", meter_findings_t),
+        ("other findings", findings.saturating_sub(meter_findings_t)),
+    ];
+    let total: Duration = serial.iter().map(|(_, d)| *d).sum();
+    println!(
+        "file: {path} ({} bytes, {} lines, {} events, {} findings)",
+        bytes.len(),
+        r.n,
+        log.len(),
+        report.findings.len()
+    );
+    println!("| phase (one thread) | ms | share |");
+    println!("|---|---:|---:|");
+    for (name, d) in serial {
+        println!(
+            "| {name} | {:.1} | {:.0} % |",
+            ms(d),
+            100.0 * d.as_secs_f64() / total.as_secs_f64()
+        );
+    }
+    println!("| **sum** | {:.1} | 100 % |", ms(total));
+    println!();
+    println!(
+        "envelope lines: {} scanned, {} left to serde_json ({:.3} %)",
+        r.scanned,
+        r.fell_back,
+        100.0 * r.fell_back as f64 / (r.scanned + r.fell_back).max(1) as f64
+    );
+    println!(
+        "serde_json instead of the scanner: validation (IgnoredAny) {:.1} ms, envelope decode (Envelope::from_json) {:.1} ms; scanner {:.2}x faster than serde's envelope decode",
+        ms(r.validate),
+        ms(r.serde_envelope),
+        r.serde_envelope.as_secs_f64() / r.scan.as_secs_f64()
+    );
+    println!(
+        "reader as shipped (read_jsonl, two threads): {:.1} ms",
+        ms(r.reader)
+    );
+    println!(
+        "check's two halves (one thread each when run side by side): turn/message, seq and provenance passes {:.1} ms, every other pass {:.1} ms",
+        ms(turns_pass),
+        ms(rest_pass)
+    );
+    println!(
+        "full meter the viewer builds (Meter::build, one thread): {:.1} ms",
+        ms(meter_t)
+    );
+    println!(
+        "era detection (detect_era): {:.3} ms; era: {} — {}",
+        ms(era_t),
+        era.span(),
+        era.reason
+    );
+    print_heaps(&log, &surface);
 }

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
-use surface_engine::audit::{Trigger, audit, audit_findings, detail};
-use surface_engine::policy::{CheckKind, PolicyInput};
+use surface_analysis::audit::{Trigger, audit, detail};
+use surface_analysis::policy::{CheckKind, PolicyInput};
+use surface_engine::compactions::compaction_findings;
 use surface_engine::{EventIdx, Meter, Surface};
 use surface_store::read_jsonl;
 
@@ -35,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(k.needed_lost <= k.needed && k.lost.len() as u64 == k.facts - k.survived);
         }
     }
-    let _ = audit_findings(&log, &surface);
+    let _ = compaction_findings(&log, &surface);
     // The check the policy's input holds each compaction in, by its replace op's seq; seqs
     // met more than once (a hostile log repeats them) are left out on both sides.
     let input = PolicyInput::build(&log, &surface, &meter);

@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use surface_engine::policy::{
+use surface_analysis::policy::{
     PolicyInput, PolicySettings, PrunerSettings, ReplayMode, Retain, replay,
 };
 use surface_engine::{Meter, Surface};

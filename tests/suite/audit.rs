@@ -9,7 +9,7 @@ use crate::invariants;
 
 use common::*;
 use serde_json::{Value, json};
-use surface_engine::audit::{Audit, ReplaceKind, Trigger, audit, detail};
+use surface_analysis::audit::{Audit, ReplaceKind, Trigger, audit, detail};
 use surface_engine::{EventLog, Meter, Surface, check};
 
 /// Audits a log at the default threshold ratio.
@@ -993,7 +993,7 @@ fn markdown_of_the_sample_matches_the_snapshot() {
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
     let a = audit(&log, &surface, &meter, 0.8);
-    let ledger = surface_engine::cost::ledger_of(&log, &surface, &meter, None);
+    let ledger = surface_analysis::cost::ledger_of(&log, &surface, &meter, None);
     let report = surface_cli::audit::Report {
         file: "assets/sample.session.jsonl".to_string(),
         log: &log,

@@ -9,7 +9,7 @@ use crate::common;
 use std::path::Path;
 
 use serde_json::Value;
-use surface_engine::cost::{CacheBreaks, CallKind, Cause, cache_breaks, parts_of};
+use surface_analysis::cost::{CacheBreaks, CallKind, Cause, cache_breaks, parts_of};
 use surface_engine::{Meter, Surface};
 
 const FIXTURES: [&str; 5] = ["p01", "p01.packed", "p02", "p11", "p12"];

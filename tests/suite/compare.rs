@@ -11,8 +11,8 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use surface_engine::compare::{Analysed, Comparison, DivergenceKind, Side, analyse, compare};
-use surface_engine::cost::PriceTable;
+use surface_analysis::compare::{Analysed, Comparison, DivergenceKind, Side, analyse, compare};
+use surface_analysis::cost::PriceTable;
 use surface_engine::{EventLog, Meter, Surface, detect_era};
 
 const P01: &str = "tests/fixtures/policy/p01.jsonl";
@@ -645,8 +645,8 @@ fn the_audit_without_terms_is_the_audit_less_its_lost_terms() {
         let log = common::log_of(&std::fs::read_to_string(&file).unwrap());
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
-        let full = surface_engine::audit::audit(&log, &surface, &meter, 0.8);
-        let lite = surface_engine::audit::audit_without_terms(&log, &surface, &meter, 0.8);
+        let full = surface_analysis::audit::audit(&log, &surface, &meter, 0.8);
+        let lite = surface_analysis::audit::audit_without_terms(&log, &surface, &meter, 0.8);
         let mut without = full.clone();
         // Fidelity is read from the same terms: without them it is empty too.
         for r in &mut without.replaces {

@@ -1,8 +1,8 @@
 //! What context costs (docs/cost.md) on real harness runs: the ledger and every compaction's
 //! figures held against figures worked out here from the raw JSON lines — the usage fields as
-//! written, the meter's prices (§7) of the `shadowedSeqs` the harness recorded, the calls
-//! between a replace and the compaction that shadowed its replacement — never from the
-//! engine's own passes. Then `cost` and `audit --prices` as a user runs them.
+//! written, the meter's prices (docs/meter.md#the-meter-in-one-paragraph) of the `shadowedSeqs` the
+//! harness recorded, the calls between a replace and the compaction that shadowed its replacement —
+//! never from the engine's own passes. Then `cost` and `audit --prices` as a user runs them.
 
 use crate::binary::{run, stderr, stdout};
 use crate::common;
@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
-use surface_engine::cost::{CallKind, Ledger, PriceTable, ledger_of};
+use surface_analysis::cost::{CallKind, Ledger, PriceTable, ledger_of};
 use surface_engine::{Meter, Surface};
 
 const P01: &str = "tests/fixtures/policy/p01.jsonl";
@@ -87,7 +87,8 @@ fn len16(s: &str) -> usize {
     s.encode_utf16().count()
 }
 
-/// The meter's price of a block (§7), for the block types these logs hold.
+/// The meter's price of a block (docs/meter.md#the-meter-in-one-paragraph), for the block types
+/// these logs hold.
 fn block_price(b: &Value) -> u64 {
     let text = |k: &str| b[k].as_str().unwrap();
     match b["type"].as_str().unwrap() {

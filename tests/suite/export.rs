@@ -17,11 +17,11 @@ use std::process::{Command, Output};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 use serde_json::Value;
+use surface_analysis::audit::audit;
+use surface_analysis::cost::{Ledger, ledger_of};
+use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 use surface_cli::{Input, load};
-use surface_engine::EventState;
-use surface_engine::audit::audit;
-use surface_engine::cost::ledger_of;
-use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+use surface_engine::{CheckReport, EventLog, EventState, Meter, Surface};
 
 /// Every table an export writes, as the tests expect them (not read from the product, so that
 /// a table it stops writing fails them).
@@ -197,7 +197,6 @@ fn every_table_holds_the_engines_figures_for_every_fixture() {
         .collect();
     let files = fixture_files();
     assert_eq!(tables["sessions"].len(), files.len());
-    let settings = PolicySettings::default();
     for file in &files {
         let path = file.to_str().unwrap();
         let input = Input {
@@ -209,148 +208,193 @@ fn every_table_holds_the_engines_figures_for_every_fixture() {
         let log = &loaded.log;
         let (report, surface) = surface_cli::check_report_of(log);
         let meter = surface_cli::meter_of(log, &surface);
-        let window = meter.window_at(log.len());
+        let run = Run {
+            path,
+            log,
+            surface: &surface,
+            meter: &meter,
+        };
+        let rows = |table: &str| rows_of(&tables[table], path);
 
         // sessions: one row, its header's id, the check's verdict.
-        let session = rows_of(&tables["sessions"], path);
+        let session = rows("sessions");
         assert_eq!(session.len(), 1, "{path}");
         let s = session[0];
         let id = Some(loaded.session.id.as_str()).filter(|id| !id.is_empty());
         assert_eq!(s["session_id"].text(), id, "{path}");
-        assert_eq!(s["error"], Cell::Null, "{path}");
-        assert_eq!(s["events"].int(), Some(log.len() as i64), "{path}");
-        let errors = report.findings.iter().filter(|f| f.is_error()).count();
-        assert_eq!(s["errors"].int(), Some(errors as i64), "{path}");
-        assert_eq!(
-            s["warnings"].int(),
-            Some((report.findings.len() - errors) as i64)
-        );
-        assert_eq!(s["mode"].text(), Some(surface.mode().as_str()));
-        assert_eq!(s["window"].int(), window.map(|w| w as i64), "{path}");
-
-        // events: every event in log order, with the meter's figures and the surface's state.
-        let events = rows_of(&tables["events"], path);
-        assert_eq!(events.len(), log.len(), "{path}");
-        let mut on_surface = 0;
-        for (idx, row) in log.indices().zip(&events) {
-            let e = log.event(idx);
-            assert_eq!(row["seq"].int(), Some(e.seq as i64), "{path}");
-            assert_eq!(row["type"].text(), Some(log.type_name(idx)), "{path}");
-            match e.time() {
-                Some(t) => assert_eq!(row["time"], Cell::Time(t), "{path}"),
-                None => assert_eq!(row["time"], Cell::Null),
-            }
-            assert_eq!(
-                row["total"].int(),
-                Some(i64::from(meter.total_after(idx.get()))),
-                "{path} seq {}",
-                e.seq
-            );
-            let eligible = log.is_eligible(idx);
-            assert_eq!(
-                row["price"].int(),
-                eligible.then(|| meter.price(idx) as i64),
-                "{path}"
-            );
-            let state = surface.state(idx);
-            assert_eq!(row["state"].text(), Some(state.label()));
-            assert_eq!(
-                row["on_surface"].flag(),
-                Some(state == EventState::OnSurface)
-            );
-            on_surface += usize::from(state == EventState::OnSurface);
-            if let EventState::Shadowed { by } = state {
-                assert_eq!(row["shadowed_by"].int(), Some(log.event(by).seq as i64));
-            }
-            assert!(matches!(row["session_id"], Cell::Text(_) | Cell::Null));
-        }
-        assert_eq!(on_surface, surface.len(), "{path}");
-
-        // calls: the ledger's, call by call.
+        session_row_is_the_checks(&run, s, &report);
+        events_are_the_meters_and_the_surfaces(&run, &rows("events"));
         let ledger = ledger_of(log, &surface, &meter, None);
-        let calls = rows_of(&tables["calls"], path);
-        assert_eq!(calls.len(), ledger.calls.len(), "{path}");
-        for (row, call) in calls.iter().zip(&ledger.calls) {
-            assert_eq!(row["seq"].int(), Some(call.call.seq as i64));
-            assert_eq!(row["kind"].text(), Some(call.call.kind.as_str()));
-            assert_eq!(row["reported"].flag(), Some(call.call.reported));
-            let reported = |v: u64| call.call.reported.then_some(v as i64);
-            assert_eq!(row["uncached"].int(), reported(call.call.tokens.uncached));
-            assert_eq!(
-                row["cache_read"].int(),
-                reported(call.call.tokens.cache_read)
-            );
-            assert_eq!(row["output"].int(), reported(call.call.tokens.output));
-            assert_eq!(row["prompt"].int(), reported(call.prompt));
-            let route = &ledger.routes[call.call.route as usize].route;
-            assert_eq!(row["model"].text(), route.model.as_deref());
+        calls_are_the_ledgers(&run, s, &rows("calls"), &ledger);
+        checks_are_the_verify_replays(&run, s, &rows("checks"));
+        compactions_are_the_audits(&run, &rows("compactions"), &ledger);
+        findings_are_the_checks(path, &rows("findings"), &report);
+    }
+}
+
+/// One exported session, as the engine reads it.
+struct Run<'a> {
+    path: &'a str,
+    log: &'a EventLog,
+    surface: &'a Surface,
+    meter: &'a Meter,
+}
+
+fn session_row_is_the_checks(run: &Run<'_>, s: &Row, report: &CheckReport) {
+    let (path, log) = (run.path, run.log);
+    assert_eq!(s["error"], Cell::Null, "{path}");
+    assert_eq!(s["events"].int(), Some(log.len() as i64), "{path}");
+    let errors = report.findings.iter().filter(|f| f.is_error()).count();
+    assert_eq!(s["errors"].int(), Some(errors as i64), "{path}");
+    assert_eq!(
+        s["warnings"].int(),
+        Some((report.findings.len() - errors) as i64)
+    );
+    assert_eq!(s["mode"].text(), Some(run.surface.mode().as_str()));
+    let window = run.meter.window_at(log.len());
+    assert_eq!(s["window"].int(), window.map(|w| w as i64), "{path}");
+}
+
+/// events: every event in log order, with the meter's figures and the surface's state.
+fn events_are_the_meters_and_the_surfaces(run: &Run<'_>, events: &[&Row]) {
+    let Run {
+        path,
+        log,
+        surface,
+        meter,
+    } = *run;
+    assert_eq!(events.len(), log.len(), "{path}");
+    let mut on_surface = 0;
+    for (idx, row) in log.indices().zip(events) {
+        let e = log.event(idx);
+        assert_eq!(row["seq"].int(), Some(e.seq as i64), "{path}");
+        assert_eq!(row["type"].text(), Some(log.type_name(idx)), "{path}");
+        match e.time() {
+            Some(t) => assert_eq!(row["time"], Cell::Time(t), "{path}"),
+            None => assert_eq!(row["time"], Cell::Null),
         }
         assert_eq!(
-            s["prompt"].int(),
-            Some(ledger.totals.all.prompt as i64),
-            "{path}"
+            row["total"].int(),
+            Some(i64::from(meter.total_after(idx.get()))),
+            "{path} seq {}",
+            e.seq
         );
-
-        // checks: the policy's verify replay at the default settings, check by check.
-        let valid = settings.validate(window).unwrap();
-        let input = PolicyInput::build(log, &surface, &meter);
-        let verify = replay(log, &meter, &input, &valid, ReplayMode::Verify);
-        let checks = rows_of(&tables["checks"], path);
-        assert_eq!(checks.len(), verify.checks.len(), "{path}");
-        for (row, check) in checks.iter().zip(&verify.checks) {
-            assert_eq!(row["mode"].text(), Some("verify"));
-            assert_eq!(
-                row["step_start_seq"].int(),
-                Some(check.step_start_seq as i64)
-            );
-            assert_eq!(row["total"].int(), Some(check.total as i64));
-            assert_eq!(row["outcome"].text(), Some(check.outcome.as_str()));
-            assert_eq!(row["agrees"].flag(), check.agrees, "{path}");
-            assert_eq!(row["pruned"].int(), Some(check.pruned.len() as i64));
-            assert_eq!(row["threshold_ratio"], Cell::Float(0.8));
-        }
+        let eligible = log.is_eligible(idx);
         assert_eq!(
-            s["disagreements"].int(),
-            Some(verify.disagreements() as i64),
+            row["price"].int(),
+            eligible.then(|| meter.price(idx) as i64),
             "{path}"
         );
-
-        // compactions: every audited replace, then the failed ones.
-        let audited = audit(log, &surface, &meter, 0.8);
-        let compactions = rows_of(&tables["compactions"], path);
+        let state = surface.state(idx);
+        assert_eq!(row["state"].text(), Some(state.label()));
         assert_eq!(
-            compactions.len(),
-            audited.replaces.len() + audited.failed.len(),
-            "{path}"
+            row["on_surface"].flag(),
+            Some(state == EventState::OnSurface)
         );
-        for (row, r) in compactions.iter().zip(&audited.replaces) {
-            assert_eq!(row["seq"].int(), Some(r.seq as i64));
-            assert_eq!(row["kind"].text(), Some(r.kind.as_str()));
-            assert_eq!(row["valid"].flag(), Some(r.valid));
-            assert_eq!(row["tokens_before"].int(), Some(r.tokens_before as i64));
-            assert_eq!(row["tokens_after"].int(), Some(r.tokens_after as i64));
-            assert_eq!(row["trigger"].text(), r.trigger.map(|t| t.as_str()));
-            assert_eq!(row["lost_terms"].int(), Some(r.lost_terms.len() as i64));
-            let cost = ledger.compactions.iter().find(|c| c.seq == r.seq);
-            assert_eq!(row["prompt_saved"].int(), cost.map(|c| c.prompt_saved));
+        on_surface += usize::from(state == EventState::OnSurface);
+        if let EventState::Shadowed { by } = state {
+            assert_eq!(row["shadowed_by"].int(), Some(log.event(by).seq as i64));
         }
-        for (row, f) in compactions[audited.replaces.len()..]
-            .iter()
-            .zip(&audited.failed)
-        {
-            assert_eq!(row["failed"].flag(), Some(true));
-            assert_eq!(row["seq"].int(), Some(f.end_seq as i64));
-        }
+        assert!(matches!(row["session_id"], Cell::Text(_) | Cell::Null));
+    }
+    assert_eq!(on_surface, surface.len(), "{path}");
+}
 
-        // findings: check's, in order.
-        let findings = rows_of(&tables["findings"], path);
-        assert_eq!(findings.len(), report.findings.len(), "{path}");
-        for (row, f) in findings.iter().zip(&report.findings) {
-            assert_eq!(row["rule"].text(), Some(f.rule));
-            assert_eq!(row["severity"].text(), Some(f.severity.as_str()));
-            assert_eq!(row["seq"].int(), f.seq.map(|s| s as i64));
-            assert_eq!(row["line"].int(), f.line.map(i64::from));
-        }
+/// calls: the ledger's, call by call.
+fn calls_are_the_ledgers(run: &Run<'_>, s: &Row, calls: &[&Row], ledger: &Ledger) {
+    let path = run.path;
+    assert_eq!(calls.len(), ledger.calls.len(), "{path}");
+    for (row, call) in calls.iter().zip(&ledger.calls) {
+        assert_eq!(row["seq"].int(), Some(call.call.seq as i64));
+        assert_eq!(row["kind"].text(), Some(call.call.kind.as_str()));
+        assert_eq!(row["reported"].flag(), Some(call.call.reported));
+        let reported = |v: u64| call.call.reported.then_some(v as i64);
+        assert_eq!(row["uncached"].int(), reported(call.call.tokens.uncached));
+        assert_eq!(
+            row["cache_read"].int(),
+            reported(call.call.tokens.cache_read)
+        );
+        assert_eq!(row["output"].int(), reported(call.call.tokens.output));
+        assert_eq!(row["prompt"].int(), reported(call.prompt));
+        let route = &ledger.routes[call.call.route as usize].route;
+        assert_eq!(row["model"].text(), route.model.as_deref());
+    }
+    assert_eq!(
+        s["prompt"].int(),
+        Some(ledger.totals.all.prompt as i64),
+        "{path}"
+    );
+}
+
+/// checks: the policy's verify replay at the default settings, check by check.
+fn checks_are_the_verify_replays(run: &Run<'_>, s: &Row, checks: &[&Row]) {
+    let Run {
+        path,
+        log,
+        surface,
+        meter,
+    } = *run;
+    let window = meter.window_at(log.len());
+    let valid = PolicySettings::default().validate(window).unwrap();
+    let input = PolicyInput::build(log, surface, meter);
+    let verify = replay(log, meter, &input, &valid, ReplayMode::Verify);
+    assert_eq!(checks.len(), verify.checks.len(), "{path}");
+    for (row, check) in checks.iter().zip(&verify.checks) {
+        assert_eq!(row["mode"].text(), Some("verify"));
+        assert_eq!(
+            row["step_start_seq"].int(),
+            Some(check.step_start_seq as i64)
+        );
+        assert_eq!(row["total"].int(), Some(check.total as i64));
+        assert_eq!(row["outcome"].text(), Some(check.outcome.as_str()));
+        assert_eq!(row["agrees"].flag(), check.agrees, "{path}");
+        assert_eq!(row["pruned"].int(), Some(check.pruned.len() as i64));
+        assert_eq!(row["threshold_ratio"], Cell::Float(0.8));
+    }
+    assert_eq!(
+        s["disagreements"].int(),
+        Some(verify.disagreements() as i64),
+        "{path}"
+    );
+}
+
+/// compactions: every audited replace, then the failed ones.
+fn compactions_are_the_audits(run: &Run<'_>, compactions: &[&Row], ledger: &Ledger) {
+    let audited = audit(run.log, run.surface, run.meter, 0.8);
+    assert_eq!(
+        compactions.len(),
+        audited.replaces.len() + audited.failed.len(),
+        "{}",
+        run.path
+    );
+    for (row, r) in compactions.iter().zip(&audited.replaces) {
+        assert_eq!(row["seq"].int(), Some(r.seq as i64));
+        assert_eq!(row["kind"].text(), Some(r.kind.as_str()));
+        assert_eq!(row["valid"].flag(), Some(r.valid));
+        assert_eq!(row["tokens_before"].int(), Some(r.tokens_before as i64));
+        assert_eq!(row["tokens_after"].int(), Some(r.tokens_after as i64));
+        assert_eq!(row["trigger"].text(), r.trigger.map(|t| t.as_str()));
+        assert_eq!(row["lost_terms"].int(), Some(r.lost_terms.len() as i64));
+        let cost = ledger.compactions.iter().find(|c| c.seq == r.seq);
+        assert_eq!(row["prompt_saved"].int(), cost.map(|c| c.prompt_saved));
+    }
+    for (row, f) in compactions[audited.replaces.len()..]
+        .iter()
+        .zip(&audited.failed)
+    {
+        assert_eq!(row["failed"].flag(), Some(true));
+        assert_eq!(row["seq"].int(), Some(f.end_seq as i64));
+    }
+}
+
+/// findings: check's, in order.
+fn findings_are_the_checks(path: &str, findings: &[&Row], report: &CheckReport) {
+    assert_eq!(findings.len(), report.findings.len(), "{path}");
+    for (row, f) in findings.iter().zip(&report.findings) {
+        assert_eq!(row["rule"].text(), Some(f.rule));
+        assert_eq!(row["severity"].text(), Some(f.severity.as_str()));
+        assert_eq!(row["seq"].int(), f.seq.map(|s| s as i64));
+        assert_eq!(row["line"].int(), f.line.map(i64::from));
     }
 }
 
@@ -808,7 +852,7 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.json");
     std::fs::write(&prices, price_text).unwrap();
-    let table = surface_engine::cost::PriceTable::parse(price_text).unwrap();
+    let table = surface_analysis::cost::PriceTable::parse(price_text).unwrap();
     let out = dir.path().join("out");
     let policy = root().join("tests/fixtures/policy");
     let done = run(&[
@@ -852,7 +896,7 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
                 priced_sum += c;
                 let sum: f64 = call_costs.iter().flatten().sum();
                 assert!((sum - c).abs() < 1e-12, "{path}: {sum} vs {c}");
-                assert_eq!(surface_engine::cost::round_money(c), c, "{path}: {c}");
+                assert_eq!(surface_analysis::cost::round_money(c), c, "{path}: {c}");
             }
             None => {
                 unpriced += 1;
@@ -866,6 +910,6 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     let sum: f64 = sessions.iter().filter_map(cost).sum();
     assert!((sum - priced_sum).abs() < 1e-12);
     for c in calls.iter().filter_map(cost) {
-        assert_eq!(surface_engine::cost::round_money(c), c);
+        assert_eq!(surface_analysis::cost::round_money(c), c);
     }
 }

@@ -5,7 +5,7 @@
 use crate::audit::Log;
 use crate::binary::{expect_exit, run};
 use serde_json::{Value, json};
-use surface_engine::audit::{Audit, FactKind, audit};
+use surface_analysis::audit::{Audit, FactKind, audit};
 use surface_engine::{Meter, Surface};
 
 fn audit_of(log: &surface_engine::EventLog) -> Audit {

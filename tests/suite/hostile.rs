@@ -41,9 +41,8 @@ fn rules_of(out: &Output) -> Vec<String> {
         .collect()
 }
 
-fn catalogue() -> Vec<Case> {
-    let png =
-        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89".to_vec();
+/// 4 KiB of xorshift bytes.
+fn garbage() -> Vec<u8> {
     let mut garbage = Vec::new();
     let mut x: u32 = 7;
     for _ in 0..4096 {
@@ -52,19 +51,40 @@ fn catalogue() -> Vec<Case> {
         x ^= x << 5;
         garbage.push((x & 0xff) as u8);
     }
-    let big = format!(
+    garbage
+}
+
+/// A log of one message whose text is 20 MiB.
+fn big_line() -> Vec<u8> {
+    format!(
         "{HEADER}\n{{\"type\":\"user/message\",\"seq\":0,\"data\":{{\"content\":[{{\"type\":\"text\",\"text\":\"{}\"}}]}},\"surfaceOp\":\"append\"}}\n",
         "a".repeat(20 << 20)
-    );
-    let nested = format!(
+    )
+    .into_bytes()
+}
+
+/// A log of one event whose `data` nests 100,000 arrays.
+fn deeply_nested() -> Vec<u8> {
+    format!(
         "{HEADER}\n{{\"type\":\"x\",\"seq\":0,\"data\":{}{}}}\n",
         "[".repeat(100_000),
         "]".repeat(100_000)
-    );
+    )
+    .into_bytes()
+}
+
+/// A log whose first event holds bytes that are not UTF-8, then a message.
+fn non_utf8() -> Vec<u8> {
     let mut non_utf8 = format!("{HEADER}\n").into_bytes();
     non_utf8.extend_from_slice(b"{\"type\":\"x\",\"seq\":0,\"data\":\"\xff\xfe\"}\n");
     non_utf8.extend_from_slice(msg(1, "append", None).as_bytes());
     non_utf8.push(b'\n');
+    non_utf8
+}
+
+fn catalogue() -> Vec<Case> {
+    let png =
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89".to_vec();
     vec![
         Case {
             name: "empty",
@@ -72,7 +92,7 @@ fn catalogue() -> Vec<Case> {
         },
         Case {
             name: "garbage",
-            bytes: garbage,
+            bytes: garbage(),
         },
         Case {
             name: "png",
@@ -92,15 +112,15 @@ fn catalogue() -> Vec<Case> {
         },
         Case {
             name: "non-utf8",
-            bytes: non_utf8,
+            bytes: non_utf8(),
         },
         Case {
             name: "20mb-line",
-            bytes: big.into_bytes(),
+            bytes: big_line(),
         },
         Case {
             name: "deeply-nested",
-            bytes: nested.into_bytes(),
+            bytes: deeply_nested(),
         },
         Case {
             name: "duplicate-and-decreasing-seqs",

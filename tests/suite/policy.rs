@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use surface_engine::policy::{
+use surface_analysis::policy::{
     CheckKind, CheckVerdict, Node, Outcome, PolicyInput, PolicyReport, PolicySettings,
     PrunerSettings, ReplayMode, Retain, keep_index, replay,
 };
@@ -718,8 +718,8 @@ fn invalid_settings_are_one_line_naming_the_flag_and_exit_2() {
 /// exact figure (the fixtures' expectations above), and the bound is never below it.
 #[test]
 fn small_results_hold_an_upper_bound_and_large_ones_the_exact_count() {
+    use surface_analysis::policy::tool_result_chars;
     use surface_engine::EventIdx;
-    use surface_engine::policy::tool_result_chars;
     for name in ["p01.jsonl", "p02.jsonl", "p11.jsonl"] {
         let bytes = std::fs::read(fixture_path(name)).unwrap();
         let log = read_jsonl(bytes, None).unwrap();

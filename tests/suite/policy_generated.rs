@@ -3,7 +3,7 @@
 //! pruner on and off: `policy` verify with the same settings agrees at every check, and with
 //! other settings it disagrees somewhere.
 
-use surface_engine::policy::{
+use surface_analysis::policy::{
     CheckKind, PolicyInput, PolicyReport, PolicySettings, PrunerSettings, ReplayMode, Retain,
     replay,
 };

@@ -1,18 +1,20 @@
 //! The readings of docs/policy.md that an earlier replay got wrong, each on a log written for
 //! it: overflow recoveries in a row counted until the step's message or the turn's end (not
-//! reset at every `step/start`, §10.3); a check that fired but found nothing to prune and no
-//! range bounds the threshold ratio only where the replay would have acted (§10.4); a retain
-//! budget of 0 tokens verified and inferred (§10.4); the tool pairing counts the `tool-call`
-//! blocks of the messages, nothing else of their text (§10.2); the audit and the policy read
-//! the same chunks as overflow finishes (§8, §10.3); an overflow check of a what-if whose
-//! hypothetical request is over the window overflows, as the totals count it (§10.3, §10.4).
+//! reset at every `step/start`, docs/policy.md#the-policy-in-our-words); a check that fired
+//! but found nothing to prune and no range bounds the threshold ratio only where the replay
+//! would have acted (docs/policy.md#infer); a retain budget of 0 tokens verified and inferred
+//! (docs/policy.md#verify, #infer); the tool pairing counts the `tool-call` blocks of the
+//! messages, nothing else of their text (docs/policy.md#the-policy-in-our-words); the audit
+//! and the policy read the same chunks as overflow finishes (docs/audit.md#triggers); an
+//! overflow check of a what-if whose hypothetical request is over the window overflows, as the
+//! totals count it (docs/policy.md#what-if).
 
 use std::collections::BTreeMap;
 
 use crate::binary::{bin, expect_exit};
 
-use surface_engine::audit::{Trigger, audit};
-use surface_engine::policy::{
+use surface_analysis::audit::{Trigger, audit};
+use surface_analysis::policy::{
     CheckKind, Outcome, PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, replay,
 };
 use surface_engine::{EventIdx, EventLog, Meter, Surface};

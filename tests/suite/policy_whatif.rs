@@ -1,20 +1,20 @@
-//! The what-if's ledger and its uncertainty (docs/policy.md, §11 "In the what-if"; issue
-//! #35 item 3): p01 replayed at p02's settings against p02's real ledger (`pairs.json`: the
-//! same script really run at T 0.7), the check the issue names (11,105 predicted where p02
-//! stood at 11,488, threshold 11,200) marked near, the counts as ranges, the ledger exact
-//! before the divergence and equal to the log's when nothing diverges, each estimated figure
-//! against its formula, and the command's JSON and report.
+//! The what-if's ledger and its uncertainty (docs/policy.md#the-what-ifs-ledger,
+//! docs/cost.md#in-a-what-if; issue #35 item 3): p01 replayed at p02's settings against p02's real
+//! ledger (`pairs.json`: the same script really run at T 0.7), the check the issue names (11,105
+//! predicted where p02 stood at 11,488, threshold 11,200) marked near, the counts as ranges, the
+//! ledger exact before the divergence and equal to the log's when nothing diverges, each estimated
+//! figure against its formula, and the command's JSON and report.
 
 use crate::binary::run_texts;
 
 use std::path::PathBuf;
 
 use serde_json::Value;
-use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{
+use surface_analysis::audit::ReplaceKind;
+use surface_analysis::cost::{
     CallKind, Ledger, LedgerParts, LedgerSummary, PriceTable, ledger_of, parts_of,
 };
-use surface_engine::policy::{
+use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, ReplayMode, Retain, ValidSettings, count_ranges,
     replay, what_if_ledger,
 };
@@ -214,7 +214,7 @@ fn every_estimated_figure_follows_its_formula() {
     let basis = &what_if.basis;
     let divergence = w.report.trace.divergence_cursor.unwrap();
     // Before the divergence the calls are the log's, exactly.
-    let before = |calls: &[surface_engine::cost::Call]| {
+    let before = |calls: &[surface_analysis::cost::Call]| {
         calls
             .iter()
             .filter(|c| c.cursor < divergence)
@@ -273,10 +273,14 @@ fn every_estimated_figure_follows_its_formula() {
         basis.summarizer_line.summaries, 8,
         "fitted on p01's 8 summaries"
     );
-    // The cache a hypothetical compaction breaks: the surface from its start to the end at
-    // the next call, times that call's ratio — that call reads the previous prompt less it
-    // from the cache (within 0 and its own prompt), so the ledger's `P_prev − cache_read`
-    // gives it back.
+    cache_breaks_are_the_tails(&w, &agents);
+    compactions_are_the_logs_then_the_replays(&w, parts, divergence);
+}
+
+/// The cache a hypothetical compaction breaks: the surface from its start to the end at the
+/// next call, times that call's ratio — that call reads the previous prompt less it from the
+/// cache (within 0 and its own prompt), so the ledger's `P_prev − cache_read` gives it back.
+fn cache_breaks_are_the_tails(w: &WhatIf, agents: &[&surface_analysis::cost::Call]) {
     let mut checked = 0;
     for tail in &w.report.trace.tails {
         let k = agents.iter().position(|a| a.cursor == tail.cursor).unwrap();
@@ -292,8 +296,11 @@ fn every_estimated_figure_follows_its_formula() {
     }
     assert_eq!(w.report.trace.tails.len(), 13);
     assert!(checked >= 10, "{checked} of 13 unclamped");
+}
+
+/// The log's compactions after the divergence are gone; the what-if's are there.
+fn compactions_are_the_logs_then_the_replays(w: &WhatIf, parts: &LedgerParts, divergence: usize) {
     let ledger = Ledger::build(parts, None);
-    // The log's compactions after the divergence are gone; the what-if's are there.
     let hyp = w.report.trace.compactions.len();
     let kept = w
         .actual

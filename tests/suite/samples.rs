@@ -170,8 +170,8 @@ fn committed_samples_match_the_generator() {
 
 #[test]
 fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
+    use surface_analysis::audit::{ReplaceKind, Trigger, audit};
     use surface_engine::Meter;
-    use surface_engine::audit::{ReplaceKind, Trigger, audit};
     let log = read_jsonl(asset("sample.session.jsonl"), None).unwrap();
     let surface = Surface::at_end(&log);
     let meter = Meter::build(&log, &surface);
@@ -221,8 +221,8 @@ fn sample_audit_shows_each_kind_trigger_a_refetch_and_consistent_figures() {
 /// the policy would not have made. Another threshold tells the sample apart.
 #[test]
 fn the_default_policy_agrees_with_the_sample_and_once_not_with_the_problems() {
+    use surface_analysis::policy::{CheckKind, PolicyInput, PolicySettings, ReplayMode, replay};
     use surface_engine::Meter;
-    use surface_engine::policy::{CheckKind, PolicyInput, PolicySettings, ReplayMode, replay};
     let verify = |name: &str, settings: &PolicySettings| {
         let log = read_jsonl(asset(name), None).unwrap();
         let surface = Surface::at_end(&log);

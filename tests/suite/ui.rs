@@ -757,8 +757,9 @@ fn request_tab_shows_the_model_call_at_the_cursor() {
 }
 
 /// The sample's audit computed by the engine, independently of the viewer.
-fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
-    use surface_engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface, audit::audit};
+fn sample_audit() -> (surface_engine::EventLog, surface_analysis::audit::Audit) {
+    use surface_analysis::audit::audit;
+    use surface_engine::{DEFAULT_THRESHOLD_RATIO, Meter, Surface};
     let log = surface_store::open(&sample(), &surface_store::Options::default())
         .unwrap()
         .log;
@@ -770,7 +771,7 @@ fn sample_audit() -> (surface_engine::EventLog, surface_engine::audit::Audit) {
 
 #[test]
 fn compactions_tab_lists_every_replace_and_a_click_jumps_there() {
-    use surface_engine::audit::{ReplaceKind, Trigger};
+    use surface_analysis::audit::{ReplaceKind, Trigger};
     let (log, expected) = sample_audit();
     let mut harness = harness_for(sample());
     // The context strip colours its marks from the audit: it is there before the tab opens.
@@ -835,12 +836,12 @@ fn shown_text(node: egui_kittest::Node<'_>) -> String {
 
 #[test]
 fn before_after_shows_the_shadowed_text_its_lost_terms_and_the_summary() {
-    use surface_engine::audit::detail;
+    use surface_analysis::audit::detail;
     let (log, expected) = sample_audit();
     let r = expected
         .replaces
         .iter()
-        .find(|r| r.kind == surface_engine::audit::ReplaceKind::Summary)
+        .find(|r| r.kind == surface_analysis::audit::ReplaceKind::Summary)
         .filter(|r| !r.lost_terms.is_empty() && !r.refetches.is_empty())
         .expect("a summary that lost terms and caused a refetch");
     let mut harness = harness_for(sample());
@@ -1029,7 +1030,7 @@ fn the_policy_tab_replays_the_sample_and_follows_its_settings() {
     harness.get_by_label("what-if").click();
     harness.run();
     let what_if = harness.state().policy_report().unwrap();
-    assert_eq!(what_if.mode, surface_engine::policy::ReplayMode::WhatIf);
+    assert_eq!(what_if.mode, surface_analysis::policy::ReplayMode::WhatIf);
     assert_eq!(what_if.settings.threshold_ratio, 0.3);
 
     harness.get_by_label("Use inferred settings").click();

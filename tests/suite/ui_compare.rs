@@ -99,7 +99,9 @@ fn a_turn_row_moves_a_to_its_start_and_b_to_its_own() {
     assert_eq!(harness.state().cursor(), Some(a[1] + 1));
     assert_eq!(harness.state().compare_b_cursor(), Some(b[1]));
     assert_ne!(a[1], b[1], "p02 started turn 2 later: the positions differ");
+    // An event is placed inside a step, and said so (the Policy tab names checks "before").
     harness.get_by_label_contains("B's position: seq");
+    harness.get_by_label_contains("(in step 2.");
     // The first divergence, one click away: both at seq 211.
     harness.get_by_label_contains("A  seq 211").click();
     harness.run();

@@ -1,5 +1,6 @@
-//! The sessions browser's fleet columns, its "Export this folder…" command and the Policy tab's
-//! two ledgers (docs/export.md, §11): values checked against the engine, never hard-coded.
+//! The sessions browser's fleet columns, its "Export this folder…" command and the Policy tab's two
+//! ledgers (docs/export.md, docs/cost.md#a-folder-cost-dir): values checked against the engine,
+//! never hard-coded.
 
 use crate::ui_support::{command, what_if_at};
 
@@ -7,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 use surface_engine::Surface;
-use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 use surface_ui::ViewerApp;
 
 fn policy_fixtures() -> PathBuf {
@@ -120,10 +121,10 @@ fn the_policy_tabs_what_if_shows_both_ledgers_as_the_engine_estimates_them() {
     let valid = settings.validate(meter.window_at(log.len())).unwrap();
     let input = PolicyInput::build(log, &surface, &meter);
     let report = replay(log, &meter, &input, &valid, ReplayMode::WhatIf);
-    let parts = surface_engine::cost::parts_of(log, &surface, &meter);
-    let what_if = surface_engine::policy::what_if_ledger(&parts, &report, &meter).unwrap();
-    let actual = surface_engine::cost::Ledger::build(&parts, None);
-    let hypothetical = surface_engine::cost::Ledger::build(&what_if.parts, None);
+    let parts = surface_analysis::cost::parts_of(log, &surface, &meter);
+    let what_if = surface_analysis::policy::what_if_ledger(&parts, &report, &meter).unwrap();
+    let actual = surface_analysis::cost::Ledger::build(&parts, None);
+    let hypothetical = surface_analysis::cost::Ledger::build(&what_if.parts, None);
     let row = |name: &str| {
         table
             .iter()
@@ -208,7 +209,7 @@ fn export_this_folder_writes_the_tables_in_the_background_and_refuses_an_existin
 #[test]
 fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
     let text = r#"{"currency": "USD", "per": 1000000, "models": {"*": {"uncached": 1.0, "cache_read": 0.1, "cache_write": 1.25, "output": 4.0}}}"#;
-    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let table = surface_analysis::cost::PriceTable::parse(text).unwrap();
     let mut harness = browser_harness(policy_fixtures());
     harness.run();
     assert!(
@@ -228,8 +229,8 @@ fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
         let log = &opened.log;
         let surface = Surface::at_end(log);
         let meter = surface_passes::meter_of(log, &surface);
-        let parts = surface_engine::cost::parts_of(log, &surface, &meter);
-        let ledger = surface_engine::cost::Ledger::build(&parts, Some(&table));
+        let parts = surface_analysis::cost::parts_of(log, &surface, &meter);
+        let ledger = surface_analysis::cost::Ledger::build(&parts, Some(&table));
         assert_eq!(fleet.cost, ledger.totals.all.cost, "{}", file.display());
         assert_eq!(fleet.currency.as_deref(), Some("USD"));
     }
@@ -238,7 +239,7 @@ fn with_a_price_file_the_cost_column_is_each_sessions_priced_ledger() {
 #[test]
 fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
     let text = r#"{"currency": "USD", "per": 1000000, "models": {"*": {"uncached": 1.0, "cache_read": 0.1, "cache_write": 1.25, "output": 4.0}}}"#;
-    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let table = surface_analysis::cost::PriceTable::parse(text).unwrap();
     let root = policy_fixtures();
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 720.0))
@@ -278,7 +279,7 @@ fn at_1280_by_720_the_priced_table_scrolls_sideways_to_its_last_column() {
 fn a_session_the_price_file_does_not_cover_shows_unpriced_not_zero() {
     // Prices for mock-a only: p11 (mock-o) and p12 (mock-m) are not covered.
     let text = r#"{"currency": "EUR", "models": {"mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
-    let table = surface_engine::cost::PriceTable::parse(text).unwrap();
+    let table = surface_analysis::cost::PriceTable::parse(text).unwrap();
     let mut harness = browser_harness(policy_fixtures());
     harness.run();
     harness
@@ -341,5 +342,31 @@ fn export_this_folder_takes_a_typed_target_path() {
     assert!(outcome.success, "{outcome:?}");
     for table in crate::export::TABLES {
         assert!(out.join(table).is_dir(), "no {table} under the typed path");
+    }
+}
+
+/// Every header of the sessions browser shows its whole title (no "Disagreeme…"): a column is
+/// never narrower than its header, sort arrow included.
+#[test]
+fn the_browsers_headers_show_their_whole_titles() {
+    let mut harness = browser_harness(policy_fixtures());
+    harness.run();
+    for title in [
+        "Disagreements",
+        "Compactions",
+        "Errors / warnings",
+        "Peak fill",
+    ] {
+        let font = egui::TextStyle::Button.resolve(&harness.ctx.global_style());
+        let galley = harness
+            .ctx
+            .fonts_mut(|f| f.layout_no_wrap(title.to_string(), font, egui::Color32::WHITE));
+        let header = harness.get_by_label(title).rect();
+        assert!(
+            header.width() + 0.5 >= galley.size().x,
+            "{title:?}: header {:.1} px for a title of {:.1} px",
+            header.width(),
+            galley.size().x
+        );
     }
 }

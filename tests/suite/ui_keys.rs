@@ -342,3 +342,62 @@ fn the_sessions_browser_shows_each_path_and_a_packed_logs_format() {
     harness.get_by_label(&format!("project{sep}plain.session.jsonl"));
     harness.get_by_label("Path");
 }
+
+/// Esc closes a timeline row's context menu (and only the menu: the row stays selected).
+#[test]
+fn esc_closes_a_timeline_rows_context_menu() {
+    let mut harness = laptop(asset("sample.session.jsonl"));
+    harness.run();
+    // The log opens at its end: the last event's row is in view.
+    harness.get_by_label("event seq 460").click();
+    harness.run();
+    let selected = harness.state().selected_seq();
+    assert_eq!(selected, Some(460));
+    harness.get_by_label("event seq 460").click_secondary();
+    harness.run();
+    // The inspector has a Copy button of its own; the menu adds one.
+    let copies = |h: &Harness<'_, ViewerApp>| h.query_all_by_label("Copy event JSON").count();
+    let shown = copies(&harness);
+    assert!(shown >= 1, "the context menu did not open");
+    harness.get_by_label("Move replay cursor here");
+    harness.key_press(egui::Key::Escape);
+    harness.run();
+    assert!(
+        harness.query_by_label("Move replay cursor here").is_none(),
+        "the menu is still open after Esc"
+    );
+    assert_eq!(copies(&harness), shown - 1);
+    assert_eq!(harness.state().selected_seq(), selected);
+}
+
+/// A notice lies over the top of the panels: neither its arrival nor its expiry moves what is
+/// under it (a click aimed at a control lands on it).
+#[test]
+fn a_notice_moves_nothing_under_it() {
+    let path = asset("sample.session.jsonl");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .with_step_dt(1.0)
+        .build_eframe(move |_cc| ViewerApp::new_for_test(&path));
+    harness.run();
+    let places = |h: &Harness<'_, ViewerApp>| {
+        ["turn/step", "Inspector", "⇤ Start", "event seq 460"].map(|l| h.get_by_label(l).rect())
+    };
+    let before = places(&harness);
+    harness
+        .state_mut()
+        .push_command(NavCommand::GoToSeq(9_999_999));
+    harness.step();
+    assert!(harness.state().banner_text().is_some(), "a notice is shown");
+    assert_eq!(places(&harness), before, "the notice moved the panels");
+    for _ in 0..(surface_ui::theme::NOTICE_SECONDS as usize + 2) {
+        harness.step();
+    }
+    assert_eq!(harness.state().banner_text(), None);
+    assert_eq!(
+        places(&harness),
+        before,
+        "the notice's expiry moved the panels"
+    );
+}

@@ -8,7 +8,7 @@ use egui::Key;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_engine::audit::Trigger;
+use surface_analysis::audit::Trigger;
 use surface_ui::{SideTab, ViewerApp};
 
 fn fixture(name: &str) -> PathBuf {
@@ -121,7 +121,7 @@ fn each_compaction_row_shows_the_policy_verdict() {
 /// The log's compactions (applied replace ops) at checks that disagree with the policy at
 /// threshold ratio `t`, counted through the engine.
 fn disagreeing_compactions(path: &std::path::Path, t: f64) -> usize {
-    use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+    use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
     let log = surface_store::open(path, &surface_store::Options::default())
         .unwrap()
         .log;

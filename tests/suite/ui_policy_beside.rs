@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use egui::Rect;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use surface_engine::compare::{Analysed, analyse};
-use surface_engine::cost::{Ledger, PriceTable, parts_of};
-use surface_engine::policy::{
+use surface_analysis::compare::{Analysed, analyse};
+use surface_analysis::cost::{Ledger, PriceTable, parts_of};
+use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, Ranges, ReplayMode, count_ranges, replay,
     what_if_ledger,
 };
@@ -145,7 +145,7 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
     // The predicted figures: the what-if's report, its ranges and its ledger.
     let (report, ranges, prompt, _) = predicted(None);
     let range =
-        |r: surface_engine::policy::CountRange| format!("{} ({}–{})", r.likely, r.min, r.max);
+        |r: surface_analysis::policy::CountRange| format!("{} ({}–{})", r.likely, r.min, r.max);
     assert_eq!(ranges.fired.likely, report.totals.fired);
     assert_eq!(row(&table, "checks fired").0, range(ranges.fired));
     assert_eq!(row(&table, "summaries").0, range(ranges.summaries));
@@ -166,8 +166,16 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
         "unpriced: no money"
     );
 
-    // On screen: the section is reached by scrolling the upper pane (and the table sideways
-    // in a narrow side panel); no two of its cells overlap.
+    table_is_on_screen(&mut harness, &table, size);
+}
+
+/// On screen: the section is reached by scrolling the upper pane (and the table sideways
+/// in a narrow side panel); no two of its cells overlap.
+fn table_is_on_screen(
+    harness: &mut Harness<'static, ViewerApp>,
+    table: &[(&'static str, String, String)],
+    size: (f32, f32),
+) {
     harness
         .get_by_label("Prediction against a real run")
         .scroll_to_me();
@@ -178,7 +186,7 @@ fn the_table_holds_the_prediction_against_p02(size: (f32, f32)) {
     for label in headers {
         cells.push((label.into(), harness.get_by_label(label).rect()));
     }
-    for (name, p, r) in &table {
+    for (name, p, r) in table {
         for text in [name.to_string(), p.clone(), r.clone()] {
             // The ledger above shows some of the same figures: only the table's count here.
             for node in harness.query_all_by_label(&text) {

@@ -45,6 +45,8 @@ fn at_1280_by_720_the_verdict_table_is_in_view_with_each_rows_reason() {
         .expect("a disagreement");
     // Rows are virtualised: only rows on screen exist. The first disagreeing check is one,
     // inside the window, above the replay bar.
+    // A check is named by the step it comes before, and the column says so.
+    harness.get_by_label("before step");
     let label = format!("check seq {}", first.step_start_seq);
     let row = harness.get_by_label(&label);
     let rect = row.rect();
@@ -130,7 +132,7 @@ fn a_log_without_a_window_reads_cant_judge_not_differs() {
     let compactions = audit
         .replaces
         .iter()
-        .filter(|r| r.kind != surface_engine::audit::ReplaceKind::Other);
+        .filter(|r| r.kind != surface_analysis::audit::ReplaceKind::Other);
     for r in compactions {
         let cell = harness
             .get_by_label(&format!("compaction seq {}", r.seq))

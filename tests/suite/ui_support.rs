@@ -2,7 +2,7 @@
 //! frames that apply it, and the Policy tab's what-if at a threshold.
 
 use egui_kittest::Harness;
-use surface_engine::policy::{PolicySettings, ReplayMode};
+use surface_analysis::policy::{PolicySettings, ReplayMode};
 use surface_ui::{PolicyCommand, UiCommand, ViewerApp};
 
 /// Queues `command` as a panel would and runs the frames that apply it.

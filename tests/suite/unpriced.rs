@@ -124,7 +124,7 @@ fn cost_file_says_unpriced_never_zero_in_every_form() {
     );
     let expect = format!(
         "cost unpriced: {} EUR over {} of {reported} calls; {unpriced} unpriced: mock/mock-s",
-        surface_engine::cost::money(agent),
+        surface_analysis::cost::money(agent),
         reported - unpriced
     );
     assert!(text.contains(&expect), "{expect:?} not in\n{text}");
@@ -204,7 +204,7 @@ fn cost_dir_totals_the_priced_sessions_and_names_the_ones_left_out() {
     assert!(
         last.contains(&format!(
             "cost {} EUR over 3 of 5 sessions; 2 unpriced (no price for mock/mock-o, mock/mock-m): ",
-            surface_engine::cost::money(part)
+            surface_analysis::cost::money(part)
         )),
         "{last}"
     );

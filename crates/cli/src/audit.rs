@@ -1,9 +1,9 @@
 //! `audit`: every replace op of a log and what it cost, saved and lost (docs/audit.md) — a
 //! table for a reviewer, one JSON document, Markdown tables for a pull request, and a
 //! self-contained HTML report written to a new file. The human, Markdown and HTML tables carry
-//! each compaction's balance columns from the cost ledger (§11): summarizer tokens, saved per
+//! each compaction's balance columns from the cost ledger (docs/cost.md#each-compaction): summarizer tokens, saved per
 //! call × calls after, cache lost, and with `--prices` the balance; the HTML table also the
-//! policy replay's verdict on each compaction (§10.4).
+//! policy replay's verdict on each compaction (docs/policy.md#in-the-viewer-each-compactions-verdict).
 
 mod curve;
 mod html;
@@ -20,10 +20,10 @@ use surface_engine::EventType;
 use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
-use surface_engine::cost::signed_money;
-use surface_engine::cost::{CompactionCost, Ledger, parts_with};
-use surface_engine::policy::{
+use surface_analysis::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
+use surface_analysis::cost::signed_money;
+use surface_analysis::cost::{CompactionCost, Ledger, parts_with};
+use surface_analysis::policy::{
     CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,
     replay,
 };

@@ -13,8 +13,8 @@ use clap::Args;
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::compare::{Analysed, Comparison, Side, Split, compare_split};
-use surface_engine::cost::PriceTable;
+use surface_analysis::compare::{Analysed, Comparison, Side, Split, compare_split};
+use surface_analysis::cost::PriceTable;
 
 /// What `compare` reads and prints.
 #[derive(Debug, Args)]

@@ -12,7 +12,7 @@ use std::io::Write as _;
 
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
-use surface_engine::cost::{Ledger, PriceTable};
+use surface_analysis::cost::{Ledger, PriceTable};
 use surface_reports::cost::RequestsPart;
 
 pub use csv::COLUMNS as CSV_COLUMNS;

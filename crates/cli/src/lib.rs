@@ -1,8 +1,8 @@
 //! The headless command line: `check`, `surface`, `messages`, `preview`, `sessions`
-//! (docs/check.md), `audit` (§8), `request` and `tokens` (§9), `policy` (§10), `cost` (§11),
-//! `compare` (§12);
+//! (docs/check.md), `audit` (docs/audit.md), `request` and `tokens` (docs/meter.md), `policy`
+//! (docs/policy.md), `cost` (docs/cost.md), `compare` (docs/compare.md), `tune` (docs/tune.md);
 //! `check`, `sessions`, `policy` and `cost` also on a folder, and `export`
-//! writes sessions as Parquet tables (§13). Each subcommand is a thin
+//! writes sessions as Parquet tables (docs/export.md). Each subcommand is a thin
 //! shell over `store` + `engine`.
 
 #![forbid(unsafe_code)]

@@ -1,6 +1,6 @@
 //! `policy`: the harness's compaction policy replayed over a log (docs/policy.md) — verify
 //! every decision, the inferred settings, and `--what-if` another setting on the same session
-//! with its counts as ranges and its ledger beside the log's (§11); a readable report, one JSON
+//! with its counts as ranges and its ledger beside the log's (docs/policy.md#the-what-ifs-ledger); a readable report, one JSON
 //! document or CSV (one row per check). Exit 0 when every decision agrees with the log, 1 when
 //! some disagree (or a what-if diverges), 2 on trouble. [`policy_of`] is the per-session run
 //! that `policy DIR` (`fleet/`) makes on every session.
@@ -16,8 +16,8 @@ use clap::Args;
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
+use surface_analysis::cost::PriceTable;
 use surface_engine::EventLog;
-use surface_engine::cost::PriceTable;
 use surface_reports::policy::Spelling;
 
 pub use csv::COLUMNS as CSV_COLUMNS;

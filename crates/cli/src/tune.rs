@@ -18,7 +18,7 @@ use clap::{Args, ValueEnum};
 use super::cost::PriceOptions;
 use super::load::write_context;
 use super::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE};
-use surface_engine::policy::tune::{Constraints, Grid, Objective};
+use surface_analysis::policy::tune::{Constraints, Grid, Objective};
 
 pub use sweep::{Sweep, sweep};
 

@@ -163,7 +163,7 @@ fn check_joined<'a>(
             found
         });
         let mut after_turns = super::meter::meter_findings(log);
-        after_turns.extend(super::audit::audit_findings(log, surface));
+        after_turns.extend(super::compactions::compaction_findings(log, surface));
         RestFindings {
             before_surface,
             surface: surface_found,
@@ -460,97 +460,28 @@ fn surface_findings(
     marking: Option<&str>,
     out: &mut Vec<Finding>,
 ) {
-    // Rules the E2 harness already stated (at load, or in its invariants package).
-    let since_e2 = era.severity_from(Era::SurfaceMerge);
     let legacy_marking = marking.filter(|_| surface.mode() == Mode::Legacy);
     for idx in log.indices() {
-        let e = log.event(idx);
-        let line = line_of(log, idx);
-        let seq = Some(e.seq);
-        let op = log.op(idx);
-        let (start, end) = match op {
-            SurfaceOp::Replace { start, end } => (start, end),
-            _ => (0, 0),
+        let at = At {
+            seq: Some(log.event(idx).seq),
+            line: line_of(log, idx),
         };
-        // Spec §6.5: for every well-formed replace with start > end, applied or not — in a
-        // log judged ADR or surface-merge era only: their dev-mode invariants checked numeric
-        // order, while mid-July and HEAD write a head-anchored fold (a newer summary as the
-        // range's start) by design.
-        if let SurfaceOp::Replace { start, end } = op
-            && start > end
-            && era <= Era::SurfaceMerge
-        {
-            out.push(Finding::new(
-                Rule::NumericOrder,
-                seq,
-                line,
-                format!("replace start {start} is numerically greater than end {end}"),
-            ));
+        let op = log.op(idx);
+        if let SurfaceOp::Replace { start, end } = op {
+            numeric_order_finding(start, end, era, at, out);
         }
         let Some(effect) = surface.effect(idx) else {
             continue;
         };
+        // Rules the E2 harness already stated (at load, or in its invariants package).
+        let since_e2 = era.severity_from(Era::SurfaceMerge);
         match effect {
-            Effect::Rejected(reason) => {
-                let msg = reason.describe(start, end);
-                match reason {
-                    RejectReason::Malformed(MalformedOp::ExtraKeys) => out.push(
-                        Finding::new(
-                            Rule::OpMalformed,
-                            seq,
-                            line,
-                            format!(
-                                "{msg} ({}); the HEAD harness refuses it, older ones ignored the key; not applied",
-                                extra_op_keys(log, idx).join(", ")
-                            ),
-                        )
-                        .with_severity(era.severity_from(Era::Head)),
-                    ),
-                    RejectReason::Malformed(_) => {
-                        out.push(Finding::new(Rule::OpMalformed, seq, line, msg))
-                    }
-                    RejectReason::EndpointsOff { start_off, end_off } => {
-                        if start_off {
-                            out.push(Finding::new(
-                                Rule::StartNotOnSurface,
-                                seq,
-                                line,
-                                format!("replace start seq {start} is not on the surface"),
-                            ));
-                        }
-                        if end_off {
-                            out.push(Finding::new(
-                                Rule::EndNotOnSurface,
-                                seq,
-                                line,
-                                format!("replace end seq {end} is not on the surface"),
-                            ));
-                        }
-                    }
-                    RejectReason::OutOfOrder => {
-                        out.push(Finding::new(Rule::OutOfOrder, seq, line, msg))
-                    }
-                    RejectReason::NotEligible => out.push(
-                        Finding::new(
-                            Rule::OpOnNonSurfaceEvent,
-                            seq,
-                            line,
-                            format!(
-                                "{} cannot carry surfaceOp (not a surface event); not applied",
-                                log.type_name(idx)
-                            ),
-                        )
-                        .with_severity(since_e2),
-                    ),
-                    // Already reported as seq.not-increasing.
-                    RejectReason::SeqNotIncreasing => {}
-                }
-            }
+            Effect::Rejected(reason) => rejected_findings(log, idx, op, reason, era, at, out),
             Effect::MissingOp => out.push(
                 Finding::new(
                     Rule::MissingOp,
-                    seq,
-                    line,
+                    at.seq,
+                    at.line,
                     format!(
                         "{} has no surfaceOp in a surface-mode log; it is not on the surface",
                         log.type_name(idx)
@@ -558,38 +489,14 @@ fn surface_findings(
                 )
                 .with_severity(since_e2),
             ),
-            Effect::Replaced(_) => {
-                let Some(rep) = surface.replace_of(idx) else {
-                    continue;
-                };
-                if !rep.missing_sources.is_empty() {
-                    out.push(
-                        Finding::new(
-                            Rule::ProvenanceIncomplete,
-                            seq,
-                            line,
-                            format!(
-                                "sourceEventSeqs does not include every shadowed node; missing {:?}",
-                                rep.missing_sources
-                            ),
-                        )
-                        .with_severity(since_e2),
-                    );
-                }
-                if let Some(rewrite) = rewrite_of(log, surface, idx, rep) {
-                    out.push(
-                        Finding::new(Rule::ToolResultRewrite, seq, line, rewrite.describe(log))
-                            .with_severity(era.severity_from(Era::Head)),
-                    );
-                }
-            }
+            Effect::Replaced(_) => replaced_findings(log, surface, idx, era, at, out),
             Effect::Appended => {
                 if let Some(why) = legacy_marking {
                     out.push(
                         Finding::new(
                             Rule::MissingOp,
-                            seq,
-                            line,
+                            at.seq,
+                            at.line,
                             format!(
                                 "{} has no surfaceOp, but this log's harness marks every surface event ({why}) and refuses an unmarked log; shown in legacy mode",
                                 log.type_name(idx)
@@ -601,6 +508,126 @@ fn surface_findings(
             }
             Effect::LogOnly => {}
         }
+    }
+}
+
+/// Where a finding of one event points: its seq and its line.
+#[derive(Clone, Copy)]
+struct At {
+    seq: Option<u64>,
+    line: Option<u32>,
+}
+
+/// `surface.replace.numeric-order` for a well-formed replace with start > end, applied or not
+/// (docs/check.md#fine-print, item 5), in a log judged ADR or surface-merge era only: their
+/// dev-mode invariants checked numeric order, while mid-July and HEAD write a head-anchored
+/// fold (a newer summary as the range's start) by design.
+fn numeric_order_finding(start: u64, end: u64, era: Era, at: At, out: &mut Vec<Finding>) {
+    if start > end && era <= Era::SurfaceMerge {
+        out.push(Finding::new(
+            Rule::NumericOrder,
+            at.seq,
+            at.line,
+            format!("replace start {start} is numerically greater than end {end}"),
+        ));
+    }
+}
+
+/// The findings of an op the surface rejected, by its reason.
+fn rejected_findings(
+    log: &EventLog,
+    idx: EventIdx,
+    op: SurfaceOp,
+    reason: RejectReason,
+    era: Era,
+    at: At,
+    out: &mut Vec<Finding>,
+) {
+    let (start, end) = match op {
+        SurfaceOp::Replace { start, end } => (start, end),
+        _ => (0, 0),
+    };
+    let msg = reason.describe(start, end);
+    let finding = |rule, message| Finding::new(rule, at.seq, at.line, message);
+    match reason {
+        RejectReason::Malformed(MalformedOp::ExtraKeys) => out.push(
+            finding(
+                Rule::OpMalformed,
+                format!(
+                    "{msg} ({}); the HEAD harness refuses it, older ones ignored the key; not applied",
+                    extra_op_keys(log, idx).join(", ")
+                ),
+            )
+            .with_severity(era.severity_from(Era::Head)),
+        ),
+        RejectReason::Malformed(_) => out.push(finding(Rule::OpMalformed, msg)),
+        RejectReason::EndpointsOff { start_off, end_off } => {
+            if start_off {
+                out.push(finding(
+                    Rule::StartNotOnSurface,
+                    format!("replace start seq {start} is not on the surface"),
+                ));
+            }
+            if end_off {
+                out.push(finding(
+                    Rule::EndNotOnSurface,
+                    format!("replace end seq {end} is not on the surface"),
+                ));
+            }
+        }
+        RejectReason::OutOfOrder => out.push(finding(Rule::OutOfOrder, msg)),
+        RejectReason::NotEligible => out.push(
+            finding(
+                Rule::OpOnNonSurfaceEvent,
+                format!(
+                    "{} cannot carry surfaceOp (not a surface event); not applied",
+                    log.type_name(idx)
+                ),
+            )
+            .with_severity(era.severity_from(Era::SurfaceMerge)),
+        ),
+        // Already reported as seq.not-increasing.
+        RejectReason::SeqNotIncreasing => {}
+    }
+}
+
+/// The findings of an applied replace: the shadowed nodes its provenance misses, and a tool
+/// result it rewrote.
+fn replaced_findings(
+    log: &EventLog,
+    surface: &Surface,
+    idx: EventIdx,
+    era: Era,
+    at: At,
+    out: &mut Vec<Finding>,
+) {
+    let Some(rep) = surface.replace_of(idx) else {
+        return;
+    };
+    if !rep.missing_sources.is_empty() {
+        out.push(
+            Finding::new(
+                Rule::ProvenanceIncomplete,
+                at.seq,
+                at.line,
+                format!(
+                    "sourceEventSeqs does not include every shadowed node; missing {:?}",
+                    rep.missing_sources
+                ),
+            )
+            .with_severity(era.severity_from(Era::SurfaceMerge)),
+        );
+    }
+    if let Some(rewrite) = rewrite_of(log, surface, idx, rep) {
+        out.push(
+            Finding::new(
+                Rule::ToolResultRewrite,
+                at.seq,
+                at.line,
+                rewrite.describe(log),
+            )
+            .with_severity(era.severity_from(Era::Head)),
+        );
     }
 }
 

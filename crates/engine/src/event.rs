@@ -23,7 +23,8 @@ impl fmt::Display for EventIdx {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TypeId(pub u32);
 
-/// Why a `surfaceOp` value is not one of the two well-formed ops (spec §2 rule 4, §6.6).
+/// Why a `surfaceOp` value is not one of the two well-formed ops
+/// (docs/format.md#the-surface-rule-by-rule, rule 4; docs/check.md#fine-print, item 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MalformedOp {
     /// A string other than `"append"` (e.g. `"prepend"`).
@@ -145,7 +146,8 @@ impl OpSlot {
     }
 }
 
-/// Flag bit: the event's seq is greater than every earlier event's seq (spec §2 rule 6).
+/// Flag bit: the event's seq is greater than every earlier event's seq
+/// (docs/format.md#the-surface-rule-by-rule, rule 6).
 pub const FLAG_TAKES_PART: u8 = 1;
 /// Flag bit: the event is a repair closer synthesized by the viewer, not read from the file.
 pub const FLAG_SYNTHESIZED: u8 = 2;
@@ -158,7 +160,8 @@ pub const FLAG_PLAIN: u8 = 8;
 /// Where an event's JSON text lives in the log's text arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventText {
-    /// The whole event object is `text[start..start+len]` (a JSONL line, or a line the store wrote).
+    /// The whole event object is `text[start..start+len]` (a JSONL line, or a line the store
+    /// wrote).
     Line {
         /// Byte offset into the log's text arena (below 2^54).
         start: u64,

@@ -128,8 +128,8 @@ impl EventType {
         if at < NAMED.len() { NAMED[at].1 } else { "" }
     }
 
-    /// True for the types that may be surface nodes in some era (spec §1: the union over
-    /// every format era).
+    /// True for the types that may be surface nodes in some era
+    /// (docs/format.md#the-surface-rule-by-rule: the union over every format era).
     pub fn is_surface_eligible(self) -> bool {
         matches!(
             self,

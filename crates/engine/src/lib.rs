@@ -1,15 +1,14 @@
 //! The pure surface engine: events, the surface with replay, messages, findings, repair and
-//! replace preview. No egui, no file I/O, no clock, no threads.
+//! replace preview, the meter, the log's compaction brackets. No egui, no file I/O, no clock, no
+//! threads. The analyses over it (audit, policy, cost, compare) are `surface-analysis`.
 //!
 //! Data flow: a store fills [`EventBatch`]es → [`EventLog`] → [`Surface`] (replay cursor) →
 //! [`derive_messages`], [`check`], [`closers`], [`preview_replace`].
 
 #![forbid(unsafe_code)]
 
-pub mod audit;
 mod check;
-pub mod compare;
-pub mod cost;
+pub mod compactions;
 mod data_diff;
 mod delta_kind;
 mod effect;
@@ -26,7 +25,6 @@ mod message_shape;
 mod messages;
 pub mod meter;
 mod packed;
-pub mod policy;
 mod preview;
 mod problem;
 mod readable;
@@ -67,10 +65,14 @@ pub use preview::{Preview, PreviewRequest, Totals, preview_replace};
 pub use problem::{LogProblem, ProblemKind, human_bytes};
 pub use readable::{ReadScan, Unreadable, read_value, scan as scan_readable};
 pub use repair::{Closer, apply_closers, closers};
-pub use request::{Estimate, Reported, Request, request_at, request_cursor, request_of_step};
+pub use request::{
+    Estimate, Reported, Request, may_be_usage_chunk, reported_usage, request_at, request_cursor,
+    request_of_step,
+};
 pub use skipped::{Skipped, skipped, skipped_warning};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};
 pub use text_arena::{SharedBytes, SharedText, TextArena};
+pub use turn_fields::{TurnFields, turn_fields_of_bytes};
 pub use turns::{OpenTurn, PendingCall, TurnScan, scan_checked, scan_turns, turn_and_step};
 pub use types::TypeTable;

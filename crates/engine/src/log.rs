@@ -430,6 +430,36 @@ impl EventLog {
         }
     }
 
+    /// Asks the CPU for the first `lines` cache lines of the event's line (a hint for a pass
+    /// that visits events far apart; nothing for an event that is not a line). Hands out no
+    /// byte, so other crates may call it over a mapping.
+    #[inline]
+    pub fn prefetch_line(&self, idx: EventIdx, lines: usize) {
+        surface_scan::prefetch::prefetch(self.line_text(idx), lines);
+    }
+
+    /// Where `finder`'s needle first occurs in the event's line (a plain byte search: an
+    /// offset, no view of the bytes); `None` when it does not, or the event is not a line.
+    pub fn find_in_line(
+        &self,
+        idx: EventIdx,
+        finder: &memchr::memmem::Finder<'_>,
+    ) -> Option<usize> {
+        finder.find(self.line_text(idx))
+    }
+
+    /// Whether the event `idx` of this log and the event `other_idx` of `other` are lines of
+    /// the same bytes (a plain byte comparison; a line that changes under it gives a wrong
+    /// answer, never a view). `false` when either is not a line.
+    pub fn same_line_bytes(&self, idx: EventIdx, other: &EventLog, other_idx: EventIdx) -> bool {
+        let is_line = |log: &EventLog, i: EventIdx| {
+            matches!(log.events[i.get()].text(), EventText::Line { .. })
+        };
+        is_line(self, idx)
+            && is_line(other, other_idx)
+            && self.line_text(idx) == other.line_text(other_idx)
+    }
+
     /// The bytes of an event kept as a line when nobody else can change them (see
     /// [`TextArena::stable_bytes`]): a line of an arena that cannot change. `None` for any
     /// other event, or a line that may change.

@@ -1,5 +1,6 @@
 //! The shape a surface event's payload must have for the harness to read a message from it
-//! (docs/parity.md, and §2.6 for the older shapes HEAD still upgrades).
+//! (docs/parity.md; the older shapes HEAD still upgrades:
+//! docs/parity.md#evidence-that-sets-an-upper-bound).
 //!
 //! Every era accepts the flat payloads (`data.content`, a `tool/result`'s `data.callId`) and,
 //! from 2026-07-28, identified messages (`data.message` with `id`, `role`, `content`,

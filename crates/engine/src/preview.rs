@@ -30,7 +30,7 @@ pub struct Totals {
     /// Number of nodes.
     pub nodes: usize,
     /// The meter's total (docs/meter.md): what the compaction policy compares with its
-    /// threshold. The name is the §4 contract's.
+    /// threshold. The name is `preview --json`'s (docs/check.md#preview).
     pub approx_tokens: u64,
     /// The sum of the meter's node prices on the surface.
     pub surface_tokens: u64,

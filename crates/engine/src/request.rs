@@ -196,7 +196,7 @@ fn estimate_of(header: Option<&RequestHeader>, messages: u64) -> Estimate {
 
 /// The step's reported usage: its `assistant/message`'s `usage`, else the `usage` chunk it
 /// cites, else a `usage` chunk read while the step was open.
-pub(crate) fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
+pub fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) -> Option<Usage> {
     if let Some(m) = step.message {
         if let Some(u) = usage_of(log, m) {
             return Some(u);
@@ -221,7 +221,7 @@ pub(crate) fn reported_usage(log: &EventLog, meter: &Meter, step: &ModelStep) ->
 /// Whether event `idx` can be a `usage` chunk: an `assistant/chunk` that is not a packed
 /// member (packed rows hold only deltas) and, written as a line, names the key. Nothing is
 /// parsed: a log without usage has every chunk of every step looked at.
-pub(crate) fn may_be_usage_chunk(log: &EventLog, idx: EventIdx) -> bool {
+pub fn may_be_usage_chunk(log: &EventLog, idx: EventIdx) -> bool {
     if log.event_type(idx) != EventType::AssistantChunk {
         return false;
     }

@@ -29,7 +29,7 @@ use super::event::{EventIdx, SurfaceOp};
 use super::links::{Links, NIL};
 use super::log::EventLog;
 
-/// Whether the log uses surface markers at all (spec §2 rule 1).
+/// Whether the log uses surface markers at all (docs/format.md#the-surface-rule-by-rule, rule 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Some eligible event carries a `surfaceOp`: rules 2–6 apply.
@@ -47,7 +47,7 @@ impl Mode {
         }
     }
 
-    /// The mode of a whole log (spec §6.2).
+    /// The mode of a whole log (docs/check.md#fine-print, item 2).
     pub fn of(log: &EventLog) -> Mode {
         Mode::of_range(log, 0, log.len())
     }

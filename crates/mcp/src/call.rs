@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 use surface_reports::Source;
 use surface_reports::events::{Page, Selection};
 use surface_store::ReadLimits;

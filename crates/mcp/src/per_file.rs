@@ -95,7 +95,7 @@ impl State {
             } else {
                 (surface_passes::ledger_parts_of(source.log), None)
             };
-            let ledger = surface_engine::cost::Ledger::build(&parts, table);
+            let ledger = surface_analysis::cost::Ledger::build(&parts, table);
             let part = breaks.as_ref().map(|b| RequestsPart::new(b, &parts, table));
             Ok(surface_reports::cost::document(
                 source,

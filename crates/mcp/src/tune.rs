@@ -2,7 +2,7 @@
 //! every setting of the grid, then summed by surface-reports into `tune --json`'s document.
 
 use serde_json::{Map, Value};
-use surface_engine::policy::tune::{Constraints, Grid, Objective};
+use surface_analysis::policy::tune::{Constraints, Grid, Objective};
 use surface_reports::ReportError;
 use surface_reports::tune::{Plan, SessionLine, Weighed, document, sum};
 

@@ -14,7 +14,7 @@ use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use surface_engine::audit::{for_each_term, node_text};
+use surface_analysis::audit::{for_each_term, node_text};
 use surface_synth::{SynthConfig, generate};
 
 /// The Fx hash (rustc's): rotate, xor, multiply, one word at a time — the audit's hasher

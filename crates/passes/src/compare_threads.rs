@@ -1,20 +1,21 @@
 //! One run of a comparison analysed on two workers: the audit without lost terms and the
 //! ledger of model calls need nothing of each other, so they are built side by side and then
 //! read into the run's figures ([`analyse_parts`]) — the same [`Analysed`] as
-//! [`surface_engine::compare::analyse`]. The first divergence of two runs is walked over the
+//! [`surface_analysis::compare::analyse`]. The first divergence of two runs is walked over the
 //! pool in ranges ([`first_split_of`]), beside both runs' analyses ([`compared_runs_of`]).
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
-use surface_engine::audit::{LostTerms, Scan, audit_scanned, scan_compactions};
-use surface_engine::compare::{
+use surface_analysis::audit::{LostTerms, audit_scanned};
+use surface_analysis::compare::{
     Analysed, Split, analyse_parts, end_split, first_split, first_split_in, shared_len,
 };
-use surface_engine::cost::{Ledger, PriceTable, parts_with};
+use surface_analysis::cost::{Ledger, PriceTable, parts_with};
+use surface_engine::compactions::{Scan, scan_compactions};
 use surface_engine::{EventLog, Meter, Surface};
 
 use super::ledger_threads::surface_meter_and_scan_of;
 
-/// [`surface_engine::compare::analyse`] with its audit and ledger built side by side on the
+/// [`surface_analysis::compare::analyse`] with its audit and ledger built side by side on the
 /// current rayon pool, from one scan of the compaction brackets.
 pub fn analyse_of(
     log: &EventLog,
@@ -42,7 +43,7 @@ const SPLIT_PARALLEL_FROM: usize = 20_000;
 /// the ranges walked meanwhile stay short.
 const SPLIT_RANGES_PER_THREAD: usize = 8;
 
-/// [`surface_engine::compare::first_split`] with the pairs cut into ranges walked on the
+/// [`surface_analysis::compare::first_split`] with the pairs cut into ranges walked on the
 /// current rayon pool; the first range (in log order) with a divergence gives it, and ranges
 /// after it are abandoned once it is known.
 pub fn first_split_of(a: &EventLog, b: &EventLog) -> Option<Split> {
@@ -59,7 +60,7 @@ pub fn first_split_of(a: &EventLog, b: &EventLog) -> Option<Split> {
         .or_else(|| end_split(a, b))
 }
 
-/// Two runs made ready for [`surface_engine::compare::compare_split`]: each one's
+/// Two runs made ready for [`surface_analysis::compare::compare_split`]: each one's
 /// [`analysis_of`] and their [`first_split_of`], all three on the current rayon pool at once —
 /// the walk for the divergence needs neither analysis, and fills the cores wherever one
 /// analysis waits on its last part.
@@ -107,7 +108,7 @@ mod tests {
         let log = synth_log(30_000);
         let surface = Surface::at_end(&log);
         let meter = Meter::build(&log, &surface);
-        let serial = surface_engine::compare::analyse(&log, &surface, &meter, 0.8, None);
+        let serial = surface_analysis::compare::analyse(&log, &surface, &meter, 0.8, None);
         assert!(serial.total.agent_calls > 0);
         assert_eq!(analyse_of(&log, &surface, &meter, 0.8, None), serial);
         assert_eq!(analysis_of(&log, 0.8, None), serial);
@@ -170,7 +171,7 @@ mod tests {
         assert_eq!(first_split(&a, &a), None);
         assert!(matches!(
             first_split(&a, &shorter).map(|s| s.kind),
-            Some(surface_engine::compare::DivergenceKind::BEnded)
+            Some(surface_analysis::compare::DivergenceKind::BEnded)
         ));
     }
 }

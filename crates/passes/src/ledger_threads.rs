@@ -1,10 +1,10 @@
-//! The compaction brackets of a whole log (`audit::scan_compactions`) scanned on one core while
+//! The compaction brackets of a whole log (`compactions::scan_compactions`) scanned on one core while
 //! the surface and the meter are built on the others: the cost ledger's parts
 //! (docs/cost.md), the policy input and the audit all read them, and none of them needs the brackets
 //! before the meter is done.
 
-use surface_engine::audit::{Scan, scan_compactions};
-use surface_engine::cost::{CacheBreaks, LedgerParts, cache_breaks, parts_with};
+use surface_analysis::cost::{CacheBreaks, LedgerParts, cache_breaks, parts_with};
+use surface_engine::compactions::{Scan, scan_compactions};
 use surface_engine::{EventLog, Meter, Surface};
 
 use super::meter_threads::{meter_of, surface_and_meter_of};
@@ -50,7 +50,7 @@ pub fn ledger_parts_and_breaks_of(log: &EventLog) -> (LedgerParts, CacheBreaks) 
 mod tests {
     use super::*;
     use crate::test_logs::synth_log;
-    use surface_engine::cost::{Ledger, parts_of};
+    use surface_analysis::cost::{Ledger, parts_of};
 
     #[test]
     fn the_parts_equal_the_serial_ones_on_1_and_2_workers() {

@@ -6,9 +6,9 @@
 //! replay's end) are inferred on the other.
 
 use rayon::ThreadPool;
-use surface_engine::audit::{Scan, scan_compactions};
-use surface_engine::cost::{LedgerParts, parts_with};
-use surface_engine::policy::PolicyInput;
+use surface_analysis::cost::{LedgerParts, parts_with};
+use surface_analysis::policy::PolicyInput;
+use surface_engine::compactions::{Scan, scan_compactions};
 use surface_engine::{EventLog, Meter, Surface};
 
 /// `then` of the policy input of `log` (`surface` processed to the end, `meter` built from
@@ -83,7 +83,7 @@ pub fn policy_parts_of_in<R: Send>(
 mod tests {
     use super::*;
     use crate::test_logs::{read, synth_bytes};
-    use surface_engine::policy::{PolicySettings, ReplayMode, replay};
+    use surface_analysis::policy::{PolicySettings, ReplayMode, replay};
 
     fn synth(events: u64) -> EventLog {
         read(synth_bytes(&surface_synth::SynthConfig {
@@ -116,7 +116,7 @@ mod tests {
                 .validate(meter.window_at(log.len()))
                 .unwrap();
             let report = replay(log, &meter, &alone, &settings, ReplayMode::Verify);
-            let parts = surface_engine::cost::parts_of(log, &surface, &meter);
+            let parts = surface_analysis::cost::parts_of(log, &surface, &meter);
             assert!(
                 alone.events() > 0 && !alone.checks().is_empty(),
                 "the log has checks"

@@ -3,10 +3,10 @@
 //! rayon's workers (the same [`what_if_sweep`] `policy --what-if` makes).
 
 use rayon::prelude::*;
+use surface_analysis::cost::{Ledger, LedgerSummary, PriceTable};
+use surface_analysis::policy::tune::{SessionFigures, baseline_figures, what_if_sweep};
+use surface_analysis::policy::{PolicySettings, ReplayMode, replay};
 use surface_engine::EventLog;
-use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
-use surface_engine::policy::tune::{SessionFigures, baseline_figures, what_if_sweep};
-use surface_engine::policy::{PolicySettings, ReplayMode, replay};
 
 /// One session under every setting of a sweep.
 #[derive(Clone, Debug)]

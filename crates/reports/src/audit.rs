@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use surface_engine::audit::{Audit, LostTerms, audit_scanned};
+use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
 
 use crate::{ReportError, Source};
 

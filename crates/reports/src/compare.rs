@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use surface_engine::compare::{Analysed, Comparison, Side, compare_split};
-use surface_engine::cost::PriceTable;
+use surface_analysis::compare::{Analysed, Comparison, Side, compare_split};
+use surface_analysis::cost::PriceTable;
 
 use crate::{ReportError, Source};
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
-use surface_engine::cost::{
+use surface_analysis::cost::{
     BreakCosts, CacheBreaks, Ledger, LedgerParts, PriceTable, RequestChange, break_costs,
 };
 

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use surface_analysis::cost::{Ledger, LedgerSummary, PriceTable};
+use surface_analysis::policy::tune::{SessionFigures, what_if_sweep};
+use surface_analysis::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
 use surface_engine::EventLog;
-use surface_engine::cost::{Ledger, LedgerSummary, PriceTable};
-use surface_engine::policy::tune::{SessionFigures, what_if_sweep};
-use surface_engine::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
 
 use crate::{ReportError, Source};
 

@@ -3,7 +3,7 @@
 //! that shell spells it (`--threshold-ratio` on the command line, `threshold_ratio` in a tool
 //! call).
 
-use surface_engine::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
+use surface_analysis::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
 
 use crate::ReportError;
 

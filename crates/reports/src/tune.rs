@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
-use surface_engine::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
+use surface_analysis::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
 use surface_passes::TunedSession;
 
 /// One session file's line in `sessions_list`.

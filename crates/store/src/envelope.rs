@@ -88,7 +88,7 @@ struct RawEnvelope<'a> {
 }
 
 /// A non-negative JSON integer (no sign, fraction, exponent or quotes), as the spec requires
-/// for seqs and replace endpoints (§6.6).
+/// for seqs and replace endpoints (docs/check.md#fine-print, item 6).
 pub fn parse_non_negative(text: &str) -> Option<u64> {
     digits_value(text.trim().as_bytes())
 }
@@ -136,10 +136,11 @@ pub fn parse_integer(text: &str) -> Option<i64> {
     }
 }
 
-/// Decodes a `surfaceOp` JSON text (spec §2 rule 4, §6.1, §6.6). `null` is absent. A replace
-/// is exactly `{"op":"replace","start":S,"end":E}` with S and E non-negative safe integers, as
-/// the HEAD harness requires; a key appearing twice counts once with its last value, as in
-/// JavaScript's `JSON.parse`.
+/// Decodes a `surfaceOp` JSON text (docs/format.md#the-surface-rule-by-rule, rule 4;
+/// docs/check.md#fine-print, items 1 and 6). `null` is absent. A replace is exactly
+/// `{"op":"replace","start":S,"end":E}` with S and E non-negative safe integers, as the HEAD
+/// harness requires; a key appearing twice counts once with its last value, as in JavaScript's
+/// `JSON.parse`.
 pub fn parse_surface_op(text: &str) -> SurfaceOp {
     let t = text.trim();
     match t.as_bytes().first() {

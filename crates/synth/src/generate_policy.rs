@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use surface_engine::policy::PolicySettings;
+use surface_analysis::policy::PolicySettings;
 
 use super::SplitMix64;
 use super::generate::{

@@ -1,6 +1,6 @@
 //! Compactions decided by the engine's own policy replay (docs/policy.md) while a log is
 //! written: at each check point the log written so far is read back, the policy is replayed
-//! over it with the given settings (the same `surface_engine::policy::replay` the `policy`
+//! over it with the given settings (the same `surface_analysis::policy::replay` the `policy`
 //! command runs), and what the policy decides there — prunes, then summaries one attempt at a
 //! time — is written exactly as the harness writes it, until the replay agrees with the log.
 //!
@@ -9,7 +9,7 @@
 
 use std::io;
 
-use surface_engine::policy::{
+use surface_analysis::policy::{
     CheckKind, CheckVerdict, PRUNE_MARKER, PlannedSummary, PolicyInput, PolicySettings,
     PrunerSettings, ReplayMode, replay,
 };
@@ -342,7 +342,7 @@ mod tests {
         let text = "αβγδεζηθ";
         assert_eq!(
             cut(text, 2, 3),
-            format!("αβ{}ζηθ", surface_engine::policy::PRUNE_MARKER)
+            format!("αβ{}ζηθ", surface_analysis::policy::PRUNE_MARKER)
         );
         assert_eq!(cut(text, 4, 4), text);
     }

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::io::{self, Write};
 
-use surface_engine::policy::PolicySettings;
+use surface_analysis::policy::PolicySettings;
 
 use super::json::Js;
 use super::policy_run::{MemoryWriter, PolicyRun};

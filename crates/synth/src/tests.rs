@@ -244,8 +244,8 @@ fn prng_ranges() {
 
 #[test]
 fn generated_logs_exercise_every_trigger_failures_and_refetches() {
+    use surface_analysis::audit::{ReplaceKind, Trigger, audit};
     use surface_engine::Meter;
-    use surface_engine::audit::{ReplaceKind, Trigger, audit};
     let (bytes, stats) = bytes_of(&SynthConfig::with_events(20_000));
     assert!(
         stats.command_compactions >= 1 && stats.overflows >= 1 && stats.failed_compactions >= 1,

@@ -239,7 +239,7 @@ impl ViewerApp {
     }
 
     /// The compaction audit the Compactions tab and the context strip show (the latest computed).
-    pub fn compaction_audit(&self) -> Option<&surface_engine::audit::Audit> {
+    pub fn compaction_audit(&self) -> Option<&surface_analysis::audit::Audit> {
         self.panels.compactions.cache.audit().map(|a| a.as_ref())
     }
 

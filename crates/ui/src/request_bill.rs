@@ -4,8 +4,8 @@
 
 use egui::{RichText, Ui};
 
+use surface_analysis::cost::{PriceTable, Tokens};
 use surface_engine::Request;
-use surface_engine::cost::{PriceTable, Tokens};
 
 use crate::theme::Palette;
 

@@ -8,7 +8,7 @@
 use egui::{CollapsingHeader, RichText, ScrollArea, Sense, Ui, Vec2};
 use serde_json::Value;
 
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 use surface_engine::{Request, Surface, one_line, request_of_step, text_of_blocks};
 
 use crate::command::NavCommand;

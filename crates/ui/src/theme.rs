@@ -213,7 +213,7 @@ pub const POLICY_FIELD_WIDTH: f32 = 90.0;
 pub const POLICY_ROW_HEIGHT: f32 = 18.0;
 /// Widths of the Policy tab's verdict columns (seq, turn.step, agrees, outcome, total /
 /// threshold, decision, total after, figures); the table scrolls sideways in a narrow panel.
-pub const POLICY_COLUMNS: [f32; 8] = [56.0, 66.0, 88.0, 150.0, 118.0, 300.0, 84.0, 76.0];
+pub const POLICY_COLUMNS: [f32; 8] = [56.0, 80.0, 88.0, 150.0, 118.0, 300.0, 84.0, 76.0];
 /// Share of the Policy tab's height its upper pane (settings, inferred, totals) takes at
 /// first; the user drags its edge.
 pub const POLICY_UPPER_SHARE: f32 = 0.45;
@@ -550,8 +550,8 @@ const LIGHT: Palette = Palette {
 
 impl Palette {
     /// The colour of a compaction trigger (and of a replace without one).
-    pub fn trigger(&self, trigger: Option<surface_engine::audit::Trigger>) -> Color32 {
-        use surface_engine::audit::Trigger;
+    pub fn trigger(&self, trigger: Option<surface_analysis::audit::Trigger>) -> Color32 {
+        use surface_analysis::audit::Trigger;
         match trigger {
             Some(Trigger::Overflow) => self.trigger_overflow,
             Some(Trigger::Command) => self.trigger_command,

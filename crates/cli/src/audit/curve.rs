@@ -9,8 +9,8 @@
 use std::fmt::Write as _;
 
 use super::Report;
+use surface_analysis::audit::{ReplaceAudit, Trigger};
 use surface_engine::EventIdx;
-use surface_engine::audit::{ReplaceAudit, Trigger};
 use surface_engine::meter::threshold;
 
 const WIDTH: f64 = 1100.0;

@@ -13,8 +13,8 @@ use super::kept_svg::kept_svg;
 use super::{
     PolicyColumn, Report, compact_json, compaction_facts, fill, opt, plural, replace_facts, trigger,
 };
-use surface_engine::audit::{ReplaceAudit, ShadowedText, Trigger, detail};
-use surface_engine::policy::{AS_DECIDED, CANT_JUDGE_NO_WINDOW};
+use surface_analysis::audit::{ReplaceAudit, ShadowedText, Trigger, detail};
+use surface_analysis::policy::{AS_DECIDED, CANT_JUDGE_NO_WINDOW};
 
 /// Replace ops shown with their texts; the others' sections hold their facts only.
 pub const DETAILED: usize = 200;

@@ -1,7 +1,7 @@
 //! What each summary kept, as phrases every form of the audit prints: a compaction's fidelity
 //! by kind of fact and its lost facts (the needed ones marked), and the session's totals.
 
-use surface_engine::audit::{Audit, FactKind, Fidelity, ReplaceAudit};
+use surface_analysis::audit::{Audit, FactKind, Fidelity, ReplaceAudit};
 
 /// A ratio as a whole percentage, or `"–"`.
 pub fn percent(ratio: Option<f64>) -> String {

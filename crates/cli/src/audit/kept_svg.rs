@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use surface_engine::audit::{Audit, FactKind};
+use surface_analysis::audit::{Audit, FactKind};
 
 use super::kept::percent;
 

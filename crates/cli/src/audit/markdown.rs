@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{Report, compact_json, compaction_facts, fill, kept, opt, replace_facts, trigger};
-use surface_engine::audit::ReplaceAudit;
+use surface_analysis::audit::ReplaceAudit;
 
 /// Lost terms listed per replace.
 const LOST_SHOWN: usize = 20;

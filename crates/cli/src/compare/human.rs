@@ -5,11 +5,11 @@
 use std::fmt::Write as _;
 
 use super::{Report, Run};
-use surface_engine::compare::{
+use surface_analysis::compare::{
     Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Position, Ratio,
     Row, SUMMARIZER_TOKENS_COLUMN, TurnPair, cheaper_line,
 };
-use surface_engine::cost::{money_or_unpriced, signed_money};
+use surface_analysis::cost::{money_or_unpriced, signed_money};
 use surface_engine::one_line;
 
 /// Characters of an event's summary shown beside the divergence.

@@ -2,7 +2,7 @@
 //! and pivots them by turn or kind; the compactions are in `--json`), through the one CSV
 //! writer (`crate::csv_out`): provider, model and price key come from the log.
 
-use surface_engine::cost::Ledger;
+use surface_analysis::cost::Ledger;
 
 use crate::csv_out::CsvWriter;
 

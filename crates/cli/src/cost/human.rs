@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use super::CostReport;
-use surface_engine::audit::ReplaceKind;
-use surface_engine::cost::{
+use surface_analysis::audit::ReplaceKind;
+use surface_analysis::cost::{
     CompactionCost, Ledger, Totals, money, money_or_unpriced, signed_money,
 };
 

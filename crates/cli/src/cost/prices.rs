@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::Args;
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 
 /// The price file option.
 #[derive(Debug, Args, Clone, Default)]

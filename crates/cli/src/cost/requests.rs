@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::csv_out::CsvWriter;
-use surface_engine::cost::money;
+use surface_analysis::cost::money;
 use surface_reports::cost::RequestsPart;
 
 /// The columns of `cost --requests --csv`.

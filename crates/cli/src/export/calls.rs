@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use surface_analysis::cost::Ledger;
 use surface_engine::EventLog;
-use surface_engine::cost::Ledger;
 
 use super::table::{Column, Getter, Table, int, opt_int};
 use super::writer::{SessionKey, TableWriter};

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
+use surface_analysis::policy::{CheckKind, CheckVerdict, PolicyReport, ReplayMode};
 use surface_engine::EventLog;
-use surface_engine::policy::{CheckKind, CheckVerdict, PolicyReport, ReplayMode};
 
 use super::table::{Column, Getter, Table, count, int, opt_int};
 use super::writer::{SessionKey, TableWriter};

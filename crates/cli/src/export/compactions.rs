@@ -1,15 +1,15 @@
 //! The `compactions` table: one row per replace op the audit judged (docs/audit.md: kind,
 //! trigger, fill before and after, the compaction's own record, lost terms, refetches) with
-//! what it cost and saved (§11: the summarizer's call, tokens saved per call × the calls that
+//! what it cost and saved (docs/cost.md#each-compaction: the summarizer's call, tokens saved per call × the calls that
 //! saw it, the cache it broke, the balance with `--prices`), and one row per compaction that
 //! failed (`failed` true: its `compaction/end` carries an error and no replace followed).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use surface_analysis::audit::{Audit, FailedCompaction, ReplaceAudit, Trigger};
+use surface_analysis::cost::{CompactionCost, Ledger};
 use surface_engine::EventLog;
-use surface_engine::audit::{Audit, FailedCompaction, ReplaceAudit, Trigger};
-use surface_engine::cost::{CompactionCost, Ledger};
 
 use super::table::{Column, Getter, Table, count, int, opt_int};
 use super::writer::{SessionKey, TableWriter};

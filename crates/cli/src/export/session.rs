@@ -13,9 +13,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use surface_engine::audit::{Audit, LostTerms, Scan, audit_scanned};
-use surface_engine::cost::{Ledger, PriceTable, parts_with};
-use surface_engine::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
+use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
+use surface_analysis::cost::{Ledger, PriceTable, parts_with};
+use surface_analysis::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
+use surface_engine::compactions::Scan;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
 use surface_passes::{check_report_of, meter_and_scan_of};
 use surface_store::{OnTruncate, Opened, Options, Reading, StoreError, open};

@@ -1,14 +1,14 @@
 //! The `sessions` table: one row per session — every session found, the unreadable ones too
 //! (with their `error` and nothing else known) — with its header, `check`'s verdict, the
-//! meter's peak, the ledger's totals (§11), the compactions' totals (§8, §11) and the policy's
-//! (§10.4): the log's own decisions, the disagreements of the replay, and with `--what-if`
+//! meter's peak, the ledger's totals (docs/cost.md), the compactions' totals (docs/audit.md,
+//! docs/cost.md#each-compaction) and the policy's (docs/policy.md#the-document---json): the log's own decisions, the disagreements of the replay, and with `--what-if`
 //! the hypothetical session's totals beside them.
 
 use std::sync::Arc;
 
-use surface_engine::audit::{Audit, ReplaceKind};
-use surface_engine::cost::Ledger;
-use surface_engine::policy::{PolicyReport, Totals};
+use surface_analysis::audit::{Audit, ReplaceKind};
+use surface_analysis::cost::Ledger;
+use surface_analysis::policy::{PolicyReport, Totals};
 use surface_engine::{CheckReport, EventLog, EventType, Meter, Mode};
 use surface_store::{Format, SessionInfo};
 

@@ -18,9 +18,9 @@ use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
+use surface_analysis::cost::{LedgerSummary, ledger_of};
+use surface_analysis::cost::{money, money_or_unpriced, signed_money};
 use surface_engine::Surface;
-use surface_engine::cost::{LedgerSummary, ledger_of};
-use surface_engine::cost::{money, money_or_unpriced, signed_money};
 
 /// Unpriced sessions the summary line names before it only counts the rest.
 const UNPRICED_NAMED: usize = 10;

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use surface_engine::cost::{CostSum, LedgerSummary};
+use surface_analysis::cost::{CostSum, LedgerSummary};
 
 /// Sums of several sessions' ledgers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -124,7 +124,7 @@ impl LedgerSums {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_engine::cost::{CompactionTotals, LedgerTotals, Totals};
+    use surface_analysis::cost::{CompactionTotals, LedgerTotals, Totals};
 
     fn ledger(prompt: u64, cache_read: Option<u64>, cost: Option<f64>) -> LedgerSummary {
         let t = Totals {

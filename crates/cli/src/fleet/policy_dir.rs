@@ -18,9 +18,9 @@ use crate::dir::plural;
 use crate::load::write_context;
 use crate::policy::{PolicyOptions, policy_of, settings_of};
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_engine::cost::money_or_unpriced;
-use surface_engine::policy::tune::TuneRow;
-use surface_engine::policy::{CountRange, ReplayMode, Totals};
+use surface_analysis::cost::money_or_unpriced;
+use surface_analysis::policy::tune::TuneRow;
+use surface_analysis::policy::{CountRange, ReplayMode, Totals};
 
 /// The `--csv` columns, in order.
 pub const CSV_COLUMNS: [&str; 27] = [
@@ -336,7 +336,7 @@ fn policy_cells(row: &PolicyRow) -> Vec<Cell<'_>> {
     let (a, b) = (&row.actual_totals, &row.totals);
     let ranges = row.ranges.as_ref();
     let end = |get: fn(&CountRange) -> usize,
-               which: fn(&surface_engine::policy::Ranges) -> &CountRange| {
+               which: fn(&surface_analysis::policy::Ranges) -> &CountRange| {
         ranges.map(|r| get(which(r)))
     };
     let mode = match row.mode {

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::ledger_sums::LedgerSums;
 use crate::policy::{Ledgers, PolicyRun};
-use surface_engine::policy::tune::{SessionFigures, TuneRow};
-use surface_engine::policy::{CountRange, Divergence, Ranges, ReplayMode, Totals};
+use surface_analysis::policy::tune::{SessionFigures, TuneRow};
+use surface_analysis::policy::{CountRange, Divergence, Ranges, ReplayMode, Totals};
 
 /// One session's row: the fields of `policy FILE --json` of the same name, and the number of
 /// checks that disagree.

@@ -1,6 +1,6 @@
 //! `policy --csv`: one row per check, for a spreadsheet.
 
-use surface_engine::policy::PolicyReport;
+use surface_analysis::policy::PolicyReport;
 
 use crate::csv_out::CsvWriter;
 

@@ -6,9 +6,9 @@
 use std::fmt::Write as _;
 
 use super::{Ledgers, PolicyRun};
-use surface_engine::cost::LedgerSummary;
-use surface_engine::cost::{money, money_or_unpriced};
-use surface_engine::policy::{
+use surface_analysis::cost::LedgerSummary;
+use surface_analysis::cost::{money, money_or_unpriced};
+use surface_analysis::policy::{
     CANT_JUDGE_NO_WINDOW, CheckVerdict, CountRange, EstimateBasis, Inferred, Ranges, ReplayMode,
     SettingsShown, Totals, four_digits,
 };
@@ -330,9 +330,9 @@ fn check_line(c: &CheckVerdict) -> String {
         None => "–",
     };
     let trigger = match c.trigger {
-        surface_engine::policy::CheckKind::Pressure => "pressure",
-        surface_engine::policy::CheckKind::Overflow => "overflow",
-        surface_engine::policy::CheckKind::Command => "command",
+        surface_analysis::policy::CheckKind::Pressure => "pressure",
+        surface_analysis::policy::CheckKind::Overflow => "overflow",
+        surface_analysis::policy::CheckKind::Command => "command",
     };
     let mut decision = Vec::new();
     if !c.pruned.is_empty() {

@@ -3,7 +3,7 @@
 //! naming the flag.
 
 use super::PolicySettingsArgs;
-use surface_engine::policy::ValidSettings;
+use surface_analysis::policy::ValidSettings;
 use surface_reports::policy::{SettingsText, Spelling};
 
 /// The settings `options` give (the harness's defaults for the rest), checked against

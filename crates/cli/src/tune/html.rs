@@ -6,7 +6,7 @@
 
 use super::human::{by_objective, recommendation, setting_text, span_text};
 use super::sweep::Sweep;
-use surface_engine::policy::tune::{Objective, Span, TuneRow};
+use surface_analysis::policy::tune::{Objective, Span, TuneRow};
 
 const W: f64 = 960.0;
 const H: f64 = 420.0;

@@ -4,8 +4,8 @@
 use super::sweep::Sweep;
 use crate::dir::plural;
 use crate::fleet::table::table;
-use surface_engine::cost::money;
-use surface_engine::policy::tune::{Objective, RowSettings, Span, TuneRow, pruner_name};
+use surface_analysis::cost::money;
+use surface_analysis::policy::tune::{Objective, RowSettings, Span, TuneRow, pruner_name};
 
 /// Rows the table shows.
 const TOP: usize = 20;

@@ -3,7 +3,7 @@
 
 use super::sweep::Sweep;
 use crate::csv_out::{Cell, CsvWriter};
-use surface_engine::policy::tune::{Span, TuneRow, pruner_name};
+use surface_analysis::policy::tune::{Span, TuneRow, pruner_name};
 
 /// The figures of a row, by name, in the order the CSV and the table show them.
 pub fn figures(row: &TuneRow) -> [(&'static str, Option<Span>); 14] {

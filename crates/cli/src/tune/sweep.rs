@@ -5,8 +5,8 @@
 
 use crate::Input;
 use crate::fleet::sessions::{Fleet, Outcome, Row, each_session, one_session};
-use surface_engine::cost::PriceTable;
-use surface_engine::policy::tune::{Constraints, Grid, Objective};
+use surface_analysis::cost::PriceTable;
+use surface_analysis::policy::tune::{Constraints, Grid, Objective};
 use surface_passes::{TunedSession, tune_session};
 use surface_reports::tune::{Plan, SessionLine, Weighed, sum};
 

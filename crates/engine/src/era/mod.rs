@@ -1,5 +1,6 @@
-//! Which harness era a log is judged by (docs/parity.md, §1.4, §2.4, §2.6), told from the
-//! header's fields and the shape of a few events, with the one-line reason shown to the user.
+//! Which harness era a log is judged by (docs/parity.md#the-era-of-a-log, docs/format.md#eras),
+//! told from the header's fields and the shape of a few events, with the one-line reason shown to
+//! the user.
 //!
 //! Evidence comes in two kinds. Most of it is a lower bound: a field or shape harnesses wrote
 //! from some date on (`delegationDepth` from 2026-07-20, `compaction/*` from 08-06). The rest is
@@ -134,9 +135,10 @@ fn head_evidence(log: &EventLog) -> Option<(Era, String)> {
     })
 }
 
-/// The last prune: a `tool/result` whose replace starts at a `tool/result` (docs/parity.md
-/// §2.3; prunes arrived 2026-08-06). As `(seq, start)`. Walks the records from the end, so it
-/// costs a scan of the log when there is none.
+/// The last prune: a `tool/result` whose replace starts at a `tool/result`
+/// (docs/parity.md#evidence-that-sets-a-lower-bound: prunes arrived 2026-08-06). As
+/// `(seq, start)`. Walks the records from the end, so it costs a scan of the log when there is
+/// none.
 fn last_prune(log: &EventLog) -> Option<(u64, u64)> {
     let tool_result = log.types.id_of(EventType::ToolResult)?;
     log.events

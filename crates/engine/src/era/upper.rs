@@ -1,6 +1,7 @@
 //! The evidence that sets an upper bound on a log's era: something in it that the HEAD harness
-//! could not have written nor loaded, so an older harness wrote it (docs/parity.md, §2.4,
-//! §2.6). Without such evidence a log is judged by HEAD's rules, whatever its lower bound.
+//! could not have written nor loaded, so an older harness wrote it
+//! (docs/parity.md#evidence-that-sets-an-upper-bound). Without such evidence a log is judged
+//! by HEAD's rules, whatever its lower bound.
 //!
 //! Only what HEAD refuses counts here. The older shapes HEAD upgrades in memory (a `turn/start`
 //! with `trigger`, a flat `user/message` or `tool/result`, a flat `assistant/message` with

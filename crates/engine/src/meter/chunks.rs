@@ -3,6 +3,7 @@
 
 use super::anchor::{DeltaKind, Piece, piece_of_chunk};
 use super::blocks::{CHUNK_HEAD, ENVELOPE_HEAD, Known, block_or_known, string_or_skip};
+use super::chunk_line::chunk_line;
 use super::scan::{Scanner, once};
 use crate::{ChunkKind, EventIdx, EventLog, EventText, PackedData};
 
@@ -119,6 +120,8 @@ pub fn chunk_piece(log: &EventLog, idx: EventIdx) -> Piece {
 }
 
 /// [`chunk_piece`], pricing a `block-end` block equal to one of `known` without scanning it.
+/// A chunk line written as the harness writes it is read from its literals first
+/// ([`super::chunk_line`]).
 pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> Piece {
     // A line the store did not vouch for as plain (a number with an exponent, a lone
     // surrogate escape, deep nesting) may be one a `Value` parse refuses, where the reference
@@ -126,6 +129,15 @@ pub fn chunk_piece_with(log: &EventLog, idx: EventIdx, known: &[Known<'_>]) -> P
     let e = log.event(idx);
     if !e.is_plain() && matches!(e.text(), EventText::Line { .. }) {
         return chunk_piece_reference(log, idx);
+    }
+    // The harness's layout is read straight from the arena, even a mapped file's: the literal
+    // reader is a plain-byte reader (bounds-checked, no UTF-8 or other property assumed of
+    // what it read, its digits tested as they are summed), so bytes rewritten under it give a
+    // wrong figure or `None`, never a panic — as a copy taken mid-write would.
+    if matches!(e.text(), EventText::Line { .. })
+        && let Some(piece) = chunk_line(log.line_text(idx), known)
+    {
+        return piece;
     }
     // The scan validates what it reads: a line that may change under it is copied first
     // (`with_event_bytes`).

@@ -8,13 +8,14 @@
 
 mod anchor;
 mod blocks;
+mod chunk_line;
 mod chunks;
 mod findings;
 mod header;
 mod js_json;
 mod price;
 mod raw;
-pub(crate) mod scan;
+pub mod scan;
 mod stream;
 mod tool_calls;
 mod utf16;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 
 use crate::browser::export::ExportJob;
 use crate::browser::table::BrowserState;

@@ -6,8 +6,8 @@
 
 use std::cmp::Ordering;
 
-use surface_engine::cost::{Ledger, PriceTable};
-use surface_engine::policy::{Outcome, PolicySettings, ReplayMode, replay};
+use surface_analysis::cost::{Ledger, PriceTable};
+use surface_analysis::policy::{Outcome, PolicySettings, ReplayMode, replay};
 use surface_engine::{EventLog, Surface};
 
 /// One session's fleet figures.

@@ -4,7 +4,7 @@
 //! cell's tooltip names its figures.
 
 use egui::{RichText, Ui};
-use surface_engine::cost::UNPRICED;
+use surface_analysis::cost::UNPRICED;
 
 use crate::browser::fleet::{FleetFigures, Verdict};
 use crate::browser::rows::{BrowserRow, Column};

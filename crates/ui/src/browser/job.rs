@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 use surface_engine::{Surface, check};
 use surface_store::{
     Options, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,

@@ -62,7 +62,7 @@ impl ViewerApp {
     /// calls.
     pub fn set_fleet_prices(
         &mut self,
-        prices: Option<std::sync::Arc<surface_engine::cost::PriceTable>>,
+        prices: Option<std::sync::Arc<surface_analysis::cost::PriceTable>>,
         ctx: Option<egui::Context>,
     ) {
         self.browser.fleet_prices = prices;

@@ -167,7 +167,9 @@ impl Column {
             }
             Column::Disagreements => "Pressure checks whose decision differs from the log's",
             Column::PeakFill => "The meter's peak total ÷ the context window at the end of the log",
-            Column::Cost => "Σ tokens × price ÷ per over every call, with the price file (§11)",
+            Column::Cost => {
+                "Σ tokens × price ÷ per over every call, with the price file (docs/cost.md)"
+            }
             _ => return None,
         })
     }

@@ -382,14 +382,15 @@ fn table_ui(ui: &mut Ui, state: &mut BrowserState, commands: &mut Vec<UiCommand>
     let rows = &state.rows;
     let root = state.root.as_path();
     let columns = Column::shown(state.priced);
+    let header_widths: Vec<f32> = columns.iter().map(|&c| header_width(ui, c)).collect();
     let mut builder = TableBuilder::new(ui)
         .id_salt("sessions-table")
         .striped(true)
         .resizable(true)
         .sense(egui::Sense::click())
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
-    for &column in &columns {
-        builder = builder.column(table_column(column));
+    for (&column, &header) in columns.iter().zip(&header_widths) {
+        builder = builder.column(table_column(column, header));
     }
     if let Some(i) = scroll_to {
         builder = builder.scroll_to_row(i, None);
@@ -467,8 +468,26 @@ fn open_command(r: &BrowserRow) -> BrowserCommand {
     }
 }
 
-/// The width of a column.
-fn table_column(column: Column) -> TableColumn {
+/// The width a column's header needs whole: its title in strong text with room for the sort
+/// arrow, and the button's padding.
+fn header_width(ui: &Ui, column: Column) -> f32 {
+    let title = RichText::new(format!("{} ▼", column.label())).strong();
+    let galley = egui::WidgetText::from(title).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Button,
+    );
+    galley.size().x + 2.0 * ui.spacing().button_padding.x + ui.spacing().item_spacing.x
+}
+
+/// The width of a column: its own, never narrower than its header (`header`).
+fn table_column(column: Column, header: f32) -> TableColumn {
+    let column = column_width(column);
+    column.at_least(header)
+}
+
+fn column_width(column: Column) -> TableColumn {
     match column {
         Column::Project => TableColumn::initial(theme::BROWSER_PROJECT_WIDTH)
             .at_least(80.0)

@@ -8,7 +8,7 @@ use egui::{Align, Layout};
 use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Ui, Vec2};
 use egui::{WidgetInfo, WidgetText};
 
-use surface_engine::audit::{Detail, ReplaceAudit, detail};
+use surface_analysis::audit::{Detail, ReplaceAudit, detail};
 use surface_engine::{EventIdx, Surface, summarize};
 
 use crate::command::NavCommand;

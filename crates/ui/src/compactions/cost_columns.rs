@@ -4,8 +4,8 @@
 
 use egui::{Color32, RichText, Ui};
 
+use surface_analysis::cost::{CompactionCost, Ledger, UNPRICED, signed_money};
 use surface_engine::EventIdx;
-use surface_engine::cost::{CompactionCost, Ledger, UNPRICED, signed_money};
 
 use crate::theme::Palette;
 

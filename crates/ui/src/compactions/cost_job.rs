@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::cost::{Ledger, LedgerParts, PriceTable, parts_of};
+use surface_analysis::cost::{Ledger, LedgerParts, PriceTable, parts_of};
 
 use crate::session::loaded::Session;
 

@@ -3,7 +3,7 @@
 //! by kind, lost ones first, each needed one a link to the event that needed it.
 
 use egui::{RichText, Ui};
-use surface_engine::audit::{FactKind, ReplaceAudit};
+use surface_analysis::audit::{FactKind, ReplaceAudit};
 
 use crate::command::{NavCommand, UiCommand};
 use crate::theme::Palette;

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::audit::{Audit, audit};
+use surface_analysis::audit::{Audit, audit};
 
 use crate::session::loaded::Session;
 

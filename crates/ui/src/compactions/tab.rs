@@ -1,19 +1,19 @@
-//! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after,
-//! tokens saved, summary tokens, lost terms, refetches, and what it cost (summarizer tokens,
-//! saved per call × calls after, cache lost, balance; `cost_columns`) — sortable by any column — and the
+//! The Compactions tab: one row per replace op — seq, kind, trigger, fill before → after, tokens
+//! saved, summary tokens, lost terms, refetches, and what it cost (summarizer tokens, saved per
+//! call × calls after, cache lost, balance; `cost_columns`) — sortable by any column — and the
 //! policy replay's verdict on it (the Policy tab's settings, verify); a click jumps the cursor
-//! there; below, the selected replace before | after; then the failed compactions and the
-//! requests made over the threshold.
+//! there; below, the selected replace before | after; then the failed compactions and the requests
+//! made over the threshold.
 
 use std::sync::Arc;
 
 use egui::WidgetInfo;
 use egui::{Align2, FontId, Pos2, Rect, RichText, Role, ScrollArea, Sense, Ui, Vec2};
 
+use surface_analysis::audit::{Audit, ReplaceAudit};
+use surface_analysis::cost::{CompactionCost, Ledger, PriceTable};
+use surface_analysis::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 use surface_engine::EventIdx;
-use surface_engine::audit::{Audit, ReplaceAudit};
-use surface_engine::cost::{CompactionCost, Ledger, PriceTable};
-use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, ReplayMode};
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
@@ -50,7 +50,7 @@ pub enum Column {
     Refetches,
     /// The share of the shadowed text's facts the summary kept.
     Fidelity,
-    /// The summarizer call's tokens (§11).
+    /// The summarizer call's tokens (docs/cost.md#each-compaction).
     Summarizer,
     /// Saved per call × calls after.
     PromptSaved,
@@ -256,6 +256,19 @@ impl CompactionsState {
     }
 }
 
+/// The table's height: as tall as its `rows`, up to a share of the tab (the rest for the
+/// focused replace's before | after).
+fn table_height(ui: &Ui, rows: usize, focused: bool) -> f32 {
+    let share = if focused {
+        theme::COMPACTION_TABLE_SHARE
+    } else {
+        theme::COMPACTION_TABLE_SHARE_ALONE
+    };
+    // A row's pitch is its height and the spacing between rows (as `show_rows` lays them).
+    let pitch = theme::COMPACTION_ROW_HEIGHT + ui.spacing().item_spacing.y;
+    (rows as f32 * pitch).min(ui.available_height() * share)
+}
+
 /// The ledger and a row's figures in it.
 type RowCost<'a> = (Option<&'a Ledger>, Option<&'a CompactionCost>);
 
@@ -304,16 +317,7 @@ pub fn compactions_ui(
         .filter(|&i| audit.replace_of(i).is_some())
         .or(state.compare.shown());
     let order = state.order.clone();
-    // As tall as its rows, up to a share of the tab (the rest for the replace's before | after).
-    let share = if focus.is_some() {
-        theme::COMPACTION_TABLE_SHARE
-    } else {
-        theme::COMPACTION_TABLE_SHARE_ALONE
-    };
-    // A row's pitch is its height and the spacing between rows (as `show_rows` lays them).
-    let pitch = theme::COMPACTION_ROW_HEIGHT + ui.spacing().item_spacing.y;
-    let rows_height = order.len() as f32 * pitch;
-    let table_height = rows_height.min(ui.available_height() * share);
+    let table_height = table_height(ui, order.len(), focus.is_some());
     // A row selected by a key or a jump is scrolled into view.
     if let Some(row) = view.reveal.and_then(|idx| {
         order
@@ -405,7 +409,7 @@ fn refresh_jobs(
 /// judged by, `named` (its ratio and who set it), and the counts.
 fn summary_ui(ui: &mut Ui, (audit, named): (&Audit, &str), running: bool, pal: &Palette) {
     let count = |k| audit.replaces.iter().filter(|r| r.kind == k).count();
-    use surface_engine::audit::ReplaceKind::{Other, Prune, Summary};
+    use surface_analysis::audit::ReplaceKind::{Other, Prune, Summary};
     ui.horizontal_wrapped(|ui| {
         ui.label(
             RichText::new(format!(
@@ -784,7 +788,7 @@ fn short_verdict(verdict: Option<&RowVerdict>) -> &'static str {
 /// The trigger in a table cell: `below` stands for below-threshold.
 fn short_trigger(r: &ReplaceAudit) -> &'static str {
     match r.trigger {
-        Some(surface_engine::audit::Trigger::BelowThreshold) => "below",
+        Some(surface_analysis::audit::Trigger::BelowThreshold) => "below",
         Some(t) => t.as_str(),
         None => "–",
     }

@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use surface_engine::policy::{CompactionVerdict, PolicyInput, PolicyReport, compaction_verdicts};
+use surface_analysis::policy::{CompactionVerdict, PolicyInput, PolicyReport, compaction_verdicts};
 
 /// What the table shows for one compaction.
 pub type RowVerdict = CompactionVerdict;
 
-pub use surface_engine::policy::AS_DECIDED;
+pub use surface_analysis::policy::AS_DECIDED;
 
 /// The verdicts of the log's compactions, by the event carrying each replace op.
 #[derive(Debug, Default)]
@@ -47,7 +47,7 @@ impl CompactionVerdicts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_engine::policy::{PolicySettings, ReplayMode, replay};
+    use surface_analysis::policy::{PolicySettings, ReplayMode, replay};
     use surface_engine::{Meter, Surface};
 
     fn p01_verdicts(threshold_ratio: f64) -> (usize, HashMap<u32, RowVerdict>) {

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::compare::{Analysed, Comparison, Position, Positions, Side, compare_split};
-use surface_engine::cost::PriceTable;
-use surface_engine::policy::PolicyInput;
+use surface_analysis::compare::{Analysed, Comparison, Position, Positions, Side, compare_split};
+use surface_analysis::cost::PriceTable;
+use surface_analysis::policy::PolicyInput;
 use surface_engine::{EventLog, Meter, Surface, SurfaceOp};
 
 use crate::session::loader::{Source, next_generation, read_source};

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 
 use crate::compare::job::{CompareJob, Compared, SideA, Target, compute};
 use crate::session::loaded::Session;

@@ -6,7 +6,7 @@
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
-use surface_engine::compare::{Difference, FIGURE_COLUMNS, MISSING, Ratio, Row, cheaper_verdict};
+use surface_analysis::compare::{Difference, FIGURE_COLUMNS, MISSING, Ratio, Row, cheaper_verdict};
 
 use crate::command::UiCommand;
 use crate::compare::command::CompareCommand;
@@ -133,7 +133,7 @@ fn b_position_text(run: &Compared, b_cursor: Option<usize>) -> String {
             let idx = surface_engine::EventIdx(i as u32);
             let p = run.b.positions.of(idx);
             format!(
-                "B's position: seq {} (turn {}.{}), {}",
+                "B's position: seq {} (in step {}.{}), {}",
                 run.b_log.event(idx).seq,
                 p.turn,
                 p.step,

@@ -1,6 +1,6 @@
 //! The Policy tab's state as tests and the shell read it, through the app.
 
-use surface_engine::policy::{PolicyReport, PolicySettings};
+use surface_analysis::policy::{PolicyReport, PolicySettings};
 
 /// The Policy tab as tests see it.
 impl crate::app::ViewerApp {

@@ -15,7 +15,7 @@ impl ViewerApp {
         self.view.threshold_source = source;
         let policy = &mut self.panels.policy;
         if policy.settings.threshold_ratio != ratio {
-            let settings = surface_engine::policy::PolicySettings {
+            let settings = surface_analysis::policy::PolicySettings {
                 threshold_ratio: ratio,
                 ..policy.settings
             };

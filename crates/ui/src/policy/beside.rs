@@ -7,7 +7,7 @@
 
 use egui::{RichText, Ui};
 
-use surface_engine::policy::{CountRange, PolicyReport};
+use surface_analysis::policy::{CountRange, PolicyReport};
 
 use crate::command::{CompareCommand, UiCommand};
 use crate::compare::job::Compared;

@@ -1,6 +1,6 @@
 //! The Policy tab's commands — applied by [`crate::policy::apply`].
 
-use surface_engine::policy::{PolicySettings, ReplayMode};
+use surface_analysis::policy::{PolicySettings, ReplayMode};
 
 /// A command of the Policy tab.
 #[derive(Clone, Debug, PartialEq)]

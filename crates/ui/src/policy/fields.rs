@@ -1,7 +1,7 @@
 //! The Policy tab's settings as the text the user types: read back into [`PolicySettings`],
 //! filled from settings, and a setting picked inside the intervals the log was inferred to obey.
 
-use surface_engine::policy::{Inferred, PolicySettings, PrunerSettings, Retain, four_digits};
+use surface_analysis::policy::{Inferred, PolicySettings, PrunerSettings, Retain, four_digits};
 
 /// One text field per setting (the tab's own widget state, like the search box's text).
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +35,7 @@ impl PolicyFields {
         let pruner = settings.pruner.unwrap_or_default();
         let (ratio, tokens) = match settings.retain {
             Retain::Ratio(r) => (r, None),
-            Retain::Tokens(n) => (surface_engine::policy::DEFAULT_RETAIN_RATIO, Some(n)),
+            Retain::Tokens(n) => (surface_analysis::policy::DEFAULT_RETAIN_RATIO, Some(n)),
         };
         PolicyFields {
             threshold_ratio: four_digits(settings.threshold_ratio).to_string(),

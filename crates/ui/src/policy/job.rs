@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+use surface_analysis::policy::{PolicyInput, PolicyReport, PolicySettings, ReplayMode, replay};
 use surface_engine::Surface;
-use surface_engine::policy::{PolicyInput, PolicyReport, PolicySettings, ReplayMode, replay};
 
 use crate::session::loaded::Session;
 

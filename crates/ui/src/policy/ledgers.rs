@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_engine::cost::{Ledger, LedgerSummary, PriceTable, parts_of};
-use surface_engine::policy::{
+use surface_analysis::cost::{Ledger, LedgerSummary, PriceTable, parts_of};
+use surface_analysis::policy::{
     EstimateBasis, PolicyInput, PolicyReport, Ranges, ValidSettings, count_ranges, what_if_ledger,
 };
 use surface_engine::{EventLog, Meter, Surface};

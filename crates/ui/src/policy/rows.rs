@@ -2,7 +2,7 @@
 //! would prune or summarise), the total after, exact or estimated, whether the log agrees —
 //! the reason under a row, and the totals of the log beside the replay's.
 
-use surface_engine::policy::{CANT_JUDGE_NO_WINDOW, CheckKind, CheckVerdict, Totals};
+use surface_analysis::policy::{CANT_JUDGE_NO_WINDOW, CheckKind, CheckVerdict, Totals};
 
 /// The verdict table's columns, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ impl VerdictColumn {
     pub fn title(self) -> &'static str {
         match self {
             VerdictColumn::Seq => "seq",
-            VerdictColumn::Step => "turn.step",
+            VerdictColumn::Step => "before step",
             VerdictColumn::Agrees => "agrees",
             VerdictColumn::Outcome => "outcome",
             VerdictColumn::Total => "total / threshold",
@@ -57,7 +57,9 @@ impl VerdictColumn {
     pub fn hover(self) -> &'static str {
         match self {
             VerdictColumn::Seq => "The check's step/start (click a row: move the cursor there)",
-            VerdictColumn::Step => "The check's turn and step",
+            VerdictColumn::Step => {
+                "The step the check comes before, as turn.step (its step/start's). The Compare tab places an event inside a step instead: a check before 1.8 lies in step 1.7"
+            }
             VerdictColumn::Agrees => {
                 "Whether the log compacted as the policy decides; can't judge where no context window is in force"
             }
@@ -238,7 +240,7 @@ pub fn totals_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_engine::policy::{ActualShown, Outcome, PlannedSummary};
+    use surface_analysis::policy::{ActualShown, Outcome, PlannedSummary};
 
     fn check() -> CheckVerdict {
         CheckVerdict {

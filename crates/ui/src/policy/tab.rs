@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use egui::{RichText, Role, ScrollArea, TextEdit, Ui, WidgetInfo};
 
-use surface_engine::policy::{PolicyReport, PolicySettings, ReplayMode, four_digits};
+use surface_analysis::policy::{PolicyReport, PolicySettings, ReplayMode, four_digits};
 
 use crate::command::NavCommand;
 use crate::command::PolicyCommand;
@@ -403,7 +403,7 @@ fn divergence_ui(
         ui.label(
             RichText::new(format!(
                 "{}: {} (the log compacted with no context window in force)",
-                surface_engine::policy::CANT_JUDGE_NO_WINDOW,
+                surface_analysis::policy::CANT_JUDGE_NO_WINDOW,
                 crate::wording::count(unjudged, "check")
             ))
             .color(palette.weak_text),

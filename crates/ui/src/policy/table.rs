@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use egui::{Align2, FontId, Pos2, Rect, Role, ScrollArea, Sense, Ui, UiBuilder, Vec2, WidgetInfo};
 
-use surface_engine::policy::{CheckVerdict, PolicyReport};
+use surface_analysis::policy::{CheckVerdict, PolicyReport};
 
 use crate::command::{NavCommand, UiCommand};
 use crate::nav::reveal::ListScroll;
@@ -144,7 +144,8 @@ fn header_ui(ui: &mut Ui, width: f32, pal: &Palette) {
             ui.scope_id().with(("policy-column", column.title())),
             Sense::hover(),
         )
-        .on_hover_text(column.hover());
+        .on_hover_text(column.hover())
+        .widget_info(|| WidgetInfo::labeled(egui::WidgetType::Label, true, column.title()));
         ui.painter().with_clip_rect(cell).text(
             Pos2::new(cell.left(), cell.center().y),
             Align2::LEFT_CENTER,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use surface_engine::cost::PriceTable;
+use surface_analysis::cost::PriceTable;
 
 /// The price table the viewer prices with (`None`: tokens only).
 #[derive(Debug, Default)]

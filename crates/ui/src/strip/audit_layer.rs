@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use egui::{Mesh, Pos2, Rect};
 
-use surface_engine::audit::{Audit, Trigger};
+use surface_analysis::audit::{Audit, Trigger};
 
 use crate::strip::axis::Axis;
 use crate::strip::zoom::Zoom;
@@ -194,7 +194,7 @@ mod tests {
 
     fn sample_audit() -> Arc<Audit> {
         let session = crate::session::loaded::test_session();
-        let a = surface_engine::audit::audit(
+        let a = surface_analysis::audit::audit(
             &session.log,
             &session.surface,
             session.meter().unwrap(),

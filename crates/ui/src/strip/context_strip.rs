@@ -20,7 +20,7 @@ use egui::WidgetInfo;
 use egui::text::LayoutJob;
 use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, Ui, Vec2};
 
-use surface_engine::audit::Audit;
+use surface_analysis::audit::Audit;
 use surface_engine::{EventIdx, Meter};
 
 use crate::command::StripCommand;
@@ -45,7 +45,7 @@ pub struct StripState {
     layer: Option<AuditLayer>,
     /// The Policy tab's latest what-if, drawn over the curve unless hidden, and its per-column
     /// cache.
-    what_if: Option<Arc<surface_engine::policy::PolicyReport>>,
+    what_if: Option<Arc<surface_analysis::policy::PolicyReport>>,
     /// The user hid the what-if (the toggle under the strip).
     pub(crate) hide_what_if: bool,
     /// Each model call's prompt is drawn split into cache read and the rest (the toggle under
@@ -100,7 +100,7 @@ impl StripState {
     }
 
     /// The what-if report whose curve is drawn over the strip unless hidden (`None`: none).
-    pub fn set_what_if(&mut self, report: Option<Arc<surface_engine::policy::PolicyReport>>) {
+    pub fn set_what_if(&mut self, report: Option<Arc<surface_analysis::policy::PolicyReport>>) {
         self.what_if = report;
     }
 
@@ -567,7 +567,7 @@ fn hover_job(
     {
         text.push_str(&format!(
             "\nwhat-if (T {}): {total} tokens",
-            surface_engine::policy::four_digits(layer.ratio())
+            surface_analysis::policy::four_digits(layer.ratio())
         ));
     }
     if let Some(layer) = state.columns.as_ref().and_then(|c| c.time.as_ref()) {

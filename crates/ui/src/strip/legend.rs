@@ -7,7 +7,7 @@
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, TextFormat, Ui};
 
-use surface_engine::audit::Trigger;
+use surface_analysis::audit::Trigger;
 
 use crate::command::{StripCommand, UiCommand};
 use crate::theme::{self, Palette};
@@ -53,7 +53,7 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
     chip(&mut job, "—", pal.strip_window, "context window");
     chip(&mut job, "- -", pal.warning, "compaction threshold");
     if let Some(ratio) = legend.what_if {
-        let ratio = surface_engine::policy::four_digits(ratio);
+        let ratio = surface_analysis::policy::four_digits(ratio);
         chip(
             &mut job,
             "—",

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use egui::{Mesh, Rect, Shape, Ui, Vec2};
 
+use surface_analysis::policy::{PolicyReport, WhatIfCurve};
 use surface_engine::Meter;
-use surface_engine::policy::{PolicyReport, WhatIfCurve};
 
 use crate::strip::axis::{Axis, ColumnsKey, key_of};
 use crate::strip::zoom::Zoom;
@@ -144,7 +144,7 @@ pub fn what_if_points(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use surface_engine::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
+    use surface_analysis::policy::{PolicyInput, PolicySettings, ReplayMode, replay};
 
     #[test]
     fn the_line_follows_the_curve_and_ends_at_the_last_event() {
