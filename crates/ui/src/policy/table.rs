@@ -145,7 +145,7 @@ fn header_ui(ui: &mut Ui, width: f32, pal: &Palette) {
             Sense::hover(),
         )
         .on_hover_text(column.hover())
-        .widget_info(|| WidgetInfo::labeled(egui::WidgetType::Label, true, column.title()));
+        .widget_info(|| WidgetInfo::labeled(egui::Role::Label, true, column.title()));
         ui.painter().with_clip_rect(cell).text(
             Pos2::new(cell.left(), cell.center().y),
             Align2::LEFT_CENTER,
