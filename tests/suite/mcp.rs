@@ -495,7 +495,7 @@ fn a_log_that_grows_is_read_as_it_stands_at_the_call() {
     let mut server = Server::start(&[dir.path()]);
     let first = server.ok("check", json!({"path": "growing.jsonl"}));
     assert_eq!(first["events"], 9);
-    std::fs::write(&log, format!("{text}")).unwrap();
+    std::fs::write(&log, &text).unwrap();
     let later = server.ok("check", json!({"path": "growing.jsonl"}));
     assert_eq!(
         later,
@@ -532,7 +532,7 @@ fn the_crates_keep_their_layers() {
         assert!(!mcp.iter().any(|d| d == never), "surface-mcp uses {never}");
     }
     for krate in [
-        "engine", "store", "passes", "cli", "reports", "ui", "synth", "scan",
+        "engine", "analysis", "store", "passes", "cli", "reports", "ui", "synth", "scan",
     ] {
         let deps = manifest(krate);
         assert!(

@@ -329,6 +329,9 @@ fn parse_ratio(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Why [`run`] refuses `mcp`.
+const MCP_IS_THE_BINARYS: &str = "`mcp` is served by the surface-viewer binary, not surface-cli";
+
 /// Runs a headless command, writing to stdout. Errors that make the input unreadable are
 /// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
@@ -420,22 +423,29 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_bytes,
             json,
             jobs,
-        } => {
-            let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
-            if file.is_dir() {
-                sessions_dir::run(&file, session.as_deref(), &limits, json, jobs)?
-            } else {
-                sessions::run(&file, session.as_deref(), &limits, json)?
-            }
-        }
+        } => sessions_of(&file, session.as_deref(), max_bytes, json, jobs)?,
         Command::Export { options } => export::run(&options)?,
         Command::Tune { options } => tune::run(&options)?,
         // The server is the binary's (surface-mcp); the command line never calls it.
-        Command::Mcp { .. } => {
-            anyhow::bail!("`mcp` is served by the surface-viewer binary, not by surface-cli::run")
-        }
+        Command::Mcp { .. } => anyhow::bail!(MCP_IS_THE_BINARYS),
     };
     Ok(ExitCode::from(code))
+}
+
+/// `sessions FILE` or `sessions DIR`, reading within `max_bytes`.
+fn sessions_of(
+    file: &std::path::Path,
+    session: Option<&str>,
+    max_bytes: Option<u64>,
+    json: bool,
+    jobs: Option<usize>,
+) -> anyhow::Result<u8> {
+    let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
+    if file.is_dir() {
+        sessions_dir::run(file, session, &limits, json, jobs)
+    } else {
+        sessions::run(file, session, &limits, json)
+    }
 }
 
 /// Writes a JSON document to stdout followed by a newline.

@@ -93,13 +93,12 @@ impl LogCache {
         let stamp = Stamp::of(path);
         {
             let mut entries = self.lock();
-            if let Some(k) = entries.iter().position(|(k, _, _)| *k == key) {
-                if let Some((key, old, entry)) = entries.remove(k) {
-                    if old == stamp {
-                        entries.push_front((key, old, entry.clone()));
-                        return Ok(entry);
-                    }
-                }
+            if let Some(k) = entries.iter().position(|(k, _, _)| *k == key)
+                && let Some((key, old, entry)) = entries.remove(k)
+                && old == stamp
+            {
+                entries.push_front((key, old, entry.clone()));
+                return Ok(entry);
             }
         }
         let options = store::Options {
