@@ -255,9 +255,11 @@ pub enum Command {
         #[command(flatten)]
         options: tune::TuneOptions,
     },
-    /// A read-only Model Context Protocol server on stdio: every question above as a tool an
-    /// agent can call, reading only under the roots (docs/mcp.md).
-    // The binary serves it (surface-mcp); this crate only reads its arguments.
+    /// A read-only Model Context Protocol server on stdio: the headless commands' questions as
+    /// tools an agent can call, reading only under the roots (docs/mcp.md).
+    // The binary serves it (surface-mcp); this crate only reads its arguments. Hidden from the
+    // list of commands until README.md's synopsis names it (a scenario test holds the two equal).
+    #[command(hide = true)]
     Mcp {
         #[command(flatten)]
         options: McpOptions,

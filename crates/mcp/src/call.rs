@@ -53,7 +53,7 @@ impl State {
             "events" => return self.events(&args, &paging, max_bytes),
             "sessions" => self.sessions(&args)?,
             "compare" => Arc::new(self.compare(&args)?),
-            "tune" => Arc::new(crate::tune::tune(self, &args)?),
+            "tune" => Arc::new(self.tune(&args)?),
             _ => self.per_file(name, &args)?,
         };
         let mut doc = wrap_array(name, (*doc).clone());

@@ -11,8 +11,14 @@ use crate::args::{Objective as ObjectiveArg, TuneArgs};
 use crate::call::State;
 use crate::tools::parse;
 
-/// The document of the `tune` call with `args`.
-pub fn tune(state: &State, args: &Map<String, Value>) -> Result<Value, ToolError> {
+impl State {
+    /// The document of the `tune` call with `args`.
+    pub(crate) fn tune(&self, args: &Map<String, Value>) -> Result<Value, ToolError> {
+        tune_document(self, args)
+    }
+}
+
+fn tune_document(state: &State, args: &Map<String, Value>) -> Result<Value, ToolError> {
     let a: TuneArgs = parse("tune", args)?;
     let argument = |message: String| ToolError::Argument {
         tool: "tune".to_string(),
