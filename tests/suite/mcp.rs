@@ -390,7 +390,7 @@ fn paths_outside_the_roots_are_refused_and_never_read() {
 fn every_bad_input_is_one_sentence_and_the_next_call_is_served() {
     let root = fixtures();
     let mut server = Server::start(&[&root]);
-    let bad: [(&str, Value, &str); 10] = [
+    let bad: [(&str, Value, &str); 11] = [
         ("no_such_tool", json!({}), "no tool named \"no_such_tool\""),
         (
             "surface",
@@ -408,6 +408,7 @@ fn every_bad_input_is_one_sentence_and_the_next_call_is_served() {
             json!({"path": "missing.jsonl"}),
             "missing.jsonl: no such file",
         ),
+        ("check", json!({"path": "upstream"}), "upstream is a folder"),
         (
             "check",
             json!({"path": "upstream/README.md"}),

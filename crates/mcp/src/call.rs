@@ -79,7 +79,7 @@ impl State {
 
     /// The opened session `session` of `path` (resolved inside the roots).
     pub(crate) fn entry(&self, path: &str, session: Option<&str>) -> Result<Arc<Entry>, ToolError> {
-        let resolved = self.roots.resolve(path)?;
+        let resolved = self.roots.resolve_file(path)?;
         self.cache
             .open(&resolved, session, self.limits)
             .map_err(|e| ToolError::Report(e.into()))
@@ -93,7 +93,7 @@ impl State {
     ) -> Result<Option<(String, PriceTable)>, ToolError> {
         given
             .map(|given| {
-                let path = self.roots.resolve(given)?;
+                let path = self.roots.resolve_file(given)?;
                 Ok((
                     given.to_string(),
                     surface_reports::cost::read_prices(&path)?,
@@ -104,7 +104,7 @@ impl State {
 
     fn sessions(&self, args: &Map<String, Value>) -> Result<Arc<Value>, ToolError> {
         let a: SessionsArgs = parse("sessions", args)?;
-        let path = self.roots.resolve(&a.path)?;
+        let path = self.roots.resolve_file(&a.path)?;
         let list = surface_reports::sessions::listed(&path, a.session.as_deref(), &self.limits)?;
         Ok(Arc::new(surface_reports::sessions::document(&list)?))
     }

@@ -22,6 +22,11 @@ pub enum ToolError {
     /// The path does not exist under any root.
     #[error("{0}: no such file or folder under the roots")]
     Missing(String),
+    /// A folder where a session file is needed.
+    #[error(
+        "{0} is a folder: the tools read session files (a folder is the command line's: check DIR, policy DIR, …)"
+    )]
+    Folder(String),
     /// The path resolves outside every root.
     #[error("{given} resolves to {}, outside the roots ({roots}); only files under a --root are read", resolved.display())]
     Outside {

@@ -68,6 +68,15 @@ impl Roots {
         }
     }
 
+    /// [`Roots::resolve`], for a path that must be a file (a folder is [`ToolError::Folder`]).
+    pub fn resolve_file(&self, given: &str) -> Result<PathBuf, ToolError> {
+        let resolved = self.resolve(given)?;
+        if resolved.is_dir() {
+            return Err(ToolError::Folder(given.to_string()));
+        }
+        Ok(resolved)
+    }
+
     /// The roots, comma-separated.
     pub fn list(&self) -> String {
         self.roots

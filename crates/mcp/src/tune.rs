@@ -54,11 +54,7 @@ fn tune_document(state: &State, args: &Map<String, Value>) -> Result<Value, Tool
         (Some(ObjectiveArg::Prompt), _) | (None, false) => Objective::Prompt,
     };
     for path in &a.paths {
-        if state.roots.resolve(path)?.is_dir() {
-            return Err(argument(format!(
-                "argument `paths`: {path} is a folder; name its session files"
-            )));
-        }
+        state.roots.resolve_file(path)?;
     }
     let table = prices.as_ref().map(|(_, t)| t);
     let settings = grid.expand().settings;

@@ -14,6 +14,7 @@ pub mod events;
 pub mod messages;
 pub mod policy;
 mod policy_settings;
+pub mod preview;
 pub mod request;
 pub mod sessions;
 mod source;
