@@ -31,6 +31,7 @@ mod fleet;
 mod follow;
 mod formats;
 mod hostile;
+mod json_pinned;
 mod mapped;
 mod mcp;
 mod meter;
