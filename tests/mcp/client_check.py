@@ -138,7 +138,22 @@ def vm_hwm_kib(pid):
 
 
 async def call(session, tool, args):
-    return await session.call_tool(tool, args, read_timeout_seconds=600)
+    return await session.call_tool(tool, args)
+
+
+# The package's 2.x types name their fields in snake case, 1.x in camel case: read either.
+def is_error(result):
+    return result.is_error if hasattr(result, "is_error") else result.isError
+
+
+def structured(result):
+    if hasattr(result, "structured_content"):
+        return result.structured_content
+    return result.structuredContent
+
+
+def schema(tool):
+    return tool.input_schema if hasattr(tool, "input_schema") else tool.inputSchema
 
 
 async def tools_match_the_cli(session, binary, root):
@@ -146,17 +161,17 @@ async def tools_match_the_cli(session, binary, root):
     names = [t.name for t in listed.tools]
     if names != TOOLS:
         fail(f"tools/list gave {names}, expected {TOOLS}")
-    if not all(t.input_schema.get("type") == "object" for t in listed.tools):
+    if not all(schema(t).get("type") == "object" for t in listed.tools):
         fail("a tool without an object input schema")
     ok(f"tools/list names the {len(TOOLS)} tools, each with an input schema")
     for tool, args, argv, wrap in CASES:
         result = await call(session, tool, {**args, "max_bytes": WHOLE})
-        if result.is_error:
+        if is_error(result):
             fail(f"{tool} {args}: error {result.content[0].text}")
         expected = shortened(cli_json(binary, root, argv))
         if wrap:
             expected = {wrap: expected}
-        d = first_difference(result.structured_content, expected)
+        d = first_difference(structured(result), expected)
         if d:
             fail(f"{tool} {args} differs from `surface-viewer {' '.join(argv)}`: {d}")
         if not result.content or not result.content[0].text.strip():
@@ -169,7 +184,7 @@ async def events_are_the_logs_lines(session, root):
     with open(os.path.join(root, U)) as f:
         lines = [json.loads(line) for line in f if line.strip()]
     expected = [e for e in lines if isinstance(e.get("seq"), int) and 3 <= e["seq"] <= 9]
-    got = [m["event"] for m in result.structured_content["matches"]]
+    got = [m["event"] for m in structured(result)["matches"]]
     if got != expected:
         fail(f"events 3..9 differ from the log's lines: {first_difference(got, expected)}")
     ok("events from 3 to 9 are the log's own lines")
@@ -183,18 +198,18 @@ async def cursor_walk(session, tool, args, key, max_bytes):
         if cursor:
             page_args["cursor"] = cursor
         page = await call(session, tool, page_args)
-        if page.is_error:
+        if is_error(page):
             fail(f"{tool} page {pages}: {page.content[0].text}")
-        size = len(json.dumps(page.structured_content, separators=(",", ":"),
+        size = len(json.dumps(structured(page), separators=(",", ":"),
                               ensure_ascii=False).encode("utf-8"))
-        if size > max_bytes and len(page.structured_content[key]) > 1:
+        if size > max_bytes and len(structured(page)[key]) > 1:
             fail(f"{tool} page {pages} is over {max_bytes} bytes with more than one item")
         pages += 1
-        items += page.structured_content[key]
-        cursor = page.structured_content.get("next_cursor")
+        items += structured(page)[key]
+        cursor = structured(page).get("next_cursor")
         if not cursor:
             break
-    if items != whole.structured_content[key] or pages < 3:
+    if items != structured(whole)[key] or pages < 3:
         fail(f"the cursor walk over {tool} {args} gave {len(items)} items in {pages} pages")
     ok(f"a cursor walk over {tool} {json.dumps(args)}: {pages} pages of at most {max_bytes} bytes, "
        f"all {len(items)} items once")
@@ -208,9 +223,9 @@ async def five_hundred_calls(session, pid):
     peak_at_50 = None
     for i, (kind, (tool, args)) in enumerate(mixed, 1):
         result = await call(session, tool, args)
-        if kind == "bad" and not result.is_error:
+        if kind == "bad" and not is_error(result):
             fail(f"call {i}: {tool} {args} was not refused")
-        if kind == "good" and result.is_error:
+        if kind == "good" and is_error(result):
             fail(f"call {i}: {tool} {args}: {result.content[0].text}")
         if kind == "bad" and len(result.content[0].text.splitlines()) != 1:
             fail(f"call {i}: the error is not one sentence: {result.content[0].text!r}")
