@@ -171,6 +171,11 @@ fn the_html_page_holds_no_external_reference() {
         "the chart"
     );
     assert!(page.contains("baseline"));
+    // What was swept, counted in words.
+    assert!(
+        page.contains("1 session swept under 3 settings"),
+        "the summary line"
+    );
     let svg_ns = "http://www.w3.org/2000/svg";
     let outside = page.replace(svg_ns, "");
     for needle in [

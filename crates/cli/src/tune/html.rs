@@ -214,7 +214,7 @@ tr.front {{ background: #ddf4ff; }}
 tr.base {{ background: #fff8c5; }}
 </style></head><body>
 <h1>Which setting to ship</h1>
-<p>{sessions} swept under {settings} settings ({left} left out); objective: {objective}.</p>
+<p>{sessions} swept under {settings} ({left} left out); objective: {objective}.</p>
 <p><strong>{rec}</strong></p>
 {chart}
 <p>Blue: the frontier (no other setting is as good on the objective, requests over the window and summaries, and better on one); grey: dominated; bars: each objective's range; square: the baseline (the sessions as they ran).</p>
@@ -225,8 +225,8 @@ tr.base {{ background: #fff8c5; }}
 <p>{left} combinations left out (a retain ratio at or above the threshold ratio, or a retain budget at or above a session's threshold).</p>
 </body></html>
 "##,
-        sessions = s.sessions,
-        settings = s.rows.len(),
+        sessions = crate::dir::plural(s.sessions, "session"),
+        settings = crate::dir::plural(s.rows.len(), "setting"),
         left = s.left_out,
         objective = match s.objective {
             Objective::Cost => "cost",
