@@ -23,7 +23,15 @@ impl State {
         name: &str,
         args: &Map<String, Value>,
     ) -> Result<Arc<Value>, ToolError> {
-        let key = format!("{name} {}", Value::Object(args.clone()));
+        // A price file that changed since makes another document: its length and time are
+        // part of the key.
+        let prices = args
+            .get("prices")
+            .and_then(Value::as_str)
+            .and_then(|p| self.roots.resolve(p).ok())
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| (m.len(), m.modified().ok()));
+        let key = format!("{name} {} {prices:?}", Value::Object(args.clone()));
         match name {
             "check" => {
                 let a: FileArgs = parse(name, args)?;
