@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use surface_cli::{self as cli, Cli, EXIT_UNREADABLE};
+use surface_cli::{self as cli, Cli, Command, EXIT_UNREADABLE, McpOptions};
 
 fn main() -> ExitCode {
     // The program, not the library, decides the process's signal handling: the guard that
@@ -13,6 +13,8 @@ fn main() -> ExitCode {
     surface_cli::install_map_guard();
     let args = Cli::parse();
     let result = match args.command {
+        // The MCP server and the command line never call each other: the binary picks.
+        Some(Command::Mcp { options }) => return serve_mcp(options),
         Some(command) => cli::run(command),
         None => open_viewer(args.file, args.session, args.follow),
     };
@@ -22,6 +24,22 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("surface-viewer: error: {}", one_line(&err));
+            ExitCode::from(EXIT_UNREADABLE)
+        }
+    }
+}
+
+/// `surface-viewer mcp [--root DIR]... [--max-bytes N]`: the MCP server on stdio until the
+/// client closes stdin (docs/mcp.md).
+fn serve_mcp(options: McpOptions) -> ExitCode {
+    let config = surface_mcp::Config {
+        roots: options.roots,
+        read_limit: options.max_bytes,
+    };
+    match surface_mcp::serve(&config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("surface-viewer mcp: error: {err}");
             ExitCode::from(EXIT_UNREADABLE)
         }
     }

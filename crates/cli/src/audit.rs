@@ -17,8 +17,6 @@ use std::io::Write as _;
 use std::path::Path;
 use surface_engine::EventType;
 
-use serde::Serialize;
-
 use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
@@ -29,7 +27,7 @@ use surface_analysis::policy::{
     CompactionVerdict, PolicyInput, PolicySettings, ReplayMode, compaction_verdicts, four_digits,
     replay,
 };
-use surface_engine::{EventLog, Meter, Skipped, Surface};
+use surface_engine::{EventLog, Meter, Surface};
 use surface_store::{WriteTarget, write_file_safely};
 
 pub use html::{DETAILED, html};
@@ -211,16 +209,6 @@ impl Report<'_> {
     }
 }
 
-/// The JSON document: the file and event count, then the audit (docs/audit.md).
-#[derive(Serialize)]
-struct Document<'a> {
-    file: &'a str,
-    events: usize,
-    skipped: &'a [Skipped],
-    #[serde(flatten)]
-    audit: &'a Audit,
-}
-
 /// Where `--html` writes, and whether `--force` lets it replace an existing file.
 #[derive(Clone, Copy, Debug)]
 pub struct HtmlOut<'a> {
@@ -276,12 +264,10 @@ pub fn run(
         write_file_safely(&out.target(&input.file), html(&report).as_bytes())?;
     }
     match format {
-        AuditFormat::Json => print_json(&Document {
-            file: &report.file,
-            events: log.len(),
-            skipped: &loaded.skipped,
-            audit: &audit,
-        })?,
+        AuditFormat::Json => print_json(&surface_reports::audit::document(
+            &loaded.source(&report.file),
+            &audit,
+        )?)?,
         AuditFormat::Markdown => print_text(&markdown(&report))?,
         // With `--html` the page is the report: one line names it instead of the table.
         AuditFormat::Human => match html_out {

@@ -3,8 +3,6 @@
 
 use std::io::Write;
 
-use serde_json::json;
-
 use super::load::{load_quietly, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
 use surface_engine::{EraGuess, Finding, Severity};
@@ -98,23 +96,16 @@ impl Checked {
         )
     }
 
-    /// The `--json` document.
+    /// The `--json` document (surface-reports builds it).
     pub fn json(&self) -> serde_json::Value {
-        json!({
-            "file": self.file,
-            "format": self.format,
-            "session": self.session.id,
-            "events": self.events,
-            "mode": self.mode,
-            "era": {
-                "id": self.era.era.id(),
-                "label": self.era.era.label(),
-                "reason": self.era.reason,
-                "at_least": self.era.at_least.id(),
-                "judged_as": self.era.era.id(),
-            },
-            "findings": self.findings,
-        })
+        let file = self.file.display().to_string();
+        let checked = surface_reports::check::CheckedFile {
+            file: &file,
+            format: self.format,
+            session: &self.session.id,
+            events: self.events,
+        };
+        surface_reports::check::document(checked, self.mode, &self.era, &self.findings)
     }
 
     /// The summary line.

@@ -9,14 +9,12 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
 use super::cost::PriceOptions;
 use super::load::{Loaded, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
 use surface_analysis::compare::{Analysed, Comparison, Side, Split, compare_split};
 use surface_analysis::cost::PriceTable;
-use surface_engine::Skipped;
 
 /// What `compare` reads and prints.
 #[derive(Debug, Args)]
@@ -104,44 +102,6 @@ fn runs_of(
     ))
 }
 
-/// A run as the JSON document names it.
-#[derive(Serialize)]
-struct RunInfo<'a> {
-    file: &'a str,
-    session: &'a str,
-    events: usize,
-    turns: u64,
-    caching: bool,
-    window: Option<u64>,
-    skipped: &'a [Skipped],
-}
-
-impl<'a> RunInfo<'a> {
-    fn of(run: &'a Run) -> Self {
-        RunInfo {
-            file: &run.file,
-            session: &run.loaded.session.id,
-            events: run.analysed.events,
-            turns: run.analysed.positions.turns(),
-            caching: run.analysed.caching,
-            window: run.analysed.window,
-            skipped: &run.loaded.skipped,
-        }
-    }
-}
-
-/// The JSON document (docs/compare.md).
-#[derive(Serialize)]
-struct Document<'a> {
-    a: RunInfo<'a>,
-    b: RunInfo<'a>,
-    threshold_ratio: f64,
-    prices: Option<String>,
-    currency: Option<&'a str>,
-    #[serde(flatten)]
-    comparison: &'a Comparison,
-}
-
 /// Everything the human report reads.
 pub struct Report<'a> {
     /// Run A.
@@ -163,18 +123,18 @@ pub fn run(options: &CompareOptions) -> anyhow::Result<u8> {
     let comparison = compare_split(a.side(), b.side(), split);
     let currency = prices.as_ref().map(|p| p.currency.as_str());
     if options.json {
-        print_json(&Document {
-            a: RunInfo::of(&a),
-            b: RunInfo::of(&b),
-            threshold_ratio: ratio,
-            prices: options
-                .prices
-                .prices
-                .as_ref()
-                .map(|p| p.display().to_string()),
-            currency,
-            comparison: &comparison,
-        })?;
+        let prices_file = options
+            .prices
+            .prices
+            .as_ref()
+            .map(|p| p.display().to_string());
+        let (source_a, source_b) = (a.loaded.source(&a.file), b.loaded.source(&b.file));
+        print_json(&surface_reports::compare::document(
+            [(&source_a, &a.analysed), (&source_b, &b.analysed)],
+            &comparison,
+            ratio,
+            (prices_file.as_deref(), prices.as_ref()),
+        )?)?;
     } else {
         let text = human::human(&Report {
             a: &a,

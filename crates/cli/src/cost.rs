@@ -10,12 +10,10 @@ mod requests;
 
 use std::io::Write as _;
 
-use serde::Serialize;
-
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, print_json};
 use surface_analysis::cost::{Ledger, PriceTable};
-use surface_engine::Skipped;
+use surface_reports::cost::RequestsPart;
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use human::session_line;
@@ -30,19 +28,6 @@ pub enum CostFormat {
     Json,
     /// CSV, one row per model call.
     Csv,
-}
-
-/// The JSON document: the file, the price file, then the ledger.
-#[derive(Serialize)]
-struct Document<'a> {
-    file: &'a str,
-    events: usize,
-    prices: Option<String>,
-    skipped: &'a [Skipped],
-    #[serde(flatten)]
-    ledger: &'a Ledger,
-    #[serde(flatten)]
-    requests: Option<requests::RequestsPart<'a>>,
 }
 
 /// Everything a rendering of the ledger reads.
@@ -77,7 +62,7 @@ pub fn run(
     let ledger = Ledger::build(&parts, prices.as_ref());
     let part = breaks
         .as_ref()
-        .map(|b| requests::RequestsPart::new(b, &parts, prices.as_ref()));
+        .map(|b| RequestsPart::new(b, &parts, prices.as_ref()));
     let report = CostReport {
         file: input.file.display().to_string(),
         prices_file: options.prices.as_ref().map(|p| p.display().to_string()),
@@ -85,14 +70,12 @@ pub fn run(
         ledger: &ledger,
     };
     match format {
-        CostFormat::Json => print_json(&Document {
-            file: &report.file,
-            events: log.len(),
-            prices: report.prices_file.clone(),
-            skipped: &loaded.skipped,
-            ledger: &ledger,
-            requests: part,
-        })?,
+        CostFormat::Json => print_json(&surface_reports::cost::document(
+            &loaded.source(&report.file),
+            report.prices_file.as_deref(),
+            &ledger,
+            part.as_ref(),
+        )?)?,
         CostFormat::Csv | CostFormat::Human => {
             let text = match (format, &part) {
                 (CostFormat::Csv, Some(p)) => requests::csv(p)?,

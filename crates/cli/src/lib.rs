@@ -58,7 +58,7 @@ some session could not be read (its sessions row holds the error), 2 when none c
 /// test holds it complete against the subcommands clap knows).
 const ABOUT: &str = "Audit what an LLM agent actually saw in a deepseek-harness session log. \
 Headless commands: check, surface, messages, preview, request, tokens, audit, policy, cost, \
-compare, tune, sessions, export; without one, the desktop viewer opens.";
+compare, tune, sessions, export, mcp; without one, the desktop viewer opens.";
 
 /// Audit what an LLM agent actually saw: deepseek-harness session logs, their surface,
 /// provenance and replay. Without a subcommand, opens the desktop viewer.
@@ -255,6 +255,15 @@ pub enum Command {
         #[command(flatten)]
         options: tune::TuneOptions,
     },
+    /// A read-only Model Context Protocol server on stdio: the headless commands' questions as
+    /// tools an agent can call, reading only under the roots (docs/mcp.md).
+    // The binary serves it (surface-mcp); this crate only reads its arguments. Hidden from the
+    // list of commands until README.md's synopsis names it (a scenario test holds the two equal).
+    #[command(hide = true)]
+    Mcp {
+        #[command(flatten)]
+        options: McpOptions,
+    },
     /// Every session under the PATHs as Apache Parquet tables for DuckDB, Polars, Spark or
     /// Trino: OUT/<table>/part-NNNNN.parquet for sessions, events, calls, checks, compactions
     /// and findings (docs/export.md).
@@ -262,6 +271,18 @@ pub enum Command {
         #[command(flatten)]
         options: export::ExportOptions,
     },
+}
+
+/// `mcp`'s arguments.
+#[derive(Clone, Debug, Args)]
+pub struct McpOptions {
+    /// A folder the server may read under (repeat for more; default: the current directory).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// The most text one session may hold once decompressed, in bytes (512M, 2G); past it a
+    /// log is not read. Default: the smaller of 16G and three quarters of physical memory.
+    #[arg(long, value_name = "N", value_parser = surface_store::parse_byte_size)]
+    pub max_bytes: Option<u64>,
 }
 
 /// The file and session every command reads.
@@ -309,6 +330,9 @@ fn parse_ratio(text: &str) -> Result<f64, String> {
         _ => Err(format!("{text:?} is not a positive number (e.g. 0.8)")),
     }
 }
+
+/// Why [`run`] refuses `mcp`.
+const MCP_IS_THE_BINARYS: &str = "`mcp` is served by the surface-viewer binary, not surface-cli";
 
 /// Runs a headless command, writing to stdout. Errors that make the input unreadable are
 /// returned; the caller prints them as one line and exits with [`EXIT_UNREADABLE`].
@@ -401,18 +425,29 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             max_bytes,
             json,
             jobs,
-        } => {
-            let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
-            if file.is_dir() {
-                sessions_dir::run(&file, session.as_deref(), &limits, json, jobs)?
-            } else {
-                sessions::run(&file, session.as_deref(), &limits, json)?
-            }
-        }
+        } => sessions_of(&file, session.as_deref(), max_bytes, json, jobs)?,
         Command::Export { options } => export::run(&options)?,
         Command::Tune { options } => tune::run(&options)?,
+        // The server is the binary's (surface-mcp); the command line never calls it.
+        Command::Mcp { .. } => anyhow::bail!(MCP_IS_THE_BINARYS),
     };
     Ok(ExitCode::from(code))
+}
+
+/// `sessions FILE` or `sessions DIR`, reading within `max_bytes`.
+fn sessions_of(
+    file: &std::path::Path,
+    session: Option<&str>,
+    max_bytes: Option<u64>,
+    json: bool,
+    jobs: Option<usize>,
+) -> anyhow::Result<u8> {
+    let limits = surface_store::ReadLimits::with_max_bytes(max_bytes);
+    if file.is_dir() {
+        sessions_dir::run(file, session, &limits, json, jobs)
+    } else {
+        sessions::run(file, session, &limits, json)
+    }
 }
 
 /// Writes a JSON document to stdout followed by a newline.

@@ -83,6 +83,18 @@ pub fn warn_skipped(file: &std::path::Path, skipped: &[Skipped]) {
 }
 
 impl Loaded {
+    /// The log as surface-reports builds a document from it, the file named `file`.
+    pub fn source<'a>(&'a self, file: &'a str) -> surface_reports::Source<'a> {
+        surface_reports::Source {
+            file,
+            log: &self.log,
+            format: self.format,
+            session: &self.session,
+            repaired: self.repaired,
+            skipped: &self.skipped,
+        }
+    }
+
     /// The surface at `at` (or the end).
     pub fn surface_at(&self, at: Option<u64>) -> Surface {
         Surface::at_seq(&self.log, at)

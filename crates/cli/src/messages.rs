@@ -2,12 +2,14 @@
 
 use super::load::load;
 use super::{EXIT_OK, Input, print_json};
-use surface_engine::derive_messages;
 
 /// Runs `messages`.
 pub fn run(input: &Input, at: Option<u64>, repair: bool) -> anyhow::Result<u8> {
     let loaded = load(input, repair)?;
-    let surface = loaded.surface_at(at);
-    print_json(&derive_messages(&loaded.log, &surface))?;
+    let file = input.file.display().to_string();
+    print_json(&surface_reports::messages::document(
+        &loaded.source(&file),
+        at,
+    )?)?;
     Ok(EXIT_OK)
 }

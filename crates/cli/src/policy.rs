@@ -12,18 +12,17 @@ mod settings;
 use std::io::Write as _;
 
 use clap::Args;
-use serde::Serialize;
 
 use super::cost::PriceOptions;
 use super::load::{load, write_context};
 use super::{EXIT_FINDINGS, EXIT_OK, Input, print_json};
-use surface_analysis::cost::{Ledger, LedgerSummary, PriceTable};
-use surface_analysis::policy::tune::{SessionFigures, what_if_sweep};
-use surface_analysis::policy::{EstimateBasis, PolicyReport, Ranges, ReplayMode, replay};
-use surface_engine::{EventLog, Skipped};
+use surface_analysis::cost::PriceTable;
+use surface_engine::EventLog;
+use surface_reports::policy::Spelling;
 
 pub use csv::COLUMNS as CSV_COLUMNS;
 pub use settings::settings_of;
+pub use surface_reports::policy::{Ledgers, PolicyRun};
 
 /// The policy's settings as the command line gives them (`policy`, `policy DIR` and `export`).
 /// Numbers are read here, not by the argument parser, so that a bad value is one line naming
@@ -71,40 +70,6 @@ pub struct PolicyOptions {
     pub prices: PriceOptions,
 }
 
-/// The actual and what-if ledgers side by side (docs/cost.md, "In the what-if").
-#[derive(Clone, Debug, Serialize)]
-pub struct Ledgers {
-    /// The log's own ledger.
-    pub actual: LedgerSummary,
-    /// The what-if's estimate (`null` in verify mode).
-    pub what_if: Option<LedgerSummary>,
-}
-
-/// One session's policy run: the replay, its counts as ranges and both ledgers.
-pub struct PolicyRun {
-    /// The replay's report.
-    pub report: PolicyReport,
-    /// A what-if's fired, summary and prune counts as ranges (`None` in verify mode).
-    pub ranges: Option<Ranges>,
-    /// The ledgers.
-    pub ledger: Ledgers,
-    /// What the what-if ledger rests on (`None` in verify mode).
-    pub estimate: Option<EstimateBasis>,
-    /// A what-if's figures as `tune` weighs them (`None` in verify mode).
-    pub figures: Option<SessionFigures>,
-}
-
-impl PolicyRun {
-    /// Whether the run makes the command exit 1: a decision disagrees (verify) or the what-if
-    /// diverges.
-    pub fn differs(&self) -> bool {
-        match self.report.mode {
-            ReplayMode::Verify => self.report.disagreements() > 0,
-            ReplayMode::WhatIf => self.report.first_divergence.is_some(),
-        }
-    }
-}
-
 /// Replays the policy over `log` with the settings of `options` (held against the log's
 /// window), with the ledgers priced by `prices`.
 pub fn policy_of(
@@ -112,43 +77,12 @@ pub fn policy_of(
     options: &PolicyOptions,
     prices: Option<&PriceTable>,
 ) -> anyhow::Result<PolicyRun> {
-    let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
-    let settings = settings_of(&options.settings, meter.window_at(log.len()))?;
-    let mode = if options.settings.what_if {
-        ReplayMode::WhatIf
-    } else {
-        ReplayMode::Verify
-    };
-    // The ledger of the log as it ran needs only the parts: built beside the input.
-    let (input, parts, actual) =
-        surface_passes::policy_input_and_parts(log, &surface, &meter, &scan, |parts| {
-            LedgerSummary::of(&Ledger::build(parts, prices))
-        });
-    let report = replay(log, &meter, &input, &settings, mode);
-    let sweep = what_if_sweep(log, &meter, &input, &parts, &settings, prices, &report);
-    Ok(PolicyRun {
-        report,
-        ranges: sweep.as_ref().map(|s| s.ranges),
-        ledger: Ledgers {
-            actual,
-            what_if: sweep.as_ref().map(|s| s.ledger.clone()),
-        },
-        estimate: sweep.as_ref().map(|s| s.basis.clone()),
-        figures: sweep.map(|s| s.figures),
-    })
-}
-
-/// The JSON document: the file, the report, then the ranges and ledgers.
-#[derive(Serialize)]
-struct Document<'a> {
-    file: &'a str,
-    prices: Option<String>,
-    skipped: &'a [Skipped],
-    #[serde(flatten)]
-    report: &'a PolicyReport,
-    ranges: Option<&'a Ranges>,
-    ledger: &'a Ledgers,
-    estimate: Option<&'a EstimateBasis>,
+    Ok(surface_reports::policy::policy_of(
+        log,
+        &settings::text_of(&options.settings),
+        Spelling::Flag,
+        prices,
+    )?)
 }
 
 /// Runs `policy`.
@@ -161,19 +95,16 @@ pub fn run(input: &Input, options: &PolicyOptions) -> anyhow::Result<u8> {
     let run = policy_of(&loaded.log, options, prices.as_ref())?;
     let file = input.file.display().to_string();
     if options.json {
-        print_json(&Document {
-            file: &file,
-            prices: options
-                .prices
-                .prices
-                .as_ref()
-                .map(|p| p.display().to_string()),
-            skipped: &loaded.skipped,
-            report: &run.report,
-            ranges: run.ranges.as_ref(),
-            ledger: &run.ledger,
-            estimate: run.estimate.as_ref(),
-        })?;
+        let prices_file = options
+            .prices
+            .prices
+            .as_ref()
+            .map(|p| p.display().to_string());
+        print_json(&surface_reports::policy::document(
+            &loaded.source(&file),
+            prices_file.as_deref(),
+            &run,
+        )?)?;
     } else {
         let text = if options.csv {
             csv::csv(&run.report)?

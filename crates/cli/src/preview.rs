@@ -54,19 +54,14 @@ pub fn run(input: &Input, args: PreviewOptions) -> anyhow::Result<u8> {
     let preview = preview_replace(&loaded.log, &surface, &meter, &req);
     let threshold = meter.threshold_at(surface.cursor(), args.meter.threshold_ratio);
     if args.json {
-        let mut doc = serde_json::to_value(&preview)?;
-        if let serde_json::Value::Object(map) = &mut doc {
-            map.insert(
-                "window".into(),
-                serde_json::json!(meter.window_at(surface.cursor())),
-            );
-            map.insert(
-                "threshold_ratio".into(),
-                serde_json::json!(args.meter.threshold_ratio),
-            );
-            map.insert("threshold".into(), serde_json::json!(threshold));
-            map.insert("skipped".into(), serde_json::json!(loaded.skipped));
-        }
+        let file = input.file.display().to_string();
+        let doc = surface_reports::preview::document(
+            &loaded.source(&file),
+            &preview,
+            &surface,
+            &meter,
+            args.meter.threshold_ratio,
+        )?;
         print_json(&doc)?;
     } else {
         let mut out = std::io::stdout().lock();

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::load::{describe_cursor, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::{Request, Surface, one_line, request_at, text_of_blocks};
+use surface_engine::{Request, Surface, one_line, text_of_blocks};
 
 /// Runs `request`.
 pub fn run(
@@ -19,35 +19,19 @@ pub fn run(
     let loaded = load(input, false)?;
     let log = &loaded.log;
     let meter = super::meter_of(log, &Surface::at_end(log));
-    let cursor = at.map_or(log.len(), |seq| log.cursor_for_seq(seq));
-    let mut scratch = Surface::new(log);
+    let file = input.file.display().to_string();
+    let source = loaded.source(&file);
     // Nothing to show is trouble (exit 2), not a finding: exit 1 means a judgement of the log.
-    let Some(request) = request_at(log, &meter, cursor, &mut scratch) else {
-        anyhow::bail!(
-            "{}: no model request (step/start) {}",
-            input.file.display(),
-            match at {
-                Some(seq) => format!("at or before seq {seq}"),
-                None => "in the log".to_string(),
-            }
-        );
-    };
-    let threshold = request
-        .context_window
-        .map(|w| surface_engine::meter::threshold(w, options.threshold_ratio));
+    let request = surface_reports::request::request_of(&source, &meter, at)?;
     if json {
-        let mut doc = serde_json::to_value(&request)?;
-        if let Value::Object(map) = &mut doc {
-            map.insert("at".into(), serde_json::json!(at));
-            map.insert(
-                "threshold_ratio".into(),
-                serde_json::json!(options.threshold_ratio),
-            );
-            map.insert("threshold".into(), serde_json::json!(threshold));
-            map.insert("skipped".into(), serde_json::json!(loaded.skipped));
-        }
-        print_json(&doc)?;
+        print_json(&surface_reports::request::document(
+            &source,
+            &request,
+            at,
+            options.threshold_ratio,
+        )?)?;
     } else {
+        let threshold = surface_reports::request::threshold(&request, options.threshold_ratio);
         write_human(&request, at, threshold)?;
     }
     Ok(EXIT_OK)

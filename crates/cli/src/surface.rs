@@ -2,13 +2,11 @@
 
 use std::io::Write as _;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::load::{Loaded, describe_cursor, load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_engine::{
-    EventIdx, EventLog, EventState, Meter, Surface, SurfaceOp, one_line, summarize,
-};
+use surface_engine::{EventIdx, EventLog, Meter, Surface, SurfaceOp, one_line, summarize};
 
 /// Runs `surface`.
 pub fn run(
@@ -26,7 +24,7 @@ pub fn run(
         loaded: &loaded,
         at,
         nodes: surface.nodes().collect(),
-        invalid: rejected_ops(log, &surface),
+        invalid: surface_reports::surface::rejected(log, &surface),
         meter: &meter,
         surface: &surface,
         threshold_ratio: options.threshold_ratio,
@@ -50,52 +48,16 @@ struct Shown<'a> {
     threshold_ratio: f64,
 }
 
-/// Every op rejected before the cursor, with why.
-fn rejected_ops(log: &EventLog, surface: &Surface) -> Vec<(EventIdx, String)> {
-    log.indices()
-        .take(surface.cursor())
-        .filter_map(|i| match surface.state(i) {
-            EventState::Invalid(reason) => {
-                let (s, e) = endpoints(log, i);
-                Some((i, reason.describe(s, e)))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 impl Shown<'_> {
-    /// The `--json` document (docs/check.md#surface).
+    /// The `--json` document (docs/check.md#surface), as surface-reports builds it.
     fn json(&self) -> Value {
-        let log = &self.loaded.log;
-        let (meter, cursor) = (self.meter, self.surface.cursor());
-        let figure = meter.at(cursor);
-        let nodes: Vec<Value> = self
-            .nodes
-            .iter()
-            .map(|&i| node_json(log, meter, i))
-            .collect();
-        let invalid: Vec<Value> = self
-            .invalid
-            .iter()
-            .map(|(i, reason)| json!({"seq": log.event(*i).seq, "type": log.type_name(*i), "reason": reason}))
-            .collect();
-        json!({
-            "at": self.at,
-            "mode": self.surface.mode().as_str(),
-            "nodes": nodes,
-            "invalid": invalid,
-            "repaired": self.loaded.repaired,
-            "skipped": self.loaded.skipped,
-            "tokens": {
-                "total": figure.total,
-                "surface": figure.surface,
-                "baseline_kind": figure.baseline_kind,
-                "window": meter.window_at(cursor),
-                "threshold_ratio": self.threshold_ratio,
-                "threshold": meter.threshold_at(cursor, self.threshold_ratio),
-            },
-        })
+        surface_reports::surface::document(
+            &self.loaded.source(""),
+            self.at,
+            self.surface,
+            self.meter,
+            self.threshold_ratio,
+        )
     }
 
     /// The human listing: a summary line, the fork's seed, one row per node, the rejected ops.
@@ -161,24 +123,6 @@ impl Shown<'_> {
     }
 }
 
-/// One node of the `--json` document.
-fn node_json(log: &EventLog, meter: &Meter, i: EventIdx) -> Value {
-    let e = log.event(i);
-    let mut v = json!({
-        "seq": e.seq,
-        "type": log.type_name(i),
-        "op": op_json(log.op(i)),
-        "tokens": meter.price(i),
-    });
-    if e.is_synthesized() {
-        v["synthesized"] = json!(true);
-    }
-    if e.is_seed() {
-        v["seed"] = json!(true);
-    }
-    v
-}
-
 /// One node's row of the human listing.
 fn node_row(log: &EventLog, i: EventIdx, tokens: u64) -> String {
     let e = log.event(i);
@@ -198,21 +142,4 @@ fn node_row(log: &EventLog, i: EventIdx, tokens: u64) -> String {
         "{seq:>7}  {:<18} {op:<16} {tokens:>7}  {summary}",
         log.type_name(i)
     )
-}
-
-fn endpoints(log: &EventLog, i: EventIdx) -> (u64, u64) {
-    match log.op(i) {
-        SurfaceOp::Replace { start, end } => (start, end),
-        _ => (0, 0),
-    }
-}
-
-/// The op as JSON: `"append"`, the replace object, `"malformed"` or null.
-pub fn op_json(op: SurfaceOp) -> Value {
-    match op {
-        SurfaceOp::None => Value::Null,
-        SurfaceOp::Append => json!("append"),
-        SurfaceOp::Replace { start, end } => json!({"op": "replace", "start": start, "end": end}),
-        SurfaceOp::Malformed(_) => json!("malformed"),
-    }
 }

@@ -132,7 +132,7 @@ pub fn run(options: &TuneOptions) -> anyhow::Result<u8> {
         surface_store::write_file_safely(target, html::page(&swept).as_bytes())?;
     }
     let text = if options.json {
-        let mut t = serde_json::to_vec_pretty(&outputs::json(&swept))?;
+        let mut t = serde_json::to_vec_pretty(&surface_reports::tune::document(&swept))?;
         t.push(b'\n');
         t
     } else if options.csv {

@@ -1,47 +1,12 @@
 //! `cost --requests`: every request's first change against the previous agent request
-//! (docs/cost.md) — in the JSON document as `requests` and the session's totals, as a
-//! table after the report, or as CSV with one row per request.
+//! (docs/cost.md) — as a table after the report, or as CSV with one row per request (the JSON
+//! document's `requests` and totals are surface-reports').
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
 use crate::csv_out::CsvWriter;
-use surface_analysis::cost::{
-    BreakCosts, CacheBreaks, LedgerParts, PriceTable, RequestChange, break_costs, money,
-};
-
-/// The JSON members `--requests` adds.
-#[derive(Serialize)]
-pub struct RequestsPart<'a> {
-    /// One per call.
-    requests: &'a [RequestChange],
-    /// Σ resent tokens.
-    resent_tokens: Option<u64>,
-    /// Σ resent tokens by cause.
-    resent_by_cause: &'a Option<BTreeMap<&'static str, u64>>,
-    /// Σ provider misses.
-    provider_miss: Option<u64>,
-    /// Their money, with a price file.
-    #[serde(flatten)]
-    costs: BreakCosts,
-}
-
-impl<'a> RequestsPart<'a> {
-    /// The part of `breaks`, priced by `prices` at `parts`' routes.
-    pub fn new(breaks: &'a CacheBreaks, parts: &LedgerParts, prices: Option<&PriceTable>) -> Self {
-        RequestsPart {
-            requests: &breaks.requests,
-            resent_tokens: breaks.resent_tokens,
-            resent_by_cause: &breaks.resent_by_cause,
-            provider_miss: breaks.provider_miss,
-            costs: prices.map_or_else(BreakCosts::default, |p| {
-                break_costs(breaks, &parts.routes, p)
-            }),
-        }
-    }
-}
+use surface_analysis::cost::money;
+use surface_reports::cost::RequestsPart;
 
 /// The columns of `cost --requests --csv`.
 pub const COLUMNS: [&str; 14] = [

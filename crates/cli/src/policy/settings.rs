@@ -1,71 +1,35 @@
-//! Reading the policy's settings from the command line: each flag's number, the exclusive
-//! pairs, and the engine's own checks — every refusal one line naming the flag.
-
-use anyhow::{anyhow, bail};
+//! The policy's settings from the command line: the flags handed to surface-reports, which reads
+//! each number, the exclusive pairs and the engine's own checks — every refusal one line
+//! naming the flag.
 
 use super::PolicySettingsArgs;
-use surface_analysis::policy::{PolicySettings, PrunerSettings, Retain, ValidSettings};
+use surface_analysis::policy::ValidSettings;
+use surface_reports::policy::{SettingsText, Spelling};
 
 /// The settings `options` give (the harness's defaults for the rest), checked against
-/// `window` when it is known.
+/// `window` when it is known; surface-reports reads them, naming each flag as spelled here.
 pub fn settings_of(
     options: &PolicySettingsArgs,
     window: Option<u64>,
 ) -> anyhow::Result<ValidSettings> {
-    let mut s = PolicySettings::default();
-    if let Some(t) = &options.threshold_ratio {
-        s.threshold_ratio = ratio("--threshold-ratio", t)?;
-    }
-    match (&options.retain_ratio, &options.retain_tokens) {
-        (Some(_), Some(_)) => {
-            bail!("--retain-ratio and --retain-tokens exclude each other: give one")
-        }
-        (Some(r), None) => s.retain = Retain::Ratio(ratio("--retain-ratio", r)?),
-        (None, Some(n)) => s.retain = Retain::Tokens(count("--retain-tokens", n)?),
-        (None, None) => {}
-    }
-    if let Some(k) = &options.compaction_retries {
-        s.compaction_retries = u32::try_from(count("--compaction-retries", k)?)
-            .map_err(|_| anyhow!("--compaction-retries: {k:?} is too large"))?;
-    }
-    match (options.no_prune, &options.prune) {
-        (true, Some(_)) => bail!("--no-prune and --prune exclude each other: give one"),
-        (true, None) => s.pruner = None,
-        (false, Some(text)) => s.pruner = Some(pruner(text)?),
-        (false, None) => {}
-    }
-    if let Some(text) = &options.summary_tokens {
-        s.summary_tokens = Some(count("--summary-tokens", text)?);
-    }
-    Ok(s.validate(window)?)
+    Ok(surface_reports::policy::settings_of(
+        &text_of(options),
+        window,
+        Spelling::Flag,
+    )?)
 }
 
-fn ratio(flag: &str, text: &str) -> anyhow::Result<f64> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|r| r.is_finite())
-        .ok_or_else(|| anyhow!("{flag}: {text:?} is not a number (e.g. 0.8)"))
-}
-
-fn count(flag: &str, text: &str) -> anyhow::Result<u64> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| anyhow!("{flag}: {text:?} is not a whole number of 0 or more"))
-}
-
-fn pruner(text: &str) -> anyhow::Result<PrunerSettings> {
-    let parts: Vec<&str> = text.split(',').collect();
-    let numbers: Option<Vec<u64>> = parts.iter().map(|p| p.trim().parse::<u64>().ok()).collect();
-    match numbers.as_deref() {
-        Some(&[threshold_chars, head_chars, tail_chars]) => Ok(PrunerSettings {
-            threshold_chars,
-            head_chars,
-            tail_chars,
-        }),
-        _ => bail!(
-            "--prune: {text:?} is not CHARS,HEAD,TAIL (three whole numbers, e.g. 8192,4096,1024)"
-        ),
+/// The flags as the text surface-reports reads.
+pub fn text_of(options: &PolicySettingsArgs) -> SettingsText {
+    SettingsText {
+        threshold_ratio: options.threshold_ratio.clone(),
+        retain_ratio: options.retain_ratio.clone(),
+        retain_tokens: options.retain_tokens.clone(),
+        compaction_retries: options.compaction_retries.clone(),
+        no_prune: options.no_prune,
+        prune: options.prune.clone(),
+        summary_tokens: options.summary_tokens.clone(),
+        what_if: options.what_if,
     }
 }
 

@@ -1,42 +1,9 @@
-//! `tune --json` (the document docs/tune.md describes) and `tune --csv` (one row per
-//! setting: each figure's likely, min and max).
-
-use serde_json::{Map, Value, json};
+//! `tune --csv` (one row per setting: each figure's likely, min and max); `tune --json` is
+//! surface-reports' document (docs/tune.md).
 
 use super::sweep::Sweep;
 use crate::csv_out::{Cell, CsvWriter};
 use surface_analysis::policy::tune::{Span, TuneRow, pruner_name};
-
-/// The JSON document.
-pub fn json(s: &Sweep) -> Value {
-    let grid: Map<String, Value> = s
-        .grid
-        .axes
-        .iter()
-        .map(|(axis, values)| (axis.name().to_string(), json!(values)))
-        .collect();
-    json!({
-        "sessions": s.sessions,
-        "skipped": s.skipped,
-        "unreadable": s.unreadable,
-        "objective": s.objective,
-        "currency": s.currency,
-        "grid": grid,
-        "left_out": s.left_out,
-        "constraints": {
-            "max_over_window": s.constraints.max_over_window,
-            "max_over_threshold": s.constraints.max_over_threshold,
-        },
-        "baseline": s.baseline,
-        "settings": s.rows,
-        "frontier": s.choice.frontier,
-        "recommended": s.choice.recommended,
-        "why": s.choice.why,
-        "saving": s.choice.saving,
-        "indistinguishable": s.choice.indistinguishable,
-        "sessions_list": s.sessions_list,
-    })
-}
 
 /// The figures of a row, by name, in the order the CSV and the table show them.
 pub fn figures(row: &TuneRow) -> [(&'static str, Option<Span>); 14] {

@@ -1,59 +1,18 @@
 //! The sweep behind every form of `tune`'s report: the sessions under the paths read once
-//! each, every setting of the grid weighed on each, the rows summed, the settings some
-//! session's window forbids left out, the baseline, the frontier and the recommendation.
-
-use std::path::PathBuf;
+//! each and every setting of the grid weighed on each; surface-reports sums the rows (the
+//! settings some session's window forbids left out) beside the baseline, the frontier and the
+//! recommendation.
 
 use crate::Input;
 use crate::fleet::sessions::{Fleet, Outcome, Row, each_session, one_session};
 use surface_analysis::cost::PriceTable;
-use surface_analysis::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
+use surface_analysis::policy::tune::{Constraints, Grid, Objective};
 use surface_passes::{TunedSession, tune_session};
+use surface_reports::tune::{Plan, SessionLine, Weighed, sum};
+
+pub use surface_reports::tune::Sweep;
 
 use super::TuneOptions;
-
-/// One session file's line in `sessions_list`.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct SessionLine {
-    /// The file.
-    pub file: PathBuf,
-    /// The session in a file of several.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Why it was not swept, or `null`.
-    pub error: Option<String>,
-    /// The records its reader skipped.
-    pub skipped: Vec<surface_engine::Skipped>,
-}
-
-/// A sweep's result.
-#[derive(Clone, Debug)]
-pub struct Sweep {
-    /// Sessions swept.
-    pub sessions: usize,
-    /// Special files skipped.
-    pub skipped: usize,
-    /// Files and sessions that could not be read.
-    pub unreadable: usize,
-    /// The objective.
-    pub objective: Objective,
-    /// The price file's currency.
-    pub currency: Option<String>,
-    /// The grid.
-    pub grid: Grid,
-    /// Settings left out: forbidden by the policy, or by some session's window.
-    pub left_out: usize,
-    /// The sessions as they ran.
-    pub baseline: TuneRow,
-    /// One row per setting swept, in grid order.
-    pub rows: Vec<TuneRow>,
-    /// The frontier and the recommendation.
-    pub choice: Choice,
-    /// Every session file and its error.
-    pub sessions_list: Vec<SessionLine>,
-    /// The constraints the recommendation kept.
-    pub constraints: Constraints,
-}
 
 /// Sweeps `grid` over the sessions under `options.paths`.
 pub fn sweep(
@@ -80,50 +39,27 @@ pub fn sweep(
             rows.push(one_session(&input, work));
         }
     }
-    let mut sums: Vec<Option<TuneRow>> = settings
-        .iter()
-        .map(|s| Some(TuneRow::new(Some(s))))
-        .collect();
-    let mut baseline = TuneRow::new(None);
-    for tuned in rows.iter().filter_map(|r| r.done()) {
-        baseline.add(&tuned.baseline);
-        for (sum, figures) in sums.iter_mut().zip(&tuned.settings) {
-            match (sum.as_mut(), figures) {
-                (Some(row), Some(f)) => row.add(f),
-                // A setting one session's window forbids is no setting for the fleet.
-                _ => *sum = None,
-            }
-        }
-    }
-    let kept: Vec<TuneRow> = sums.into_iter().flatten().collect();
-    let left_out = expanded.left_out + settings.len() - kept.len();
-    let choice = choose(objective, &kept, &baseline, constraints);
-    Ok(Sweep {
-        sessions: baseline.sessions,
-        skipped: rows
-            .iter()
-            .filter(|r| matches!(r.outcome, Outcome::Skipped(_)))
-            .count(),
-        unreadable: rows
-            .iter()
-            .filter(|r| matches!(r.outcome, Outcome::Unreadable(_)))
-            .count(),
-        objective,
-        currency: prices.map(|p| p.currency.clone()),
-        grid: grid.clone(),
-        left_out,
-        baseline,
-        rows: kept,
-        choice,
-        sessions_list: rows
-            .iter()
-            .map(|r| SessionLine {
-                file: r.file.clone(),
-                session: r.session.clone(),
+    let weighed: Vec<Weighed> = rows
+        .into_iter()
+        .map(|r| Weighed {
+            line: SessionLine {
                 error: r.error().map(str::to_string),
-                skipped: r.skipped.clone(),
-            })
-            .collect(),
-        constraints: *constraints,
-    })
+                file: r.file,
+                session: r.session,
+                skipped: r.skipped,
+            },
+            skipped: matches!(r.outcome, Outcome::Skipped(_)),
+            tuned: match r.outcome {
+                Outcome::Done(tuned) => Some(tuned),
+                _ => None,
+            },
+        })
+        .collect();
+    let plan = Plan {
+        grid,
+        objective,
+        constraints,
+        currency: prices.map(|p| p.currency.clone()),
+    };
+    Ok(sum(&plan, &weighed))
 }

@@ -1,0 +1,128 @@
+//! Bounding an answer: payload strings longer than [`LONG_STRING`] bytes shortened with their
+//! full length stated, then the document's list cut at a whole item so that the answer stays
+//! within `max_bytes`, with a `next_cursor` naming the first item left out. Walking the
+//! cursors returns every item once: a page starts exactly where the previous one stopped.
+
+use serde_json::Value;
+
+use crate::ToolError;
+
+/// Payload strings longer than this many bytes are shortened.
+pub const LONG_STRING: usize = 4096;
+/// The default bound of one answer, in bytes of JSON.
+pub const DEFAULT_MAX_BYTES: usize = 64 * 1024;
+
+/// `text` cut to [`LONG_STRING`] bytes (at a character boundary) and its full length stated.
+pub fn shortened(text: &str) -> String {
+    let mut end = LONG_STRING;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… [shortened: {} bytes in all]", &text[..end], text.len())
+}
+
+/// Every string in `value` longer than [`LONG_STRING`] bytes, shortened in place.
+pub fn shorten_strings(value: &mut Value) {
+    match value {
+        Value::String(s) if s.len() > LONG_STRING => *s = shortened(s),
+        Value::Array(items) => items.iter_mut().for_each(shorten_strings),
+        Value::Object(map) => map.values_mut().for_each(shorten_strings),
+        _ => {}
+    }
+}
+
+/// Where a page starts: `cursor` as [`page`] gave it (none: the first item).
+pub fn start_of(cursor: Option<&str>) -> Result<usize, ToolError> {
+    match cursor {
+        None => Ok(0),
+        Some(c) => c
+            .parse::<usize>()
+            .map_err(|_| ToolError::Cursor(c.to_string())),
+    }
+}
+
+/// One page of `doc`: its list `key` from `cursor` on, as many whole items as keep the
+/// answer within `max_bytes` (one at least), and `next_cursor` when some are left. A
+/// document without a list is whole (a cursor for it is refused).
+pub fn page(
+    mut doc: Value,
+    key: Option<&str>,
+    cursor: Option<&str>,
+    max_bytes: usize,
+) -> Result<Value, ToolError> {
+    let start = start_of(cursor)?;
+    let Some(key) = key else {
+        return match cursor {
+            Some(c) => Err(ToolError::Cursor(c.to_string())),
+            None => Ok(doc),
+        };
+    };
+    let Some(Value::Array(items)) = doc.get_mut(key).map(Value::take) else {
+        return Ok(doc);
+    };
+    if start > items.len() || (start == items.len() && start > 0) {
+        return Err(ToolError::Cursor(start.to_string()));
+    }
+    // The rest of the document, the list's brackets and the cursor's member.
+    let mut bytes = doc.to_string().len() + 32;
+    let mut kept = Vec::new();
+    let mut next = None;
+    for (k, item) in items.into_iter().enumerate().skip(start) {
+        let size = item.to_string().len() + 1;
+        if !kept.is_empty() && bytes + size > max_bytes {
+            next = Some(k);
+            break;
+        }
+        bytes += size;
+        kept.push(item);
+    }
+    doc[key] = Value::Array(kept);
+    if let Some(next) = next {
+        doc["next_cursor"] = Value::String(next.to_string());
+    }
+    Ok(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_cursor_walk_returns_every_item_once() {
+        let items: Vec<Value> = (0..500)
+            .map(|i| json!({"seq": i, "pad": "x".repeat(i % 37)}))
+            .collect();
+        let doc = json!({"file": "f", "nodes": items});
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let p = page(doc.clone(), Some("nodes"), cursor.as_deref(), 2_000).unwrap();
+            assert!(p.to_string().len() <= 2_000, "{}", p.to_string().len());
+            seen.extend(
+                p["nodes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n["seq"].as_u64().unwrap()),
+            );
+            match p.get("next_cursor") {
+                Some(c) => cursor = Some(c.as_str().unwrap().to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(seen, (0..500).collect::<Vec<u64>>());
+        assert!(page(doc.clone(), Some("nodes"), Some("x"), 10).is_err());
+        assert!(page(doc, Some("nodes"), Some("501"), 10).is_err());
+    }
+
+    #[test]
+    fn long_strings_are_shortened_with_their_length() {
+        let mut v = json!({"a": ["é".repeat(3000)], "b": "short"});
+        shorten_strings(&mut v);
+        let a = v["a"][0].as_str().unwrap();
+        assert!(a.ends_with("[shortened: 6000 bytes in all]"), "{a}");
+        assert!(a.len() < LONG_STRING + 64);
+        assert_eq!(v["b"], "short");
+    }
+}
