@@ -259,7 +259,6 @@ pub enum Command {
     /// tools an agent can call, reading only under the roots (docs/mcp.md).
     // The binary serves it (surface-mcp); this crate only reads its arguments. Hidden from the
     // list of commands until README.md's synopsis names it (a scenario test holds the two equal).
-    #[command(hide = true)]
     Mcp {
         #[command(flatten)]
         options: McpOptions,
