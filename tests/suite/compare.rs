@@ -537,6 +537,37 @@ fn compare_json_is_the_document_of_section_12() {
 }
 
 #[test]
+fn compare_says_why_each_runs_cache_missed_as_cost_requests_does() {
+    let out = run(&["compare", P01, P02, "--json", "--prices", PRICES]);
+    expect_exit(&out, 0);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let mut lines = Vec::new();
+    for (side, file) in [("a", P01), ("b", P02)] {
+        let single = run(&["cost", file, "--requests", "--json", "--prices", PRICES]);
+        let single: Value = serde_json::from_str(&stdout(&single)).unwrap();
+        let got = &doc["cache_misses"][side];
+        for key in [
+            "resent_tokens",
+            "resent_by_cause",
+            "provider_miss",
+            "resent_cost",
+        ] {
+            assert_eq!(got[key], single[key], "{side}: {key}");
+        }
+        assert!(got["resent_by_cause"]["replace"].as_u64().unwrap() > 0);
+        lines.push(format!(
+            "why {}'s cache missed — resent: {} tokens",
+            side.to_uppercase(),
+            got["resent_tokens"]
+        ));
+    }
+    let text = stdout(&run(&["compare", P01, P02]));
+    for line in lines {
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+}
+
+#[test]
 fn the_report_names_the_divergence_the_turns_and_the_cheaper_run() {
     let out = run(&["compare", P01, P02]);
     assert_eq!(out.status.code(), Some(0));

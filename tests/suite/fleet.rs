@@ -156,6 +156,58 @@ fn every_cost_row_equals_cost_file_on_that_file() {
     assert!(doc["totals"]["cost"].is_null());
 }
 
+/// The members of the cache breaks' totals (docs/cost.md#why-the-cache-missed).
+const BREAK_TOTALS: [&str; 6] = [
+    "resent_tokens",
+    "resent_by_cause",
+    "provider_miss",
+    "resent_cost_by_cause",
+    "resent_cost",
+    "provider_miss_cost",
+];
+
+#[test]
+fn every_cost_rows_cache_misses_are_cost_requests_totals_and_the_fleets_add_up() {
+    let dir = fixture_folder();
+    let prices = prices();
+    let doc = json_of(&["cost", s(dir.path()), "--prices", &prices, "--json"], 0);
+    let (mut resent, mut replace, mut missed, mut money) = (0, 0, 0, 0.0);
+    for row in doc["sessions"].as_array().unwrap() {
+        let file = row["file"].as_str().unwrap();
+        let single = json_of(
+            &["cost", file, "--requests", "--prices", &prices, "--json"],
+            0,
+        );
+        for key in BREAK_TOTALS {
+            assert_eq!(row[key], single[key], "{file}: {key}");
+        }
+        let by_cause = row["resent_by_cause"].as_object().unwrap();
+        let sum: u64 = by_cause.values().map(|v| v.as_u64().unwrap()).sum();
+        assert_eq!(Some(sum), row["resent_tokens"].as_u64(), "{file}");
+        resent += sum;
+        replace += by_cause["replace"].as_u64().unwrap();
+        missed += row["provider_miss"].as_u64().unwrap();
+        money += row["resent_cost"].as_f64().unwrap();
+    }
+    let totals = &doc["totals"];
+    assert!(replace > 0 && resent > replace, "p01 also breaks on a tool");
+    assert_eq!(totals["resent_tokens"], resent);
+    assert_eq!(totals["resent_by_cause"]["replace"], replace);
+    assert_eq!(totals["provider_miss"], missed);
+    assert!((totals["resent_cost"].as_f64().unwrap() - money).abs() < 1e-9);
+    let (_, text, _) = run_texts(&["cost", s(dir.path())]);
+    let line = format!("over the caching sessions: resent: {resent} tokens — replace {replace}");
+    assert!(text.contains(&line), "{text}");
+    // The CSV's by-cause columns are the JSON's.
+    let (_, csv, _) = run_texts(&["cost", s(dir.path()), "--csv"]);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = header.iter().position(|&h| h == "resent_replace").unwrap();
+    let csv_replace: u64 = (csv.lines().skip(1))
+        .map(|l| l.split(',').nth(col).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(csv_replace, replace);
+}
+
 #[test]
 fn the_reports_have_a_row_per_session_and_the_totals() {
     let dir = fixture_folder();

@@ -6,7 +6,7 @@
 mod csv;
 mod human;
 mod prices;
-mod requests;
+pub mod requests;
 
 use std::io::Write as _;
 

@@ -9,7 +9,7 @@ use surface_analysis::audit::{LostTerms, audit_scanned};
 use surface_analysis::compare::{
     Analysed, Split, analyse_parts, end_split, first_split, first_split_in, shared_len,
 };
-use surface_analysis::cost::{Ledger, PriceTable, parts_with};
+use surface_analysis::cost::{BreakTotals, Ledger, PriceTable, cache_breaks, parts_with};
 use surface_engine::compactions::{Scan, scan_compactions};
 use surface_engine::{EventLog, Meter, Surface};
 
@@ -90,11 +90,18 @@ fn analyse_scanned(
     ratio: f64,
     prices: Option<&PriceTable>,
 ) -> Analysed {
-    let (audit, ledger) = rayon::join(
+    let (audit, (ledger, cache_misses)) = rayon::join(
         || audit_scanned(log, surface, meter, ratio, scan, LostTerms::Skipped),
-        || Ledger::build(&parts_with(log, surface, meter, scan), prices),
+        || {
+            let parts = parts_with(log, surface, meter, scan);
+            let breaks = cache_breaks(log, surface, meter, &parts);
+            (
+                Ledger::build(&parts, prices),
+                BreakTotals::of(&breaks, &parts.routes, prices),
+            )
+        },
     );
-    analyse_parts(log, meter, &audit, &ledger)
+    analyse_parts(log, meter, &audit, &ledger, cache_misses)
 }
 
 #[cfg(test)]

@@ -2,13 +2,12 @@
 //! cache hit rate, every compaction's balance); the price file read for every priced
 //! document.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 use surface_analysis::cost::{
-    BreakCosts, CacheBreaks, Ledger, LedgerParts, PriceTable, RequestChange, break_costs,
+    BreakTotals, CacheBreaks, Ledger, LedgerParts, PriceTable, RequestChange,
 };
 
 use crate::{ReportError, Source};
@@ -31,15 +30,9 @@ pub fn read_prices(path: &Path) -> Result<PriceTable, ReportError> {
 pub struct RequestsPart<'a> {
     /// One per call.
     pub requests: &'a [RequestChange],
-    /// Σ resent tokens.
-    pub resent_tokens: Option<u64>,
-    /// Σ resent tokens by cause.
-    pub resent_by_cause: &'a Option<BTreeMap<&'static str, u64>>,
-    /// Σ provider misses.
-    pub provider_miss: Option<u64>,
-    /// Their money, with a price file.
+    /// Their sums, and their money with a price file.
     #[serde(flatten)]
-    pub costs: BreakCosts,
+    pub totals: BreakTotals,
 }
 
 impl<'a> RequestsPart<'a> {
@@ -47,12 +40,7 @@ impl<'a> RequestsPart<'a> {
     pub fn new(breaks: &'a CacheBreaks, parts: &LedgerParts, prices: Option<&PriceTable>) -> Self {
         RequestsPart {
             requests: &breaks.requests,
-            resent_tokens: breaks.resent_tokens,
-            resent_by_cause: &breaks.resent_by_cause,
-            provider_miss: breaks.provider_miss,
-            costs: prices.map_or_else(BreakCosts::default, |p| {
-                break_costs(breaks, &parts.routes, p)
-            }),
+            totals: BreakTotals::of(breaks, &parts.routes, prices),
         }
     }
 }

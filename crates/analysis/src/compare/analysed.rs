@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::position::{Position, Positions};
 use super::row::{Row, add_money};
 use crate::audit::{Audit, ReplaceKind, audit_without_terms};
-use crate::cost::{CallKind, Ledger, PriceTable, ledger_of};
+use crate::cost::{BreakTotals, CallKind, Ledger, PriceTable, cache_breaks, parts_of};
 use surface_engine::{EventIdx, EventLog, Meter, Surface};
 
 /// One agent call, where it lies and what it cost.
@@ -56,10 +56,13 @@ pub struct Analysed {
     pub threshold_ratio: f64,
     /// The context window in force at the end.
     pub window: Option<u64>,
+    /// Why the cache missed: the resent tokens by cause and the provider misses
+    /// (docs/cost.md#why-the-cache-missed).
+    pub cache_misses: BreakTotals,
 }
 
 /// Analyses one run. `surface` must be processed to the end and `meter` built from it (as for
-/// [`audit_without_terms`] and [`ledger_of`], which this runs); `ratio` is the threshold ratio.
+/// [`audit_without_terms`] and the ledger, which this builds); `ratio` is the threshold ratio.
 pub fn analyse(
     log: &EventLog,
     surface: &Surface,
@@ -68,12 +71,21 @@ pub fn analyse(
     prices: Option<&PriceTable>,
 ) -> Analysed {
     let audit = audit_without_terms(log, surface, meter, ratio);
-    let ledger = ledger_of(log, surface, meter, prices);
-    analyse_parts(log, meter, &audit, &ledger)
+    let parts = parts_of(log, surface, meter);
+    let ledger = Ledger::build(&parts, prices);
+    let breaks = cache_breaks(log, surface, meter, &parts);
+    let cache_misses = BreakTotals::of(&breaks, &parts.routes, prices);
+    analyse_parts(log, meter, &audit, &ledger, cache_misses)
 }
 
-/// [`analyse`] from an audit and a ledger the caller already has.
-pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledger) -> Analysed {
+/// [`analyse`] from an audit, a ledger and its cache breaks' totals the caller already has.
+pub fn analyse_parts(
+    log: &EventLog,
+    meter: &Meter,
+    audit: &Audit,
+    ledger: &Ledger,
+    cache_misses: BreakTotals,
+) -> Analysed {
     let positions = Positions::build(log);
     let priced = ledger.currency.is_some();
     let caching = ledger.caching;
@@ -119,6 +131,7 @@ pub fn analyse_parts(log: &EventLog, meter: &Meter, audit: &Audit, ledger: &Ledg
         currency: ledger.currency.clone(),
         threshold_ratio: audit.threshold_ratio,
         window: audit.window,
+        cache_misses,
     }
 }
 

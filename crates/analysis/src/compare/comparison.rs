@@ -9,6 +9,7 @@ use super::divergence::{DivergenceKind, Split, first_split};
 use super::position::Position;
 use super::row::{Difference, Ratio, Row};
 
+use crate::cost::BreakTotals;
 use surface_engine::{EventIdx, EventLog, summarize_with_op};
 
 /// One run for [`compare`]: its log and its analysis.
@@ -152,6 +153,17 @@ pub struct Comparison {
     pub turns: Vec<TurnPair>,
     /// The session totals.
     pub totals: Totals,
+    /// Why each run's cache missed: resent tokens by cause, provider misses.
+    pub cache_misses: CacheMisses,
+}
+
+/// Both runs' cache breaks summed (docs/cost.md#why-the-cache-missed).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CacheMisses {
+    /// A's.
+    pub a: BreakTotals,
+    /// B's.
+    pub b: BreakTotals,
 }
 
 /// Compares two analysed runs.
@@ -167,6 +179,10 @@ pub fn compare_split(a: Side<'_>, b: Side<'_>, split: Option<Split>) -> Comparis
         first_divergence,
         turns: align(a.analysed, b.analysed),
         totals: Totals::of(&a.analysed.total, &b.analysed.total),
+        cache_misses: CacheMisses {
+            a: a.analysed.cache_misses.clone(),
+            b: b.analysed.cache_misses.clone(),
+        },
     }
 }
 

@@ -22,7 +22,8 @@ pub use alignment::{CallPair, TurnPair, align};
 pub use analysed::{Analysed, CallFigures, analyse, analyse_parts};
 pub use columns::{FIGURE_COLUMNS, FigureColumn, MISSING, SUMMARIZER_TOKENS_COLUMN, signed};
 pub use comparison::{
-    Cheaper, Comparison, Divergence, Measure, Run, Side, Totals, compare, compare_split,
+    CacheMisses, Cheaper, Comparison, Divergence, Measure, Run, Side, Totals, compare,
+    compare_split,
 };
 pub use divergence::{DivergenceKind, Split, end_split, first_split, first_split_in, shared_len};
 pub use position::{Position, Positions};

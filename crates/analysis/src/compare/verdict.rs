@@ -171,6 +171,10 @@ mod tests {
             first_divergence: None,
             turns: Vec::new(),
             totals: Totals::of(&a, &b),
+            cache_misses: crate::compare::CacheMisses {
+                a: Default::default(),
+                b: Default::default(),
+            },
         }
     }
 

@@ -9,6 +9,7 @@
 
 mod balance;
 mod break_costs;
+mod break_totals;
 mod cache;
 mod cache_breaks;
 mod calls;
@@ -31,6 +32,7 @@ pub(crate) mod tests;
 
 pub use balance::{Balance, BalanceInput, Pricing, balance};
 pub use break_costs::{BreakCosts, break_costs};
+pub use break_totals::BreakTotals;
 pub use cache::{Gap, charged, gap_at, lost_between, median, noise};
 pub use cache_breaks::{CacheBreaks, RequestChange, cache_breaks};
 pub use calls::{Call, CallKind, Route, Routes, agent_calls, summarizer_calls};

@@ -1,10 +1,11 @@
 //! The `compare` report for a reader: both runs, the first divergence with both events in one
 //! line each (the timeline's summaries), a table per turn (A, B, B − A), the totals with B / A,
-//! and one line that says which run was cheaper and why.
+//! why each run's cache missed, and one line that says which run was cheaper and why.
 
 use std::fmt::Write as _;
 
 use super::{Report, Run};
+use crate::cost::requests::resent_line;
 use surface_analysis::compare::{
     Difference, Divergence, DivergenceKind, FIGURE_COLUMNS, FigureColumn, MISSING, Position, Ratio,
     Row, SUMMARIZER_TOKENS_COLUMN, TurnPair, cheaper_line,
@@ -34,9 +35,20 @@ pub fn human(report: &Report<'_>) -> String {
     out.push('\n');
     table(&mut out, report);
     out.push('\n');
+    cache_miss_lines(&mut out, report);
     out.push_str(&cheaper_line(report.comparison, report.currency));
     out.push('\n');
     out
+}
+
+/// Why each run's cache missed: its resent tokens by cause and its provider misses.
+fn cache_miss_lines(out: &mut String, report: &Report<'_>) {
+    let misses = &report.comparison.cache_misses;
+    for (name, totals) in [("A", &misses.a), ("B", &misses.b)] {
+        let line = resent_line(totals, report.currency)
+            .unwrap_or_else(|| "the provider reports no cache reads".to_string());
+        let _ = writeln!(out, "why {name}'s cache missed — {line}");
+    }
 }
 
 fn run_line(out: &mut String, name: &str, run: &Run) {

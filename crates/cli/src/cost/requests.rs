@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::csv_out::CsvWriter;
-use surface_analysis::cost::money;
+use surface_analysis::cost::{BreakTotals, money};
 use surface_reports::cost::RequestsPart;
 
 /// The columns of `cost --requests --csv`.
@@ -75,15 +75,27 @@ pub fn human(part: &RequestsPart<'_>, currency: Option<&str>) -> String {
             dash(r.provider_miss),
         );
     }
-    let Some(by_cause) = part.resent_by_cause else {
-        out.push_str(
+    match resent_line(&part.totals, currency) {
+        Some(line) => {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        None => out.push_str(
             "the provider reports no cache reads: resent tokens and misses are not shown\n",
-        );
-        return out;
-    };
-    let costs = part.costs.resent_cost_by_cause.as_ref();
+        ),
+    }
+    out
+}
+
+/// One line of `totals`: the resent tokens with their causes, the provider misses, and with a
+/// currency their money ("unpriced" when a price is missing); `None` when nothing reports cache
+/// reads. `cost FILE --requests`, `cost DIR` and `compare` print it.
+pub fn resent_line(totals: &BreakTotals, currency: Option<&str>) -> Option<String> {
+    let by_cause = totals.resent_by_cause.as_ref()?;
+    let costs = totals.costs.resent_cost_by_cause.as_ref();
     let priced = |c: Option<f64>| match (c, currency) {
         (Some(c), Some(cur)) => format!(" ({} {cur})", money(c)),
+        (None, Some(_)) => " (unpriced)".to_string(),
         _ => String::new(),
     };
     let causes: Vec<String> = by_cause
@@ -94,18 +106,16 @@ pub fn human(part: &RequestsPart<'_>, currency: Option<&str>) -> String {
             format!("{k} {t}{}", priced(cost))
         })
         .collect();
-    let _ = writeln!(
-        out,
+    Some(format!(
         "resent: {} tokens{} — {}; provider misses: {} tokens{}",
-        part.resent_tokens.unwrap_or_default(),
-        priced(part.costs.resent_cost),
+        totals.resent_tokens.unwrap_or_default(),
+        priced(totals.costs.resent_cost),
         if causes.is_empty() {
             "none".to_string()
         } else {
             causes.join(", ")
         },
-        part.provider_miss.unwrap_or_default(),
-        priced(part.costs.provider_miss_cost),
-    );
-    out
+        totals.provider_miss.unwrap_or_default(),
+        priced(totals.costs.provider_miss_cost),
+    ))
 }

@@ -10,23 +10,23 @@ use std::io::Write as _;
 use serde::Serialize;
 use serde_json::json;
 
+use super::cost_row::CostRow;
 use super::ledger_sums::LedgerSums;
 use super::sessions::{Fleet, each_session};
 use super::table::table;
 use crate::cost::PriceOptions;
+use crate::cost::requests::resent_line;
 use crate::csv_out::Cell;
 use crate::dir::plural;
 use crate::load::write_context;
 use crate::{EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, Input, print_json};
-use surface_analysis::cost::{LedgerSummary, ledger_of};
-use surface_analysis::cost::{money, money_or_unpriced, signed_money};
-use surface_engine::Surface;
+use surface_analysis::cost::{BreakTotals, Cause, money, money_or_unpriced, signed_money};
 
 /// Unpriced sessions the summary line names before it only counts the rest.
 const UNPRICED_NAMED: usize = 10;
 
 /// The `--csv` columns, in order.
-pub const CSV_COLUMNS: [&str; 19] = [
+pub const CSV_COLUMNS: [&str; 29] = [
     "file",
     "session",
     "error",
@@ -46,6 +46,16 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "prompt_saved",
     "cache_lost",
     "balance",
+    "resent_tokens",
+    "resent_model",
+    "resent_system",
+    "resent_tools",
+    "resent_replace",
+    "resent_edit",
+    "resent_insert",
+    "resent_none",
+    "provider_miss",
+    "resent_cost",
 ];
 
 /// The fleet's totals: sessions, and their ledgers summed.
@@ -58,6 +68,8 @@ struct CostFleetTotals {
     unpriced_files: Vec<String>,
     #[serde(flatten)]
     ledger: LedgerSums,
+    #[serde(flatten)]
+    cache_misses: BreakTotals,
 }
 
 /// Runs `cost DIR` (`json` / `csv`: the output's form).
@@ -69,14 +81,7 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     let prices = options.read()?;
     let fleet = each_session(input, jobs, "cost", |log| {
-        let surface = Surface::at_end(log);
-        let meter = crate::meter_of(log, &surface);
-        Ok(LedgerSummary::of(&ledger_of(
-            log,
-            &surface,
-            &meter,
-            prices.as_ref(),
-        )))
+        Ok(CostRow::of(log, prices.as_ref()))
     })?;
     let mut totals = CostFleetTotals {
         unreadable: fleet.unreadable(),
@@ -85,8 +90,9 @@ pub fn run(
     };
     for (r, row) in fleet.rows.iter().filter_map(|r| Some((r, r.done()?))) {
         totals.sessions += 1;
-        totals.ledger.add(row);
-        if row.currency.is_some() && row.totals.all.cost.is_none() {
+        totals.ledger.add(&row.ledger);
+        (totals.cache_misses).add(&row.cache_misses, prices.is_some());
+        if row.ledger.currency.is_some() && row.ledger.totals.all.cost.is_none() {
             totals.unpriced_files.push(r.label());
         }
     }
@@ -129,7 +135,7 @@ fn opt_signed(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), signed_money)
 }
 
-fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> String {
+fn human(input: &Input, fleet: &Fleet<CostRow>, t: &CostFleetTotals) -> String {
     let priced = t.ledger.currency.is_some();
     let mut header = vec![
         "session",
@@ -142,6 +148,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
         "summaries",
         "prunes",
         "cache lost",
+        "resent",
         "prompt saved",
     ];
     if priced {
@@ -150,10 +157,11 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
     let mut rows = Vec::new();
     let mut errors = String::new();
     for r in &fleet.rows {
-        let Some(l) = r.done() else {
+        let Some(row) = r.done() else {
             errors.push_str(&r.error_line());
             continue;
         };
+        let l = &row.ledger;
         let (s, c) = (&l.totals, &l.compaction_totals);
         let mut cells = vec![
             r.label(),
@@ -166,6 +174,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
             c.summaries.to_string(),
             c.prunes.to_string(),
             opt(c.cache_lost),
+            opt(row.cache_misses.resent_tokens),
             c.prompt_saved.to_string(),
         ];
         if priced {
@@ -185,6 +194,7 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
         l.summaries.to_string(),
         l.prunes.to_string(),
         opt(l.cache_lost),
+        opt(t.cache_misses.resent_tokens),
         l.prompt_saved.to_string(),
     ];
     if priced {
@@ -208,6 +218,11 @@ fn human(input: &Input, fleet: &Fleet<LedgerSummary>, t: &CostFleetTotals) -> St
     } else {
         format!(" ({})", extra.join(", "))
     };
+    if let Some(line) = resent_line(&t.cache_misses, l.currency.as_deref()) {
+        out.push_str(&format!(
+            "why the cache missed, over the caching sessions: {line}\n"
+        ));
+    }
     let money_line = money_line(t);
     out.push_str(&format!(
         "{} under {}{extra}: {} agent and {} summarizer calls, {} prompt tokens; {} summaries and {} prunes saved {} prompt tokens{}{money_line}\n",
@@ -269,9 +284,11 @@ fn money_line(t: &CostFleetTotals) -> String {
 }
 
 /// A read session's cells of `cost DIR --csv`, after its file, session and error.
-fn cost_cells(l: &LedgerSummary) -> Vec<Cell<'_>> {
+fn cost_cells(row: &CostRow) -> Vec<Cell<'_>> {
+    let (l, m) = (&row.ledger, &row.cache_misses);
     let (s, c) = (&l.totals.all, &l.compaction_totals);
-    vec![
+    let by_cause = m.resent_by_cause.as_ref();
+    let mut cells = vec![
         l.totals.agent.calls.into(),
         l.totals.summarizer.calls.into(),
         s.uncached.into(),
@@ -288,5 +305,12 @@ fn cost_cells(l: &LedgerSummary) -> Vec<Cell<'_>> {
         c.prompt_saved.into(),
         c.cache_lost.into(),
         c.balance.into(),
-    ]
+        m.resent_tokens.into(),
+    ];
+    cells.extend(
+        (Cause::ALL.iter()).map(|k| Cell::from(by_cause.and_then(|b| b.get(k.as_str()).copied()))),
+    );
+    cells.push(m.provider_miss.into());
+    cells.push(m.costs.resent_cost.into());
+    cells
 }

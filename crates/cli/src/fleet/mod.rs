@@ -3,6 +3,7 @@
 //! terminal, one row per session and the fleet's totals.
 
 pub mod cost_dir;
+mod cost_row;
 mod ledger_sums;
 pub mod policy_dir;
 mod policy_totals;
