@@ -4,8 +4,9 @@
     python3 benches/mcp_timing.py target/release/surface-viewer /tmp/sv-logs/harness.jsonl
 
 Prints the command line's `check --json` (best of three), then on one server: the first
-`check` call (reads the log), the same call again (the cached document), `surface`, `audit` and
-`events` on the cached log, and the server's peak memory.
+`check` call (reads the log), the same call again (the cached document), then every other tool
+on the cached log (a new document each, and some again from the cache), `sessions` of the file
+and of its folder, and the server's peak memory.
 """
 
 import json
@@ -46,13 +47,27 @@ def main(binary, log):
     request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                            "clientInfo": {"name": "timing", "version": "1"}})
     server.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    grid = ["threshold_ratio=0.6,0.7,0.8,0.9,0.95", "retain_ratio=0.1,0.2,0.3,0.4"]
     calls = [("check (first: reads the log)", "check", {"path": name}),
              ("check again (cached)", "check", {"path": name}),
              ("check a third time (cached)", "check", {"path": name}),
              ("surface (cached log, new document)", "surface", {"path": name}),
              ("surface again, a later page", "surface", {"path": name, "cursor": "NEXT"}),
+             ("messages at the end (cached log)", "messages", {"path": name}),
+             ("request at the end (cached log)", "request", {"path": name}),
              ("events 1000..1100 (cached log)", "events", {"path": name, "from": 1000, "to": 1100}),
-             ("audit (cached log, new document)", "audit", {"path": name})]
+             ("events text search 'error' (cached log)", "events", {"path": name, "query": "error"}),
+             ("audit (cached log, new document)", "audit", {"path": name}),
+             ("audit again (cached)", "audit", {"path": name}),
+             ("policy verify (cached log)", "policy", {"path": name}),
+             ("policy what-if 0.7 (cached log)", "policy",
+              {"path": name, "what_if": True, "threshold_ratio": 0.7}),
+             ("cost (cached log)", "cost", {"path": name}),
+             ("cost again (cached)", "cost", {"path": name}),
+             ("compare the log with itself (cached log)", "compare", {"a": name, "b": name}),
+             ("tune, 20 settings (cached log)", "tune", {"paths": [name], "grid": grid}),
+             ("sessions of the file (reads it whole)", "sessions", {"path": name}),
+             ("sessions of the root folder", "sessions", {"path": "."})]
     first, next_cursor = None, None
     for label, tool, args in calls:
         if args.get("cursor") == "NEXT":

@@ -386,6 +386,61 @@ fn paths_outside_the_roots_are_refused_and_never_read() {
     server.close();
 }
 
+/// Every string of `v` with `prefix` taken off its start.
+fn without_prefix(v: Value, prefix: &str) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.strip_prefix(prefix).unwrap_or(&s).to_string()),
+        Value::Array(a) => a.into_iter().map(|x| without_prefix(x, prefix)).collect(),
+        Value::Object(o) => (o.into_iter())
+            .map(|(k, x)| (k, without_prefix(x, prefix)))
+            .collect(),
+        other => other,
+    }
+}
+
+#[test]
+fn a_folder_lists_as_sessions_dir_and_no_link_out_of_the_roots_is_followed() {
+    let outer = tempfile::tempdir().unwrap();
+    let root = outer.path().join("root");
+    let away = outer.path().join("away");
+    std::fs::create_dir_all(root.join("runs")).unwrap();
+    std::fs::create_dir(&away).unwrap();
+    for (from, to) in [(P01, "runs/p01.jsonl"), (UPSTREAM, "runs/up.jsonl")] {
+        std::fs::copy(fixtures().join(from), root.join(to)).unwrap();
+    }
+    let mut server = Server::start(&[&root]);
+    let got = server.ok("sessions", json!({"path": "runs", "max_bytes": 1u64 << 40}));
+    let expected = cli_json(&root, &["sessions", "runs", "--json"]);
+    let canonical = format!("{}/", root.canonicalize().unwrap().display());
+    let got = without_prefix(got, &canonical);
+    assert_eq!(got["sessions"].as_array().unwrap().len(), 2, "{got}");
+    let difference = first_difference(&got["sessions"], &expected["sessions"], "$");
+    assert!(difference.is_none(), "{difference:?}");
+    // Links out: to a folder holding a session, and to a FIFO that would hang a reader.
+    std::fs::copy(fixtures().join(P02), away.join("p02.jsonl")).unwrap();
+    let fifo = std::ffi::CString::new(away.join("pipe.jsonl").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the node.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    std::os::unix::fs::symlink(&away, root.join("runs/away")).unwrap();
+    std::os::unix::fs::symlink(away.join("pipe.jsonl"), root.join("runs/pipe.jsonl")).unwrap();
+    std::os::unix::fs::symlink(root.join("runs/p01.jsonl"), root.join("runs/again")).unwrap();
+    let got = server.ok("sessions", json!({"path": "runs", "max_bytes": 1u64 << 40}));
+    let files: Vec<&str> = (got["sessions"].as_array().unwrap().iter())
+        .map(|s| s["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files.iter().all(|f| !f.contains("away")), "{files:?}");
+    let notes = got["notes"].to_string();
+    assert_eq!(
+        notes.matches("outside the allowed folders").count(),
+        2,
+        "{notes}"
+    );
+    let e = server.refused("sessions", json!({"path": "../away"}));
+    assert!(e.contains("outside the roots"), "{e}");
+    server.close();
+}
+
 #[test]
 fn every_bad_input_is_one_sentence_and_the_next_call_is_served() {
     let root = fixtures();

@@ -5,9 +5,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use surface_store::{
-    Discovery, ReadLimits, SessionEntry, default_threads, find_sessions_within, for_each_parallel,
-};
+use surface_store::{Discovery, ReadLimits, SessionEntry, default_threads, for_each_parallel};
 
 use crate::Input;
 
@@ -18,33 +16,16 @@ pub fn threads(jobs: Option<usize>) -> usize {
 
 /// Finds the sessions under `dir` (only `only` when given), no file decoded past `limits`,
 /// printing the walk's notes on stderr. `Err` when the folder cannot be read or holds no
-/// session file at all.
+/// session file at all (the notes are then in its message).
 pub fn discover(
     dir: &Path,
     only: Option<&str>,
     limits: &ReadLimits,
     threads: usize,
 ) -> anyhow::Result<Discovery> {
-    let cancel = AtomicBool::new(false);
-    let mut found = find_sessions_within(dir, threads, limits, &cancel, |_, _| {})?;
+    let found = surface_reports::folder::discover(dir, only, limits, threads, None)?;
     for note in &found.notes {
         eprintln!("surface-viewer: note: {note}");
-    }
-    if found.sessions.is_empty() && found.unreadable.is_empty() {
-        anyhow::bail!(
-            "{}: no session file under this folder ({} file{} looked at)",
-            dir.display(),
-            found.files_seen,
-            if found.files_seen == 1 { "" } else { "s" }
-        );
-    }
-    if let Some(id) = only {
-        found.sessions.retain(|s| s.id == id);
-        found.unreadable.clear();
-        found.special.clear();
-        if found.sessions.is_empty() {
-            anyhow::bail!("{}: no session {id:?} under this folder", dir.display());
-        }
     }
     Ok(found)
 }

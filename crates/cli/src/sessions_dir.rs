@@ -3,23 +3,11 @@
 
 use std::io::Write as _;
 
-use serde::Serialize;
-
 use super::dir::{discover, each_found, label, plural, threads, write_unreadable};
 use super::load::{warn_skipped, write_context};
 use super::{EXIT_OK, EXIT_UNREADABLE, print_json};
-use surface_store::{ReadLimits, SessionEntry, SessionFigures, read_figures_within};
-
-/// One session in the `--json` document.
-#[derive(Debug, Serialize)]
-struct Listed {
-    #[serde(flatten)]
-    entry: SessionEntry,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    figures: Option<SessionFigures>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
+use surface_reports::folder::FolderListed;
+use surface_store::{ReadLimits, SessionEntry};
 
 /// Runs `sessions DIR`.
 pub fn run(
@@ -32,32 +20,17 @@ pub fn run(
     let threads = threads(jobs);
     let found = discover(dir, only, limits, threads)?;
     let mut out = std::io::stdout().lock();
-    let mut listed: Vec<Listed> = Vec::new();
+    let mut listed: Vec<FolderListed> = Vec::new();
     let mut readable = 0usize;
     each_found(
         &found,
         threads,
-        |entry: SessionEntry| {
-            let figures = read_figures_within(&entry.file, entry.session_arg(), limits);
-            (entry, figures)
-        },
-        |(entry, figures)| {
-            readable += usize::from(figures.is_ok());
-            if let Ok(f) = &figures {
-                warn_skipped(&entry.file, &f.skipped);
+        |entry: SessionEntry| FolderListed::read(entry, limits),
+        |item| {
+            readable += usize::from(item.figures.is_some());
+            if let Some(f) = &item.figures {
+                warn_skipped(&item.entry.file, &f.skipped);
             }
-            let item = match figures {
-                Ok(f) => Listed {
-                    entry,
-                    figures: Some(f),
-                    error: None,
-                },
-                Err(e) => Listed {
-                    entry,
-                    figures: None,
-                    error: Some(e.to_string()),
-                },
-            };
             let written = if json {
                 Ok(())
             } else {
@@ -67,14 +40,9 @@ pub fn run(
             written
         },
     )?;
+    let count = listed.len();
     if json {
-        listed.sort_by(|a, b| (&a.entry.file, &a.entry.id).cmp(&(&b.entry.file, &b.entry.id)));
-        print_json(&serde_json::json!({
-            "root": dir,
-            "sessions": listed,
-            "unreadable": found.unreadable,
-            "notes": found.notes,
-        }))?;
+        print_json(&surface_reports::folder::document(dir, listed, &found)?)?;
     } else {
         for u in &found.unreadable {
             write_unreadable(&mut out, &u.file, &u.error)?;
@@ -82,7 +50,7 @@ pub fn run(
         write_context(writeln!(
             out,
             "{} under {}",
-            plural(listed.len(), "session"),
+            plural(count, "session"),
             dir.display()
         ))?;
     }
@@ -93,7 +61,7 @@ pub fn run(
     })
 }
 
-fn write_line(out: &mut impl std::io::Write, item: &Listed) -> anyhow::Result<()> {
+fn write_line(out: &mut impl std::io::Write, item: &FolderListed) -> anyhow::Result<()> {
     let e = &item.entry;
     // A database session's label already names it.
     let mut parts = vec![match e.session_arg() {

@@ -32,7 +32,8 @@ pub struct FileArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionsArgs {
-    /// The session file (a SQLite file may hold many).
+    /// A session file (a SQLite file may hold many), or a folder: every session under it (no
+    /// symbolic link followed out of the roots).
     pub path: String,
     /// Only this session.
     pub session: Option<String>,

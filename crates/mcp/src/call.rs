@@ -102,10 +102,19 @@ impl State {
             .transpose()
     }
 
+    /// `sessions` of a file, or of a folder (walked without following a link out of the
+    /// roots, as `sessions DIR --json`).
     fn sessions(&self, args: &Map<String, Value>) -> Result<Arc<Value>, ToolError> {
         let a: SessionsArgs = parse("sessions", args)?;
-        let path = self.roots.resolve_file(&a.path)?;
-        let list = surface_reports::sessions::listed(&path, a.session.as_deref(), &self.limits)?;
+        let path = self.roots.resolve(&a.path)?;
+        let only = a.session.as_deref();
+        if path.is_dir() {
+            let bounds = Some(self.roots.folders());
+            let threads = surface_store::default_threads();
+            let doc = surface_reports::folder::listing(&path, only, &self.limits, threads, bounds)?;
+            return Ok(Arc::new(doc));
+        }
+        let list = surface_reports::sessions::listed(&path, only, &self.limits)?;
         Ok(Arc::new(surface_reports::sessions::document(&list)?))
     }
 

@@ -77,6 +77,11 @@ impl Roots {
         Ok(resolved)
     }
 
+    /// The canonical roots.
+    pub fn folders(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
     /// The roots, comma-separated.
     pub fn list(&self) -> String {
         self.roots

@@ -113,13 +113,22 @@ fn sessions(doc: &Value) -> String {
         .iter()
         .take(5)
         .map(|s| {
-            format!(
-                "{} ({} events, {} errors, {} warnings)",
-                num(s, "id"),
-                num(s, "events"),
-                num(s, "errors"),
-                num(s, "warnings")
-            )
+            // A folder's listing holds the figures apart; a file's beside the id.
+            let f = if s["figures"].is_object() {
+                &s["figures"]
+            } else {
+                s
+            };
+            match s["error"].as_str() {
+                Some(e) => format!("{} (unreadable: {e})", num(s, "id")),
+                None => format!(
+                    "{} ({} events, {} errors, {} warnings)",
+                    num(s, "id"),
+                    num(f, "events"),
+                    num(f, "errors"),
+                    num(f, "warnings")
+                ),
+            }
         })
         .collect();
     let more = list.len().saturating_sub(5);

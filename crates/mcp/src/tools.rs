@@ -29,7 +29,7 @@ pub struct ToolSpec {
 pub const TOOLS: [ToolSpec; 11] = [
     spec::<SessionsArgs>(
         "sessions",
-        "The sessions a file holds: id, created (epoch ms), events, parent, seed length, origin. The document of `surface-viewer sessions FILE --json`, as {\"sessions\": [...]}.",
+        "The sessions a file holds (id, created (epoch ms), events, parent, seed length, origin, errors, warnings), as {\"sessions\": [...]} — the document of `surface-viewer sessions FILE --json`; or every session under a folder with its figures, the files that could not be read and the walk's notes — the document of `sessions DIR --json`.",
         Some("sessions"),
     ),
     spec::<FileArgs>(

@@ -19,6 +19,9 @@ pub enum ReportError {
     /// A setting or an option that cannot be used.
     #[error("{0}")]
     Option(String),
+    /// A folder that holds nothing to read.
+    #[error("{0}")]
+    Folder(String),
     /// A price file that cannot be read or parsed.
     #[error("{0}")]
     Prices(String),

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod cost;
 mod error;
 pub mod events;
+pub mod folder;
 pub mod messages;
 pub mod policy;
 mod policy_settings;

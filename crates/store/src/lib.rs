@@ -45,11 +45,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use discover::{Candidate, Walk, for_each_parallel, for_each_parallel_in, walk};
+pub use discover::{Candidate, Walk, for_each_parallel, for_each_parallel_in, walk, walk_bounded};
 pub use discover::{
     Discovery, Probe, SessionEntry, SessionFigures, UnreadableFile, default_threads, figures_of,
-    find_sessions, find_sessions_within, is_session_log, project_of, read_figures,
-    read_figures_within, read_session_figures,
+    find_sessions, find_sessions_bounded, find_sessions_within, is_session_log, project_of,
+    read_figures, read_figures_within, read_session_figures,
 };
 pub use envelope::{Envelope, parse_integer, parse_non_negative, parse_sources, parse_surface_op};
 pub use envelope_scan::{MAX_DEPTH, ScanOutcome, compare_with_serde, scan_envelope};

@@ -27,7 +27,7 @@ pub use figures::{
     SessionFigures, figures_of, read_figures, read_figures_within, read_session_figures,
 };
 pub use pool::{default_threads, for_each_parallel, for_each_parallel_in};
-pub use walk::{Candidate, Walk, walk};
+pub use walk::{Candidate, Walk, walk, walk_bounded};
 
 /// A session file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -72,9 +72,32 @@ pub fn find_sessions_within(
     threads: usize,
     limits: &ReadLimits,
     cancel: &AtomicBool,
+    on_file: impl FnMut(&Path, &Probe),
+) -> Result<Discovery, StoreError> {
+    probe_all(walk(root)?, threads, limits, cancel, on_file)
+}
+
+/// [`find_sessions_within`] following no symbolic link out of `bounds` (canonical folders;
+/// see [`walk_bounded`]).
+pub fn find_sessions_bounded(
+    root: &Path,
+    bounds: &[PathBuf],
+    threads: usize,
+    limits: &ReadLimits,
+    cancel: &AtomicBool,
+) -> Result<Discovery, StoreError> {
+    let walked = walk_bounded(root, Some(bounds))?;
+    probe_all(walked, threads, limits, cancel, |_, _| {})
+}
+
+/// Probes every file `walked` found on `threads` workers.
+fn probe_all(
+    walked: Walk,
+    threads: usize,
+    limits: &ReadLimits,
+    cancel: &AtomicBool,
     mut on_file: impl FnMut(&Path, &Probe),
 ) -> Result<Discovery, StoreError> {
-    let walked = walk(root)?;
     let mut found = Discovery {
         notes: walked.notes,
         special: walked

@@ -1,7 +1,8 @@
 //! The read-only recursive walk under a folder: every regular file once (symlinks followed,
 //! a folder or file reached twice — a symlink loop, a second link — walked once), unreadable
 //! folders and special files (FIFOs, sockets, devices) skipped with a note. Nothing is opened
-//! but folders.
+//! but folders. A bounded walk ([`walk_bounded`]) follows a link only when what it points to
+//! lies inside one of the allowed folders: the MCP server's roots.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,13 @@ fn file_id(path: &Path, metadata: &std::fs::Metadata) -> Option<FileId> {
 
 /// Walks `root` (a folder). `Err` only when `root` itself cannot be read as a folder.
 pub fn walk(root: &Path) -> Result<Walk, StoreError> {
+    walk_bounded(root, None)
+}
+
+/// [`walk`], following a symbolic link only when its target (resolved without opening it)
+/// lies inside one of `bounds` (canonical folders); a link that leads out is skipped with a
+/// note. `None`: every link is followed.
+pub fn walk_bounded(root: &Path, bounds: Option<&[PathBuf]>) -> Result<Walk, StoreError> {
     let metadata = std::fs::metadata(root).map_err(|e| StoreError::io(root, e))?;
     if !metadata.is_dir() {
         return Err(StoreError::Unreadable {
@@ -64,7 +72,10 @@ pub fn walk(root: &Path) -> Result<Walk, StoreError> {
         });
     }
     std::fs::read_dir(root).map_err(|e| StoreError::io(root, e))?;
-    let mut walker = Walker::default();
+    let mut walker = Walker {
+        bounds,
+        ..Walker::default()
+    };
     if let Some(id) = file_id(root, &metadata) {
         walker.seen.insert(id);
     }
@@ -84,13 +95,31 @@ pub fn walk(root: &Path) -> Result<Walk, StoreError> {
 }
 
 #[derive(Default)]
-struct Walker {
+struct Walker<'a> {
     out: Walk,
     seen: HashSet<FileId>,
     special: usize,
+    bounds: Option<&'a [PathBuf]>,
 }
 
-impl Walker {
+impl Walker<'_> {
+    /// Whether the link at `path` may be followed: always unbounded, else when its canonical
+    /// target lies inside a bound (a note says why it is not).
+    fn may_follow(&mut self, path: &Path) -> bool {
+        let Some(bounds) = self.bounds else {
+            return true;
+        };
+        let target = std::fs::canonicalize(path);
+        if target.is_ok_and(|t| bounds.iter().any(|b| t.starts_with(b))) {
+            return true;
+        }
+        self.out.notes.push(format!(
+            "{} links outside the allowed folders; skipped without following it",
+            path.display()
+        ));
+        false
+    }
+
     fn folder(&mut self, dir: &Path, pending: &mut Vec<PathBuf>) {
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
@@ -115,6 +144,9 @@ impl Walker {
             };
             let path = entry.path();
             let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            if is_link && !self.may_follow(&path) {
+                continue;
+            }
             // Follows symlinks: a link counts as what it points to.
             let metadata = match std::fs::metadata(&path) {
                 Ok(m) => m,
@@ -204,6 +236,33 @@ mod tests {
         assert_eq!(names, ["a/b/two.txt", "a/one.txt"]);
         let two = walk.files.iter().find(|c| c.path.ends_with("two.txt"));
         assert_eq!(two.map(|c| c.size), Some(2));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_bounded_walk_follows_no_link_out_of_its_bounds() {
+        let inside = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = inside.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("real")).unwrap();
+        std::fs::write(root.join("real/kept.txt"), b"1").unwrap();
+        std::fs::write(outside.path().join("secret.txt"), b"2").unwrap();
+        let link = std::os::unix::fs::symlink;
+        link(outside.path().join("secret.txt"), root.join("out-file")).unwrap();
+        link(outside.path().to_path_buf(), root.join("out-folder")).unwrap();
+        link(root.join("real"), root.join("in-folder")).unwrap();
+        let bounds = [root.clone()];
+        let walk = walk_bounded(&root, Some(&bounds)).unwrap();
+        let names: Vec<_> = walk.files.iter().map(|c| c.path.clone()).collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        assert!(names[0].ends_with("kept.txt"));
+        let out_notes = walk
+            .notes
+            .iter()
+            .filter(|n| n.contains("outside the allowed"));
+        assert_eq!(out_notes.count(), 2, "{:?}", walk.notes);
+        // Unbounded, both links are followed.
+        assert_eq!(walk_bounded(&root, None).unwrap().files.len(), 2);
     }
 
     #[test]
