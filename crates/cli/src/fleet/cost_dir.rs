@@ -135,6 +135,30 @@ fn opt_signed(x: Option<f64>) -> String {
     x.map_or_else(|| "–".to_string(), signed_money)
 }
 
+/// A read session's cells of the table.
+fn session_cells(label: String, row: &CostRow, priced: bool) -> Vec<String> {
+    let l = &row.ledger;
+    let (s, c) = (&l.totals, &l.compaction_totals);
+    let mut cells = vec![
+        label,
+        s.agent.calls.to_string(),
+        s.summarizer.calls.to_string(),
+        s.all.prompt.to_string(),
+        opt(s.all.cache_read),
+        percent(s.all.cache_hit_rate),
+        s.all.output.to_string(),
+        c.summaries.to_string(),
+        c.prunes.to_string(),
+        opt(c.cache_lost),
+        opt(row.cache_misses.resent_tokens),
+        c.prompt_saved.to_string(),
+    ];
+    if priced {
+        cells.extend([money_or_unpriced(s.all.cost, priced), opt_signed(c.balance)]);
+    }
+    cells
+}
+
 fn human(input: &Input, fleet: &Fleet<CostRow>, t: &CostFleetTotals) -> String {
     let priced = t.ledger.currency.is_some();
     let mut header = vec![
@@ -161,26 +185,7 @@ fn human(input: &Input, fleet: &Fleet<CostRow>, t: &CostFleetTotals) -> String {
             errors.push_str(&r.error_line());
             continue;
         };
-        let l = &row.ledger;
-        let (s, c) = (&l.totals, &l.compaction_totals);
-        let mut cells = vec![
-            r.label(),
-            s.agent.calls.to_string(),
-            s.summarizer.calls.to_string(),
-            s.all.prompt.to_string(),
-            opt(s.all.cache_read),
-            percent(s.all.cache_hit_rate),
-            s.all.output.to_string(),
-            c.summaries.to_string(),
-            c.prunes.to_string(),
-            opt(c.cache_lost),
-            opt(row.cache_misses.resent_tokens),
-            c.prompt_saved.to_string(),
-        ];
-        if priced {
-            cells.extend([money_or_unpriced(s.all.cost, priced), opt_signed(c.balance)]);
-        }
-        rows.push(cells);
+        rows.push(session_cells(r.label(), row, priced));
     }
     let l = &t.ledger;
     let mut total = vec![
