@@ -3,7 +3,7 @@
 //! within `max_bytes`, with a `next_cursor` naming the first item left out. Walking the
 //! cursors returns every item once: a page starts exactly where the previous one stopped.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::ToolError;
 
@@ -41,33 +41,55 @@ pub fn start_of(cursor: Option<&str>) -> Result<usize, ToolError> {
     }
 }
 
-/// One page of `doc`: its list `key` from `cursor` on, as many whole items as keep the
-/// answer within `max_bytes` (one at least), and `next_cursor` when some are left. A
-/// document without a list is whole (a cursor for it is refused).
+/// One page of `doc` (a cached document: only what the page holds is copied): its list `key`
+/// from `cursor` on, as many whole items as keep the answer within `max_bytes` (one at
+/// least), and `next_cursor` when some are left; long strings shortened in what it copies. A
+/// document that is a JSON array is answered as `{name: [...]}`; a document without a list is
+/// whole (a cursor for it is refused).
 pub fn page(
-    mut doc: Value,
+    doc: &Value,
+    name: &str,
     key: Option<&str>,
     cursor: Option<&str>,
     max_bytes: usize,
 ) -> Result<Value, ToolError> {
     let start = start_of(cursor)?;
-    let Some(key) = key else {
-        return match cursor {
-            Some(c) => Err(ToolError::Cursor(c.to_string())),
-            None => Ok(doc),
-        };
+    let whole = || {
+        let mut v = doc.clone();
+        shorten_strings(&mut v);
+        v
     };
-    let Some(Value::Array(items)) = doc.get_mut(key).map(Value::take) else {
-        return Ok(doc);
+    let (list_key, mut rest, items) = match (doc, key) {
+        (_, None) => {
+            return match cursor {
+                Some(c) => Err(ToolError::Cursor(c.to_string())),
+                None => Ok(whole()),
+            };
+        }
+        (Value::Array(items), Some(_)) => (name, Map::new(), items),
+        (Value::Object(map), Some(key)) => match map.get(key) {
+            Some(Value::Array(items)) => {
+                // The list's place is held (by a null) so the answer keeps the order.
+                let rest = (map.iter())
+                    .map(|(k, v)| (k.clone(), if k == key { Value::Null } else { v.clone() }))
+                    .collect();
+                (key, rest, items)
+            }
+            _ => return Ok(whole()),
+        },
+        _ => return Ok(whole()),
     };
     if start > items.len() || (start == items.len() && start > 0) {
         return Err(ToolError::Cursor(start.to_string()));
     }
+    rest.values_mut().for_each(shorten_strings);
     // The rest of the document, the list's brackets and the cursor's member.
-    let mut bytes = doc.to_string().len() + 32;
+    let mut bytes = Value::Object(rest.clone()).to_string().len() + 32;
     let mut kept = Vec::new();
     let mut next = None;
-    for (k, item) in items.into_iter().enumerate().skip(start) {
+    for (k, item) in items.iter().enumerate().skip(start) {
+        let mut item = item.clone();
+        shorten_strings(&mut item);
         let size = item.to_string().len() + 1;
         if !kept.is_empty() && bytes + size > max_bytes {
             next = Some(k);
@@ -76,11 +98,11 @@ pub fn page(
         bytes += size;
         kept.push(item);
     }
-    doc[key] = Value::Array(kept);
+    rest.insert(list_key.to_string(), Value::Array(kept));
     if let Some(next) = next {
-        doc["next_cursor"] = Value::String(next.to_string());
+        rest.insert("next_cursor".to_string(), Value::String(next.to_string()));
     }
-    Ok(doc)
+    Ok(Value::Object(rest))
 }
 
 #[cfg(test)]
@@ -97,7 +119,7 @@ mod tests {
         let mut seen = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let p = page(doc.clone(), Some("nodes"), cursor.as_deref(), 2_000).unwrap();
+            let p = page(&doc, "t", Some("nodes"), cursor.as_deref(), 2_000).unwrap();
             assert!(p.to_string().len() <= 2_000, "{}", p.to_string().len());
             seen.extend(
                 p["nodes"]
@@ -112,8 +134,14 @@ mod tests {
             }
         }
         assert_eq!(seen, (0..500).collect::<Vec<u64>>());
-        assert!(page(doc.clone(), Some("nodes"), Some("x"), 10).is_err());
-        assert!(page(doc, Some("nodes"), Some("501"), 10).is_err());
+        assert!(page(&doc, "t", Some("nodes"), Some("x"), 10).is_err());
+        assert!(page(&doc, "t", Some("nodes"), Some("501"), 10).is_err());
+        // The rest of the document is kept in its order; an array is answered under its name.
+        let p = page(&doc, "t", Some("nodes"), None, 1 << 20).unwrap();
+        assert_eq!(p, doc);
+        let list = json!([1, 2, 3]);
+        let p = page(&list, "things", Some("things"), Some("1"), 1 << 20).unwrap();
+        assert_eq!(p, json!({"things": [2, 3]}));
     }
 
     #[test]

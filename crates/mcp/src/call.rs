@@ -56,9 +56,7 @@ impl State {
             "tune" => Arc::new(self.tune(&args)?),
             _ => self.per_file(name, &args)?,
         };
-        let mut doc = wrap_array(name, (*doc).clone());
-        shorten_strings(&mut doc);
-        let structured = page(doc, tool.list, paging.cursor.as_deref(), max_bytes)?;
+        let structured = page(&doc, name, tool.list, paging.cursor.as_deref(), max_bytes)?;
         Ok(Answer {
             summary: summary::of(name, &structured, tool.list),
             structured,
@@ -199,18 +197,6 @@ fn split_paging(
         }
     }
     Ok((parse(tool, &paging)?, args))
-}
-
-/// A document that is an array, as an object holding it under the tool's name.
-fn wrap_array(name: &str, doc: Value) -> Value {
-    match doc {
-        Value::Array(_) => {
-            let mut map = Map::new();
-            map.insert(name.to_string(), doc);
-            Value::Object(map)
-        }
-        other => other,
-    }
 }
 
 /// The threshold ratio given (positive and finite), else the harness's default.
