@@ -354,6 +354,46 @@ fn a_cursor_walk_over_a_long_surface_returns_every_node_once() {
 }
 
 #[test]
+fn a_cursor_walks_every_list_of_a_document_within_the_bound() {
+    let root = fixtures();
+    let mut server = Server::start(&[&root]);
+    for (tool, lists) in [
+        ("cost", &["calls", "compactions", "turns"][..]),
+        ("audit", &["replaces", "failed"][..]),
+    ] {
+        let expected = cli_json(&root, &[tool, P02, "--json"]);
+        let mut got: Vec<Vec<Value>> = vec![Vec::new(); lists.len()];
+        let (mut cursor, mut pages) = (None::<String>, 0);
+        loop {
+            let mut args = json!({"path": P02, "max_bytes": 6000});
+            if let Some(c) = &cursor {
+                args["cursor"] = json!(c);
+            }
+            let page = server.ok(tool, args);
+            assert!(
+                page.to_string().len() <= 6000,
+                "{tool}: {}",
+                page.to_string().len()
+            );
+            for (list, items) in lists.iter().zip(&mut got) {
+                items.extend(page[list].as_array().unwrap().iter().cloned());
+            }
+            pages += 1;
+            match page.get("next_cursor") {
+                Some(c) => cursor = Some(c.as_str().unwrap().to_string()),
+                None => break,
+            }
+        }
+        for (list, items) in lists.iter().zip(&got) {
+            let want = shortened(expected[list].clone());
+            assert_eq!(&Value::Array(items.clone()), &want, "{tool}.{list}");
+        }
+        assert!(pages > 2, "{tool}: {pages} pages");
+    }
+    server.close();
+}
+
+#[test]
 fn paths_outside_the_roots_are_refused_and_never_read() {
     let outer = tempfile::tempdir().unwrap();
     let root = outer.path().join("root");

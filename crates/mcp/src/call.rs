@@ -149,7 +149,7 @@ impl State {
             doc["next_cursor"] = Value::String(next.to_string());
         }
         Ok(Answer {
-            summary: summary::of("events", &doc, Some("matches")),
+            summary: summary::of("events", &doc, &["matches"]),
             structured: doc,
         })
     }

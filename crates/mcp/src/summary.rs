@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-/// The summary of `doc`, the (possibly cut) answer of tool `name` along list `list`.
-pub fn of(name: &str, doc: &Value, list: Option<&str>) -> String {
+/// The summary of `doc`, the (possibly cut) answer of tool `name` along its lists `lists`.
+pub fn of(name: &str, doc: &Value, lists: &[&str]) -> String {
     let mut text = match name {
         "check" => check(doc),
         "surface" => surface(doc),
@@ -20,13 +20,18 @@ pub fn of(name: &str, doc: &Value, list: Option<&str>) -> String {
         _ => generic(name, doc),
     };
     if let Some(cursor) = doc.get("next_cursor").and_then(Value::as_str) {
-        let shown = list
-            .and_then(|k| doc.get(k))
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
+        let held: Vec<String> = (lists.iter())
+            .filter_map(|&k| Some((k, doc.get(k)?.as_array()?.len())))
+            .filter(|&(_, n)| n > 0)
+            .map(|(k, n)| format!("{n} items of `{k}`"))
+            .collect();
+        let held = if held.is_empty() {
+            "no item".to_string()
+        } else {
+            held.join(" and ")
+        };
         text.push_str(&format!(
-            " This answer was cut: it holds {shown} items of `{}`; call again with cursor \"{cursor}\" for the rest.",
-            list.unwrap_or("?")
+            " This answer was cut: it holds {held}; call again with cursor \"{cursor}\" for the rest."
         ));
     }
     text

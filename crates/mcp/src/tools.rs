@@ -20,8 +20,9 @@ pub struct ToolSpec {
     pub name: &'static str,
     /// What it answers.
     pub description: &'static str,
-    /// The list its answer is cut along, when it has one.
-    pub list: Option<&'static str>,
+    /// The lists its answer is cut along, in order (one cursor walks them all; none: the
+    /// answer is whole).
+    pub list: &'static [&'static str],
     schema: fn() -> JsonObject,
 }
 
@@ -30,64 +31,64 @@ pub const TOOLS: [ToolSpec; 11] = [
     spec::<SessionsArgs>(
         "sessions",
         "The sessions a file holds (id, created (epoch ms), events, parent, seed length, origin, errors, warnings), as {\"sessions\": [...]} — the document of `surface-viewer sessions FILE --json`; or every session under a folder with its figures, the files that could not be read and the walk's notes — the document of `sessions DIR --json`.",
-        Some("sessions"),
+        &["sessions"],
     ),
     spec::<FileArgs>(
         "check",
         "Findings of a session log: the format, the mode, the harness era whose rules decided the severities, and every finding with its rule, severity, seq and line. The document of `check FILE --json`.",
-        Some("findings"),
+        &["findings"],
     ),
     spec::<AtArgs>(
         "surface",
         "The surface (what the model's context held) at the end or at a seq: each node's seq, type, op and meter tokens, the ops rejected up to there, and the meter's total, window and threshold. The document of `surface FILE --json`.",
-        Some("nodes"),
+        &["nodes"],
     ),
     spec::<MessagesArgs>(
         "messages",
         "The messages derived from the surface at the end or at a seq. The array `messages FILE` prints, as {\"messages\": [...]}.",
-        Some("messages"),
+        &["messages"],
     ),
     spec::<AtArgs>(
         "request",
         "The model request in force at a seq: header, system prompt, tools, messages, the meter's estimate and the provider's reported usage. The document of `request FILE --json`.",
-        Some("messages"),
+        &["messages"],
     ),
     spec::<EventsArgs>(
         "events",
         "Events with their JSON: a seq range (from, to; inclusive) or the events whose JSON holds a text (query), or both.",
-        Some("matches"),
+        &["matches"],
     ),
     spec::<AuditArgs>(
         "audit",
         "Every replace op (compaction): kind, trigger, fill before and after, tokens saved, lost terms, refetches, fidelity; failed compactions; requests over the threshold. The document of `audit FILE --json`.",
-        Some("replaces"),
+        &["replaces", "failed"],
     ),
     spec::<PolicyArgs>(
         "policy",
         "The harness's compaction policy replayed: every decision verified against the log and the settings it implies, or (what_if) another setting with its ledger beside the log's. The document of `policy FILE --json`.",
-        Some("checks"),
+        &["checks"],
     ),
     spec::<CostArgs>(
         "cost",
         "What context cost: the model calls' tokens per turn and in total, the cache hit rate, each compaction's balance; priced with a price file. The document of `cost FILE --json`.",
-        Some("calls"),
+        &["calls", "compactions", "turns"],
     ),
     spec::<CompareArgs>(
         "compare",
         "Two runs side by side: the first divergence, per turn and in total the calls, tokens, compactions and cost, B − A and B / A. The document of `compare A B --json`.",
-        Some("turns"),
+        &["turns"],
     ),
     spec::<TuneArgs>(
         "tune",
         "Which compaction setting to ship: the policy swept over a grid of settings across the sessions, per setting the totals with ranges, the baseline, the frontier and the recommendation. The document of `tune PATH... --json`.",
-        Some("settings"),
+        &["settings"],
     ),
 ];
 
 const fn spec<T: JsonSchema>(
     name: &'static str,
     description: &'static str,
-    list: Option<&'static str>,
+    list: &'static [&'static str],
 ) -> ToolSpec {
     ToolSpec {
         name,
