@@ -101,13 +101,16 @@ pub fn page(
     Ok(Value::Object(rest))
 }
 
+/// A document's lists, each by its key.
+type Lists<'a> = Vec<(&'a str, &'a Vec<Value>)>;
+
 /// `map` less its lists `keys` (each place held by a null, so the answer keeps the order),
 /// and those lists in `keys`' order (a key that is no list stays in the rest).
 fn split_lists<'a>(
     map: &'a Map<String, Value>,
     keys: &[&'a str],
-) -> (Map<String, Value>, Vec<(&'a str, &'a Vec<Value>)>) {
-    let lists: Vec<(&str, &Vec<Value>)> = (keys.iter())
+) -> (Map<String, Value>, Lists<'a>) {
+    let lists: Lists<'a> = (keys.iter())
         .filter_map(|&k| Some((k, map.get(k)?.as_array()?)))
         .collect();
     let rest = (map.iter())
