@@ -3,6 +3,7 @@
 //! figure read from the meter's per-event arrays. O(log length + text of the surface nodes).
 
 use super::answered::answered_call;
+use super::facts::{Found, for_each_term_and_fact};
 use super::fidelity::FidelityTotals;
 use super::kept::KeptFacts;
 use super::lost::TermIndex;
@@ -131,7 +132,7 @@ struct Pass<'a> {
     pending: std::collections::HashMap<String, (usize, usize)>,
     /// The fidelity pass (fed only when lost terms are read).
     kept: KeptFacts,
-    /// The text of a shadowed node or a tool call, for its facts.
+    /// The text of a tool call, for its facts.
     fact_text: String,
     replaces: Vec<ReplaceAudit>,
     /// `(assistant/message, provider input tokens)` of every anchored model call with usage.
@@ -184,11 +185,14 @@ impl Pass<'_> {
                         self.result(idx, answered_call(log, idx).as_deref());
                     } else if i < terms_until || is_result || needs {
                         let call_id = node_text_into(log, idx, &mut self.text);
+                        let seq = log.event(idx).seq;
                         if i < terms_until {
-                            self.terms.add(idx.0, &self.text);
-                        }
-                        if needs {
-                            self.kept.source(idx, log.event(idx).seq, &self.text);
+                            self.index(idx);
+                            if needs {
+                                self.kept.source_read(idx, seq);
+                            }
+                        } else if needs {
+                            self.kept.source(idx, seq, &self.text);
                         }
                         if is_result {
                             self.result(idx, call_id.as_deref());
@@ -225,6 +229,23 @@ impl Pass<'_> {
             .insert(id.to_string(), (found.replace, rep.refetches.len() - 1));
     }
 
+    /// Reads the terms and the facts of node `node`, whose text is in `self.text`, in one walk,
+    /// and keeps them until a replace shadows it.
+    fn index(&mut self, node: EventIdx) {
+        let (terms, kept) = (&mut self.terms, &mut self.kept);
+        kept.start();
+        for_each_term_and_fact(&self.text, |found| match found {
+            Found::Term(t, kind) => {
+                if let (Some(term), Some(kind)) = (terms.push(t), kind) {
+                    kept.term_fact(term, kind, t.text);
+                }
+            }
+            Found::Fact(kind, fact) => kept.fact(kind, fact),
+        });
+        terms.commit(node.0);
+        kept.keep(node);
+    }
+
     /// A tool call's text as a source of needed facts.
     fn call_needs(&mut self, idx: EventIdx, name: &str, arguments: &str) {
         if self.with_terms && self.kept.watching() {
@@ -257,15 +278,11 @@ impl Pass<'_> {
         let shadowed = self.surface.shadowed_nodes(rep);
         let position = self.replaces.len();
         let measured = self.with_terms && !matches!(link, Link::Other);
-        self.kept.begin(position);
+        self.kept.open(position);
         let mut taken = Vec::with_capacity(shadowed.len());
         let mut shadowed_tokens = 0;
         for &node in shadowed {
-            self.kept.shadowed(node);
-            if measured {
-                node_text_into(self.log, node, &mut self.fact_text);
-                self.kept.shadowed_text(position, &self.fact_text);
-            }
+            self.kept.shadowed(position, node, measured);
             taken.extend(self.terms.remove(node.0));
             self.calls
                 .shadowed(node, self.log.event(node).seq, position);
@@ -273,7 +290,7 @@ impl Pass<'_> {
         }
         if self.with_terms {
             node_text_into(self.log, idx, &mut self.text);
-            self.terms.add(idx.0, &self.text);
+            self.index(idx);
         }
         if measured {
             self.kept.summary(position, idx, &self.text);

@@ -83,23 +83,50 @@ pub const MAX_MESSAGE_LEN: usize = 160;
 /// Calls `f` with every fact of `text`: first the terms' (in order), then the commands and
 /// error messages of its lines. A fact may come more than once; the caller counts it once.
 pub fn for_each_fact(text: &str, mut f: impl FnMut(FactKind, &str)) {
+    for_each_term_and_fact(text, |found| match found {
+        Found::Term(t, Some(kind)) => f(kind, t.text),
+        Found::Term(_, None) => {}
+        Found::Fact(kind, fact) => f(kind, fact),
+    });
+}
+
+/// What the walk of [`for_each_term_and_fact`] meets, in order.
+#[derive(Debug)]
+pub enum Found<'t, 'a> {
+    /// A salient term, with the kind of fact it is when its own text is a fact.
+    Term(&'t Term<'a>, Option<FactKind>),
+    /// A fact that is not a term's own text: a measured number without its spaces, a
+    /// command, an error message.
+    Fact(FactKind, &'t str),
+}
+
+/// Calls `f` with every salient term of `text` and every fact, in [`for_each_fact`]'s order:
+/// one walk serves the lost terms' index and the facts.
+pub fn for_each_term_and_fact<'a>(text: &'a str, mut f: impl FnMut(Found<'_, 'a>)) {
     let mut lines = LineCursor::new(text);
     let mut measure = String::new();
     for_each_term(text, |t| {
-        let Some(kind) = term_kind(text, &t, &mut lines) else {
-            return;
-        };
-        if t.class == TermClass::Measure {
-            measure.clear();
-            measure.extend(t.text.chars().filter(|c| *c != ' '));
-            f(kind, &measure);
-        } else {
-            f(kind, t.text);
+        let kind = term_kind(text, &t, &mut lines);
+        match kind {
+            Some(kind) if t.class == TermClass::Measure => {
+                f(Found::Term(&t, None));
+                measure.clear();
+                measure.extend(t.text.chars().filter(|c| *c != ' '));
+                f(Found::Fact(kind, &measure));
+            }
+            _ => f(Found::Term(&t, kind)),
         }
     });
+    let mut f = |kind, fact: &str| f(Found::Fact(kind, fact));
     let mut message = String::new();
     let mut previous = "";
-    for line in text.lines() {
+    // The lines as `str::lines` has them, found by one `memchr` walk (a line's `\r` goes with
+    // the trimming; the empty line after a last `\n` yields nothing).
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]);
+    for end in ends {
+        let line = &text[start..end];
+        start = end + 1;
         let trimmed = line.trim();
         if let Some(cmd) = trimmed.strip_prefix("$ ") {
             emit_collapsed(cmd, FactKind::Command, &mut message, &mut f);
@@ -175,8 +202,7 @@ impl<'a> LineCursor<'a> {
 
     fn enter(&mut self, start: usize) {
         self.start = start;
-        self.end = self.text[start..]
-            .find('\n')
+        self.end = memchr::memchr(b'\n', &self.text.as_bytes()[start..])
             .map_or(self.text.len(), |k| start + k);
         self.failing = failing_test_line(&self.text[start..self.end]);
     }
@@ -189,15 +215,25 @@ impl<'a> LineCursor<'a> {
     }
 }
 
-/// A line that names a failing test: it holds the word `FAILED` or starts with `FAIL ` (cargo,
-/// pytest, jest), or is cargo's `---- NAME stdout ----`.
+/// A line that names a failing test: it holds the word `FAILED` (between characters that are
+/// not ASCII letters) or starts with `FAIL ` (cargo, pytest, jest), or is cargo's
+/// `---- NAME stdout ----`.
 fn failing_test_line(line: &str) -> bool {
     let trimmed = line.trim_start();
     trimmed.starts_with("FAIL ")
         || (trimmed.starts_with("---- ") && trimmed.ends_with(" stdout ----"))
-        || line
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .any(|w| w == "FAILED")
+        || holds_word(line.as_bytes(), b"FAILED", |c| c.is_ascii_alphabetic())
+}
+
+/// Whether `word` occurs in `b` with no byte for which `glued` is true beside it. Each
+/// occurrence is found from its first byte (`memchr`): the words looked for start with a byte
+/// that is rare in the texts read.
+fn holds_word(b: &[u8], word: &[u8], glued: impl Fn(u8) -> bool) -> bool {
+    memchr::memchr_iter(word[0], b).any(|k| {
+        b[k..].starts_with(word)
+            && !(k > 0 && glued(b[k - 1]))
+            && !b.get(k + word.len()).is_some_and(|&c| glued(c))
+    })
 }
 
 /// Where the error message of a line starts, if it reports one: a line that starts with
@@ -210,13 +246,16 @@ fn error_head(line: &str) -> Option<usize> {
         line.strip_prefix(h)
             .is_some_and(|rest| rest.starts_with([':', '[', ' ']))
     });
-    let first = line.split(' ').next().unwrap_or("");
+    let first = &line[..line.bytes().position(|c| c == b' ').unwrap_or(line.len())];
     let typed = first.len() > 6 && (first.ends_with("Error:") || first.ends_with("Exception:"));
     let panicked = line.starts_with("thread '") && line.contains("' panicked at");
     if (starts_with_head || typed || panicked) && line.len() >= 8 {
         return Some(0);
     }
-    line.find(": error ").map(|k| k + 2)
+    let b = line.as_bytes();
+    memchr::memchr_iter(b':', b)
+        .find(|&k| b[k..].starts_with(b": error "))
+        .map(|k| k + 2)
 }
 
 /// The commands quoted in backticks in `line`: a span whose first word is a known program and
@@ -384,6 +423,28 @@ mod tests {
             ["https://docs.rs/egui/0.37", "https://x.io/y"]
         );
         assert!(of("http:// and www.example.com", Url).is_empty());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        /// The line tests read by `memchr` say what their plain definitions say: a word
+        /// `FAILED` between non-letters, the first `: error ` of the line.
+        #[test]
+        fn line_tests_agree_with_their_definitions(
+            line in "(FAILED|FAIL|ED|: error |: |error|x|é|_| |:){0,12}"
+        ) {
+            let failed = line
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .any(|w| w == "FAILED");
+            proptest::prop_assert_eq!(
+                holds_word(line.as_bytes(), b"FAILED", |c| c.is_ascii_alphabetic()),
+                failed
+            );
+            if error_head(&line) != Some(0) {
+                proptest::prop_assert_eq!(error_head(&line), line.find(": error ").map(|k| k + 2));
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! costs only its own nodes.
 
 use super::model::LostTerm;
-use super::terms::{TermClass, for_each_term};
+#[cfg(test)]
+use super::terms::for_each_term;
+use super::terms::{Term, TermClass};
 use surface_engine::KeyMap;
 
 /// One node's terms: `(term id, occurrences)`, sorted by id.
@@ -25,7 +27,7 @@ pub struct TermIndex {
     holders: Vec<u32>,
     /// The terms of each node on the surface, by event index.
     nodes: KeyMap<u32, NodeTerms>,
-    /// The term ids of the node being added, and their counts: buffers kept between nodes.
+    /// The term ids of the node being read, and their counts: buffers kept between nodes.
     scratch: Vec<u32>,
     counted: Vec<(u32, u32)>,
 }
@@ -44,17 +46,32 @@ impl TermIndex {
     }
 
     /// Puts node `node`, whose text is `text`, on the surface.
+    #[cfg(test)]
     pub fn add(&mut self, node: u32, text: &str) {
+        for_each_term(text, |t| {
+            self.push(&t);
+        });
+        self.commit(node);
+    }
+
+    /// One term of the node being read (the terms of a node come one by one from the walk
+    /// that also reads its facts, then [`TermIndex::commit`] puts the node on the surface),
+    /// and its id (none for a measured number: a fact of the fidelity measure, not a lost
+    /// term).
+    pub fn push(&mut self, t: &Term<'_>) -> Option<u32> {
+        (t.class != TermClass::Measure).then(|| {
+            let id = self.id(t.text, t.class);
+            self.scratch.push(id);
+            id
+        })
+    }
+
+    /// Puts node `node` on the surface with the terms [`TermIndex::push`] had since the last
+    /// commit.
+    pub fn commit(&mut self, node: u32) {
         let mut ids = std::mem::take(&mut self.scratch);
         let mut terms = std::mem::take(&mut self.counted);
-        ids.clear();
         terms.clear();
-        for_each_term(text, |t| {
-            // A measured number is a fact of the fidelity measure, not a lost term.
-            if t.class != TermClass::Measure {
-                ids.push(self.id(t.text, t.class));
-            }
-        });
         ids.sort_unstable();
         for &id in &ids {
             match terms.last_mut() {
@@ -67,6 +84,7 @@ impl TermIndex {
         }
         // One allocation of the exact size per node; the buffers are kept for the next.
         let kept: NodeTerms = terms.as_slice().into();
+        ids.clear();
         self.scratch = ids;
         self.counted = terms;
         if let Some(old) = self.nodes.insert(node, kept) {
