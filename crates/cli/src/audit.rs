@@ -239,17 +239,13 @@ pub fn run(
     let prices = prices.read()?;
     let loaded = load(input, false)?;
     let log = &loaded.log;
-    // One bracket scan (beside the meter) serves the audit and the ledger.
+    // One bracket scan (beside the meter) serves the audit and the ledger, built side by side.
     let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
-    let audit = audit_scanned(
-        log,
-        &surface,
-        &meter,
-        options.threshold_ratio,
-        &scan,
-        LostTerms::Read,
+    let ratio = options.threshold_ratio;
+    let (audit, ledger) = rayon::join(
+        || audit_scanned(log, &surface, &meter, ratio, &scan, LostTerms::Read),
+        || Ledger::build(&parts_with(log, &surface, &meter, &scan), prices.as_ref()),
     );
-    let ledger = Ledger::build(&parts_with(log, &surface, &meter, &scan), prices.as_ref());
     // The policy column is the HTML report's alone: the other forms do without the replay.
     let policy = html_out.map(|_| PolicyColumn::of(log, &surface, &meter, options.threshold_ratio));
     let report = Report {
