@@ -366,18 +366,31 @@ fn messages_ui(
     let count = request.messages.len();
     let folded = change.and_then(fold_of).unwrap_or(0).min(count);
     if let Some(change) = change.filter(|_| folded > 0) {
-        CollapsingHeader::new(fold_line(folded, fold_tokens(change, request)))
-            .id_salt("request-identical-prefix")
-            .show(ui, |ui| {
+        // A line that wraps in a narrow panel (a collapsing header's would be cut).
+        let id = ui.scope_id().with("request-identical-prefix");
+        let open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
+        let arrow = if open { "▾" } else { "▸" };
+        let line = fold_line(folded, fold_tokens(change, request));
+        let toggle = ui
+            .add(
+                egui::Label::new(RichText::new(format!("{arrow} {line}")).color(pal.weak_text))
+                    .wrap()
+                    .sense(Sense::click()),
+            )
+            .on_hover_text(
+                "The previous request sent these messages too, in this order: the provider's \
+                 cache can serve them. Click to list them.",
+            );
+        if toggle.clicked() {
+            ui.data_mut(|d| d.insert_temp(id, !open));
+        }
+        if open {
+            ui.indent("request-identical-prefix-rows", |ui| {
                 for k in 0..folded {
                     message_row_ui(ui, session, shown, k, pal, commands);
                 }
-            })
-            .header_response
-            .on_hover_text(
-                "The previous request sent these messages too, in this order: the provider's \
-                 cache can serve them. Expand to list them.",
-            );
+            });
+        }
     }
     for k in folded..count {
         match change.filter(|c| k == folded && c.against.is_some()) {
