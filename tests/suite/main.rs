@@ -49,6 +49,8 @@ mod surface;
 mod tune;
 #[cfg(feature = "gui")]
 mod ui;
+#[cfg(feature = "gui")]
+mod ui_cache_breaks;
 mod ui_compare;
 #[cfg(feature = "gui")]
 mod ui_cost;

@@ -660,6 +660,18 @@ impl ViewerApp {
         self.panels
             .strip
             .set_audit(self.panels.compactions.cache.audit());
+        // Why the cache missed, beside the ledger's parts (in the background for long logs):
+        // the strip marks each break, the Request view and the Compactions tab name it.
+        self.panels.compactions.cost.ensure(
+            session,
+            self.panels.prices.table(),
+            Some(ui.ctx()),
+            self.jobs.synchronous,
+        );
+        self.panels
+            .strip
+            .set_changes(self.panels.compactions.cost.changes());
+        self.panels.strip.show_breaks = self.prefs.cache_breaks;
         // The what-if's curve stays over the strip whichever tab is open (its toggle hides it).
         self.panels
             .strip
@@ -753,6 +765,7 @@ impl ViewerApp {
                 (
                     self.view.threshold_ratio,
                     self.panels.prices.table().map(|t| t.as_ref()),
+                    self.panels.compactions.cost.changes().map(|c| c.as_ref()),
                 ),
                 &mut self.commands,
             ),

@@ -26,6 +26,7 @@ mod prices;
 mod ready_report;
 mod replay;
 mod request_bill;
+mod request_change;
 mod request_view;
 mod seq_width;
 mod session;

@@ -79,8 +79,8 @@ pub fn bill_ui(ui: &mut Ui, request: &Request, prices: Option<&PriceTable>, pal:
             ui.label(RichText::new(tokens.prompt().to_string()).monospace().strong())
                 .on_hover_text("prompt = uncached + cache read + cache write");
             let rate = tokens.cache_read as f64 * 100.0 / tokens.prompt().max(1) as f64;
-            ui.label(RichText::new(format!("{rate:.1}% read from the cache")).color(pal.weak_text))
-                .on_hover_text("cache hit rate = cache read / prompt");
+            ui.label(RichText::new(format!("{rate:.1}% cached")).color(pal.weak_text))
+                .on_hover_text("cache hit rate = cache read / prompt: the share of the prompt read from the cache");
             ui.end_row();
             ui.label("cost");
             match price {

@@ -1,18 +1,21 @@
 //! The Request tab: the model call in force at the cursor (docs/meter.md) — a stacked bar of
 //! system prompt, tools, messages and free window, the meter's estimate beside the provider's
 //! reported usage, what the provider billed for it (uncached / cache read / cache write /
-//! output, `request_bill`), the system prompt, the tool list with expandable schemas, and the
-//! messages.
+//! output, `request_bill`), the change against the previous request (why the cache missed,
+//! `request_change`), the system prompt, the tool list with expandable schemas, and the
+//! messages, the prefix identical to the previous request folded into one line.
 //! Computed when the cursor's model call changes, never per frame.
 
 use egui::{CollapsingHeader, RichText, ScrollArea, Sense, Ui, Vec2};
 use serde_json::Value;
 
-use surface_analysis::cost::PriceTable;
+use surface_analysis::cost::{PriceTable, RequestChange};
 use surface_engine::{Request, Surface, one_line, request_of_step, text_of_blocks};
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
+use crate::compactions::request_changes::RequestChanges;
+use crate::request_change::{Known, first_change_label, fold_line, fold_of, fold_tokens};
 use crate::session::loaded::Session;
 use crate::theme::{self, Palette};
 
@@ -128,12 +131,12 @@ pub fn bar_parts(request: &Request) -> ([(&'static str, u64); 4], u64) {
     )
 }
 
-/// Shows the Request tab.
+/// Shows the Request tab; `changes` is every request's first change (`None` while computed).
 pub fn request_ui(
     ui: &mut Ui,
     session: &Session,
     state: &mut RequestViewState,
-    (ratio, prices): (f64, Option<&PriceTable>),
+    (ratio, prices, changes): (f64, Option<&PriceTable>, Option<&RequestChanges>),
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -153,6 +156,13 @@ pub fn request_ui(
         return;
     };
     let request = &shown.request;
+    let known = changes.map_or(Known::Pending, |c| {
+        Known::Ready(c.agent_at_cursor(request.cursor))
+    });
+    let change = match known {
+        Known::Ready(change) => change,
+        Known::Pending => None,
+    };
     ScrollArea::vertical()
         .id_salt("request")
         .auto_shrink([false, false])
@@ -161,6 +171,7 @@ pub fn request_ui(
             bar_ui(ui, request, &pal);
             figures_ui(ui, request, ratio, &pal);
             crate::request_bill::bill_ui(ui, request, prices, &pal);
+            crate::request_change::change_ui(ui, session, known, &pal, commands);
             ui.separator();
             let system = request.system.as_deref();
             CollapsingHeader::new(format!(
@@ -200,7 +211,9 @@ pub fn request_ui(
             ))
             .id_salt("request-messages")
             .default_open(true)
-            .show(ui, |ui| messages_ui(ui, session, shown, &pal, commands));
+            .show(ui, |ui| {
+                messages_ui(ui, session, (shown, change), &pal, commands)
+            });
         });
 }
 
@@ -340,45 +353,114 @@ fn figures_ui(ui: &mut Ui, request: &Request, ratio: f64, pal: &Palette) {
         });
 }
 
+/// The messages, one line each: the prefix identical to the previous request folded into one
+/// line (expandable), then the first change marked, then the rest.
 fn messages_ui(
     ui: &mut Ui,
     session: &Session,
-    shown: &Shown,
+    (shown, change): (&Shown, Option<&RequestChange>),
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
 ) {
     let request = &shown.request;
-    for ((m, price), line) in request
-        .messages
-        .iter()
-        .zip(&request.message_prices)
-        .zip(&shown.message_lines)
-    {
-        ui.horizontal(|ui| {
-            let r = ui
-                .add(
-                    egui::Button::new(RichText::new(format!("{:>6}", m.seq)).monospace())
-                        .frame(false),
-                )
-                .on_hover_text("Select this node");
-            if r.clicked()
-                && let Some(idx) = session.log.find_seq(m.seq)
-            {
-                commands.push(NavCommand::FollowLink(idx).into());
-            }
-            ui.label(
-                RichText::new(format!("{:<9}", m.role))
-                    .monospace()
-                    .color(pal.weak_text),
+    let count = request.messages.len();
+    let folded = change.and_then(fold_of).unwrap_or(0).min(count);
+    if let Some(change) = change.filter(|_| folded > 0) {
+        // A line that wraps in a narrow panel (a collapsing header's would be cut).
+        let id = ui.scope_id().with("request-identical-prefix");
+        let open = ui.data(|d| d.get_temp::<bool>(id)).unwrap_or(false);
+        let arrow = if open { "▾" } else { "▸" };
+        let line = fold_line(folded, fold_tokens(change, request));
+        let toggle = ui
+            .add(
+                egui::Label::new(RichText::new(format!("{arrow} {line}")).color(pal.weak_text))
+                    .wrap()
+                    .sense(Sense::click()),
+            )
+            .on_hover_text(
+                "The previous request sent these messages too, in this order: the provider's \
+                 cache can serve them. Click to list them.",
             );
-            ui.label(
-                RichText::new(format!("{price:>6}"))
-                    .monospace()
-                    .color(pal.weak_text),
-            );
-            ui.add(egui::Label::new(line).truncate());
-        });
+        if toggle.clicked() {
+            ui.data_mut(|d| d.insert_temp(id, !open));
+        }
+        if open {
+            ui.indent("request-identical-prefix-rows", |ui| {
+                for k in 0..folded {
+                    message_row_ui(ui, session, shown, k, pal, commands);
+                }
+            });
+        }
     }
+    for k in folded..count {
+        match change.filter(|c| k == folded && c.against.is_some()) {
+            Some(change) => first_change_row_ui(ui, session, (shown, change), k, pal, commands),
+            None => message_row_ui(ui, session, shown, k, pal, commands),
+        }
+    }
+}
+
+/// The row of the first change, highlighted in its cause's colour under its label.
+fn first_change_row_ui(
+    ui: &mut Ui,
+    session: &Session,
+    (shown, change): (&Shown, &RequestChange),
+    k: usize,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let color = pal.cache_break(change.first_change.cause);
+    egui::Frame::new()
+        .fill(color.gamma_multiply(theme::FIRST_CHANGE_ALPHA))
+        .corner_radius(theme::CORNER_RADIUS)
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(first_change_label(change))
+                    .color(color)
+                    .strong(),
+            );
+            message_row_ui(ui, session, shown, k, pal, commands);
+        });
+}
+
+/// Message number `k`: its seq (a link to the node), role, price and first line.
+fn message_row_ui(
+    ui: &mut Ui,
+    session: &Session,
+    shown: &Shown,
+    k: usize,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let request = &shown.request;
+    let (Some(m), Some(price), Some(line)) = (
+        request.messages.get(k),
+        request.message_prices.get(k),
+        shown.message_lines.get(k),
+    ) else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        let r = ui
+            .add(egui::Button::new(RichText::new(format!("{:>6}", m.seq)).monospace()).frame(false))
+            .on_hover_text("Select this node");
+        if r.clicked()
+            && let Some(idx) = session.log.find_seq(m.seq)
+        {
+            commands.push(NavCommand::FollowLink(idx).into());
+        }
+        ui.label(
+            RichText::new(format!("{:<9}", m.role))
+                .monospace()
+                .color(pal.weak_text),
+        );
+        ui.label(
+            RichText::new(format!("{price:>6}"))
+                .monospace()
+                .color(pal.weak_text),
+        );
+        ui.add(egui::Label::new(line).truncate());
+    });
 }
 
 #[cfg(test)]

@@ -154,6 +154,14 @@ pub const STRIP_OP_MARK: f32 = 10.0;
 pub const STRIP_OVER_MARK: f32 = 8.0;
 /// Width of a replace-op mark on the context strip (1 pixel when they crowd).
 pub const STRIP_OP_MARK_WIDTH: f32 = 3.0;
+/// Half the size of a cache-break mark on the context strip (under the replace-op marks).
+pub const STRIP_BREAK_MARK: f32 = 3.5;
+/// How far (points) from a cache-break mark a click or the hover still finds it.
+pub const STRIP_BREAK_REACH: f32 = 5.0;
+/// Length of the underline under a hovered link cell of the Compactions table.
+pub const COMPACTION_LINK_UNDERLINE: f32 = 36.0;
+/// Alpha of the Request view's highlight of a request's first change.
+pub const FIRST_CHANGE_ALPHA: f32 = 0.22;
 /// Dash length of the threshold line.
 pub const STRIP_DASH: f32 = 4.0;
 /// Font size of the context strip's label.
@@ -559,6 +567,23 @@ impl Palette {
             Some(Trigger::BelowThreshold) => self.trigger_below,
             None => self.trigger_none,
         }
+    }
+
+    /// The colour of a cause of a cache break (docs/cost.md, "Why the cache missed"): the
+    /// strip's marks, their legend and the Request view's first change.
+    pub fn cache_break(&self, cause: surface_analysis::cost::Cause) -> Color32 {
+        use surface_analysis::cost::Cause;
+        let (d, l) = match cause {
+            Cause::Model => ((240, 90, 90), (200, 30, 30)),
+            Cause::System => ((245, 160, 60), (200, 100, 0)),
+            Cause::Tools => ((230, 210, 80), (150, 120, 0)),
+            Cause::Replace => ((230, 120, 230), (130, 20, 130)),
+            Cause::Edit => ((90, 200, 255), (20, 100, 200)),
+            Cause::Insert => ((120, 220, 150), (20, 130, 60)),
+            Cause::None => ((140, 146, 156), (100, 106, 116)),
+        };
+        let (r, g, b) = if self.dark { d } else { l };
+        Color32::from_rgb(r, g, b)
     }
 
     /// The colour of an event type family.

@@ -97,6 +97,8 @@ pub struct Prefs {
     pub price_file: Option<std::path::PathBuf>,
     /// The context strip splits each model call's prompt into cache read and the rest.
     pub cache_split: bool,
+    /// The context strip marks each request whose first change breaks the cache, by cause.
+    pub cache_breaks: bool,
 }
 
 impl Default for Prefs {
@@ -114,6 +116,7 @@ impl Default for Prefs {
             time_axis: false,
             price_file: None,
             cache_split: false,
+            cache_breaks: true,
         }
     }
 }
@@ -218,5 +221,13 @@ mod prefs_tests {
         // Preferences saved before these settings existed load with them off.
         let old: Prefs = serde_json::from_str(r#"{"version":1,"speed":5.0}"#).unwrap();
         assert!(old.price_file.is_none() && !old.cache_split);
+        // The cache breaks' marks are on until turned off, and stay off once turned off.
+        assert!(old.cache_breaks);
+        let off = Prefs {
+            cache_breaks: false,
+            ..Default::default()
+        };
+        let back: Prefs = serde_json::from_str(&serde_json::to_string(&off).unwrap()).unwrap();
+        assert!(!back.cache_breaks);
     }
 }

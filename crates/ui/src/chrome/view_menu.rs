@@ -98,6 +98,16 @@ fn panels_and_steps_ui(ui: &mut Ui, prefs: &Prefs, commands: &mut Vec<UiCommand>
     {
         commands.push(StripCommand::ToggleTimeAxis.into());
     }
+    if ui
+        .selectable_label(prefs.cache_breaks, "Cache breaks on the context strip")
+        .on_hover_text(
+            "Mark each model call whose request's first change breaks the cache, by cause \
+             (docs/cost.md, \"Why the cache missed\")",
+        )
+        .clicked()
+    {
+        commands.push(StripCommand::ShowCacheBreaks(!prefs.cache_breaks).into());
+    }
     ui.separator();
     for &(tab, label) in TABS {
         if ui.selectable_label(prefs.tab == tab, label).clicked() {

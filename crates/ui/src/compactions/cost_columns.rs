@@ -1,13 +1,53 @@
 //! The Compactions table's cost columns (docs/cost.md): the summarizer's tokens, saved per
 //! call × calls after, the cache lost and the balance — coloured by its sign when priced —
-//! each with the formula it comes from in its hover, and the session's line above the table.
+//! each with the formula it comes from in its hover, and the session's line above the table;
+//! the cache lost links to the request after the compaction (`request_after`), whose first
+//! change the Request view shows.
 
 use egui::{Color32, RichText, Ui};
 
-use surface_analysis::cost::{CompactionCost, Ledger, UNPRICED, signed_money};
+use surface_analysis::audit::ReplaceAudit;
+use surface_analysis::cost::{CompactionCost, Ledger, RequestChange, UNPRICED, signed_money};
 use surface_engine::EventIdx;
 
+use crate::compactions::request_changes::RequestChanges;
 use crate::theme::Palette;
+
+/// The request a compaction's cache-lost figure links to.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestLink<'a> {
+    /// Its first change (the compaction's replace, or another cause).
+    pub change: &'a RequestChange,
+    /// Its call's event: where the link puts the cursor.
+    pub event: EventIdx,
+}
+
+/// The agent request whose first change is `r`'s replace, else the first agent request after
+/// it (a replace no request's first change names: a later one changed the prompt first).
+pub fn request_after<'a>(
+    changes: Option<&'a RequestChanges>,
+    r: &ReplaceAudit,
+) -> Option<RequestLink<'a>> {
+    let changes = changes?;
+    let (k, change) = changes
+        .after_replace(r.seq)
+        .or_else(|| changes.first_agent_from(r.event.get() + 1))?;
+    Some(RequestLink {
+        change,
+        event: changes.event(k)?,
+    })
+}
+
+/// The hover of a cache-lost figure that links to `link`.
+pub fn link_hover(link: &RequestLink<'_>) -> String {
+    format!(
+        "Click: open the Request view at the agent call seq {} after this compaction (its first \
+         change: {}; {} tokens sent again uncached)",
+        link.change.seq,
+        link.change.first_change.describe(),
+        link.change.resent_tokens
+    )
+}
 
 /// The header hover of the summarizer column.
 pub const SUMMARIZER_FORMULA: &str = "summarizer = the prompt + output tokens of the summarizer's \

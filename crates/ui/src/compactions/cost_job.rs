@@ -1,23 +1,36 @@
 //! What context costs (docs/cost.md) for the open log: the ledger's parts — calls and
 //! compactions, one pass over the log — computed on a worker thread like the audit (once per
-//! log length), and the ledger priced from them on this thread whenever the price table
-//! changes (a few microseconds per compaction).
+//! log length), then every request's first change against the previous one (why the cache
+//! missed: `cost::cache_breaks`, the CLI's `cost --requests`) on the same worker, and the
+//! ledger priced from the parts on this thread whenever the price table changes (a few
+//! microseconds per compaction).
 
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_analysis::cost::{Ledger, LedgerParts, PriceTable, parts_of};
+use surface_analysis::cost::{Ledger, LedgerParts, PriceTable, cache_breaks, parts_of};
+use surface_engine::{EventLog, Meter, Surface};
 
+use crate::compactions::request_changes::RequestChanges;
 use crate::session::loaded::Session;
+
+/// What the worker sends: the parts as soon as they are known, then the first changes.
+#[derive(Debug)]
+enum Landed {
+    Parts(Arc<LedgerParts>),
+    Changes(RequestChanges),
+}
 
 /// The parts of the open log's ledger and the ledger priced with the table in use.
 #[derive(Debug, Default)]
 pub struct LedgerCache {
     /// The parts and the log length they are for.
     parts: Option<(usize, Arc<LedgerParts>)>,
-    job: Option<(usize, Receiver<LedgerParts>)>,
+    job: Option<(usize, Receiver<Landed>)>,
     /// The ledger, for the parts and the table (by address) it was built from.
     ledger: Option<(usize, usize, Arc<Ledger>)>,
+    /// Every request's first change, for the log length it is for.
+    changes: Option<(usize, Arc<RequestChanges>)>,
 }
 
 impl LedgerCache {
@@ -31,7 +44,12 @@ impl LedgerCache {
         self.ledger.as_ref().map(|(_, _, l)| l)
     }
 
-    /// True while the parts are being computed.
+    /// Every request's first change, once computed for the log's current length.
+    pub fn changes(&self) -> Option<&Arc<RequestChanges>> {
+        self.changes.as_ref().map(|(_, c)| c)
+    }
+
+    /// True while the parts or the first changes are being computed.
     pub fn running(&self) -> bool {
         self.job.is_some()
     }
@@ -52,8 +70,9 @@ impl LedgerCache {
         let stale = self.parts.as_ref().is_none_or(|(n, _)| *n != events);
         if stale && self.job.as_ref().is_none_or(|(n, _)| *n != events) {
             if blocking || events < BLOCKING_BELOW {
-                let parts = parts_of(&session.log, &session.surface, meter);
-                self.parts = Some((events, Arc::new(parts)));
+                let (parts, changes) = costed(&session.log, &session.surface, meter, |_| {});
+                self.parts = Some((events, parts));
+                self.changes = Some((events, Arc::new(changes)));
                 self.job = None;
             } else {
                 let (log, surface, meter) = (
@@ -66,11 +85,17 @@ impl LedgerCache {
                 let spawned = std::thread::Builder::new()
                     .name("surface-viewer-cost".into())
                     .spawn(move || {
-                        let parts = parts_of(&log, &surface, &meter);
-                        let _ = tx.send(parts);
-                        if let Some(ctx) = ctx {
-                            ctx.request_repaint();
-                        }
+                        let repaint = || {
+                            if let Some(ctx) = &ctx {
+                                ctx.request_repaint();
+                            }
+                        };
+                        let (_, changes) = costed(&log, &surface, &meter, |parts| {
+                            let _ = tx.send(Landed::Parts(parts));
+                            repaint();
+                        });
+                        let _ = tx.send(Landed::Changes(changes));
+                        repaint();
                     });
                 if spawned.is_ok() {
                     self.job = Some((events, rx));
@@ -86,13 +111,21 @@ impl LedgerCache {
         let Some((events, rx)) = &self.job else {
             return;
         };
-        match rx.try_recv() {
-            Ok(parts) => {
-                self.parts = Some((*events, Arc::new(parts)));
-                self.job = None;
+        let events = *events;
+        loop {
+            match rx.try_recv() {
+                Ok(Landed::Parts(parts)) => self.parts = Some((events, parts)),
+                Ok(Landed::Changes(changes)) => {
+                    self.changes = Some((events, Arc::new(changes)));
+                    self.job = None;
+                    return;
+                }
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => {
+                    self.job = None;
+                    return;
+                }
             }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => self.job = None,
         }
     }
 
@@ -110,6 +143,21 @@ impl LedgerCache {
             self.ledger = Some((key.0, key.1, Arc::new(ledger)));
         }
     }
+}
+
+/// The ledger's parts of the log (`parts` is handed them as soon as they are known), then
+/// every request's first change: the analysis's own functions, as the CLI calls them.
+fn costed(
+    log: &EventLog,
+    surface: &Surface,
+    meter: &Meter,
+    parts: impl FnOnce(Arc<LedgerParts>),
+) -> (Arc<LedgerParts>, RequestChanges) {
+    let computed = Arc::new(parts_of(log, surface, meter));
+    parts(Arc::clone(&computed));
+    let breaks = cache_breaks(log, surface, meter, &computed);
+    let changes = RequestChanges::new(breaks, &computed);
+    (computed, changes)
 }
 
 /// Logs shorter than this are costed on the UI thread (well under a frame).

@@ -17,6 +17,7 @@ use surface_engine::EventIdx;
 
 use crate::command::NavCommand;
 use crate::command::UiCommand;
+use crate::command::{SideTab, WindowCommand};
 use crate::compactions::compare::{CompareState, compare_ui};
 use crate::compactions::cost_columns;
 use crate::compactions::cost_job::LedgerCache;
@@ -270,7 +271,11 @@ fn table_height(ui: &Ui, rows: usize, focused: bool) -> f32 {
 }
 
 /// The ledger and a row's figures in it.
-type RowCost<'a> = (Option<&'a Ledger>, Option<&'a CompactionCost>);
+type RowCost<'a> = (
+    Option<&'a Ledger>,
+    Option<&'a CompactionCost>,
+    Option<cost_columns::RequestLink<'a>>,
+);
 
 /// Shows the Compactions tab.
 pub fn compactions_ui(
@@ -342,7 +347,7 @@ pub fn compactions_ui(
                     .id_salt("compactions-table")
                     .max_height(table_height)
                     .auto_shrink([false, true]);
-                let verdicts = &state.verdicts;
+                let (verdicts, changes) = (&state.verdicts, state.cost.changes());
                 let ledger = ledger.as_deref();
                 let output = state.scroll.area(area).show_rows(
                     ui,
@@ -353,7 +358,8 @@ pub fn compactions_ui(
                             if let Some(r) = order.get(row).and_then(|&k| audit.replaces.get(k)) {
                                 let verdict = verdicts.of(r.event.0);
                                 let shown = focus == Some(r.event);
-                                let cost = (ledger, cost_columns::cost_of(ledger, r.event));
+                                let link = cost_columns::request_after(changes.map(|c| &**c), r);
+                                let cost = (ledger, cost_columns::cost_of(ledger, r.event), link);
                                 row_ui(ui, r, (verdict, cost), shown, &pal, commands);
                             }
                         }
@@ -579,7 +585,7 @@ fn header_ui(ui: &mut Ui, state: &mut CompactionsState, pal: &Palette) {
 fn row_ui(
     ui: &mut Ui,
     r: &ReplaceAudit,
-    (verdict, (ledger, cost)): (Option<&RowVerdict>, RowCost<'_>),
+    (verdict, (ledger, cost, link)): (Option<&RowVerdict>, RowCost<'_>),
     shown: bool,
     pal: &Palette,
     commands: &mut Vec<UiCommand>,
@@ -637,6 +643,9 @@ fn row_ui(
         info.current_text_value = Some(format!("{summarizer} | {saved} | {lost} | {balance}"));
         info
     });
+    if let Some(link) = link {
+        cache_lost_link_ui(ui, (rect, parts_end), r, cost, &link, pal, commands);
+    }
     let clicked = response.clicked() || parts_response.clicked() || policy_response.clicked();
     let hovered = response.hovered() || parts_response.hovered() || policy_response.hovered();
     if !ui.is_rect_visible(rect) {
@@ -672,6 +681,43 @@ fn row_ui(
     policy_response.on_hover_text_at_pointer(hover.clone());
     parts_response.on_hover_text_at_pointer(hover.clone());
     response.on_hover_text_at_pointer(hover);
+}
+
+/// The cache-lost cell's own click target (over the row's second one, the cell ending at
+/// `parts_end`): it opens the Request view at the request after the compaction.
+fn cache_lost_link_ui(
+    ui: &mut Ui,
+    (row, parts_end): (Rect, f32),
+    r: &ReplaceAudit,
+    cost: Option<&CompactionCost>,
+    link: &cost_columns::RequestLink<'_>,
+    pal: &Palette,
+    commands: &mut Vec<UiCommand>,
+) {
+    let left = (parts_end - Column::CacheLost.width()).max(row.left());
+    let cell = Rect::from_x_y_ranges(left..=parts_end, row.y_range());
+    let id = ui.scope_id().with(("compaction-cache-lost", r.event.0));
+    let response = ui.interact(cell, id, Sense::click());
+    let lost = cost_columns::cells(cost, pal.text, pal)[2].0.clone();
+    response.widget_info(|| {
+        let mut info = WidgetInfo::labeled(Role::Link, true, format!("cache lost seq {}", r.seq));
+        info.current_text_value = Some(lost.clone());
+        info
+    });
+    if response.hovered() {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+        let y = cell.bottom() - 2.0;
+        ui.painter().hline(
+            cell.left()..=(cell.left() + theme::COMPACTION_LINK_UNDERLINE).min(cell.right()),
+            y,
+            egui::Stroke::new(theme::STROKE_THIN, pal.text),
+        );
+    }
+    if response.clicked() {
+        commands.push(NavCommand::JumpTo(link.event).into());
+        commands.push(WindowCommand::ShowTab(SideTab::Request).into());
+    }
+    response.on_hover_text_at_pointer(cost_columns::link_hover(link));
 }
 
 /// Paints a row's cells: seq, the policy's short verdict, kind, trigger (with its chip), fill,

@@ -224,7 +224,12 @@ pub fn replay_bar_ui(
         commands,
     );
     let time = overview.time_axis && crate::strip::axis::has_time_axis(&session.time);
-    crate::strip::legend::strip_legend_ui(ui, strip.legend(time), strip.what_if_toggle(), commands);
+    crate::strip::legend::strip_legend_ui(
+        ui,
+        strip.legend(time),
+        (strip.what_if_toggle(), strip.breaks_toggle()),
+        commands,
+    );
     crate::compare::curve::curve_legend_ui(ui, &strip.compare, commands);
     scrubber_ui(ui, session, state, &overview, &pal, commands);
 }

@@ -1,6 +1,6 @@
 //! What scenario tests and benches read about the context strip: whether its x axis shows
-//! wall-clock time, the range it shows, how many of its columns are idle time, and whether the
-//! what-if is drawn over it.
+//! wall-clock time, the range it shows, how many of its columns are idle time, whether the
+//! what-if is drawn over it, and the cache breaks it marks.
 
 use crate::app::ViewerApp;
 use crate::strip::zoom::Zoom;
@@ -47,5 +47,35 @@ impl ViewerApp {
     /// drawn, or hidden by its toggle).
     pub fn strip_what_if(&self) -> Option<f64> {
         self.panels.strip.what_if_drawn()
+    }
+
+    /// True when the strip marks the cache breaks (the preference).
+    pub fn cache_breaks_shown(&self) -> bool {
+        self.prefs.cache_breaks
+    }
+
+    /// Cache-break marks the strip's last frame drew (`None`: hidden, or not computed yet).
+    pub fn strip_cache_breaks(&self) -> Option<usize> {
+        self.panels.strip.shown_breaks().map(|l| l.marks.len())
+    }
+
+    /// Each cache-break mark of the last frame: where it is from the strip's top-left corner,
+    /// and the seq of its model call.
+    pub fn strip_break_marks(&self) -> Vec<(egui::Vec2, u64)> {
+        let (Some(layer), Some(changes)) = (
+            self.panels.strip.shown_breaks(),
+            self.panels.compactions.cost.changes(),
+        ) else {
+            return Vec::new();
+        };
+        let y = crate::strip::breaks_layer::mark_y();
+        layer
+            .marks
+            .iter()
+            .filter_map(|&(column, _, k)| {
+                let seq = changes.requests().get(k)?.seq;
+                Some((egui::vec2(column + 0.5, y), seq))
+            })
+            .collect()
     }
 }

@@ -1,5 +1,5 @@
 //! Applying the [`StripCommand`]s: the range the context strip shows (zoom, pan), its x axis,
-//! the compaction threshold it draws, and the what-if's and the cache split's toggles.
+//! the compaction threshold it draws, and the what-if's, the cache split's and the cache breaks' toggles.
 
 use surface_engine::EventIdx;
 
@@ -42,6 +42,10 @@ impl ViewerApp {
             StripCommand::ShowCacheSplit(shown) => {
                 self.prefs.cache_split = shown;
                 self.panels.strip.show_cache = shown;
+            }
+            StripCommand::ShowCacheBreaks(shown) => {
+                self.prefs.cache_breaks = shown;
+                self.panels.strip.show_breaks = shown;
             }
         }
     }

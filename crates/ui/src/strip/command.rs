@@ -1,5 +1,5 @@
 //! The context strip's commands: the range it shows, its x axis, the threshold it draws and
-//! whether the what-if and the cache split are drawn over it — applied by [`crate::strip::apply`].
+//! whether the what-if, the cache split and the cache breaks are drawn over it — applied by [`crate::strip::apply`].
 
 use crate::strip::zoom::Zoom;
 
@@ -23,4 +23,6 @@ pub enum StripCommand {
     ShowWhatIf(bool),
     /// Split each model call's prompt into cache read and the rest, or not (remembered).
     ShowCacheSplit(bool),
+    /// Mark each request whose first change breaks the cache, by cause, or not (remembered).
+    ShowCacheBreaks(bool),
 }

@@ -25,9 +25,11 @@ use surface_engine::{EventIdx, Meter};
 
 use crate::command::StripCommand;
 use crate::command::UiCommand;
+use crate::compactions::request_changes::RequestChanges;
 use crate::session::loaded::{PENDING_METER_HOVER, Session};
 use crate::strip::audit_layer::{AuditLayer, hover_lines};
 use crate::strip::axis::{Axis, ColumnsKey, key_of};
+use crate::strip::breaks_layer::BreaksLayer;
 use crate::strip::minmax::MinMax;
 use crate::strip::time_bands::TimeLayer;
 use crate::strip::track::{fraction_from_cursor, seek_on_click_or_drag};
@@ -52,6 +54,11 @@ pub struct StripState {
     /// the strip; remembered in the preferences).
     pub(crate) show_cache: bool,
     what_if_layer: Option<crate::strip::what_if_layer::WhatIfLayer>,
+    /// Every request's first change (why the cache missed), and its marks' per-column cache.
+    changes: Option<Arc<RequestChanges>>,
+    breaks_layer: Option<BreaksLayer>,
+    /// The cache breaks are marked (the toggle under the strip; remembered in the preferences).
+    pub(crate) show_breaks: bool,
     /// A compared run's curve (docs/compare.md), drawn over the curve unless hidden.
     pub(crate) compare: crate::compare::curve::CompareCurve,
     /// The meter's totals per cursor, for the min/max of any range.
@@ -78,6 +85,30 @@ impl StripState {
             self.audit = audit.cloned();
             self.layer = None;
         }
+    }
+
+    /// Every request's first change, to mark the cache breaks from (`None` while computed).
+    /// Cheap when it did not change.
+    pub fn set_changes(&mut self, changes: Option<&Arc<RequestChanges>>) {
+        let same = match (&self.changes, changes) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.changes = changes.cloned();
+            self.breaks_layer = None;
+        }
+    }
+
+    /// The cache breaks' layer drawn this frame (`None`: not computed, or hidden).
+    pub(crate) fn shown_breaks(&self) -> Option<&BreaksLayer> {
+        self.breaks_layer.as_ref().filter(|_| self.show_breaks)
+    }
+
+    /// `Some(shown)` once the first changes are known: whether the cache breaks are marked.
+    pub fn breaks_toggle(&self) -> Option<bool> {
+        self.changes.as_ref().map(|_| self.show_breaks)
     }
 
     /// Idle columns of the last frame's columns (`None`: none drawn yet).
@@ -117,6 +148,7 @@ impl StripState {
             cache_split: self.show_cache,
             audited: self.audit.is_some(),
             what_if: self.what_if.as_ref().map(|r| r.settings.threshold_ratio),
+            breaks: self.shown_breaks().map(|l| l.causes),
         }
     }
 
@@ -447,16 +479,30 @@ pub fn context_strip_ui(
     state
         .compare
         .paint(ui, rect, (&axis, &zoom), (len, y_max), &pal);
-    crate::strip::input::strip_input(
-        ui,
-        &response,
-        rect,
-        (&zoom, &axis),
-        &mut state.gestures,
-        session.cursor(),
-        &pal,
-        commands,
-    );
+    if let Some(layer) = state.shown_breaks() {
+        let mut marks = Mesh::default();
+        layer.paint(&mut marks, rect, &pal);
+        ui.painter_at(rect).add(Shape::mesh(marks));
+    }
+    // A click on a cache break's mark opens its request; any other gesture is the strip's.
+    let on_break = response
+        .interact_pointer_pos()
+        .and_then(|p| state.break_at(rect, p));
+    match (&state.changes, on_break) {
+        (Some(changes), Some(k)) if response.clicked() => {
+            crate::strip::breaks_layer::open_request(changes, k, commands);
+        }
+        _ => crate::strip::input::strip_input(
+            ui,
+            &response,
+            rect,
+            (&zoom, &axis),
+            &mut state.gestures,
+            session.cursor(),
+            &pal,
+            commands,
+        ),
+    }
     response.context_menu(|ui| threshold_menu_ui(ui, ratio, commands));
     if let Some(pos) = response.hover_pos()
         && !response.context_menu_opened()
@@ -475,6 +521,12 @@ pub fn context_strip_ui(
 }
 
 impl StripState {
+    /// The request of the cache break's mark under `pos` on the strip's `rect`, if any.
+    fn break_at(&self, rect: Rect, pos: Pos2) -> Option<usize> {
+        self.shown_breaks()?
+            .hit(pos.x - rect.left(), pos.y - rect.top())
+    }
+
     /// Recomputes what is stale for this frame: the extremes pyramid (per length), the
     /// columns (per width, length, axis and range), the audit's and the what-if's layers.
     fn refresh(
@@ -511,6 +563,14 @@ impl StripState {
                 .is_none_or(|l| !l.is_for(audit, axis, zoom, width))
         {
             self.layer = Some(AuditLayer::compute(audit, axis, zoom, width));
+        }
+        if let Some(changes) = &self.changes
+            && self
+                .breaks_layer
+                .as_ref()
+                .is_none_or(|l| !l.is_for(changes, axis, zoom, width))
+        {
+            self.breaks_layer = Some(BreaksLayer::compute(changes, axis, zoom, width));
         }
         match &self.what_if {
             Some(report)
@@ -597,6 +657,12 @@ fn hover_job(
             text.push('\n');
             text.push_str(&lines);
         }
+    }
+    if let (Some(changes), Some(k)) = (&state.changes, state.break_at(rect, pos))
+        && let Some(line) = crate::strip::breaks_layer::hover_line(changes, k)
+    {
+        text.push('\n');
+        text.push_str(&line);
     }
     let font = TextStyle::Body.resolve(ui.style());
     let mut job = LayoutJob::default();

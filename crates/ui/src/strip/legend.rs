@@ -1,13 +1,15 @@
 //! The context strip's legend, one line under it: what the x axis is (and how to switch it),
 //! what the curve, the lines, the squares and the marks mean, each in its own colour — the
 //! replace ops' trigger colours once the audit is known, the what-if's curve and threshold
-//! while one is drawn, the cache split's two parts while it is on — and the toggles of the
-//! cache split and the what-if.
+//! while one is drawn, the cache split's two parts while it is on, the cache breaks' causes
+//! present while they are marked — and the toggles of the cache split, the cache breaks and
+//! the what-if.
 
 use egui::text::LayoutJob;
 use egui::{Color32, FontId, TextFormat, Ui};
 
 use surface_analysis::audit::Trigger;
+use surface_analysis::cost::Cause;
 
 use crate::command::{StripCommand, UiCommand};
 use crate::theme::{self, Palette};
@@ -23,6 +25,8 @@ pub struct Legend {
     pub audited: bool,
     /// A what-if is drawn: its threshold ratio.
     pub what_if: Option<f64>,
+    /// The cache breaks are marked: the causes the log's breaks have (`Cause::ALL`'s order).
+    pub breaks: Option<crate::strip::breaks_layer::Causes>,
 }
 
 /// What the legend names the x axis after.
@@ -104,6 +108,9 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
         pal.strip_over_threshold,
         "request over the threshold",
     );
+    if let Some(causes) = legend.breaks {
+        breaks_entries(&mut job, &font, pal, causes);
+    }
     if legend.time {
         chip(&mut job, "▬", pal.strip_call_span(), "model call");
         chip(
@@ -117,12 +124,34 @@ pub fn legend_job(font: FontId, pal: &Palette, legend: Legend) -> LayoutJob {
     job
 }
 
-/// Shows the legend under the strip, after the what-if toggle when a what-if exists
-/// (`what_if_shown`: `Some(shown)`).
+/// The cache breaks' entries: one per cause the log's breaks have, in its mark's shape and
+/// colour ("none" when no request broke the cache).
+fn breaks_entries(job: &mut LayoutJob, font: &FontId, pal: &Palette, causes: [bool; 7]) {
+    let text = TextFormat::simple(font.clone(), pal.weak_text);
+    job.append(
+        " · cache breaks (first change) by cause:",
+        0.0,
+        text.clone(),
+    );
+    let mut any = false;
+    for (cause, _) in Cause::ALL.iter().zip(causes).filter(|(_, on)| *on) {
+        any = true;
+        let glyph = crate::strip::breaks_layer::glyph(*cause);
+        let color = pal.cache_break(*cause);
+        job.append(glyph, 4.0, TextFormat::simple(font.clone(), color));
+        job.append(cause.as_str(), 2.0, text.clone());
+    }
+    if !any {
+        job.append("none (append-only growth throughout)", 4.0, text);
+    }
+}
+
+/// Shows the legend under the strip, after the what-if toggle when a what-if exists and the
+/// cache breaks' toggle once the first changes are known (`Some(shown)` each).
 pub fn strip_legend_ui(
     ui: &mut Ui,
     legend: Legend,
-    what_if_shown: Option<bool>,
+    (what_if_shown, breaks_shown): (Option<bool>, Option<bool>),
     commands: &mut Vec<UiCommand>,
 ) {
     let pal = theme::palette(ui);
@@ -144,6 +173,25 @@ pub fn strip_legend_ui(
             );
         if toggle.changed() {
             commands.push(StripCommand::ShowCacheSplit(split).into());
+        }
+        if let Some(shown) = breaks_shown {
+            let mut on = shown;
+            let toggle = ui
+                .checkbox(
+                    &mut on,
+                    egui::RichText::new("cache breaks")
+                        .size(theme::STRIP_LEGEND_SIZE)
+                        .color(pal.cache_break(Cause::Replace)),
+                )
+                .on_hover_text(
+                    "Mark each model call whose request first differs from the previous one \
+                     before its end (the cache breaks there), by cause; hover a mark for the \
+                     tokens sent again, click it to open the request (docs/cost.md, \"Why the \
+                     cache missed\")",
+                );
+            if toggle.changed() {
+                commands.push(StripCommand::ShowCacheBreaks(on).into());
+            }
         }
         if let Some(shown) = what_if_shown {
             let mut on = shown;
@@ -205,6 +253,7 @@ mod tests {
         let all = Legend {
             audited: true,
             what_if: Some(0.795572916),
+            breaks: Some([false, false, true, true, false, false, false]),
             ..Legend::default()
         };
         let all = legend_job(font(), &pal, all).text;
@@ -214,8 +263,15 @@ mod tests {
             "below-threshold",
             "what-if total (T 0.7956)",
             "what-if threshold",
+            "cache breaks (first change) by cause:",
+            "◆replace",
+            "■tools",
         ] {
             assert!(all.contains(name), "{name}: {all}");
         }
+        assert!(
+            !all.contains("insert") && !index.contains("cache breaks"),
+            "{all}"
+        );
     }
 }

@@ -1,12 +1,13 @@
 //! The context strip above the scrubber and what it is built from: its x axis (`axis`, `zoom`,
 //! `ticks`, `time_bands`), the bars over the whole log (`track`), range extremes (`minmax`),
-//! its layers (`audit_layer`, `what_if_layer`, `cache_split`), gestures (`input`), legend, and what tests read
+//! its layers (`audit_layer`, `what_if_layer`, `cache_split`, `breaks_layer`), gestures (`input`), legend, and what tests read
 //! of it (`access`).
 
 pub(crate) mod access;
 pub(crate) mod apply;
 pub(crate) mod audit_layer;
 pub(crate) mod axis;
+pub(crate) mod breaks_layer;
 pub(crate) mod cache_split;
 pub(crate) mod command;
 pub(crate) mod context_strip;
