@@ -152,6 +152,33 @@ fn a_fast_scrubber_drag_ends_where_the_button_is_released() {
 }
 
 #[test]
+fn a_zoomed_strip_follows_the_cursor_when_it_jumps_out_of_the_range() {
+    let mut harness = laptop(asset("sample.session.jsonl"));
+    let len = harness.state().event_count();
+    let range = surface_ui::zoom::Zoom {
+        start: 10.0,
+        end: (len / 2) as f64,
+    };
+    command(&mut harness, StripCommand::SetZoom(Some(range)));
+    harness.run();
+    // The cursor (at the end) is outside the range the user chose: the range stays.
+    assert_eq!(harness.state().strip_zoom(), Some(range));
+    harness.key_press(Key::Home);
+    harness.run();
+    assert_eq!(harness.state().cursor(), Some(0));
+    let home = harness.state().strip_zoom().expect("still zoomed");
+    assert!(home.start <= 0.0, "{home:?} shows cursor 0");
+    assert!(
+        (home.span() - range.span()).abs() < 1e-9,
+        "the span is kept"
+    );
+    harness.key_press(Key::End);
+    harness.run();
+    let end = harness.state().strip_zoom().expect("still zoomed");
+    assert!(end.end >= len as f64, "{end:?} shows cursor {len}");
+}
+
+#[test]
 fn a_double_click_on_the_strip_shows_the_whole_log_and_leaves_the_cursor() {
     let path = asset("sample.session.jsonl");
     // A step per event at 60 frames a second: the two clicks within the double-click delay.

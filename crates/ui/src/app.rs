@@ -857,6 +857,7 @@ impl eframe::App for ViewerApp {
             help::help_ui(&ctx, &mut self.commands);
         }
         self.apply_commands(&ctx);
+        self.keep_cursor_in_zoom();
         if self.nav.pending_reveal.is_some() {
             ctx.request_repaint();
         }

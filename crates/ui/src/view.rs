@@ -35,6 +35,9 @@ pub struct ViewState {
     pub threshold_source: crate::threshold::ThresholdSource,
     /// The range of the log the context strip shows (`None`: all of it).
     pub zoom: Option<crate::strip::zoom::Zoom>,
+    /// The cursor the zoomed strip last showed: when the cursor moves out of the range (Home,
+    /// End, go to seq, a finding), the range follows it.
+    pub zoom_cursor: Option<usize>,
     /// The zoom before the last axis switch and the zoom that switch set: switching back while
     /// the strip still shows the latter restores the former exactly (events that share a
     /// millisecond make the conversion through time lossy).
@@ -57,6 +60,7 @@ impl Default for ViewState {
             threshold_ratio: surface_engine::DEFAULT_THRESHOLD_RATIO,
             threshold_source: Default::default(),
             zoom: None,
+            zoom_cursor: None,
             zoom_before_switch: None,
         }
     }

@@ -50,6 +50,25 @@ impl ViewerApp {
         }
     }
 
+    /// Moves a zoomed strip's range to the cursor when the cursor moved since the last frame
+    /// and left the range (a pan by hand, which leaves the cursor where it is, is kept).
+    pub(crate) fn keep_cursor_in_zoom(&mut self) {
+        let Some(s) = &self.session else {
+            return;
+        };
+        let cursor = s.cursor();
+        let moved = self.view.zoom_cursor.replace(cursor) != Some(cursor);
+        let Some(zoom) = self.view.zoom.filter(|_| moved) else {
+            return;
+        };
+        let axis = Axis::of(s, self.prefs.time_axis);
+        let shown = zoom.showing(axis.pos(cursor), axis.extent());
+        if shown != zoom {
+            // The range moves; the timeline stays on the cursor (no reveal of the middle).
+            self.view.zoom = Some(shown);
+        }
+    }
+
     /// Shows `zoom` (in the units of the strip's axis) on the strip (the whole log when it
     /// covers it) and scrolls the timeline to the middle of the range.
     fn set_zoom(&mut self, zoom: Option<Zoom>) {

@@ -80,6 +80,20 @@ impl Zoom {
         .clamped(len)
     }
 
+    /// This range when it shows axis position `at`, else the same span centred on `at` (kept
+    /// inside `0..=len`): where a strip zoomed in goes when the cursor jumps out of it.
+    pub fn showing(self, at: f64, len: usize) -> Zoom {
+        if (self.start..=self.end).contains(&at) {
+            return self;
+        }
+        let half = self.span() / 2.0;
+        Zoom {
+            start: at - half,
+            end: at + half,
+        }
+        .clamped(len)
+    }
+
     /// True when the range covers the whole log.
     pub fn is_whole(&self, len: usize) -> bool {
         self.start <= 0.0 && self.end >= len as f64
@@ -106,6 +120,26 @@ impl Zoom {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_that_does_not_show_a_position_moves_to_centre_it() {
+        let z = Zoom {
+            start: 800.0,
+            end: 900.0,
+        };
+        assert_eq!(z.showing(850.0, 1000), z, "shown: left alone");
+        assert_eq!(z.showing(800.0, 1000), z, "an edge is shown");
+        let moved = z.showing(400.0, 1000);
+        assert_eq!((moved.start, moved.end), (350.0, 450.0));
+        let home = z.showing(0.0, 1000);
+        assert_eq!((home.start, home.end), (0.0, 100.0), "kept inside the log");
+        let end = Zoom {
+            start: 0.0,
+            end: 100.0,
+        }
+        .showing(1000.0, 1000);
+        assert_eq!((end.start, end.end), (900.0, 1000.0));
+    }
 
     #[test]
     fn zooming_keeps_the_anchor_in_place() {
