@@ -224,12 +224,20 @@ pub fn replay_bar_ui(
         commands,
     );
     let time = overview.time_axis && crate::strip::axis::has_time_axis(&session.time);
+    let top = ui.cursor().top();
     crate::strip::legend::strip_legend_ui(
         ui,
         strip.legend(time),
         (strip.what_if_toggle(), strip.breaks_toggle()),
         commands,
     );
+    // The legend gains lines as the analyses arrive (the audit's triggers, the cache breaks):
+    // it takes two lines from the first frame so the panels above do not move when they do.
+    let two_lines = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let used = ui.cursor().top() - top;
+    if used < two_lines {
+        ui.add_space(two_lines - used);
+    }
     crate::compare::curve::curve_legend_ui(ui, &strip.compare, commands);
     scrubber_ui(ui, session, state, &overview, &pal, commands);
 }
