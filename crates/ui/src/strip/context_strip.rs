@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use egui::WidgetInfo;
 use egui::text::LayoutJob;
-use egui::{Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, Ui, Vec2};
+use egui::{
+    Color32, Mesh, Pos2, Rect, Role, Sense, Shape, Stroke, TextFormat, TextStyle, Ui, Vec2,
+};
 
 use surface_analysis::audit::Audit;
 use surface_engine::{EventIdx, Meter};
@@ -734,6 +736,10 @@ fn paint(
     // The area under the curve, then the curve itself: one mesh each.
     let mut fill = Mesh::default();
     let mut curve = Mesh::default();
+    let dense = is_dense(
+        visible_events(axis, zoom, session.len()).len(),
+        rect.width(),
+    );
     for (c, (&lo, &hi)) in columns.low.iter().zip(&columns.high).enumerate() {
         let x = rect.left() + c as f32;
         let top = y_of(u64::from(hi));
@@ -745,10 +751,7 @@ fn paint(
             );
         }
         let bottom = y_of(u64::from(lo)).max(top + theme::STROKE_THIN);
-        curve.add_colored_rect(
-            Rect::from_x_y_ranges(x..=x + 1.0, top..=bottom),
-            pal.strip_curve,
-        );
+        add_column_curve(&mut curve, (x, top, bottom), dense, pal.strip_curve);
     }
     painter.add(Shape::mesh(fill));
     if cache_split {
@@ -787,6 +790,41 @@ fn paint(
         painter.text(at, align, text, font, pal.text);
     }
 }
+
+/// Events per pixel column past which a column's low and high are a compaction's floor and
+/// peak rather than one step of the curve.
+const DENSE_EVENTS_PER_COLUMN: f32 = 4.0;
+
+/// Whether `events` over a strip `width` pixels wide put many events in each column.
+fn is_dense(events: usize, width: f32) -> bool {
+    events as f32 > DENSE_EVENTS_PER_COLUMN * width.max(1.0)
+}
+
+/// One column of the curve from `top` (its highest total) to `bottom` (its lowest) at `x`: a
+/// solid bar where the column is one step of the curve; where it holds many events (a whole
+/// log of compactions), the peak and the floor as lines over a faint band between them, so
+/// that the trend of both reads instead of a solid block.
+fn add_column_curve(
+    curve: &mut Mesh,
+    (x, top, bottom): (f32, f32, f32),
+    dense: bool,
+    color: Color32,
+) {
+    let column = |top: f32, bottom: f32| Rect::from_x_y_ranges(x..=x + 1.0, top..=bottom);
+    if !dense || bottom - top <= 2.0 * theme::STROKE_MEDIUM {
+        curve.add_colored_rect(column(top, bottom), color);
+        return;
+    }
+    curve.add_colored_rect(
+        column(top, bottom),
+        color.gamma_multiply(DENSE_BAND_OPACITY),
+    );
+    curve.add_colored_rect(column(top, top + theme::STROKE_MEDIUM), color);
+    curve.add_colored_rect(column(bottom - theme::STROKE_MEDIUM, bottom), color);
+}
+
+/// Opacity of the band between a dense column's floor and peak.
+const DENSE_BAND_OPACITY: f32 = 0.3;
 
 /// Where the cursor is when it is off the zoomed strip (`f`, its fraction of the zoom, is
 /// below 0 or above 1): the edge to say it at, and what to say.
@@ -1014,6 +1052,31 @@ pub fn hover_text(session: &Session, cursor: usize, ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dense_column_draws_its_peak_and_floor_over_a_faint_band() {
+        assert!(!is_dense(4_000, 1_000.0) && is_dense(4_001, 1_000.0));
+        let mut solid = Mesh::default();
+        add_column_curve(&mut solid, (0.0, 10.0, 50.0), false, Color32::WHITE);
+        assert_eq!(solid.vertices.len(), 4, "one bar");
+        let mut dense = Mesh::default();
+        add_column_curve(&mut dense, (0.0, 10.0, 50.0), true, Color32::WHITE);
+        assert_eq!(dense.vertices.len(), 12, "a band and two lines");
+        let band = &dense.vertices[0];
+        assert!(band.color.a() < 255, "the band is faint");
+        assert_eq!(
+            dense.vertices[4].color,
+            Color32::WHITE,
+            "the peak is the curve's colour"
+        );
+        let mut thin = Mesh::default();
+        add_column_curve(&mut thin, (0.0, 10.0, 12.0), true, Color32::WHITE);
+        assert_eq!(
+            thin.vertices.len(),
+            4,
+            "a dense column with no spread stays a bar"
+        );
+    }
 
     #[test]
     fn a_cursor_off_the_zoom_is_said_at_the_edge_it_went_past() {
