@@ -470,7 +470,7 @@ pub fn context_strip_ui(
         rect,
         session,
         (columns, state.show_cache),
-        state.layer.as_ref(),
+        (state.layer.as_ref(), state.shown_breaks()),
         (ratio, &axis, &zoom),
         &pal,
     );
@@ -481,11 +481,6 @@ pub fn context_strip_ui(
     state
         .compare
         .paint(ui, rect, (&axis, &zoom), (len, y_max), &pal);
-    if let Some(layer) = state.shown_breaks() {
-        let mut marks = Mesh::default();
-        layer.paint(&mut marks, rect, &pal);
-        ui.painter_at(rect).add(Shape::mesh(marks));
-    }
     // A click on a cache break's mark opens its request; any other gesture is the strip's.
     let on_break = response
         .interact_pointer_pos()
@@ -718,7 +713,10 @@ fn paint(
     rect: Rect,
     session: &Session,
     (columns, cache_split): (&Columns, bool),
-    layer: Option<&AuditLayer>,
+    (layer, breaks): (
+        Option<&AuditLayer>,
+        Option<&crate::strip::breaks_layer::BreaksLayer>,
+    ),
     (ratio, axis, zoom): (f64, &Axis<'_>, &Zoom),
     pal: &Palette,
 ) {
@@ -771,6 +769,12 @@ fn paint(
         time.paint_over(&mut marks, &painter, rect, pal);
     }
     painter.add(Shape::mesh(marks));
+    if let Some(breaks) = breaks {
+        // Under the labels: on a crowded strip a mark stands in every column.
+        let mut marks = Mesh::default();
+        breaks.paint(&mut marks, rect, pal);
+        painter.add(Shape::mesh(marks));
+    }
     if let Some(window) = columns.off_scale {
         off_scale_label(&painter, rect, window, ratio, pal);
     }
