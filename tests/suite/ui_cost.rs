@@ -123,6 +123,34 @@ fn the_compactions_tab_weighs_each_compaction_and_sorts_by_balance() {
 }
 
 #[test]
+fn a_call_the_price_file_does_not_price_says_unpriced_not_no_price_file() {
+    let other = price_file(
+        "other.json",
+        r#"{"currency":"EUR","models":{"not-a-model":{"uncached":1,"cache_read":0.1,"cache_write":1,"output":2}}}"#,
+    );
+    let mut harness = harness_of(move || {
+        ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), other)
+    });
+    harness.run();
+    harness
+        .state_mut()
+        .push_command(WindowCommand::ShowTab(SideTab::Request));
+    harness.state_mut().push_command(NavCommand::End);
+    harness.run();
+    harness.get_by_label("unpriced: no price for this model in the price file");
+    assert!(
+        harness
+            .query_by_label("no price file (File ▸ Prices)")
+            .is_none()
+    );
+    assert_eq!(
+        harness.query_all_by_label_contains(" EUR").count(),
+        0,
+        "nothing priced at 0"
+    );
+}
+
+#[test]
 fn a_price_file_is_used_remembered_and_an_invalid_one_is_named_in_one_line() {
     let good = price_file(
         "good.json",

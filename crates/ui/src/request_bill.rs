@@ -57,12 +57,13 @@ pub fn bill_ui(ui: &mut Ui, request: &Request, prices: Option<&PriceTable>, pal:
         .num_columns(3)
         .striped(true)
         .show(ui, |ui| {
-            let prices = price.map(|(_, _, p)| [p.uncached, p.cache_read, p.cache_write, p.output]);
+            let each_price =
+                price.map(|(_, _, p)| [p.uncached, p.cache_read, p.cache_write, p.output]);
             for (k, (label, n, formula)) in bill_rows(&tokens).into_iter().enumerate() {
                 ui.label(label).on_hover_text(formula);
                 ui.label(RichText::new(n.to_string()).monospace())
                     .on_hover_text(formula);
-                match (price, prices) {
+                match (price, each_price) {
                     (Some((table, _, _)), Some(each)) => {
                         let cost = table.of(n as f64, each[k]);
                         ui.label(format!("{cost:.6} {}", table.currency)).on_hover_text(
@@ -93,7 +94,7 @@ pub fn bill_ui(ui: &mut Ui, request: &Request, prices: Option<&PriceTable>, pal:
                 }
                 None => {
                     let why = if prices.is_some() {
-                        "no price for this model in the price file"
+                        "unpriced: no price for this model in the price file"
                     } else {
                         "no price file (File ▸ Prices)"
                     };
