@@ -30,6 +30,14 @@ pub fn offset_to_reveal(
     Some((top - (viewport_height - row_height) / 2.0).max(0.0))
 }
 
+/// `offset` kept within what `rows` rows of `row_height` scroll to in a `viewport_height`
+/// view: a row near the end is revealed at the bottom, not centred over blank space (which
+/// the scroll area would then ease back from, frame by frame).
+pub fn clamped_offset(offset: f32, rows: usize, row_height: f32, viewport_height: f32) -> f32 {
+    let end = (rows as f32 * row_height - viewport_height).max(0.0);
+    offset.clamp(0.0, end)
+}
+
 /// Frames a reveal is retried until its row is seen whole.
 const REVEAL_ATTEMPTS: u8 = 8;
 
@@ -67,11 +75,18 @@ pub fn timeline_ui(
     if view.reveal.is_some() || keep.is_some() {
         state.reveal_attempts = REVEAL_ATTEMPTS;
     }
+    // The rows' view as the last frame measured it; before any frame, the height left (the
+    // scroll area does not shrink), so the first reveal is not made against a zero height.
+    let viewport = if state.viewport_height > 0.0 {
+        state.viewport_height
+    } else {
+        ui.available_height()
+    };
     if let Some(target) = target
         && let Ok(row) = state.row_of(target)
-        && let Some(offset) =
-            offset_to_reveal(row, theme::ROW_HEIGHT, state.offset, state.viewport_height)
+        && let Some(offset) = offset_to_reveal(row, theme::ROW_HEIGHT, state.offset, viewport)
     {
+        let offset = clamped_offset(offset, rows, theme::ROW_HEIGHT, viewport);
         scroll = scroll.vertical_scroll_offset(offset);
     }
     ui.spacing_mut().item_spacing.y = 0.0;
@@ -211,5 +226,23 @@ mod tests {
         assert_eq!(offset_to_reveal(10, 18.0, 0.0, 180.0), Some(180.0 - 81.0));
         assert_eq!(offset_to_reveal(1, 18.0, 100.0, 180.0), Some(0.0));
         assert_eq!(offset_to_reveal(0, 18.0, f32::NAN, 180.0), Some(0.0));
+    }
+
+    #[test]
+    fn a_row_near_the_end_is_revealed_at_the_bottom_not_over_blank_space() {
+        // 100 rows of 18 in a 180 view: the last row centred would be 1791 − 81.
+        let centred = offset_to_reveal(99, 18.0, 0.0, 180.0).unwrap();
+        assert_eq!(centred, 1782.0 - 81.0);
+        assert_eq!(clamped_offset(centred, 100, 18.0, 180.0), 1800.0 - 180.0);
+        assert_eq!(
+            clamped_offset(500.0, 100, 18.0, 180.0),
+            500.0,
+            "inside: kept"
+        );
+        assert_eq!(
+            clamped_offset(50.0, 5, 18.0, 180.0),
+            0.0,
+            "fewer rows than fit"
+        );
     }
 }
