@@ -242,3 +242,34 @@ fn b_timeline_opened_after_the_divergence_click_shows_it() {
     let row = harness.get_by_label_contains("   211  ");
     assert!(row.rect().bottom() <= 1000.0, "{:?}", row.rect());
 }
+
+/// File ▸ Open a path: a typed log's path opens it, a typed folder's opens the sessions browser
+/// on it (the way to open either where no desktop file-dialog service answers).
+#[test]
+fn file_open_a_path_opens_a_typed_log_or_folder() {
+    for (path, folder) in [(fixture("p02.jsonl"), false), (fixture(""), true)] {
+        let mut harness = p01_open((1600.0, 1000.0));
+        let before = harness.state().event_count();
+        harness.get_by_label("File").click();
+        harness.run();
+        harness.get_by_label("Open a path").click();
+        harness.run();
+        harness.get_by_label("or its path:").click();
+        harness.run();
+        harness
+            .get_by_label("or its path:")
+            .type_text(&path.display().to_string());
+        harness.run();
+        harness.get_by_label("Open").click();
+        harness.run();
+        harness.run();
+        if folder {
+            assert!(harness.state().is_browsing(), "the browser is shown");
+            let files = harness.state_mut().browser_fleet();
+            let p01 = files.iter().any(|(f, _)| f.ends_with("p01.jsonl"));
+            assert!(p01, "{files:?}");
+        } else {
+            assert_ne!(harness.state().event_count(), before, "p02 is open");
+        }
+    }
+}

@@ -83,6 +83,28 @@ fn keeps_open_on_click(label: &str) -> egui::containers::menu::SubMenuButton<'_>
     )
 }
 
+/// File ▸ Open a path: a session log's or a folder's path typed (the way to open one where no
+/// desktop file-dialog service answers); a folder opens in the sessions browser.
+fn open_path_ui(ui: &mut Ui, commands: &mut Vec<UiCommand>) {
+    let field = crate::chrome::path_field::PathField {
+        label: "or its path:",
+        hint: "a session log, or a folder of them",
+        button: "Open",
+        enabled: true,
+        max_width: theme::PRICE_PATH_WIDTH,
+    };
+    let typed =
+        crate::chrome::path_field::remembered_path_field_ui(ui, "open-path", String::new, &field);
+    if let Some(path) = typed {
+        commands.push(if path.is_dir() {
+            BrowserCommand::OpenFolder(path).into()
+        } else {
+            SessionCommand::Open(path).into()
+        });
+        ui.close();
+    }
+}
+
 /// The File menu.
 fn file_menu_ui(
     ui: &mut Ui,
@@ -109,6 +131,7 @@ fn file_menu_ui(
     if ui.button("Open folder…").clicked() {
         commands.push(BrowserCommand::OpenFolderDialog.into());
     }
+    keeps_open_on_click("Open a path").ui(ui, |ui| open_path_ui(ui, commands));
     if ui.button("Open the bundled sample").clicked() {
         commands.push(SessionCommand::OpenSample.into());
     }

@@ -1,5 +1,5 @@
-//! The typed path beside every file dialog (Prices, Compare with…, Save as, Export this
-//! folder…): a label, a field and a button, the same in each place. On a machine without a
+//! The typed path beside every file dialog (Open, Open folder, Prices, Compare with…, Save as,
+//! Export this folder…): a label, a field and a button, the same in each place. On a machine without a
 //! desktop file-dialog service the native dialog closes at once, and this is the way to name
 //! a file.
 
@@ -81,8 +81,11 @@ pub fn remembered_path_field_ui(
 /// at once, so it says where to type the path instead.
 pub fn no_choice(purpose: DialogPurpose) -> &'static str {
     match purpose {
-        DialogPurpose::Open | DialogPurpose::OpenFolder => {
-            "No file chosen (without a desktop file-dialog service the dialog closes at once: drop a file on the window, pick one under File ▸ Recent files, or pass its path on the command line)."
+        DialogPurpose::Open => {
+            "No file chosen (without a desktop file-dialog service the dialog closes at once: type its path under File ▸ Open a path, drop a file on the window, or pick one under File ▸ Recent files)."
+        }
+        DialogPurpose::OpenFolder => {
+            "No folder chosen (without a desktop file-dialog service the dialog closes at once: type its path under File ▸ Open a path, or pick one under File ▸ Recent folders)."
         }
         DialogPurpose::Compare | DialogPurpose::CompareBeside => {
             "No file chosen (without a desktop file-dialog service the dialog closes at once: type the second run's path in the Compare tab, or pick a recent file under File ▸ Compare with)."
