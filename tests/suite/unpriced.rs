@@ -266,6 +266,10 @@ fn compare_falls_back_to_tokens_when_a_run_is_unpriced_and_says_so() {
         "{verdict}"
     );
     assert!(!verdict.contains("both cost 0"), "{verdict}");
+    assert!(
+        text.contains("where priced (some calls are unpriced: runs weighed in tokens)"),
+        "the header says the money is partial: {text}"
+    );
     let b_total = text
         .lines()
         .skip_while(|l| !l.trim_start().starts_with("total"))

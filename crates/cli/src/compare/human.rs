@@ -26,6 +26,11 @@ pub fn human(report: &Report<'_>) -> String {
         "threshold ratio {}; {}",
         report.a.analysed.threshold_ratio,
         match report.currency {
+            Some(c) if report.comparison.totals.cheaper.fell_back() => {
+                format!(
+                    "costs in {c} where priced (some calls are unpriced: runs weighed in tokens)"
+                )
+            }
             Some(c) => format!("costs in {c}"),
             None => "prices: none (tokens only; --prices FILE for money)".to_string(),
         }
