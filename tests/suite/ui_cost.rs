@@ -300,19 +300,32 @@ fn at_1280_by_720_the_compactions_table_shows_all_seven_rows() {
             .map(|seq| h.get_by_label(&format!("compaction seq {seq}")).rect())
             .collect()
     };
+    let wheel = |h: &mut Harness<'_, ViewerApp>| {
+        h.get_by_label("compaction seq 227").hover();
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -200.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run();
+    };
     let before = rows(&harness);
-    harness.get_by_label("compaction seq 227").hover();
-    harness.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, -200.0),
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Unknown,
-        modifiers: egui::Modifiers::NONE,
-    });
-    harness.run();
+    wheel(&mut harness);
     assert_eq!(
         rows(&harness),
         before,
         "the table scrolled: some row was cut"
+    );
+    // With a row selected its before | after shows below, and the seven rows still do.
+    harness.get_by_label("compaction seq 37").click();
+    harness.run();
+    let focused = rows(&harness);
+    wheel(&mut harness);
+    assert_eq!(
+        rows(&harness),
+        focused,
+        "beside a before | after a row was cut"
     );
 }

@@ -267,8 +267,13 @@ fn table_height(ui: &Ui, rows: usize, focused: bool) -> f32 {
     };
     // A row's pitch is its height and the spacing between rows (as `show_rows` lays them).
     let pitch = theme::COMPACTION_ROW_HEIGHT + ui.spacing().item_spacing.y;
-    (rows as f32 * pitch).min(ui.available_height() * share)
+    // A short table shows whole even beside a before | after: the share bounds long ones.
+    let bound = (ui.available_height() * share).max(COMPACTION_ROWS_ALWAYS_SHOWN as f32 * pitch);
+    (rows as f32 * pitch).min(bound)
 }
+
+/// Rows the table shows whole whenever it has no more (the sample's seven compactions).
+const COMPACTION_ROWS_ALWAYS_SHOWN: usize = 8;
 
 /// The ledger and a row's figures in it.
 type RowCost<'a> = (
@@ -367,6 +372,10 @@ pub fn compactions_ui(
                 );
                 state.scroll.update(&output, ui.ctx());
             });
+            // Room for the sideways scroll bar, which floats over the content's bottom edge:
+            // without it the bar hides the last row.
+            let bar = ui.spacing().scroll;
+            ui.add_space(bar.bar_width + bar.bar_outer_margin);
         });
     ui.separator();
     ScrollArea::vertical()
