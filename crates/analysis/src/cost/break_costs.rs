@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::cache_breaks::CacheBreaks;
 use super::calls::Routes;
+use super::money::round_money;
 use super::prices::PriceTable;
 
 /// The breaks' money.
@@ -51,8 +52,13 @@ pub fn break_costs(breaks: &CacheBreaks, routes: &Routes, prices: &PriceTable) -
     }
     let total = resent.values().try_fold(0.0, |sum, c| c.map(|c| sum + c));
     BreakCosts {
-        resent_cost_by_cause: Some(resent),
-        resent_cost: total,
-        provider_miss_cost: missed,
+        resent_cost_by_cause: Some(
+            resent
+                .into_iter()
+                .map(|(k, c)| (k, c.map(round_money)))
+                .collect(),
+        ),
+        resent_cost: total.map(round_money),
+        provider_miss_cost: missed.map(round_money),
     }
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::break_costs::{BreakCosts, break_costs};
 use super::cache_breaks::CacheBreaks;
 use super::calls::Routes;
+use super::money::round_money;
 use super::prices::PriceTable;
 
 /// The breaks of one session, or of many, summed.
@@ -62,7 +63,7 @@ impl BreakTotals {
             if first {
                 b
             } else {
-                a.zip(b).map(|(a, b)| a + b)
+                a.zip(b).map(|(a, b)| round_money(a + b))
             }
         };
         let costs = &mut self.costs;
@@ -74,7 +75,7 @@ impl BreakTotals {
             let slot = mine
                 .entry(cause)
                 .or_insert(if first { Some(0.0) } else { None });
-            *slot = slot.zip(c).map(|(a, b)| a + b);
+            *slot = slot.zip(c).map(|(a, b)| round_money(a + b));
         }
         if !first {
             // A cause this session does not price (it has no entry) leaves the sum unknown.
