@@ -32,6 +32,15 @@ fn sample_with_prices() -> Harness<'static, ViewerApp> {
     harness
 }
 
+/// The Request tab at the log's last call.
+fn request_at_the_end(harness: &mut Harness<'static, ViewerApp>) {
+    harness
+        .state_mut()
+        .push_command(WindowCommand::ShowTab(SideTab::Request));
+    harness.state_mut().push_command(NavCommand::End);
+    harness.run();
+}
+
 /// A price file in a fresh folder of the temp dir.
 fn price_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sv-ui-cost-{}-{name}", std::process::id()));
@@ -44,11 +53,7 @@ fn price_file(name: &str, text: &str) -> PathBuf {
 #[test]
 fn the_request_tab_shows_the_calls_four_token_columns_and_its_cost() {
     let mut harness = sample_with_prices();
-    harness
-        .state_mut()
-        .push_command(WindowCommand::ShowTab(SideTab::Request));
-    harness.state_mut().push_command(NavCommand::End);
-    harness.run();
+    request_at_the_end(&mut harness);
     harness.get_by_label("The provider's bill for this call");
     for column in ["uncached", "cache read", "cache write", "output", "prompt"] {
         harness.get_by_label(column);
@@ -132,11 +137,7 @@ fn a_call_the_price_file_does_not_price_says_unpriced_not_no_price_file() {
         ViewerApp::new_for_test_with_prices(asset("sample.session.jsonl"), other)
     });
     harness.run();
-    harness
-        .state_mut()
-        .push_command(WindowCommand::ShowTab(SideTab::Request));
-    harness.state_mut().push_command(NavCommand::End);
-    harness.run();
+    request_at_the_end(&mut harness);
     harness.get_by_label("unpriced: no price for this model in the price file");
     assert!(
         harness
@@ -239,11 +240,7 @@ fn at_1280_by_720_the_request_tabs_figures_stay_inside_the_side_panel() {
             )
         });
     harness.run();
-    harness
-        .state_mut()
-        .push_command(WindowCommand::ShowTab(SideTab::Request));
-    harness.state_mut().push_command(NavCommand::End);
-    harness.run();
+    request_at_the_end(&mut harness);
     let request = harness.state().shown_request().expect("a request").clone();
     let estimated = format!("{} tokens", request.estimate.total);
     let reported = format!(

@@ -9,14 +9,14 @@ use egui::{Mesh, Pos2, Rect};
 
 use surface_analysis::audit::{Audit, Trigger};
 
-use crate::strip::axis::Axis;
+use crate::strip::axis::{Axis, LayerKey, layer_key};
 use crate::strip::zoom::Zoom;
 use crate::theme::{self, Palette};
 
 /// The audit's marks for one `(width, range, audit)`.
 #[derive(Debug)]
 pub struct AuditLayer {
-    key: (u32, u64, u64, usize, bool),
+    key: LayerKey,
     /// Column of each replace op with the trigger it shows (the most urgent of the ops that
     /// share the column), in column order.
     pub ops: Vec<(f32, Option<Trigger>)>,
@@ -46,21 +46,6 @@ fn column(cursor: usize, axis: &Axis<'_>, zoom: &Zoom, width: f32) -> Option<f32
     })
 }
 
-fn key(
-    audit: &Arc<Audit>,
-    axis: &Axis<'_>,
-    zoom: &Zoom,
-    width: usize,
-) -> (u32, u64, u64, usize, bool) {
-    (
-        width as u32,
-        zoom.start.to_bits(),
-        zoom.end.to_bits(),
-        Arc::as_ptr(audit) as usize,
-        axis.is_time(),
-    )
-}
-
 impl AuditLayer {
     /// The marks of `audit` on a `width`-column strip showing `zoom` on `axis`.
     pub fn compute(audit: &Arc<Audit>, axis: &Axis<'_>, zoom: &Zoom, width: usize) -> AuditLayer {
@@ -87,7 +72,7 @@ impl AuditLayer {
             .collect();
         over.dedup();
         AuditLayer {
-            key: key(audit, axis, zoom, width),
+            key: layer_key(audit, axis, zoom, width),
             ops,
             over,
         }
@@ -95,7 +80,7 @@ impl AuditLayer {
 
     /// True when this layer was computed for these figures.
     pub fn is_for(&self, audit: &Arc<Audit>, axis: &Axis<'_>, zoom: &Zoom, width: usize) -> bool {
-        self.key == key(audit, axis, zoom, width)
+        self.key == layer_key(audit, axis, zoom, width)
     }
 
     /// Adds the marks to `mesh`: ops as ticks from the top, over-threshold requests as small

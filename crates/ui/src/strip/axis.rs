@@ -3,6 +3,8 @@
 //! time column). A [`Zoom`] is kept in the axis's own units; this maps them to cursors and
 //! back with a binary search, so a frame stays O(pixels · log events) on either axis.
 
+use std::sync::Arc;
+
 use surface_engine::time_column::TimeColumn;
 
 use crate::session::loaded::Session;
@@ -158,6 +160,21 @@ pub(crate) fn key_of(width: usize, len: usize, axis: &Axis<'_>, zoom: &Zoom) -> 
         len,
         zoom.start.to_bits(),
         zoom.end.to_bits(),
+        axis.is_time(),
+    )
+}
+
+/// `(width, range start bits, range end bits, data, time axis)`: what a layer of marks laid
+/// out per pixel column from shared data (the audit's replace ops, the cache breaks) depends on.
+pub(crate) type LayerKey = (u32, u64, u64, usize, bool);
+
+/// The [`LayerKey`] of marks from `data` on a `width`-column strip showing `zoom` on `axis`.
+pub(crate) fn layer_key<T>(data: &Arc<T>, axis: &Axis<'_>, zoom: &Zoom, width: usize) -> LayerKey {
+    (
+        width as u32,
+        zoom.start.to_bits(),
+        zoom.end.to_bits(),
+        Arc::as_ptr(data) as usize,
         axis.is_time(),
     )
 }

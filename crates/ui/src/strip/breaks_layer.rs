@@ -14,7 +14,7 @@ use surface_analysis::cost::{CallKind, Cause};
 
 use crate::command::{NavCommand, SideTab, UiCommand, WindowCommand};
 use crate::compactions::request_changes::RequestChanges;
-use crate::strip::axis::Axis;
+use crate::strip::axis::{Axis, LayerKey, layer_key};
 use crate::strip::zoom::Zoom;
 use crate::theme::{self, Palette};
 
@@ -24,27 +24,12 @@ pub type Causes = [bool; 7];
 /// The marks of the cache breaks for one `(width, range, first changes)`.
 #[derive(Debug)]
 pub struct BreaksLayer {
-    key: (u32, u64, u64, usize, bool),
+    key: LayerKey,
     /// `(column, cause, request)` of each break inside the range shown, one per column (the
     /// one that resent the most), in column order.
     pub marks: Vec<(f32, Cause, usize)>,
     /// The causes of every break of the log (the range shown or not).
     pub causes: Causes,
-}
-
-fn key(
-    changes: &Arc<RequestChanges>,
-    axis: &Axis<'_>,
-    zoom: &Zoom,
-    width: usize,
-) -> (u32, u64, u64, usize, bool) {
-    (
-        width as u32,
-        zoom.start.to_bits(),
-        zoom.end.to_bits(),
-        Arc::as_ptr(changes) as usize,
-        axis.is_time(),
-    )
 }
 
 /// The position of `cause` in `Cause::ALL`.
@@ -90,7 +75,7 @@ impl BreaksLayer {
             }
         }
         BreaksLayer {
-            key: key(changes, axis, zoom, width),
+            key: layer_key(changes, axis, zoom, width),
             marks,
             causes,
         }
@@ -104,7 +89,7 @@ impl BreaksLayer {
         zoom: &Zoom,
         width: usize,
     ) -> bool {
-        self.key == key(changes, axis, zoom, width)
+        self.key == layer_key(changes, axis, zoom, width)
     }
 
     /// Adds the marks to `mesh` over the strip's `rect`.

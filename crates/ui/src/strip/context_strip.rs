@@ -78,13 +78,7 @@ impl StripState {
     /// The compaction audit to colour the marks from (the latest one computed; `None` while
     /// none is). Cheap when it did not change.
     pub fn set_audit(&mut self, audit: Option<&Arc<Audit>>) {
-        let same = match (&self.audit, audit) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            self.audit = audit.cloned();
+        if replaced(&mut self.audit, audit) {
             self.layer = None;
         }
     }
@@ -92,13 +86,7 @@ impl StripState {
     /// Every request's first change, to mark the cache breaks from (`None` while computed).
     /// Cheap when it did not change.
     pub fn set_changes(&mut self, changes: Option<&Arc<RequestChanges>>) {
-        let same = match (&self.changes, changes) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
-            self.changes = changes.cloned();
+        if replaced(&mut self.changes, changes) {
             self.breaks_layer = None;
         }
     }
@@ -426,6 +414,19 @@ impl Columns {
             time,
         }
     }
+}
+
+/// Puts `new` in `slot` unless it holds the same data already; true when it changed.
+fn replaced<T>(slot: &mut Option<Arc<T>>, new: Option<&Arc<T>>) -> bool {
+    let same = match (&*slot, new) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    };
+    if !same {
+        *slot = new.cloned();
+    }
+    !same
 }
 
 /// Shows the strip over the range `zoom` (the whole log for `None`), on the time axis when
