@@ -826,10 +826,9 @@ fn docs_export_md_documents_every_column_with_its_type() {
     )));
 }
 
-/// docs/export.md's first DuckDB query: the `sh` block that exports, run into a temporary
-/// folder, then the `python` block after it, whose output must be the `text` block that follows.
-#[test]
-fn the_export_page_s_duckdb_query_runs_as_shown() {
+/// Whether DuckDB's Python package is importable (required where
+/// `SURFACE_VIEWER_REQUIRE_DUCKDB` is set); says it skips when not.
+fn duckdb_importable() -> bool {
     let importable = Command::new("python3")
         .args(["-c", "import duckdb"])
         .output()
@@ -840,19 +839,25 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
             "SURFACE_VIEWER_REQUIRE_DUCKDB is set but `python3 -c \"import duckdb\"` fails"
         );
         eprintln!("skipped: the duckdb Python package is not importable here (pip install duckdb)");
-        return;
     }
+    importable
+}
+
+/// Runs docs/export.md's section `title`: its `sh` block's `surface-viewer` lines (the folder
+/// word `folder` written into a temporary folder), then the `python` block after it there;
+/// asserts it prints the `text` block that follows. The lines printed.
+fn the_section_runs_as_shown(title: &str, folder: &str) -> Vec<String> {
     let page = std::fs::read_to_string(root().join("docs/export.md")).unwrap();
     let section = page
-        .split("\n## A first query")
+        .split(&format!("\n## {title}"))
         .nth(1)
         .and_then(|rest| rest.split("\n## ").next())
-        .expect("docs/export.md has a section \"A first query\"");
+        .unwrap_or_else(|| panic!("docs/export.md has a section {title:?}"));
     let block = |lang: &str, from: usize| -> (String, usize) {
         let open = format!("```{lang}");
         let start = section[from..]
             .find(&open)
-            .unwrap_or_else(|| panic!("no ```{lang} block in \"A first query\""))
+            .unwrap_or_else(|| panic!("no ```{lang} block in {title:?}"))
             + from;
         let body = section[start..].find('\n').unwrap() + start + 1;
         let end = section[body..].find("\n```").unwrap() + body;
@@ -866,8 +871,8 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
         let words: Vec<&str> = line.split_whitespace().skip(1).collect();
         let done = bin()
             .args(words.iter().map(|w| {
-                if *w == "fleet" {
-                    dir.path().join("fleet")
+                if *w == folder {
+                    dir.path().join(folder)
                 } else {
                     PathBuf::from(w)
                 }
@@ -888,10 +893,70 @@ fn the_export_page_s_duckdb_query_runs_as_shown() {
         .map(|l| l.trim_end().to_string())
         .collect();
     let want: Vec<String> = expected.lines().map(|l| l.trim_end().to_string()).collect();
-    assert_eq!(
-        got, want,
-        "docs/export.md's first DuckDB query prints otherwise"
+    assert_eq!(got, want, "docs/export.md's {title:?} prints otherwise");
+    got
+}
+
+/// docs/export.md's first DuckDB query runs as the page shows it.
+#[test]
+fn the_export_page_s_duckdb_query_runs_as_shown() {
+    if duckdb_importable() {
+        the_section_runs_as_shown("A first query", "fleet");
+    }
+}
+
+/// docs/export.md's frontier query over the `tune` table runs as shown, and picks the settings
+/// `tune --json` puts on its frontier (the same grid over the same folder).
+#[test]
+fn the_tune_tables_frontier_query_picks_tunes_frontier() {
+    if !duckdb_importable() {
+        return;
+    }
+    let printed = the_section_runs_as_shown("The frontier from a `tune` table", "tuned");
+    let policy = root().join("tests/fixtures/policy");
+    let done = run(&[
+        "tune",
+        policy.to_str().unwrap(),
+        "--grid",
+        "threshold_ratio=0.6:0.8:0.1",
+        "--grid",
+        "pruner=on,off",
+        "--json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+    let settings = doc["settings"].as_array().unwrap();
+    let described = |i: u64| {
+        let s = &settings[i as usize]["settings"];
+        (
+            s["threshold_ratio"].as_f64().unwrap(),
+            !s["pruner"].is_null(),
+        )
+    };
+    let mut frontier: Vec<(f64, bool)> = doc["frontier"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| described(i.as_u64().unwrap()))
+        .collect();
+    // Each line: `#N T 0.6 pruner on: …`.
+    let mut queried: Vec<(f64, bool)> = printed
+        .iter()
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (
+                words[2].parse().unwrap(),
+                words[4].trim_end_matches(':') == "on",
+            )
+        })
+        .collect();
+    let order = |a: &(f64, bool), b: &(f64, bool)| a.partial_cmp(b).unwrap();
+    frontier.sort_by(order);
+    queried.sort_by(order);
+    assert!(
+        frontier.len() >= 2,
+        "a frontier worth comparing: {frontier:?}"
     );
+    assert_eq!(queried, frontier);
 }
 
 #[test]
@@ -963,4 +1028,107 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
     for c in calls.iter().filter_map(cost) {
         assert_eq!(surface_analysis::cost::round_money(c), c);
     }
+}
+
+/// `export --tune`'s rows of a session are the figures `tune` sums: over one file, each
+/// setting's row (and the baseline's) is `tune FILE --json`'s, every figure and its range, money
+/// included where the session is priced and NULL where it is not.
+#[test]
+fn the_tune_tables_rows_are_tunes_figures_for_each_session() {
+    let price_text = r#"{"currency": "EUR", "models": {
+        "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.json");
+    std::fs::write(&prices, price_text).unwrap();
+    let prices = prices.to_str().unwrap();
+    let grid = [
+        "--grid",
+        "threshold_ratio=0.6,0.75",
+        "--grid",
+        "pruner=on,off",
+    ];
+    let out = dir.path().join("out");
+    let files = ["p01.jsonl", "p11.jsonl"].map(|f| root().join("tests/fixtures/policy").join(f));
+    let mut args = vec!["export"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend(["--to", out.to_str().unwrap(), "--tune", "--prices", prices]);
+    args.extend(grid);
+    let done = run(&args);
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    let (rows, _) = read_table(&out, "tune");
+    for file in &files {
+        let path = file.to_str().unwrap();
+        let mut tune_args = vec!["tune", path, "--json", "--prices", prices];
+        tune_args.extend(grid);
+        let doc: serde_json::Value = serde_json::from_slice(&run(&tune_args).stdout).unwrap();
+        let mut wanted = vec![&doc["baseline"]];
+        wanted.extend(doc["settings"].as_array().unwrap());
+        let got = rows_of(&rows, path);
+        assert_eq!(
+            got.len(),
+            wanted.len(),
+            "{path}: the baseline and every setting"
+        );
+        for (row, want) in got.iter().zip(wanted) {
+            assert_eq!(row["allowed"], Cell::Bool(true));
+            for (name, span) in want["totals"].as_object().unwrap() {
+                for (end, column) in [
+                    ("likely", name.clone()),
+                    ("min", format!("{name}_min")),
+                    ("max", format!("{name}_max")),
+                ] {
+                    let cell = match &row[column.as_str()] {
+                        Cell::Int(v) => Some(*v as f64),
+                        Cell::Float(v) => Some(*v),
+                        Cell::Null => None,
+                        other => panic!("{column}: {other:?}"),
+                    };
+                    assert_eq!(cell, span[end].as_f64(), "{path} {column}");
+                }
+            }
+            let t = row["threshold_ratio"].clone();
+            match want["settings"].get("threshold_ratio") {
+                Some(x) => assert_eq!(t, Cell::Float(x.as_f64().unwrap())),
+                None => assert_eq!(t, Cell::Null, "the baseline's settings are NULL"),
+            }
+        }
+        let priced = path.contains("p01");
+        assert_eq!(
+            got.iter().all(|r| r["cost"] != Cell::Null),
+            priced,
+            "{path}: unpriced is NULL"
+        );
+    }
+}
+
+#[test]
+fn the_tune_table_needs_tune_and_grid_needs_tune() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let policy = root().join("tests/fixtures/policy");
+    let (policy, out) = (policy.to_str().unwrap(), out.to_str().unwrap());
+    let named = run(&["export", policy, "--to", out, "--tables", "sessions,tune"]);
+    assert_eq!(named.status.code(), Some(2));
+    assert!(
+        text(&named).contains("--tables: the tune table needs --tune"),
+        "{}",
+        text(&named)
+    );
+    let grid = run(&["export", policy, "--to", out, "--grid", "pruner=on"]);
+    assert_eq!(grid.status.code(), Some(2), "{}", text(&grid));
+    let bad = run(&[
+        "export",
+        policy,
+        "--to",
+        out,
+        "--tune",
+        "--grid",
+        "threshold_ratio=2",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad).contains("threshold_ratio"), "{}", text(&bad));
+    assert!(
+        !Path::new(out).exists(),
+        "nothing written for a refused command line"
+    );
 }

@@ -21,6 +21,7 @@ mod shared_texts;
 mod staging;
 mod table;
 mod tables;
+mod tune;
 mod writer;
 
 use std::io::{IsTerminal as _, Write as _};
@@ -29,6 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
+use surface_analysis::policy::tune::Grid;
 use surface_store::{ReadLimits, for_each_parallel};
 
 use super::cost::PriceOptions;
@@ -58,6 +60,7 @@ pub fn columns() -> Vec<(&'static str, &'static str, &'static str, bool)> {
     add("checks", checks::TABLE.describe());
     add("compactions", compactions::TABLE.describe());
     add("findings", findings::TABLE.describe());
+    add("tune", tune::TABLE.describe());
     out
 }
 
@@ -71,7 +74,7 @@ pub struct ExportOptions {
     #[arg(long, value_name = "OUT")]
     pub to: PathBuf,
     /// Only these tables (comma-separated): sessions, events, calls, checks, compactions,
-    /// findings.
+    /// findings (and tune, with --tune).
     #[arg(long, value_name = "T,...", value_delimiter = ',')]
     pub tables: Option<Vec<String>>,
     /// Add each event's JSON to the events table (a `payload` column).
@@ -92,14 +95,26 @@ pub struct ExportOptions {
     pub prices: PriceOptions,
     #[command(flatten)]
     pub policy: PolicySettingsArgs,
+    /// Add the `tune` table: every session under every setting of tune's grid (the default
+    /// grid of 240 settings, or the --grid axes).
+    #[arg(long)]
+    pub tune: bool,
+    /// An axis of the --tune grid, as `tune --grid` takes it: NAME=VALUES, VALUES a list or
+    /// FROM:TO:STEP. Repeat for more axes.
+    #[arg(long = "grid", value_name = "NAME=VALUES", requires = "tune")]
+    pub grid: Vec<String>,
 }
 
 /// Runs `export`.
 pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
     // Everything the command line gets wrong is refused before anything is read or written.
-    let tables = Tables::of(options.tables.as_deref())?;
+    let tables = Tables::of(options.tables.as_deref(), options.tune)?;
     let policy = &options.policy;
     settings_of(policy, None)?;
+    let tune_settings = options
+        .tune
+        .then(|| Grid::parse(&options.grid).map(|g| g.expand().settings))
+        .transpose()?;
     let prices = options.prices.read()?;
     let limits = ReadLimits::with_max_bytes(options.max_bytes);
     let threads = threads(options.jobs);
@@ -111,6 +126,7 @@ pub fn run(options: &ExportOptions) -> anyhow::Result<u8> {
         prices: prices.as_ref(),
         tables,
         payload: options.payload,
+        tune: tune_settings.as_deref(),
     };
     let mut out = std::io::stdout().lock();
     let mut unreadable = 0usize;
@@ -204,14 +220,7 @@ fn write_summary(
     counts: &RowCounts,
     tables: Tables,
 ) -> anyhow::Result<()> {
-    let all = [
-        counts.sessions,
-        counts.events,
-        counts.calls,
-        counts.checks,
-        counts.compactions,
-        counts.findings,
-    ];
+    let all = counts.in_table_order();
     let rows: Vec<String> = TABLE_NAMES
         .iter()
         .zip(all)

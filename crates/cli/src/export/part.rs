@@ -14,7 +14,7 @@ use super::staging::{Staging, part_name};
 use super::table::Table;
 use super::tables::Tables;
 use super::writer::{SessionKey, TableWriter};
-use super::{calls, checks, compactions, events, findings, sessions};
+use super::{calls, checks, compactions, events, findings, sessions, tune};
 
 /// Rows written to each table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +31,8 @@ pub struct RowCounts {
     pub compactions: u64,
     /// `findings`.
     pub findings: u64,
+    /// `tune`.
+    pub tune: u64,
 }
 
 impl RowCounts {
@@ -42,6 +44,20 @@ impl RowCounts {
         self.checks += other.checks;
         self.compactions += other.compactions;
         self.findings += other.findings;
+        self.tune += other.tune;
+    }
+
+    /// Each table's rows, in [`TABLE_NAMES`](super::TABLE_NAMES) order.
+    pub fn in_table_order(&self) -> [u64; 7] {
+        [
+            self.sessions,
+            self.events,
+            self.calls,
+            self.checks,
+            self.compactions,
+            self.findings,
+            self.tune,
+        ]
     }
 }
 
@@ -53,6 +69,7 @@ pub struct Part {
     pub(super) checks: Option<TableWriter<checks::CheckRow>>,
     pub(super) compactions: Option<TableWriter<compactions::CompactionRow>>,
     pub(super) findings: Option<TableWriter<findings::FindingRow>>,
+    pub(super) tune: Option<TableWriter<tune::TuneRow>>,
 }
 
 /// Creates the part file `number` of `table` when it is written.
@@ -87,6 +104,7 @@ impl Part {
             checks: open(tables.checks, &checks::TABLE, &root, number)?,
             compactions: open(tables.compactions, &compactions::TABLE, &root, number)?,
             findings: open(tables.findings, &findings::TABLE, &root, number)?,
+            tune: open(tables.tune, &tune::TABLE, &root, number)?,
         })
     }
 
@@ -116,6 +134,7 @@ impl Part {
             checks,
             compactions,
             findings,
+            tune,
         } = self;
         let ((events, checks), rest) = rayon::join(
             || rayon::join(|| done(events), || done(checks)),
@@ -125,15 +144,17 @@ impl Part {
                     done(calls)?,
                     done(compactions)?,
                     done(findings)?,
+                    done(tune)?,
                 ))
             },
         );
-        let (sessions, calls, compactions, findings) = rest?;
+        let (sessions, calls, compactions, findings, tune) = rest?;
         Ok(RowCounts {
             sessions,
             calls,
             compactions,
             findings,
+            tune,
             events: events?,
             checks: checks?,
         })

@@ -15,17 +15,19 @@ use std::sync::Arc;
 
 use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
 use surface_analysis::cost::{Ledger, PriceTable, cache_breaks, parts_with};
-use surface_analysis::policy::{PolicyInput, PolicyReport, ReplayMode, ValidSettings, replay};
+use surface_analysis::policy::{
+    PolicyInput, PolicyReport, PolicySettings, ReplayMode, ValidSettings, replay,
+};
 use surface_engine::compactions::Scan;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
-use surface_passes::{check_report_of, meter_and_scan_of};
+use surface_passes::{check_report_of, meter_and_scan_of, tune_session};
 use surface_store::{OnTruncate, Opened, Options, Reading, StoreError, open};
 
 use super::part::Part;
 use super::sessions::SessionRow;
 use super::tables::Tables;
 use super::writer::{SessionKey, TableWriter};
-use super::{calls, checks, compactions, events, findings};
+use super::{calls, checks, compactions, events, findings, tune};
 use crate::Input;
 use crate::policy::{PolicySettingsArgs, settings_of};
 
@@ -40,6 +42,8 @@ pub struct Recipe<'a> {
     pub tables: Tables,
     /// Each event's JSON in `events` (`--payload`).
     pub payload: bool,
+    /// The settings of `tune`'s grid (`--tune`), for the `tune` table.
+    pub tune: Option<&'a [PolicySettings]>,
 }
 
 /// How a session went.
@@ -163,6 +167,13 @@ fn write_tables(
         if let Some(w) = what_if {
             row.what_if(w);
         }
+    }
+    if let (Some(settings), Some(out)) = (recipe.tune, part.tune.as_mut()) {
+        let tuned = tune_session(log, settings, recipe.prices);
+        if log.text_lost() {
+            return stop(part, row);
+        }
+        tune::write(out, key, settings, &tuned)?;
     }
     part.write_sessions(key, row)?;
     Ok(Outcome::Exported)

@@ -1,15 +1,16 @@
-//! Which tables an export writes (`--tables`), by name.
+//! Which tables an export writes (`--tables`, and `tune` with `--tune`), by name.
 
 use anyhow::bail;
 
 /// Every table, in the order `--tables` lists them.
-pub const TABLE_NAMES: [&str; 6] = [
+pub const TABLE_NAMES: [&str; 7] = [
     "sessions",
     "events",
     "calls",
     "checks",
     "compactions",
     "findings",
+    "tune",
 ];
 
 /// Which tables are written.
@@ -27,13 +28,19 @@ pub struct Tables {
     pub compactions: bool,
     /// `findings`.
     pub findings: bool,
+    /// `tune` (only with `--tune`: it needs a grid).
+    pub tune: bool,
 }
 
 impl Tables {
-    /// From `--tables` (every table without it); `Err` naming an unknown table.
-    pub fn of(names: Option<&[String]>) -> anyhow::Result<Tables> {
+    /// From `--tables` (every table without it; `tune` only when `tune`, from `--tune`);
+    /// `Err` naming an unknown table, or `tune` named without `--tune`.
+    pub fn of(names: Option<&[String]>, tune: bool) -> anyhow::Result<Tables> {
         let Some(names) = names else {
-            return Ok(Tables::every());
+            return Ok(Tables {
+                tune,
+                ..Tables::every()
+            });
         };
         let mut t = Tables::none();
         for name in names {
@@ -44,12 +51,16 @@ impl Tables {
                 "checks" => t.checks = true,
                 "compactions" => t.compactions = true,
                 "findings" => t.findings = true,
+                "tune" if !tune => bail!("--tables: the tune table needs --tune (and its --grid)"),
+                "tune" => t.tune = true,
                 other => bail!(
                     "--tables: {other:?} is not a table (the tables: {})",
                     TABLE_NAMES.join(", ")
                 ),
             }
         }
+        // `--tune` adds its table to those named.
+        t.tune |= tune;
         if t == Tables::none() {
             bail!("--tables: name at least one of {}", TABLE_NAMES.join(", "));
         }
@@ -64,6 +75,7 @@ impl Tables {
             checks: true,
             compactions: true,
             findings: true,
+            tune: false,
         }
     }
 
@@ -75,6 +87,7 @@ impl Tables {
             checks: false,
             compactions: false,
             findings: false,
+            tune: false,
         }
     }
 
@@ -87,6 +100,7 @@ impl Tables {
             self.checks,
             self.compactions,
             self.findings,
+            self.tune,
         ];
         TABLE_NAMES
             .iter()

@@ -3,32 +3,14 @@
 
 use super::sweep::Sweep;
 use crate::csv_out::{Cell, CsvWriter};
-use surface_analysis::policy::tune::{Span, TuneRow, pruner_name};
-
-/// The figures of a row, by name, in the order the CSV and the table show them.
-pub fn figures(row: &TuneRow) -> [(&'static str, Option<Span>); 14] {
-    let t = &row.totals;
-    [
-        ("cost", t.cost),
-        ("agent_prompt", Some(t.agent_prompt)),
-        ("agent_calls", Some(t.agent_calls)),
-        ("uncached", Some(t.uncached)),
-        ("cache_read", t.cache_read),
-        ("cache_lost", t.cache_lost),
-        ("summarizer_tokens", Some(t.summarizer_tokens)),
-        ("fired", Some(t.fired)),
-        ("summaries", Some(t.summaries)),
-        ("prunes", Some(t.prunes)),
-        ("failures", Some(t.failures)),
-        ("requests_over_threshold", Some(t.requests_over_threshold)),
-        ("requests_over_window", Some(t.requests_over_window)),
-        ("peak_fill", Some(t.peak_fill)),
-    ]
-}
+use surface_analysis::policy::tune::{Span, pruner_name};
 
 /// The CSV: one row per setting (the baseline first, its settings empty).
 pub fn csv(s: &Sweep) -> anyhow::Result<Vec<u8>> {
-    let names: Vec<String> = figures(&s.baseline)
+    let names: Vec<String> = s
+        .baseline
+        .totals
+        .named()
         .iter()
         .flat_map(|(n, _)| [n.to_string(), format!("{n}_min"), format!("{n}_max")])
         .collect();
@@ -65,7 +47,7 @@ pub fn csv(s: &Sweep) -> anyhow::Result<Vec<u8>> {
             index.map(|i| s.choice.frontier.contains(&i)).into(),
             index.map(|i| s.choice.recommended == Some(i)).into(),
         ];
-        for (_, span) in figures(row) {
+        for (_, span) in row.totals.named() {
             for end in [|x: Span| x.likely, |x: Span| x.min, |x: Span| x.max] {
                 cells.push(span.map(end).into());
             }

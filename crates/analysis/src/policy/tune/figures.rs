@@ -154,6 +154,33 @@ pub struct TuneTotals {
 }
 
 impl TuneTotals {
+    /// The number of figures [`TuneTotals::named`] lists.
+    pub const FIGURES: usize = 14;
+
+    /// Every figure by name, in the order the CSV, the export's `tune` table and the tables
+    /// show them (`None`: not known for these sessions — no cache reported, or unpriced).
+    pub fn named(&self) -> [(&'static str, Option<Span>); TuneTotals::FIGURES] {
+        [
+            ("cost", self.cost),
+            ("agent_prompt", Some(self.agent_prompt)),
+            ("agent_calls", Some(self.agent_calls)),
+            ("uncached", Some(self.uncached)),
+            ("cache_read", self.cache_read),
+            ("cache_lost", self.cache_lost),
+            ("summarizer_tokens", Some(self.summarizer_tokens)),
+            ("fired", Some(self.fired)),
+            ("summaries", Some(self.summaries)),
+            ("prunes", Some(self.prunes)),
+            ("failures", Some(self.failures)),
+            (
+                "requests_over_threshold",
+                Some(self.requests_over_threshold),
+            ),
+            ("requests_over_window", Some(self.requests_over_window)),
+            ("peak_fill", Some(self.peak_fill)),
+        ]
+    }
+
     /// One session's spans from its likely point (first) and the others its ranges replay.
     pub fn of_points(points: &[Point]) -> TuneTotals {
         let span = |get: fn(&Point) -> f64| Span::of(&points.iter().map(get).collect::<Vec<_>>());
