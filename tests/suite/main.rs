@@ -76,5 +76,7 @@ mod ui_snapshot;
 mod ui_support;
 #[cfg(feature = "gui")]
 mod ui_time_axis;
+#[cfg(feature = "gui")]
+mod ui_tune;
 mod unpriced;
 mod write_rule;

@@ -75,30 +75,14 @@ pub struct TuneOptions {
 }
 
 impl TuneOptions {
-    /// The constraints the flags give; a bad number is one line naming its flag.
+    /// The constraints the flags give; a bad number is one line naming its flag (the parser
+    /// every shell uses).
     pub fn constraints(&self) -> anyhow::Result<Constraints> {
-        let max_over_window = match &self.max_over_window {
-            None => 0.0,
-            Some(t) => t.trim().parse::<u64>().map_err(|_| {
-                anyhow!("--max-over-window: {t:?} is not a whole number of 0 or more")
-            })? as f64,
-        };
-        let max_over_threshold = match &self.max_over_threshold {
-            None => None,
-            Some(t) => Some(
-                t.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| {
-                        anyhow!("--max-over-threshold: {t:?} is not a share between 0 and 1")
-                    })?,
-            ),
-        };
-        Ok(Constraints {
-            max_over_window,
-            max_over_threshold,
-        })
+        surface_reports::tune::constraints_of(
+            self.max_over_window.as_deref(),
+            self.max_over_threshold.as_deref(),
+        )
+        .map_err(|e| anyhow!(e))
     }
 
     /// The objective: the flag's, else cost when priced.

@@ -30,4 +30,4 @@ pub use meter_threads::{meter_of, meter_of_in, surface_and_meter_of};
 pub use policy_threads::{
     policy_input_and_parts, policy_parts_of, policy_parts_of_in, policy_parts_with,
 };
-pub use tune_threads::{TunedSession, tune_session};
+pub use tune_threads::{TuneWatch, TunedSession, tune_session, tune_session_watched};

@@ -1,13 +1,20 @@
 //! `tune`'s document: the sessions' figures under every setting of a grid summed — the
 //! settings some session's window forbids left out — beside the baseline, with the frontier
 //! and the recommendation. The shell reads the sessions (each once) and weighs them
-//! ([`surface_passes::tune_session`]); this sums them and builds the document.
+//! ([`surface_passes::tune_session`]); this sums them and builds the document. Its words
+//! (`text`) and the constraints read from text (`constraints`) are every shell's.
+
+mod constraints;
+pub mod text;
 
 use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
+use surface_analysis::policy::PolicySettings;
 use surface_analysis::policy::tune::{Choice, Constraints, Grid, Objective, TuneRow, choose};
 use surface_passes::TunedSession;
+
+pub use constraints::constraints_of;
 
 /// One session file's line in `sessions_list`.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -54,6 +61,8 @@ pub struct Sweep {
     pub baseline: TuneRow,
     /// One row per setting swept, in grid order.
     pub rows: Vec<TuneRow>,
+    /// The setting each row replayed, one for one (what `policy --what-if` is given).
+    pub settings: Vec<PolicySettings>,
     /// The frontier and the recommendation.
     pub choice: Choice,
     /// Every session file and its error.
@@ -93,7 +102,11 @@ pub fn sum(plan: &Plan<'_>, weighed: &[Weighed]) -> Sweep {
             }
         }
     }
-    let kept: Vec<TuneRow> = sums.into_iter().flatten().collect();
+    let (kept, kept_settings): (Vec<TuneRow>, Vec<PolicySettings>) = sums
+        .into_iter()
+        .zip(&settings)
+        .filter_map(|(row, s)| Some((row?, *s)))
+        .unzip();
     let left_out = expanded.left_out + settings.len() - kept.len();
     let choice = choose(plan.objective, &kept, &baseline, plan.constraints);
     Sweep {
@@ -109,6 +122,7 @@ pub fn sum(plan: &Plan<'_>, weighed: &[Weighed]) -> Sweep {
         left_out,
         baseline,
         rows: kept,
+        settings: kept_settings,
         choice,
         sessions_list: weighed.iter().map(|w| w.line.clone()).collect(),
         constraints: *plan.constraints,

@@ -405,6 +405,7 @@ impl ViewerApp {
                 self.panels.inspector.reset();
                 self.panels.compactions.reset();
                 self.panels.policy.reset();
+                self.panels.tune.reset();
                 self.panels.arrows.reset();
                 self.view.selected = None;
                 self.view.range_start = None;
@@ -722,6 +723,7 @@ impl ViewerApp {
             (SideTab::Request, "Request".to_string()),
             (SideTab::Preview, "Preview".to_string()),
             (SideTab::Policy, "Policy".to_string()),
+            (SideTab::Tune, "Tune".to_string()),
             (SideTab::Compare, "Compare".to_string()),
         ];
         crate::chrome::side_tabs::side_tabs_ui(ui, &tabs, self.prefs.tab, &mut self.commands);
@@ -781,6 +783,13 @@ impl ViewerApp {
                 (session, &self.panels.compare),
                 &mut self.panels.policy,
                 (self.jobs.synchronous, self.view.reveal.is_some()),
+                &mut self.commands,
+            ),
+            SideTab::Tune => crate::tune::tab::tune_tab_ui(
+                ui,
+                session,
+                &mut self.panels.tune,
+                (self.panels.prices.table().is_some(), self.jobs.synchronous),
                 &mut self.commands,
             ),
         }

@@ -1,5 +1,5 @@
 //! Applying one [`UiCommand`]: each room's commands go to that room's handler
-//! (`apply_session`, `apply_nav`, `apply_policy`, …), the only code that changes the session's
+//! (`apply_session`, `apply_nav`, `apply_policy`, `apply_tune`, …), the only code that changes the session's
 //! cursor and the shared selection or starts side effects (load, save, clipboard). Every jump
 //! is recorded in the history here.
 
@@ -32,6 +32,7 @@ impl ViewerApp {
             UiCommand::Timeline(c) => self.apply_timeline(c),
             UiCommand::Window(c) => self.apply_window(ctx, c),
             UiCommand::Compare(c) => self.apply_compare(ctx, c),
+            UiCommand::Tune(c) => self.apply_tune(ctx, c),
         }
     }
 

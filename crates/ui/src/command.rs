@@ -13,6 +13,7 @@ pub use crate::replay::command::ReplayCommand;
 pub use crate::session::command::SessionCommand;
 pub use crate::strip::command::StripCommand;
 pub use crate::timeline::command::TimelineCommand;
+pub use crate::tune::command::{TuneCommand, TuneTarget};
 
 /// One thing the user asked for, by the room that applies it.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,8 @@ pub enum UiCommand {
     Window(WindowCommand),
     /// Two runs side by side.
     Compare(CompareCommand),
+    /// The Tune views (the open log's, the browsed folder's).
+    Tune(TuneCommand),
 }
 
 macro_rules! from_group {
@@ -63,4 +66,5 @@ from_group! {
     TimelineCommand => Timeline,
     WindowCommand => Window,
     CompareCommand => Compare,
+    TuneCommand => Tune,
 }

@@ -36,6 +36,7 @@ mod surface_panel;
 pub mod theme;
 mod threshold;
 mod timeline;
+mod tune;
 mod view;
 mod wording;
 
@@ -49,8 +50,8 @@ pub use app::ViewerApp;
 pub use cjk_font::{CJK_FONT_NAME, CjkFallback};
 pub use command::{
     BrowserCommand, CompareCommand, NavCommand, PolicyCommand, PreviewCommand, PriceCommand,
-    ReplayCommand, SessionCommand, SideTab, StripCommand, TimelineCommand, UiCommand,
-    WindowCommand,
+    ReplayCommand, SessionCommand, SideTab, StripCommand, TimelineCommand, TuneCommand, TuneTarget,
+    UiCommand, WindowCommand,
 };
 
 /// Opens the desktop viewer on `file` (or the bundled sample when `None`; the sessions

@@ -1,6 +1,6 @@
 //! The session window's side-by-side panels: the side panel (tabs) and the surface panel on
 //! the right, each resizable by hand and collapsible ([`crate::layout`]), the timeline in the
-//! room that is left.
+//! room that is left — or the Tune view across all of it, when its tab asked to be wide.
 
 use crate::app::ViewerApp;
 use crate::command::WindowCommand;
@@ -63,6 +63,22 @@ fn show_right_panel(
 impl ViewerApp {
     /// Lays out the side panel, the surface panel and the timeline, then the arrows over them.
     pub(super) fn session_panels_ui(&mut self, ui: &mut egui::Ui) {
+        if self.panels.tune.wide
+            && let Some(session) = self.session.as_ref()
+        {
+            // The Tune view across the window (its tab's ⤢ Wide).
+            let priced = self.panels.prices.table().is_some();
+            egui::CentralPanel::default().show(ui, |ui| {
+                crate::tune::tab::tune_tab_ui(
+                    ui,
+                    session,
+                    &mut self.panels.tune,
+                    (priced, self.jobs.synchronous),
+                    &mut self.commands,
+                )
+            });
+            return;
+        }
         let window = ui.ctx().content_rect().width();
         let side = RightPanel {
             id: "side",

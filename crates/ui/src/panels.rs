@@ -1,6 +1,6 @@
 //! Each panel's own state, owned by the app and handed to its panel with the session and the
 //! command queue: the timeline, the surface panel, the replay bar and its strip, the side
-//! panel's tabs, the provenance arrows and the rows' geometry they connect.
+//! panel's tabs (the Tune tab's view among them), the provenance arrows and the rows' geometry they connect.
 
 use crate::arrows::ArrowState;
 use crate::compactions::tab::CompactionsState;
@@ -28,6 +28,8 @@ pub(crate) struct Panels {
     pub(crate) inspector: InspectorState,
     pub(crate) compactions: CompactionsState,
     pub(crate) policy: PolicyTabState,
+    /// The Tune tab over the open log.
+    pub(crate) tune: crate::tune::view::TuneView,
     /// The price table in use.
     pub(crate) prices: crate::prices::state::PriceState,
     /// Two runs side by side: B and the comparison.

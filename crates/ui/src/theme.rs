@@ -227,6 +227,27 @@ pub const POLICY_COLUMNS: [f32; 8] = [56.0, 80.0, 88.0, 150.0, 118.0, 300.0, 84.
 pub const POLICY_UPPER_SHARE: f32 = 0.45;
 /// Height the Policy tab's verdict table keeps at least below the upper pane.
 pub const POLICY_TABLE_MIN_HEIGHT: f32 = 140.0;
+/// Width of a Tune view's grid field (the axis's VALUES).
+pub const TUNE_FIELD_WIDTH: f32 = 170.0;
+/// Height of a line of the Tune table.
+pub const TUNE_ROW_HEIGHT: f32 = 18.0;
+/// Widths of the Tune table's columns: the index, the setting, a small figure with its range
+/// (`16 (12–16)`) and a large one (`221497 (205324–238456)`); the table scrolls sideways in
+/// a narrow panel.
+pub const TUNE_COLUMNS: (f32, f32, f32, f32) = (36.0, 196.0, 110.0, 168.0);
+/// Share of the height below the form the frontier chart takes, and its least and most.
+pub const TUNE_CHART_SHARE: (f32, f32, f32) = (0.45, 120.0, 420.0);
+/// Least height the Tune table keeps below the chart.
+pub const TUNE_TABLE_MIN_HEIGHT: f32 = 140.0;
+/// Radius of a setting's point on the frontier chart; of the baseline's square; of the ring
+/// around the recommendation (and the selected setting).
+pub const TUNE_POINT_RADIUS: (f32, f32, f32) = (3.0, 5.0, 8.0);
+/// How near the pointer must be to a point of the chart to hover or click it.
+pub const TUNE_PICK_DISTANCE: f32 = 10.0;
+/// Least width of the frontier chart's objective axis (its tick labels, `1100 k`).
+pub const TUNE_Y_AXIS_WIDTH: f32 = 44.0;
+/// Width of a Tune view's progress bar.
+pub const TUNE_PROGRESS_WIDTH: f32 = 180.0;
 /// Initial width of the project column.
 pub const BROWSER_PROJECT_WIDTH: f32 = 170.0;
 /// Initial width of the two time columns.

@@ -4,9 +4,11 @@
 //! recommendation marked — the table by objective, the recommendation and its why, the grid
 //! and what was left out.
 
-use super::human::{by_objective, recommendation, setting_text, span_text};
 use super::sweep::Sweep;
 use surface_analysis::policy::tune::{Objective, Span, TuneRow};
+use surface_reports::tune::text::{
+    by_objective, objective_text, recommendation, setting_text, span_text,
+};
 
 const W: f64 = 960.0;
 const H: f64 = 420.0;
@@ -151,7 +153,6 @@ fn chart(s: &Sweep) -> String {
 }
 
 fn table(s: &Sweep) -> String {
-    let cost = s.objective == Objective::Cost;
     let mut t = String::from(
         "<table><tr><th>#</th><th>setting</th><th>objective (likely, min–max)</th><th>over window (max)</th><th>over threshold</th><th>summaries</th><th>prunes</th><th>failures</th><th>peak fill</th><th>exact sessions</th></tr>",
     );
@@ -159,9 +160,7 @@ fn table(s: &Sweep) -> String {
         format!(
             "<tr class=\"{class}\"><td>{label}</td><td>{}</td><td>{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.0} %</td><td>{}/{}</td></tr>",
             esc(&setting_text(r.settings.as_ref())),
-            s.objective
-                .of(r)
-                .map_or("–".to_string(), |o| esc(&span_text(&o, cost))),
+            esc(&objective_text(s, r)),
             r.totals.requests_over_window.max,
             span_text(&r.totals.requests_over_threshold, false),
             span_text(&r.totals.summaries, false),

@@ -1,5 +1,6 @@
 //! The sessions browser as the app owns it: the browser of the folder opened last (kept while
-//! one of its sessions is viewed), whether it is shown, and the recently browsed folders.
+//! one of its sessions is viewed), whether it is shown, the recently browsed folders, and the
+//! folder's Tune view.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,4 +27,9 @@ pub(crate) struct Browsing {
     pub(crate) export: Option<ExportJob>,
     /// The program run as `PROGRAM export` (`None`: this executable; tests name the binary).
     pub(crate) export_program: Option<PathBuf>,
+    /// "Tune this folder…": the folder's Tune view (kept while one of its sessions is
+    /// viewed, and when the price file changes; a new folder starts afresh).
+    pub(crate) tune: crate::tune::view::TuneView,
+    /// The browser shows its Tune view instead of its sessions.
+    pub(crate) tune_shown: bool,
 }

@@ -92,6 +92,11 @@ impl ViewerApp {
     /// Starts browsing `root` (synchronously in tests).
     pub(crate) fn open_folder(&mut self, root: PathBuf, ctx: Option<egui::Context>) {
         let root = std::fs::canonicalize(&root).unwrap_or(root);
+        if self.browser.state.as_ref().is_none_or(|b| b.root != root) {
+            // Another folder: its own Tune view (the same folder read again keeps it).
+            self.browser.tune.reset();
+            self.browser.tune_shown = false;
+        }
         if self.jobs.synchronous {
             let mut state = BrowserState::new(root.clone(), None);
             let cancel = AtomicBool::new(false);
@@ -206,8 +211,26 @@ impl ViewerApp {
         };
         let export = self.browser.export.as_ref();
         let root = b.root.clone();
+        let tune_shown = self.browser.tune_shown;
+        let (priced, synchronous) = (self.panels.prices.table().is_some(), self.jobs.synchronous);
+        let tune = &mut self.browser.tune;
         egui::CentralPanel::default().show(ui, |ui| {
+            if tune_shown {
+                ui.horizontal(|ui| {
+                    ui.heading("Tune");
+                    crate::tune::browser::tune_button_ui(ui, true, &mut self.commands);
+                });
+                crate::tune::browser::folder_tune_ui(
+                    ui,
+                    tune,
+                    &root,
+                    (priced, synchronous),
+                    &mut self.commands,
+                );
+                return;
+            }
             browser::browser_ui(ui, b, &mut self.commands, |ui, commands| {
+                crate::tune::browser::tune_button_ui(ui, false, commands);
                 crate::browser::export_mode::export_ui(ui, &root, export, commands);
             });
         });

@@ -19,6 +19,8 @@ pub enum SideTab {
     Request,
     /// The policy lab: the compaction policy replayed over the log (docs/policy.md).
     Policy,
+    /// Which setting to ship: the policy swept over a grid of settings (docs/tune.md).
+    Tune,
     /// Two runs side by side (docs/compare.md): the first divergence and the per-turn table.
     Compare,
 }

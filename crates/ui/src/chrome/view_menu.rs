@@ -38,6 +38,7 @@ const TABS: &[(SideTab, &str)] = &[
     (SideTab::Request, "Request"),
     (SideTab::Preview, "Replace preview"),
     (SideTab::Policy, "Policy"),
+    (SideTab::Tune, "Tune"),
     (SideTab::Compare, "Compare"),
 ];
 
@@ -142,6 +143,7 @@ mod tests {
             SideTab::Findings,
             SideTab::Request,
             SideTab::Policy,
+            SideTab::Tune,
             SideTab::Compare,
         ] {
             match tab {
@@ -151,6 +153,7 @@ mod tests {
                 | SideTab::Findings
                 | SideTab::Request
                 | SideTab::Policy
+                | SideTab::Tune
                 | SideTab::Compare => assert_eq!(listed(tab), 1, "{tab:?}"),
             }
         }

@@ -39,6 +39,13 @@ impl ViewerApp {
                 }
             }
             PolicyCommand::SetPolicyMode(mode) => policy.mode = mode,
+            PolicyCommand::OpenWhatIf(settings) => {
+                policy.set_settings(settings);
+                policy.mode = surface_analysis::policy::ReplayMode::WhatIf;
+                // One threshold: the audit (Compactions tab, strip) judges by this T too.
+                self.view.threshold_ratio = settings.threshold_ratio;
+                self.view.threshold_source = ThresholdSource::PolicyTab;
+            }
             PolicyCommand::UseInferredSettings => {
                 if let Some(report) = policy.job.report() {
                     let settings = inside_inferred(&report.inferred, &policy.settings);

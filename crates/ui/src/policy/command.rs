@@ -11,4 +11,7 @@ pub enum PolicyCommand {
     SetPolicyMode(ReplayMode),
     /// Set the policy's settings inside the intervals inferred from the log.
     UseInferredSettings,
+    /// Replay a what-if with these settings, the fields rewritten to show them (a setting
+    /// picked in the Tune view).
+    OpenWhatIf(PolicySettings),
 }
