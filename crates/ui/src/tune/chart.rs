@@ -31,6 +31,22 @@ fn objective_tick(objective: Objective, v: f64) -> String {
     }
 }
 
+/// A round step (1, 2 or 5 times a power of ten) that cuts `span` into about four: the
+/// objective axis labels four or five values however short the chart (powers of ten alone
+/// left one label on a narrow range).
+fn nice_step(span: f64) -> f64 {
+    if !(span.is_finite() && span > 0.0) {
+        return 1.0;
+    }
+    let rough = span / 4.0;
+    let power = 10f64.powf(rough.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|s| *s >= rough)
+        .unwrap_or(10.0 * power)
+}
+
 /// The row nearest `pointer` on screen within the pick distance.
 fn nearest(s: &Sweep, transform: &PlotTransform, pointer: egui::Pos2) -> Option<usize> {
     s.rows
@@ -63,6 +79,10 @@ fn plot(s: &Sweep, height: f32) -> Plot<'static> {
         .x_axis_label("requests over the window (at most)")
         .y_axis_label(objective_name(s))
         .y_axis_formatter(move |mark, _| objective_tick(objective, mark.value))
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+            let step = nice_step(input.bounds.1 - input.bounds.0);
+            [step / 5.0, step, step * 5.0]
+        }))
         .y_axis_min_width(theme::TUNE_Y_AXIS_WIDTH)
         .x_axis_formatter(|mark, _| {
             if mark.value.fract() == 0.0 && mark.value >= 0.0 {
@@ -225,5 +245,15 @@ mod tests {
         assert_eq!(objective_tick(Objective::Prompt, 12_300.0), "12 k");
         assert_eq!(objective_tick(Objective::Prompt, 12.0), "12");
         assert_eq!(objective_tick(Objective::Cost, 1.5), "1.5000");
+    }
+
+    #[test]
+    fn a_step_cuts_the_axis_into_about_four_round_parts() {
+        assert_eq!(nice_step(310_000.0), 100_000.0);
+        assert_eq!(nice_step(30_000.0), 10_000.0);
+        assert_eq!(nice_step(7.0), 2.0);
+        assert_eq!(nice_step(0.012), 0.005);
+        assert_eq!(nice_step(0.0), 1.0);
+        assert_eq!(nice_step(f64::NAN), 1.0);
     }
 }
