@@ -227,7 +227,7 @@ fn the_reports_have_a_row_per_session_and_the_totals() {
     );
     let p01 = lines.iter().find(|l| l.contains("p01.jsonl")).unwrap();
     assert!(
-        p01.contains("10 → 13 (11–15)") && p01.contains("365984 → 342427"),
+        p01.contains("10 → 13 (10–16)") && p01.contains("365984 → 342427"),
         "{p01}"
     );
     // No progress bar when stderr is not a terminal.

@@ -105,7 +105,6 @@ fn p02s_agent_prompt_is_predicted_from_p01_within_15_percent() {
 }
 
 #[test]
-#[ignore = "issue #57: p02 fired 16 checks; the what-if of p01 under T 0.7 states 11–15 (the spread-based range does not reach it)"]
 fn p02s_fired_checks_lie_inside_the_range_predicted_from_p01() {
     let (row, real) = p02_from_p01();
     let fired = real["fired"]["likely"].as_f64().unwrap();

@@ -1,13 +1,16 @@
 //! A what-if's counts as a range (issue #35): after the first divergence every total is an
 //! estimate whose error the log shows (the observed [`Spread`](super::Spread)), so how many
 //! checks fire, and how many summaries and prunes they make, is given as `likely` (the replay
-//! itself) with a `min` and a `max`. Those are the smallest and largest counts among three
-//! replays: the likely one, and two in which every pressure threshold after the first
-//! divergence is moved by the spread — down to `⌊W × T⌋ / (1 + high)` (the provider counting at
-//! the high end of the ratios the log shows: checks fire that the likely replay leaves below)
-//! and up to `⌊W × T⌋ / (1 + low)` (at the low end). Each is a whole replay, so a check that
-//! fires earlier changes every later total as it would have; checks before the divergence are
-//! exact in all three.
+//! itself) with a `min` and a `max`. Those are the smallest and largest counts among nine
+//! replays: the likely one, and eight in which every pressure threshold after the first
+//! divergence is moved by a quarter, a half, three quarters and all of the spread each way —
+//! down towards `⌊W × T⌋ / (1 + high)` (the provider counting at the high end of the ratios the
+//! log shows: checks fire that the likely replay leaves below) and up towards
+//! `⌊W × T⌋ / (1 + low)` (the low end). Each is a whole replay, so a check that fires earlier
+//! changes every later total as it would have — and so the counts are not monotonic in the
+//! shift (an earlier firing can spare a later one): the two ends alone miss counts a shift inside
+//! the spread gives (p01 at T 0.7 fires 16 checks at half the spread, 15 at its end; p02, the same
+//! task run at T 0.7, fired 16). Checks before the divergence are exact in all nine.
 
 use serde::Serialize;
 
@@ -66,24 +69,47 @@ pub fn count_ranges(
     if report.mode != ReplayMode::WhatIf {
         return None;
     }
-    let scales = range_scales(report);
-    let others: Vec<Totals> = scales.map_or_else(Vec::new, |pair| {
-        pair.iter()
-            .map(|&k| replay_scaled(log, meter, input, settings, ReplayMode::WhatIf, k).totals)
-            .collect()
-    });
-    Some(ranges_of(report, &others, scales))
+    let others: Vec<Totals> = ladder_scales(report)
+        .into_iter()
+        .map(|k| replay_scaled(log, meter, input, settings, ReplayMode::WhatIf, k).totals)
+        .collect();
+    Some(ranges_of(report, &others, range_scales(report)))
 }
 
-/// The threshold multipliers of the two replays that bound a what-if `report`'s counts
-/// (`[low end, high end]`), or `None` when it needs none: no divergence, or no spread.
-pub(super) fn range_scales(report: &PolicyReport) -> Option<[f64; 2]> {
+/// The shares of the spread the range's replays move the thresholds by, each way.
+const SHIFTS: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
+
+/// The threshold multipliers of the replays that bound a what-if `report`'s figures: for each
+/// of [`SHIFTS`], the low end's and the high end's (the last pair is [`range_scales`]); empty
+/// when it needs none (no divergence, or no spread).
+pub(super) fn ladder_scales(report: &PolicyReport) -> Vec<f64> {
+    let Some(s) = spread_to_range(report) else {
+        return Vec::new();
+    };
+    SHIFTS
+        .iter()
+        .flat_map(|f| [scale(f * s.low), scale(f * s.high)])
+        .collect()
+}
+
+/// The threshold multiplier for a provider counting `1 + ratio` times the estimate.
+fn scale(ratio: f64) -> f64 {
+    1.0 / (1.0 + ratio).max(0.05)
+}
+
+/// The spread a what-if's ranges are formed from, when it needs them.
+fn spread_to_range(report: &PolicyReport) -> Option<super::Spread> {
     report
         .first_divergence
         .as_ref()
         .and(report.spread)
         .filter(|s| s.low < 0.0 || s.high > 0.0)
-        .map(|s| [1.0 / (1.0 + s.low).max(0.05), 1.0 / (1.0 + s.high)])
+}
+
+/// The threshold multipliers of the range's outermost replays (`[low end, high end]`), or
+/// `None` when it needs none: no divergence, or no spread.
+pub(super) fn range_scales(report: &PolicyReport) -> Option<[f64; 2]> {
+    spread_to_range(report).map(|s| [scale(s.low), scale(s.high)])
 }
 
 /// The ranges of `report` given the totals of the replays at `scales`.

@@ -5,7 +5,7 @@
 
 use super::super::input::PolicyInput;
 use super::super::ledger::{EstimateBasis, what_if_ledger};
-use super::super::ranges::{Ranges, range_scales, ranges_of};
+use super::super::ranges::{Ranges, ladder_scales, range_scales, ranges_of};
 use super::super::replay::replay_scaled;
 use super::super::report::{PolicyReport, ReplayMode};
 use super::super::settings::ValidSettings;
@@ -47,8 +47,8 @@ pub fn what_if_sweep(
     let scales = range_scales(report);
     let mut points = vec![likely];
     let mut others = Vec::new();
-    for k in scales.iter().flatten() {
-        let other = replay_scaled(log, meter, input, settings, ReplayMode::WhatIf, *k);
+    for k in ladder_scales(report) {
+        let other = replay_scaled(log, meter, input, settings, ReplayMode::WhatIf, k);
         if let Some((point, _, _)) = weigh(&other) {
             points.push(point);
         }
