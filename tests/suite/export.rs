@@ -959,16 +959,23 @@ fn the_tune_tables_frontier_query_picks_tunes_frontier() {
     assert_eq!(queried, frontier);
 }
 
+/// Prices for mock-a only: p01, its packed copy and p02 are priced, p11 (mock-o) and p12
+/// (mock-m) are not.
+const MOCK_A_PRICES: &str = r#"{"currency": "EUR", "models": {
+    "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
+
+/// [`MOCK_A_PRICES`] written as `prices.json` in `dir`.
+fn mock_a_prices(dir: &Path) -> PathBuf {
+    let prices = dir.join("prices.json");
+    std::fs::write(&prices, MOCK_A_PRICES).unwrap();
+    prices
+}
+
 #[test]
 fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
-    // Prices for mock-a only: p01, its packed copy and p02 are priced, p11 (mock-o) and p12
-    // (mock-m) are not.
-    let price_text = r#"{"currency": "EUR", "models": {
-        "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
     let dir = tempfile::tempdir().unwrap();
-    let prices = dir.path().join("prices.json");
-    std::fs::write(&prices, price_text).unwrap();
-    let table = surface_analysis::cost::PriceTable::parse(price_text).unwrap();
+    let prices = mock_a_prices(dir.path());
+    let table = surface_analysis::cost::PriceTable::parse(MOCK_A_PRICES).unwrap();
     let out = dir.path().join("out");
     let policy = root().join("tests/fixtures/policy");
     let done = run(&[
@@ -1035,11 +1042,8 @@ fn an_unpriced_session_costs_null_and_sum_cost_is_the_priced_sessions_sum() {
 /// included where the session is priced and NULL where it is not.
 #[test]
 fn the_tune_tables_rows_are_tunes_figures_for_each_session() {
-    let price_text = r#"{"currency": "EUR", "models": {
-        "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
     let dir = tempfile::tempdir().unwrap();
-    let prices = dir.path().join("prices.json");
-    std::fs::write(&prices, price_text).unwrap();
+    let prices = mock_a_prices(dir.path());
     let prices = prices.to_str().unwrap();
     let grid = [
         "--grid",

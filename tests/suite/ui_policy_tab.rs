@@ -4,7 +4,7 @@
 //! what-if curve over the context strip in its own legend entry, kept while other tabs are open
 //! and hidden by its toggle.
 
-use crate::ui_support::{command, what_if_at};
+use crate::ui_support::{command, laptop, what_if_at};
 
 use std::path::PathBuf;
 
@@ -16,15 +16,6 @@ fn fixture(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(path)
-}
-
-fn laptop(path: PathBuf) -> Harness<'static, ViewerApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .with_max_steps(64)
-        // The fixtures hold an emoji and a CJK character the bundled fonts lack (boxes).
-        .allow_missing_glyphs()
-        .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
 }
 
 /// The top of the replay bar under the panels: a row above it is on screen.

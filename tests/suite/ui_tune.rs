@@ -21,20 +21,12 @@ use surface_reports::tune::text::{objective_text, recommendation, setting_text};
 use surface_reports::tune::{Plan, SessionLine, Sweep, Weighed, document, sum};
 use surface_ui::{SideTab, TuneTarget, ViewerApp, WindowCommand};
 
-use crate::ui_support::command;
+use crate::ui_support::{command, laptop};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/policy")
         .join(name)
-}
-
-fn laptop(path: PathBuf) -> Harness<'static, ViewerApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .with_max_steps(64)
-        .allow_missing_glyphs()
-        .build_eframe(move |_cc| ViewerApp::new_for_test(&path))
 }
 
 fn tune_tab(path: PathBuf) -> Harness<'static, ViewerApp> {
@@ -180,14 +172,7 @@ fn a_click_on_a_header_sorts_the_rows_by_it_and_again_the_other_way() {
         .expect("a sweep");
     assert_eq!(s.rows.len(), 8);
     let key = |i: usize| s.rows[i].totals.summaries.likely;
-    // The table scrolls sideways in the side panel: its header is brought into view first.
-    harness.get_by_label("summaries").scroll_to_me();
-    harness.run();
-    harness.get_by_label("summaries").click();
-    harness.run();
-    let up: Vec<f64> = harness
-        .state()
-        .tune_order(TuneTarget::Log)
+    let up: Vec<f64> = click_header(&mut harness, "summaries")
         .into_iter()
         .map(key)
         .collect();
@@ -196,18 +181,22 @@ fn a_click_on_a_header_sorts_the_rows_by_it_and_again_the_other_way() {
         up.first() < up.last(),
         "the grid's summaries differ: {up:?}"
     );
-    harness.get_by_label("summaries ▲").scroll_to_me();
-    harness.run();
-    harness.get_by_label("summaries ▲").click();
-    harness.run();
-    let down: Vec<f64> = harness
-        .state()
-        .tune_order(TuneTarget::Log)
+    let down: Vec<f64> = click_header(&mut harness, "summaries ▲")
         .into_iter()
         .map(key)
         .collect();
     assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
     harness.get_by_label("summaries ▼");
+}
+
+/// Clicks the table's header `label` (brought into view first: the table scrolls sideways in
+/// the side panel); the rows' order after it.
+fn click_header(harness: &mut Harness<'static, ViewerApp>, label: &str) -> Vec<usize> {
+    harness.get_by_label(label).scroll_to_me();
+    harness.run();
+    harness.get_by_label(label).click();
+    harness.run();
+    harness.state().tune_order(TuneTarget::Log)
 }
 
 #[test]

@@ -27,6 +27,12 @@ const FIGURES: [&str; 14] = [
     "summarizer_tokens",
 ];
 
+/// The figures that count tokens or money (their cells are the widest): the last six of
+/// [`FIGURES`].
+pub fn is_large_figure(name: &str) -> bool {
+    FIGURES[FIGURES.len() - 6..].contains(&name)
+}
+
 /// A column of the Tune table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TuneColumn {
@@ -265,6 +271,20 @@ mod tests {
                 assert_eq!(figures.iter().filter(|f| **f == name).count(), 1, "{name}");
             }
         }
+    }
+
+    #[test]
+    fn the_large_figures_are_the_tokens_and_the_money() {
+        let large: Vec<&str> = FIGURES.into_iter().filter(|f| is_large_figure(f)).collect();
+        let want = [
+            "agent_prompt",
+            "cost",
+            "uncached",
+            "cache_read",
+            "cache_lost",
+        ];
+        assert_eq!(large, [&want[..], &["summarizer_tokens"]].concat());
+        assert!(!is_large_figure("agent_calls"));
     }
 
     #[test]

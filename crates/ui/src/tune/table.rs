@@ -11,7 +11,7 @@ use surface_reports::tune::Sweep;
 
 use crate::command::UiCommand;
 use crate::theme;
-use crate::tune::columns::{TuneColumn, TuneSort, cell_text, order};
+use crate::tune::columns::{TuneColumn, TuneSort, cell_text, is_large_figure, order};
 use crate::tune::command::{TuneCommand, TuneTarget};
 
 /// What the table needs besides the sweep: its place, sort and selection.
@@ -26,18 +26,10 @@ pub struct TableContext {
 
 fn width(column: TuneColumn) -> Column {
     let (index, setting, small, large) = theme::TUNE_COLUMNS;
-    let large_figures = [
-        "agent_prompt",
-        "cost",
-        "uncached",
-        "cache_read",
-        "cache_lost",
-        "summarizer_tokens",
-    ];
     match column {
         TuneColumn::Index => Column::exact(index),
         TuneColumn::Setting => Column::initial(setting).at_least(120.0).clip(true),
-        TuneColumn::Figure(f) if large_figures.contains(&f) => {
+        TuneColumn::Figure(f) if is_large_figure(f) => {
             Column::initial(large).at_least(60.0).clip(true)
         }
         TuneColumn::Figure(_) => Column::initial(small).at_least(60.0).clip(true),
