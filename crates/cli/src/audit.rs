@@ -20,7 +20,7 @@ use surface_engine::EventType;
 use super::cost::{PriceOptions, session_line};
 use super::load::{load, write_context};
 use super::{EXIT_OK, Input, MeterOptions, print_json};
-use surface_analysis::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind, audit_scanned};
+use surface_analysis::audit::{Audit, LostTerms, ReplaceAudit, ReplaceKind};
 use surface_analysis::cost::signed_money;
 use surface_analysis::cost::{CompactionCost, Ledger, parts_with};
 use surface_analysis::policy::{
@@ -243,7 +243,7 @@ pub fn run(
     let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
     let ratio = options.threshold_ratio;
     let (audit, ledger) = rayon::join(
-        || audit_scanned(log, &surface, &meter, ratio, &scan, LostTerms::Read),
+        || surface_passes::audit_read_ahead(log, &surface, &meter, ratio, &scan, LostTerms::Read),
         || Ledger::build(&parts_with(log, &surface, &meter, &scan), prices.as_ref()),
     );
     // The policy column is the HTML report's alone: the other forms do without the replay.

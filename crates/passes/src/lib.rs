@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+mod audit_threads;
 mod check_threads;
 mod compare_threads;
 mod ledger_threads;
@@ -21,6 +22,7 @@ mod policy_threads;
 mod test_logs;
 mod tune_threads;
 
+pub use audit_threads::audit_read_ahead;
 pub use check_threads::{check_report_of, check_report_of_in};
 pub use compare_threads::{analyse_of, analysis_of, compared_runs_of, first_split_of};
 pub use ledger_threads::{

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
+use surface_analysis::audit::{Audit, LostTerms};
 
 use crate::{ReportError, Source};
 
@@ -25,7 +25,7 @@ pub struct Document<'a> {
 pub fn audit_of(source: &Source<'_>, threshold_ratio: f64) -> Audit {
     let log = source.log;
     let (surface, meter, scan) = surface_passes::surface_meter_and_scan_of(log, true);
-    audit_scanned(
+    surface_passes::audit_read_ahead(
         log,
         &surface,
         &meter,

@@ -2,8 +2,7 @@
 //! (nodes in and out for lost terms, tool calls and results for refetches), with every token
 //! figure read from the meter's per-event arrays. O(log length + text of the surface nodes).
 
-use super::answered::answered_call;
-use super::facts::{Found, for_each_term_and_fact};
+use super::facts::Found;
 use super::fidelity::FidelityTotals;
 use super::kept::KeptFacts;
 use super::lost::TermIndex;
@@ -11,27 +10,42 @@ use super::model::{
     Audit, CompactionRecord, FailedCompaction, OverThresholdRequest, Refetch, ReplaceAudit,
     ReplaceKind, Trigger,
 };
+use super::reads::{AuditReading, NodeReads, NodeView};
 use super::refetch::{CallIndex, read_message_calls, with_tool_call};
-use super::text::{call_text_into, node_text_into};
+use super::text::call_text_into;
 use surface_engine::EventType;
 use surface_engine::compactions::mismatch_findings;
 use surface_engine::compactions::{Bracket, Link, Prune, Scan, scan_compactions as scan};
 use surface_engine::{
-    Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, meter::threshold, request_cursor,
+    Effect, EventIdx, EventLog, Meter, Surface, SurfaceOp, TypeId, meter::threshold, request_cursor,
 };
 
 /// Audits every replace op of `log`. `surface` must be processed to the end (e.g.
 /// [`Surface::at_end`]; its cursor does not matter) and `meter` built from it; `ratio` is the
 /// threshold ratio (the harness's default is [`surface_engine::DEFAULT_THRESHOLD_RATIO`]).
 pub fn audit(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
-    audit_with(log, surface, meter, ratio, true, &scan(log, true))
+    audit_scanned(
+        log,
+        surface,
+        meter,
+        ratio,
+        &scan(log, true),
+        LostTerms::Read,
+    )
 }
 
 /// [`audit`] with every replace's `lost_terms` left empty, for a view that does not show them
 /// (the comparison of two runs): every other figure is the same, and no node's text is read
 /// but a tool result's call id.
 pub fn audit_without_terms(log: &EventLog, surface: &Surface, meter: &Meter, ratio: f64) -> Audit {
-    audit_with(log, surface, meter, ratio, false, &scan(log, true))
+    audit_scanned(
+        log,
+        surface,
+        meter,
+        ratio,
+        &scan(log, true),
+        LostTerms::Skipped,
+    )
 }
 
 /// Whether an audit reads the lost terms of each replace (see [`audit_without_terms`]).
@@ -54,65 +68,100 @@ pub fn audit_scanned(
     scanned: &Scan,
     terms: LostTerms,
 ) -> Audit {
-    audit_with(
-        log,
-        surface,
-        meter,
-        ratio,
-        terms == LostTerms::Read,
-        scanned,
-    )
+    let reading = AuditReading::new(log, surface, scanned, terms == LostTerms::Read);
+    let mut walk = AuditWalk::new(&reading, meter, ratio, scanned);
+    for block in reading.blocks() {
+        walk.take(&block);
+    }
+    walk.finish()
 }
 
-fn audit_with(
-    log: &EventLog,
-    surface: &Surface,
-    meter: &Meter,
-    ratio: f64,
-    with_terms: bool,
-    scan: &Scan,
-) -> Audit {
-    let mut warnings = scan.warnings.clone();
-    warnings.extend(mismatch_findings(log, surface, scan));
-    warnings.sort_by_key(|f| f.seq);
-    let mut pass = Pass {
-        log,
-        surface,
-        meter,
-        ratio,
-        scan,
-        terms: TermIndex::default(),
-        text: String::new(),
-        with_terms,
-        calls: CallIndex::default(),
-        pending: std::collections::HashMap::new(),
-        kept: KeptFacts::default(),
-        fact_text: String::new(),
-        replaces: Vec::new(),
-        reported: meter
-            .anchors()
-            .filter_map(|a| Some((a.message, a.usage?.prompt())))
-            .collect(),
-        nodes: 0,
-    };
-    pass.run();
-    let mut replaces = pass.replaces;
-    for (r, fidelity) in replaces.iter_mut().zip(pass.kept.finish()) {
-        r.fidelity = fidelity;
+/// The audit's one walk through the log, fed the texts it reads a block at a time: every block
+/// of its [`AuditReading`], in order ([`audit_scanned`] reads each as it goes; a shell may read
+/// the next on another core meanwhile — the audit is the same).
+pub struct AuditWalk<'a> {
+    pass: Pass<'a>,
+    warnings: Vec<surface_engine::Finding>,
+}
+
+impl<'a> AuditWalk<'a> {
+    /// The walk of `reading`'s audit, with `meter` built from its surface, the threshold ratio
+    /// `ratio` and the log's brackets `scan` (scanned with the overflow watch).
+    pub fn new(reading: &AuditReading<'a>, meter: &'a Meter, ratio: f64, scan: &'a Scan) -> Self {
+        let (log, surface) = (reading.log, reading.surface);
+        let mut warnings = scan.warnings.clone();
+        warnings.extend(mismatch_findings(log, surface, scan));
+        warnings.sort_by_key(|f| f.seq);
+        let pass = Pass {
+            log,
+            surface,
+            meter,
+            ratio,
+            scan,
+            links: scan.links.iter().peekable(),
+            types: Types::of(log),
+            terms: TermIndex::default(),
+            with_terms: reading.with_terms,
+            calls: CallIndex::default(),
+            pending: std::collections::HashMap::new(),
+            kept: KeptFacts::default(),
+            fact_text: String::new(),
+            replaces: Vec::new(),
+            reported: meter
+                .anchors()
+                .filter_map(|a| Some((a.message, a.usage?.prompt())))
+                .collect(),
+            nodes: 0,
+        };
+        AuditWalk { pass, warnings }
     }
-    let fidelity_totals = FidelityTotals::of(replaces.iter().map(|r| &r.fidelity));
-    let failed = failed(log, meter, ratio, scan);
-    let over = over_threshold(log, meter, ratio);
-    let end = log.len();
-    Audit {
-        window: meter.window_at(end),
-        threshold_ratio: ratio,
-        threshold: meter.threshold_at(end, ratio),
-        replaces,
-        failed,
-        over_threshold_requests: over,
-        warnings,
-        fidelity_totals,
+
+    /// Walks the events of `block`, the block after the last one taken (the first, at first).
+    pub fn take(&mut self, block: &NodeReads) {
+        for (i, read) in block.events() {
+            self.pass.event(EventIdx(i), read);
+        }
+    }
+
+    /// The audit, once every block was taken.
+    pub fn finish(self) -> Audit {
+        let AuditWalk { pass, warnings } = self;
+        let (log, meter, ratio, scan) = (pass.log, pass.meter, pass.ratio, pass.scan);
+        let mut replaces = pass.replaces;
+        for (r, fidelity) in replaces.iter_mut().zip(pass.kept.finish()) {
+            r.fidelity = fidelity;
+        }
+        let fidelity_totals = FidelityTotals::of(replaces.iter().map(|r| &r.fidelity));
+        let end = log.len();
+        Audit {
+            window: meter.window_at(end),
+            threshold_ratio: ratio,
+            threshold: meter.threshold_at(end, ratio),
+            replaces,
+            failed: failed(log, meter, ratio, scan),
+            over_threshold_requests: over_threshold(log, meter, ratio),
+            warnings,
+            fidelity_totals,
+        }
+    }
+}
+
+/// The ids of the event types the walk tells apart.
+struct Types {
+    tool_call: Option<TypeId>,
+    tool_result: Option<TypeId>,
+    assistant: Option<TypeId>,
+    user: Option<TypeId>,
+}
+
+impl Types {
+    fn of(log: &EventLog) -> Self {
+        Types {
+            tool_call: log.types.id_of(EventType::ToolCall),
+            tool_result: log.types.id_of(EventType::ToolResult),
+            assistant: log.types.id_of(EventType::AssistantMessage),
+            user: log.types.id_of(EventType::UserMessage),
+        }
     }
 }
 
@@ -122,9 +171,10 @@ struct Pass<'a> {
     meter: &'a Meter,
     ratio: f64,
     scan: &'a Scan,
+    /// The replace ops' links to their compactions, from the next event on.
+    links: std::iter::Peekable<std::slice::Iter<'a, (EventIdx, Link)>>,
+    types: Types,
     terms: TermIndex,
-    /// The text of the node being read, one buffer for every node.
-    text: String,
     /// Whether lost terms are looked for (else `terms` stays empty).
     with_terms: bool,
     calls: CallIndex,
@@ -141,71 +191,61 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
-    fn run(&mut self) {
+    /// Takes in event `idx`, read as `read` when the reading reads it.
+    fn event(&mut self, idx: EventIdx, read: Option<NodeView>) {
         let log = self.log;
-        let n = self.surface.processed().min(log.len());
-        // Nodes that enter after the last replace op cannot be lost by one.
-        let terms_until = match self.with_terms {
-            true => self.scan.links.last().map_or(0, |(i, _)| i.get() + 1),
-            false => 0,
-        };
-        let tool_call = log.types.id_of(EventType::ToolCall);
-        let tool_result = log.types.id_of(EventType::ToolResult);
-        let assistant = log.types.id_of(EventType::AssistantMessage);
-        let user = log.types.id_of(EventType::UserMessage);
-        let mut links = self.scan.links.iter().peekable();
-        for i in 0..n {
-            let idx = EventIdx(i as u32);
-            let kind = Some(log.event(idx).kind);
-            if tool_call.is_some() && kind == tool_call {
-                with_tool_call(log, idx, |id, name, arguments| {
-                    self.call(idx, id, name, arguments);
-                    self.call_needs(idx, name, arguments);
-                });
-            } else if tool_call.is_none() && kind == assistant {
-                for (id, name, arguments) in read_message_calls(log, idx) {
-                    self.call(idx, &id, &name, &arguments);
-                    self.call_needs(idx, &name, &arguments);
+        let kind = Some(log.event(idx).kind);
+        let t = &self.types;
+        if t.tool_call.is_some() && kind == t.tool_call {
+            with_tool_call(log, idx, |id, name, arguments| {
+                self.call(idx, id, name, arguments);
+                self.call_needs(idx, name, arguments);
+            });
+        } else if t.tool_call.is_none() && kind == t.assistant {
+            for (id, name, arguments) in read_message_calls(log, idx) {
+                self.call(idx, &id, &name, &arguments);
+                self.call_needs(idx, &name, &arguments);
+            }
+        }
+        let link = self
+            .links
+            .next_if(|&&(e, _)| e == idx)
+            .map(|&(_, link)| link);
+        match self.surface.effect(idx) {
+            Some(Effect::Appended) => {
+                self.nodes += 1;
+                let is = (kind == self.types.tool_result, kind == self.types.user);
+                if let Some(read) = read {
+                    self.appended(idx, is, &read);
                 }
             }
-            let link = match links.peek() {
-                Some(&&(e, link)) if e == idx => {
-                    links.next();
-                    Some(link)
-                }
-                _ => None,
-            };
-            match self.surface.effect(idx) {
-                Some(Effect::Appended) => {
-                    self.nodes += 1;
-                    let is_result = kind == tool_result;
-                    let needs =
-                        self.with_terms && (is_result || kind == user) && self.kept.watching();
-                    if !self.with_terms && is_result {
-                        self.result(idx, answered_call(log, idx).as_deref());
-                    } else if i < terms_until || is_result || needs {
-                        let call_id = node_text_into(log, idx, &mut self.text);
-                        let seq = log.event(idx).seq;
-                        if i < terms_until {
-                            self.index(idx);
-                            if needs {
-                                self.kept.source_read(idx, seq);
-                            }
-                        } else if needs {
-                            self.kept.source(idx, seq, &self.text);
-                        }
-                        if is_result {
-                            self.result(idx, call_id.as_deref());
-                        }
-                    }
-                }
-                Some(Effect::Replaced(_)) => self.replaced(idx, link.unwrap_or(Link::Other)),
-                _ => {
-                    if let Some(link) = link {
-                        self.rejected(idx, link);
-                    }
+            Some(Effect::Replaced(_)) => {
+                self.replaced(idx, link.unwrap_or(Link::Other), read.as_ref())
+            }
+            _ => {
+                if let Some(link) = link {
+                    self.rejected(idx, link);
                 }
             }
+        }
+    }
+
+    /// A node entered the surface, read as `read`: its terms and facts kept when they were
+    /// read, its text a source of needed facts when it is a tool result or a user message,
+    /// and a tool result's call answered.
+    fn appended(&mut self, idx: EventIdx, (is_result, is_user): (bool, bool), read: &NodeView) {
+        if read.has_found() {
+            self.index(idx, read);
+        }
+        if self.with_terms && (is_result || is_user) && self.kept.watching() {
+            let seq = self.log.event(idx).seq;
+            match read.has_found() {
+                true => self.kept.source_read(idx, seq),
+                false => self.kept.source(idx, seq, read.text()),
+            }
+        }
+        if is_result {
+            self.result(idx, read.call_id());
         }
     }
 
@@ -229,12 +269,12 @@ impl Pass<'_> {
             .insert(id.to_string(), (found.replace, rep.refetches.len() - 1));
     }
 
-    /// Reads the terms and the facts of node `node`, whose text is in `self.text`, in one walk,
-    /// and keeps them until a replace shadows it.
-    fn index(&mut self, node: EventIdx) {
+    /// Takes in the terms and the facts of node `node`, as `read` found them, and keeps them
+    /// until a replace shadows it.
+    fn index(&mut self, node: EventIdx, read: &NodeView) {
         let (terms, kept) = (&mut self.terms, &mut self.kept);
         kept.start();
-        for_each_term_and_fact(&self.text, |found| match found {
+        read.for_each_found(|found| match found {
             Found::Term(t, kind) => {
                 if let (Some(term), Some(kind)) = (terms.push(t), kind) {
                     kept.term_fact(term, kind, t.text);
@@ -271,7 +311,7 @@ impl Pass<'_> {
         }
     }
 
-    fn replaced(&mut self, idx: EventIdx, link: Link) {
+    fn replaced(&mut self, idx: EventIdx, link: Link, read: Option<&NodeView>) {
         let Some(rep) = self.surface.replace_of(idx) else {
             return;
         };
@@ -288,12 +328,12 @@ impl Pass<'_> {
                 .shadowed(node, self.log.event(node).seq, position);
             shadowed_tokens += self.meter.price(node);
         }
-        if self.with_terms {
-            node_text_into(self.log, idx, &mut self.text);
-            self.index(idx);
+        if let Some(read) = read {
+            self.index(idx, read);
         }
         if measured {
-            self.kept.summary(position, idx, &self.text);
+            let summary = read.map_or("", |r| r.text());
+            self.kept.summary(position, idx, summary);
         }
         let lost_terms = self.terms.lost(&taken);
         let nodes_before = self.nodes;

@@ -15,11 +15,12 @@ mod fidelity;
 mod kept;
 mod lost;
 mod model;
+mod reads;
 mod refetch;
 mod terms;
 mod text;
 
-pub use build::{LostTerms, audit, audit_scanned, audit_without_terms};
+pub use build::{AuditWalk, LostTerms, audit, audit_scanned, audit_without_terms};
 pub use detail::{Detail, ShadowedText, detail};
 pub use facts::{FactKind, facts, for_each_fact};
 pub use fidelity::{ByKind, FactRecord, Fidelity, FidelityTotals, KindFidelity, KindTotals};
@@ -27,6 +28,7 @@ pub use model::{
     Audit, CompactionRecord, FailedCompaction, LostTerm, OverThresholdRequest, Refetch,
     ReplaceAudit, ReplaceKind, Trigger,
 };
+pub use reads::{AuditReading, NodeReads};
 pub use refetch::canonical_arguments;
 pub use terms::{
     MIN_NUMBER_DIGITS, MIN_TERM_LEN, Term, TermClass, for_each_term, spans_where, terms,

@@ -13,13 +13,14 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use surface_analysis::audit::{Audit, LostTerms, audit_scanned};
+use surface_analysis::audit::{Audit, LostTerms};
 use surface_analysis::cost::{Ledger, PriceTable, cache_breaks, parts_with};
 use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, ReplayMode, ValidSettings, replay,
 };
 use surface_engine::compactions::Scan;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Meter, Surface};
+use surface_passes::audit_read_ahead;
 use surface_passes::{check_report_of, meter_and_scan_of, tune_session};
 use surface_store::{OnTruncate, Opened, Options, Reading, StoreError, open};
 
@@ -199,7 +200,7 @@ fn audit_beside(p: &Passes<'_>) -> Option<Audit> {
         .settings
         .map_or(DEFAULT_THRESHOLD_RATIO, |s| s.threshold_ratio);
     (t.compactions || t.sessions)
-        .then(|| audit_scanned(p.log, p.surface, p.meter, ratio, p.scan, LostTerms::Read))
+        .then(|| audit_read_ahead(p.log, p.surface, p.meter, ratio, p.scan, LostTerms::Read))
 }
 
 /// The ledger of a session's model calls, written to `calls` as soon as it is known — only

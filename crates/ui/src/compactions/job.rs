@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use surface_analysis::audit::{Audit, audit};
+use surface_analysis::audit::{Audit, LostTerms, audit};
+use surface_engine::compactions::scan_compactions;
+use surface_passes::audit_read_ahead;
 
 use crate::session::loaded::Session;
 
@@ -78,7 +80,9 @@ impl AuditCache {
         let spawned = std::thread::Builder::new()
             .name("surface-viewer-audit".into())
             .spawn(move || {
-                let a = audit(&log, &surface, &meter, ratio);
+                // A long log: its texts are read on another core beside the audit's walk.
+                let scan = scan_compactions(&log, true);
+                let a = audit_read_ahead(&log, &surface, &meter, ratio, &scan, LostTerms::Read);
                 let _ = tx.send(a);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();
