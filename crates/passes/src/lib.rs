@@ -8,7 +8,8 @@
 //! beside both runs' analyses ([`compared_runs_of`]). The engine stays single-threaded and pure; the
 //! threads live here, in one place, so neither shell has to call the other. They are rayon's:
 //! the global pool (a thread per core) by default, or the pool given to the `_in` variants
-//! (tests run 1, 2 and 8 workers).
+//! (tests run 1, 2 and 8 workers). The audit reads its texts a block ahead of its walk
+//! ([`audit_read_ahead`]).
 
 #![forbid(unsafe_code)]
 
