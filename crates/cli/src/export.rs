@@ -17,7 +17,6 @@ mod key_cells;
 mod part;
 mod session;
 mod sessions;
-mod shared_texts;
 mod staging;
 mod table;
 mod tables;

@@ -35,7 +35,7 @@ pub struct CallRow {
 static COLUMNS: [Column<CallRow>; 24] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
-    Column::required("kind", Getter::Label(|r| Some(r.kind))),
+    Column::required("kind", Getter::Text(|r| Some(r.kind))),
     Column::nullable("turn", Getter::Int64(|r| r.turn)),
     Column::nullable("step", Getter::Int64(|r| r.step)),
     Column::nullable("provider", Getter::Text(|r| r.provider.as_deref())),
@@ -50,11 +50,11 @@ static COLUMNS: [Column<CallRow>; 24] = [
     Column::nullable("price_key", Getter::Text(|r| r.price_key.as_deref())),
     Column::nullable(
         "first_change",
-        Getter::Label(|r| Some(r.change?.first_change.cause.as_str())),
+        Getter::Text(|r| Some(r.change?.first_change.cause.as_str())),
     ),
     Column::nullable(
         "change_block",
-        Getter::Label(|r| Some(r.change?.first_change.at.block.as_str())),
+        Getter::Text(|r| Some(r.change?.first_change.at.block.as_str())),
     ),
     Column::nullable(
         "change_index",

@@ -47,16 +47,16 @@ pub struct CheckRow {
 }
 
 static COLUMNS: [Column<CheckRow>; 31] = [
-    Column::required("mode", Getter::Label(|r| Some(r.mode))),
+    Column::required("mode", Getter::Text(|r| Some(r.mode))),
     Column::required("step_start_seq", Getter::Int64(|r| Some(r.step_start_seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
     Column::nullable("turn", Getter::Int64(|r| r.turn)),
     Column::nullable("step", Getter::Int64(|r| r.step)),
-    Column::required("trigger", Getter::Label(|r| Some(r.trigger))),
+    Column::required("trigger", Getter::Text(|r| Some(r.trigger))),
     Column::required("total", Getter::Int64(|r| Some(r.total))),
     Column::nullable("threshold", Getter::Int64(|r| r.threshold)),
     Column::nullable("window", Getter::Int64(|r| r.window)),
-    Column::required("outcome", Getter::Label(|r| Some(r.outcome))),
+    Column::required("outcome", Getter::Text(|r| Some(r.outcome))),
     Column::required("pruned", Getter::Int64(|r| Some(r.pruned))),
     Column::required("summaries", Getter::Int64(|r| Some(r.summaries))),
     Column::required("summaries_ok", Getter::Int64(|r| Some(r.summaries_ok))),

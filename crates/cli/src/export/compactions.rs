@@ -69,7 +69,7 @@ pub struct CompactionRow {
 static COLUMNS: [Column<CompactionRow>; 51] = [
     Column::required("seq", Getter::Int64(|r| Some(r.seq))),
     Column::nullable("time", Getter::Time(|r| r.time)),
-    Column::required("kind", Getter::Label(|r| Some(r.kind))),
+    Column::required("kind", Getter::Text(|r| Some(r.kind))),
     Column::required("valid", Getter::Bool(|r| Some(r.valid))),
     Column::required("failed", Getter::Bool(|r| Some(r.failed))),
     Column::nullable("error", Getter::Text(|r| r.error.as_deref())),
@@ -87,7 +87,7 @@ static COLUMNS: [Column<CompactionRow>; 51] = [
     ),
     Column::nullable("window", Getter::Int64(|r| r.window)),
     Column::nullable("threshold", Getter::Int64(|r| r.threshold)),
-    Column::nullable("trigger", Getter::Label(|r| r.trigger)),
+    Column::nullable("trigger", Getter::Text(|r| r.trigger)),
     Column::nullable("trigger_tokens", Getter::Int64(|r| r.trigger_tokens)),
     Column::nullable("reported_before", Getter::Int64(|r| r.reported_before)),
     Column::nullable("reported_after", Getter::Int64(|r| r.reported_after)),

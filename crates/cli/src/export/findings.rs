@@ -19,8 +19,8 @@ pub struct FindingRow {
 }
 
 static COLUMNS: [Column<FindingRow>; 6] = [
-    Column::required("rule", Getter::Label(|r| Some(r.rule))),
-    Column::required("severity", Getter::Label(|r| Some(r.severity))),
+    Column::required("rule", Getter::Text(|r| Some(r.rule))),
+    Column::required("severity", Getter::Text(|r| Some(r.severity))),
     Column::nullable("seq", Getter::Int64(|r| r.seq)),
     Column::nullable("line", Getter::Int64(|r| r.line)),
     Column::nullable("offset", Getter::Int64(|r| r.offset)),

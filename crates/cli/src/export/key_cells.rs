@@ -1,9 +1,10 @@
 //! The cells of the two key columns every table begins with (`session_id`, `path`), which the
 //! writer fills from the session each buffered row belongs to. A row group whose rows are all
-//! one session's (every row group of a long session) is written from one vector of that
-//! session's value per column, made once and reused by each of those row groups, instead of
-//! a copy of the value per row and row group: a million-event session's `events` table would
-//! otherwise copy (and count references to) each key two million times.
+//! one session's (every row group of a long session) is written from one short vector of that
+//! session's value per column ([`KEY_RUN`] copies), made once and written as many times as the
+//! rows need, instead of a copy of the value per row and row group: a million-event session's
+//! `events` table would otherwise copy (and count references to) each key two million times,
+//! and hold a row group's worth of copies.
 
 use std::sync::Arc;
 
@@ -13,6 +14,10 @@ use parquet::data_type::ByteArray;
 
 use super::cells::Cells;
 use super::table::KEY_COLUMNS;
+
+/// The copies of a session's key written per batch: a multiple of the Parquet column writer's
+/// mini-batch (1,024 values), so that its pages break where one batch of all the rows would.
+const KEY_RUN: usize = 8_192;
 
 /// The session rows belong to: the two columns every table begins with.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,9 +33,9 @@ pub struct SessionKey {
 pub struct KeyCells {
     /// The session the vectors below hold the keys of.
     session: Option<Arc<SessionKey>>,
-    /// Per key column: the session's value, once per row (empty when it is null).
+    /// Per key column: the session's value, [`KEY_RUN`] times (empty when it is null).
     values: [Vec<ByteArray>; KEY_COLUMNS.len()],
-    /// Per key column: the rows' definition levels (all 1, or all 0 for null).
+    /// Per key column: [`KEY_RUN`] definition levels (all 1, or all 0 for null).
     levels: [Vec<i16>; KEY_COLUMNS.len()],
 }
 
@@ -54,29 +59,28 @@ impl KeyCells {
                 ..KeyCells::default()
             };
         }
-        let rows = row_keys.len();
         let value = value_of(key, k);
         let (Some(values), Some(levels)) = (self.values.get_mut(k), self.levels.get_mut(k)) else {
             return Err(anyhow!("no key column {k}"));
         };
         if let Some(v) = &value
-            && values.len() < rows
+            && values.is_empty()
         {
-            values.resize(rows, v.clone());
+            values.resize(KEY_RUN, v.clone());
         }
-        if nullable && levels.len() < rows {
-            levels.resize(rows, i16::from(value.is_some()));
+        if nullable && levels.is_empty() {
+            levels.resize(KEY_RUN, i16::from(value.is_some()));
         }
-        let values = if value.is_some() {
-            &values[..rows]
-        } else {
-            &[]
-        };
-        let levels = nullable.then(|| &levels[..rows]);
         let ColumnWriter::ByteArrayColumnWriter(w) = writer else {
             return Err(anyhow!("the key column {k} is not text"));
         };
-        w.write_batch(values, levels, None)?;
+        let mut left = row_keys.len();
+        while left > 0 {
+            let run = left.min(KEY_RUN);
+            let values = if value.is_some() { &values[..run] } else { &[] };
+            w.write_batch(values, nullable.then(|| &levels[..run]), None)?;
+            left -= run;
+        }
         Ok(())
     }
 }
@@ -103,4 +107,29 @@ fn write_each(
         cells.push_text(texts.get(i as usize).and_then(Option::as_ref))?;
     }
     cells.write_to(writer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::cells::tests::text_column_read_back;
+
+    #[test]
+    fn one_sessions_keys_over_several_runs_are_one_per_row() {
+        let key = Arc::new(SessionKey {
+            session_id: None,
+            path: "a.jsonl".into(),
+        });
+        let rows = vec![0; KEY_RUN * 2 + 5];
+        for (k, expected) in [(0, None), (1, Some("a.jsonl".to_string()))] {
+            let mut cells = KeyCells::default();
+            let nullable = KEY_COLUMNS[k].1;
+            let read = text_column_read_back(nullable, |column| {
+                cells
+                    .write(column, k, &rows, std::slice::from_ref(&key))
+                    .unwrap()
+            });
+            assert_eq!(read, vec![expected; rows.len()], "key column {k}");
+        }
+    }
 }

@@ -2,11 +2,11 @@
 //! the surface at the end and the harness's meter, over a mapping of the log
 //! (`store::open` with `Reading::Map`); then the passes that write the other tables, two at a
 //! time as the halves of a `rayon::join` — the events beside the compaction audit and the
-//! policy's input, then the policy's replays (writing `checks`) beside the ledger of model
-//! calls (writing `calls`) — each only when a table written needs it. Beside the log, its
-//! surface and its meter, the export holds at most one row group per table, the ledger, the
-//! audit and the policy's input and reports. The `sessions` row, filled as the stages go, is
-//! written last. A file truncated while it is read (another program cut it) stops the session
+//! ledger of model calls (writing `compactions`, the audit then let go), then the policy's
+//! input and replays (writing `checks`) beside the `calls` rows — each only when a table
+//! written needs it. Beside the log, its surface and its meter, the export holds at most one
+//! row group per table, the ledger, the audit (until `compactions` is written) and the
+//! policy's input and reports. The `sessions` row, filled as the stages go, is written last. A file truncated while it is read (another program cut it) stops the session
 //! at the next stage: its `sessions` row holds the error, and the rows already written (from
 //! bytes read before the cut) stay.
 
@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use surface_analysis::audit::{Audit, LostTerms};
-use surface_analysis::cost::{Ledger, PriceTable, cache_breaks, parts_with};
+use surface_analysis::cost::{Ledger, LedgerParts, PriceTable, cache_breaks, parts_with};
 use surface_analysis::policy::{
     PolicyInput, PolicyReport, PolicySettings, ReplayMode, ValidSettings, replay,
 };
@@ -94,9 +94,8 @@ pub fn export(
 }
 
 /// Every table's rows of a session that was read: `check` and the meter first (each on the
-/// pool's threads), then the other passes two at a time ([`write_passes`]), then the
-/// `compactions` from the audit and the ledger, and the `sessions` row from what they all
-/// computed.
+/// pool's threads), then the other passes two at a time ([`write_passes`]), then the `sessions`
+/// row from what they all computed.
 fn write_tables(
     loaded: &Opened,
     key: &Arc<SessionKey>,
@@ -148,20 +147,11 @@ fn write_tables(
         recipe,
         settings: settings.as_ref(),
     };
-    let Some((audited, replays, ledger)) = write_passes(&passes, part)? else {
+    let Some(replays) = write_passes(&passes, part, &mut row)? else {
         return stop(part, row);
     };
     if log.text_lost() {
         return stop(part, row);
-    }
-    if let (Some(ledger), Some(audit), Some(out)) = (&ledger, &audited, part.compactions.as_mut()) {
-        compactions::write(out, key, log, audit, ledger)?;
-    }
-    if let Some(ledger) = &ledger {
-        row.ledger(ledger);
-        if let Some(a) = &audited {
-            row.audit(a);
-        }
     }
     if let Some((verify, what_if)) = &replays {
         row.verify(verify);
@@ -203,62 +193,94 @@ fn audit_beside(p: &Passes<'_>) -> Option<Audit> {
         .then(|| audit_read_ahead(p.log, p.surface, p.meter, ratio, p.scan, LostTerms::Read))
 }
 
-/// The ledger of a session's model calls, written to `calls` as soon as it is known — only
-/// when a table written needs it. `Ok(None)` when the file was cut under its mapping before the
-/// table was written (nothing more is).
-fn ledger_beside(
+/// The ledger of a session's model calls and what it is built from, when a table written needs
+/// it (`calls`, `compactions` or the `sessions` row).
+type Ledgered = Option<(LedgerParts, Ledger)>;
+
+/// The audit and the ledger, then the `compactions` rows from both and the row's counts; the
+/// audit is let go here, before the second join. `Ok(None)` when the file was cut under its
+/// mapping before the table was written (nothing more is).
+fn audit_and_ledger(
     p: &Passes<'_>,
-    calls_out: Option<&mut TableWriter<calls::CallRow>>,
-) -> anyhow::Result<Option<Option<Ledger>>> {
+    compactions_out: Option<&mut TableWriter<compactions::CompactionRow>>,
+    row: &mut SessionRow,
+) -> anyhow::Result<Option<Ledgered>> {
+    let audited = audit_beside(p);
     let (log, t) = (p.log, p.recipe.tables);
-    let parts = (t.calls || t.compactions || t.sessions)
-        .then(|| parts_with(log, p.surface, p.meter, p.scan));
-    let ledger = parts
-        .as_ref()
-        .map(|parts| Ledger::build(parts, p.recipe.prices));
-    if let (Some(parts), Some(ledger), Some(out)) = (&parts, &ledger, calls_out) {
-        // Why each request's cache missed: only for the `calls` table that shows it.
+    let Some(parts) = (t.calls || t.compactions || t.sessions)
+        .then(|| parts_with(log, p.surface, p.meter, p.scan))
+    else {
+        return Ok(Some(None));
+    };
+    let ledger = Ledger::build(&parts, p.recipe.prices);
+    if log.text_lost() {
+        return Ok(None);
+    }
+    if let (Some(audit), Some(out)) = (&audited, compactions_out) {
+        compactions::write(out, p.key, log, audit, &ledger)?;
+    }
+    row.ledger(&ledger);
+    if let Some(a) = &audited {
+        row.audit(a);
+    }
+    Ok(Some(Some((parts, ledger))))
+}
+
+/// The `calls` rows from the ledger, with why each request's cache missed (only for the table
+/// that shows it). `Ok(None)` as for [`audit_and_ledger`].
+fn calls_beside(
+    p: &Passes<'_>,
+    ledgered: &Ledgered,
+    calls_out: Option<&mut TableWriter<calls::CallRow>>,
+) -> anyhow::Result<Option<()>> {
+    let log = p.log;
+    if let (Some((parts, ledger)), Some(out)) = (ledgered, calls_out) {
         let breaks = cache_breaks(log, p.surface, p.meter, parts);
         if log.text_lost() {
             return Ok(None);
         }
         calls::write(out, p.key, log, (ledger, &breaks))?;
     }
-    Ok(Some(ledger))
+    Ok(Some(()))
 }
 
-/// The passes that write `events`, `checks` and `calls`, as two `rayon::join`s: the events
-/// beside the audit and the policy's input, then the policy's replays beside the ledger.
-/// `Ok(None)` when the file was cut under its mapping before a table was written (nothing more
-/// is).
-fn write_passes(p: &Passes<'_>, part: &mut Part) -> anyhow::Result<Option<Written>> {
+/// The passes that write `events`, `compactions`, `checks` and `calls` (and fill `row`), as two
+/// `rayon::join`s: the events beside the audit and the ledger (which write `compactions`), then
+/// the policy's input and replays beside the `calls` rows. The replays, for the `sessions`
+/// row; `Ok(None)` when the file was cut under its mapping before a table was written (nothing
+/// more is).
+fn write_passes(
+    p: &Passes<'_>,
+    part: &mut Part,
+    row: &mut SessionRow,
+) -> anyhow::Result<Option<Option<Replays>>> {
     let Part {
         events: events_out,
         calls,
         checks,
+        compactions,
         ..
     } = part;
-    let (written, (audited, input)) = rayon::join(
+    let (written, ledgered) = rayon::join(
         || match events_out.as_mut() {
             Some(out) => events::write(out, p.key, p.log, p.surface, p.meter, p.recipe.payload),
             None => Ok(()),
         },
-        || (audit_beside(p), policy_input(p)),
+        || audit_and_ledger(p, compactions.as_mut(), row),
     );
     written?;
-    let (replays, ledger) = rayon::join(
-        || replays_beside(p, input, checks.as_mut()),
-        || ledger_beside(p, calls.as_mut()),
-    );
-    let (Some(replays), Some(ledger)) = (replays?, ledger?) else {
+    let Some(ledgered) = ledgered? else {
         return Ok(None);
     };
-    Ok(Some((audited, replays, ledger)))
+    let (replays, called) = rayon::join(
+        || replays_beside(p, policy_input(p), checks.as_mut()),
+        || calls_beside(p, &ledgered, calls.as_mut()),
+    );
+    let (Some(replays), Some(())) = (replays?, called?) else {
+        return Ok(None);
+    };
+    Ok(Some(replays))
 }
-
-/// What [`write_passes`] computed: the audit, the policy's replays and the ledger (each when a
-/// table written needs it).
-type Written = (Option<Audit>, Option<Replays>, Option<Ledger>);
 
 /// The policy's input, when its settings fit and a table written needs its replays.
 fn policy_input(p: &Passes<'_>) -> Option<PolicyInput> {

@@ -72,7 +72,7 @@ fn total(t: &Option<Totals>, f: fn(&Totals) -> usize) -> Option<i64> {
 
 static COLUMNS: [Column<SessionRow>; 57] = [
     Column::nullable("error", Getter::Text(|r| r.error.as_deref())),
-    Column::nullable("format", Getter::Label(|r| r.format)),
+    Column::nullable("format", Getter::Text(|r| r.format)),
     Column::nullable("packed", Getter::Bool(|r| r.packed)),
     Column::nullable("created", Getter::Time(|r| r.created)),
     Column::nullable("first_time", Getter::Time(|r| r.first_time)),
@@ -86,8 +86,8 @@ static COLUMNS: [Column<SessionRow>; 57] = [
     Column::nullable("cwd", Getter::Text(|r| r.cwd.as_deref())),
     Column::nullable("events", Getter::Int64(|r| r.events)),
     Column::nullable("turns", Getter::Int64(|r| r.turns)),
-    Column::nullable("mode", Getter::Label(|r| r.mode)),
-    Column::nullable("era", Getter::Label(|r| r.era)),
+    Column::nullable("mode", Getter::Text(|r| r.mode)),
+    Column::nullable("era", Getter::Text(|r| r.era)),
     Column::nullable("errors", Getter::Int64(|r| r.errors)),
     Column::nullable("warnings", Getter::Int64(|r| r.warnings)),
     Column::nullable("window", Getter::Int64(|r| r.window)),

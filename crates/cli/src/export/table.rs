@@ -22,11 +22,7 @@ pub enum Getter<R> {
     Bool(fn(&R) -> Option<bool>),
     /// BYTE_ARRAY holding UTF-8 (logical type STRING).
     Text(for<'a> fn(&'a R) -> Option<&'a str>),
-    /// STRING as [`Getter::Text`], from a label the program holds (a kind, a state): its
-    /// cells point at it instead of copying it.
-    Label(fn(&R) -> Option<&'static str>),
-    /// STRING as [`Getter::Text`], from a Parquet value the row holds (one of a few shared
-    /// strings, made once: an event's type): its cells share it.
+    /// STRING as [`Getter::Text`], from a Parquet value the row holds (an event's type).
     Value(fn(&R) -> Option<&ByteArray>),
     /// INT64 epoch milliseconds (logical type TIMESTAMP(MILLIS, UTC)).
     Time(fn(&R) -> Option<i64>),
@@ -68,7 +64,7 @@ impl<R> Column<R> {
             Getter::Int32(_) => "INT32",
             Getter::Double(_) => "DOUBLE",
             Getter::Bool(_) => "BOOLEAN",
-            Getter::Text(_) | Getter::Label(_) | Getter::Value(_) => "STRING",
+            Getter::Text(_) | Getter::Value(_) => "STRING",
             Getter::Time(_) => "TIMESTAMP(MILLIS, UTC)",
         }
     }
@@ -80,9 +76,7 @@ impl<R> Column<R> {
             Getter::Int32(_) => (Physical::INT32, None),
             Getter::Double(_) => (Physical::DOUBLE, None),
             Getter::Bool(_) => (Physical::BOOLEAN, None),
-            Getter::Text(_) | Getter::Label(_) | Getter::Value(_) => {
-                (Physical::BYTE_ARRAY, Some(LogicalType::String))
-            }
+            Getter::Text(_) | Getter::Value(_) => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
             Getter::Time(_) => (
                 Physical::INT64,
                 Some(LogicalType::timestamp(true, TimeUnit::MILLIS)),
@@ -138,7 +132,7 @@ impl<R> Table<R> {
         keys.chain(
             self.columns
                 .iter()
-                .filter(|c| matches!(c.get, Getter::Text(_) | Getter::Label(_) | Getter::Value(_)))
+                .filter(|c| matches!(c.get, Getter::Text(_) | Getter::Value(_)))
                 .map(|c| c.name),
         )
         .collect()
