@@ -1,8 +1,9 @@
 //! The compaction audit against `check` on the same generated log, measured in the same run
 //! (target: `audit` at most twice `check`, docs/audit.md) — as the two commands run them
-//! (read the JSONL, replay to the end, then check it, or price it with the meter and audit
-//! it, the meter's prices read on every core as the CLI reads them), and their in-memory
-//! parts alone (`check_report` against `cli::meter_of` + `audit`).
+//! (read the JSONL, replay to the end, then check it, or price it with the meter beside the
+//! compaction scan and audit it with its texts read a block ahead, on every core as the CLI
+//! does), and their in-memory parts alone (`check_report` against `meter_and_scan_of` +
+//! `audit_read_ahead`).
 //! The ratios of the medians are printed at the end of each group.
 
 // A benchmark: an unwrap that fails stops the run, as it should.
@@ -15,8 +16,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use surface_analysis::audit::audit;
+use surface_analysis::audit::LostTerms;
 use surface_engine::{DEFAULT_THRESHOLD_RATIO, EventLog, Surface, check_report};
+use surface_passes::{audit_read_ahead, meter_and_scan_of};
 use surface_store::read_jsonl;
 
 /// What `check` computes once the file is read.
@@ -28,8 +30,9 @@ fn check_part(log: &EventLog) -> usize {
 /// What `audit` computes once the file is read.
 fn audit_part(log: &EventLog) -> usize {
     let surface = Surface::at_end(log);
-    let meter = surface_cli::meter_of(log, &surface);
-    audit(log, &surface, &meter, DEFAULT_THRESHOLD_RATIO)
+    let (meter, scan) = meter_and_scan_of(log, &surface, true);
+    let ratio = DEFAULT_THRESHOLD_RATIO;
+    audit_read_ahead(log, &surface, &meter, ratio, &scan, LostTerms::Read)
         .replaces
         .len()
 }
@@ -62,19 +65,23 @@ fn bench_audit(c: &mut Criterion) {
                 BatchSize::LargeInput,
             )
         });
-        group.bench_function("audit (read + replay + cli::meter_of + audit)", |b| {
-            b.iter_batched(
-                || bytes.clone(),
-                |owned| audit_part(&read_jsonl(owned, None).expect("no cancel")),
-                BatchSize::LargeInput,
-            )
-        });
+        group.bench_function(
+            "audit (read + replay + meter_and_scan_of + audit_read_ahead)",
+            |b| {
+                b.iter_batched(
+                    || bytes.clone(),
+                    |owned| audit_part(&read_jsonl(owned, None).expect("no cancel")),
+                    BatchSize::LargeInput,
+                )
+            },
+        );
         group.bench_function("baseline: check_report on a loaded log", |b| {
             b.iter(|| check_part(black_box(&log)))
         });
-        group.bench_function("cli::meter_of + audit on a loaded log", |b| {
-            b.iter(|| audit_part(black_box(&log)))
-        });
+        group.bench_function(
+            "meter_and_scan_of + audit_read_ahead on a loaded log",
+            |b| b.iter(|| audit_part(black_box(&log))),
+        );
         group.finish();
 
         // The target is a ratio: both medians again, back to back, and their quotient.
