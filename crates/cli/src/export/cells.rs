@@ -11,9 +11,10 @@ use parquet::data_type::{ByteArray, ByteArrayType, DataType};
 
 use super::table::Getter;
 
-/// The text values handed to the Parquet writer per batch: a multiple of its mini-batch (1,024
-/// values), so that its pages break where one batch of all the rows would.
-const TEXT_RUN: usize = 8_192;
+/// The text values handed to the Parquet writer per batch (here and for the key columns): a
+/// multiple of its mini-batch (1,024 values), so that its pages break where one batch of all
+/// the rows would.
+pub const TEXT_RUN: usize = 8_192;
 
 /// The error of a getter or a schema whose type is not the cells'.
 const WRONG_TYPE: &str = "the schema's type differs from the table's";
@@ -203,12 +204,6 @@ fn put_all_texts<R>(
         }
     }
     Ok(())
-}
-
-/// A label the program holds for its whole run: a Parquet value that points at it, whose
-/// copies cost no reference count.
-pub fn label(text: &'static str) -> ByteArray {
-    ByteArray::from(Bytes::from_static(text.as_bytes()))
 }
 
 /// Writes the text cells (and `levels`) in batches of [`TEXT_RUN`] rows, each value a slice of

@@ -12,7 +12,6 @@ use surface_engine::{
     turn_and_step,
 };
 
-use super::cells::label;
 use super::table::{Column, Getter, NULL, Table, int, or_null};
 use super::writer::{SessionKey, TableWriter};
 
@@ -148,16 +147,9 @@ pub fn write(
     meter: &Meter,
     payload: bool,
 ) -> anyhow::Result<()> {
-    // One shared copy of each type's name, not one per row; the names the engine knows point
-    // at the program's own (their copies count no reference).
+    // One shared copy of each type's name, not one per row.
     let names: Vec<ByteArray> = (0..log.types.len())
-        .map(|k| {
-            let name = log.types.name(TypeId(k as u32));
-            match EventType::of(name).name() {
-                Some(known) if known == name => label(known),
-                _ => ByteArray::from(name),
-            }
-        })
+        .map(|k| ByteArray::from(log.types.name(TypeId(k as u32))))
         .collect();
     let mut turns = TurnTracker::default();
     for idx in log.indices() {
@@ -203,7 +195,7 @@ pub fn write(
             kind: names
                 .get(e.kind.0 as usize)
                 .cloned()
-                .unwrap_or_else(|| label("")),
+                .unwrap_or_else(|| ByteArray::from("")),
             state: state.label(),
             surface_op,
             on_surface: state == EventState::OnSurface,

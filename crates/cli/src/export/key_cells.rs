@@ -1,7 +1,7 @@
 //! The cells of the two key columns every table begins with (`session_id`, `path`), which the
 //! writer fills from the session each buffered row belongs to. A row group whose rows are all
 //! one session's (every row group of a long session) is written from one short vector of that
-//! session's value per column ([`KEY_RUN`] copies), made once and written as many times as the
+//! session's value per column ([`TEXT_RUN`] copies), made once and written as many times as the
 //! rows need, instead of a copy of the value per row and row group: a million-event session's
 //! `events` table would otherwise copy (and count references to) each key two million times,
 //! and hold a row group's worth of copies.
@@ -12,12 +12,8 @@ use anyhow::anyhow;
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
 
-use super::cells::Cells;
+use super::cells::{Cells, TEXT_RUN};
 use super::table::KEY_COLUMNS;
-
-/// The copies of a session's key written per batch: a multiple of the Parquet column writer's
-/// mini-batch (1,024 values), so that its pages break where one batch of all the rows would.
-const KEY_RUN: usize = 8_192;
 
 /// The session rows belong to: the two columns every table begins with.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,9 +29,9 @@ pub struct SessionKey {
 pub struct KeyCells {
     /// The session the vectors below hold the keys of.
     session: Option<Arc<SessionKey>>,
-    /// Per key column: the session's value, [`KEY_RUN`] times (empty when it is null).
+    /// Per key column: the session's value, [`TEXT_RUN`] times (empty when it is null).
     values: [Vec<ByteArray>; KEY_COLUMNS.len()],
-    /// Per key column: [`KEY_RUN`] definition levels (all 1, or all 0 for null).
+    /// Per key column: [`TEXT_RUN`] definition levels (all 1, or all 0 for null).
     levels: [Vec<i16>; KEY_COLUMNS.len()],
 }
 
@@ -66,17 +62,17 @@ impl KeyCells {
         if let Some(v) = &value
             && values.is_empty()
         {
-            values.resize(KEY_RUN, v.clone());
+            values.resize(TEXT_RUN, v.clone());
         }
         if nullable && levels.is_empty() {
-            levels.resize(KEY_RUN, i16::from(value.is_some()));
+            levels.resize(TEXT_RUN, i16::from(value.is_some()));
         }
         let ColumnWriter::ByteArrayColumnWriter(w) = writer else {
             return Err(anyhow!("the key column {k} is not text"));
         };
         let mut left = row_keys.len();
         while left > 0 {
-            let run = left.min(KEY_RUN);
+            let run = left.min(TEXT_RUN);
             let values = if value.is_some() { &values[..run] } else { &[] };
             w.write_batch(values, nullable.then(|| &levels[..run]), None)?;
             left -= run;
@@ -120,7 +116,7 @@ mod tests {
             session_id: None,
             path: "a.jsonl".into(),
         });
-        let rows = vec![0; KEY_RUN * 2 + 5];
+        let rows = vec![0; TEXT_RUN * 2 + 5];
         for (k, expected) in [(0, None), (1, Some("a.jsonl".to_string()))] {
             let mut cells = KeyCells::default();
             let nullable = KEY_COLUMNS[k].1;

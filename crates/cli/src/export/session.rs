@@ -6,9 +6,10 @@
 //! input and replays (writing `checks`) beside the `calls` rows — each only when a table
 //! written needs it. Beside the log, its surface and its meter, the export holds at most one
 //! row group per table, the ledger, the audit (until `compactions` is written) and the
-//! policy's input and reports. The `sessions` row, filled as the stages go, is written last. A file truncated while it is read (another program cut it) stops the session
-//! at the next stage: its `sessions` row holds the error, and the rows already written (from
-//! bytes read before the cut) stay.
+//! policy's input and reports. The `sessions` row, filled as the stages go, is written last.
+//! A file truncated while it is read (another program cut it) stops the session at the next
+//! stage: its `sessions` row holds the error, and the rows already written (from bytes read
+//! before the cut) stay.
 
 use std::path::Path;
 use std::sync::Arc;
