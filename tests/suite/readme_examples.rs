@@ -1,4 +1,5 @@
-//! README.md's command examples, run with the built binary, so the README cannot drift.
+//! The command examples of README.md and of every page of docs/, run with the built binary, so
+//! neither can drift.
 //!
 //! Every ```` ```console ```` block is a session: `$ surface-viewer …` lines are commands (a
 //! trailing `\` continues one), the lines after a command are its output (stdout, then stderr),
@@ -7,7 +8,9 @@
 //! ```` ```sh ```` block every line that starts with `surface-viewer` runs, its output unchecked.
 //! The fence's info string may add `exit=N` (the exit code expected of every command of the
 //! block, 0 when absent) and `skip=REASON` (the block needs files outside the repository: it is
-//! listed as skipped, never run). Commands run from the repository's root.
+//! listed as skipped, never run). README.md's commands run from the repository's root; a docs
+//! page's from a scratch folder where `tests/` and `assets/` are the repository's (so an example
+//! that writes, `export … --to fleet`, writes there).
 
 use crate::binary::bin;
 use std::path::Path;
@@ -33,12 +36,38 @@ struct Example {
 
 const ELISION: &str = "…";
 
-fn readme() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A page's text, by its path from the repository's root.
+fn page(name: &str) -> String {
+    let path = root().join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn blocks(text: &str) -> Vec<Block> {
+fn readme() -> String {
+    page("README.md")
+}
+
+/// The pages of docs/, by their paths from the repository's root, in name order.
+fn docs_pages() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ lists")
+        .map(|e| {
+            e.expect("a docs/ entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    names.sort();
+    names
+}
+
+fn blocks(name: &str, text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut open: Option<Block> = None;
     for (index, line) in text.lines().enumerate() {
@@ -51,7 +80,7 @@ fn blocks(text: &str) -> Vec<Block> {
         if let Some(block) = open.take() {
             assert!(
                 info.trim().is_empty(),
-                "README.md line {}: a fence opens inside the block of line {}",
+                "{name} line {}: a fence opens inside the block of line {}",
                 index + 1,
                 block.line
             );
@@ -74,7 +103,7 @@ fn blocks(text: &str) -> Vec<Block> {
         if let Some(reason) = &skip {
             assert!(
                 !reason.is_empty(),
-                "README.md line {}: skip= needs a reason",
+                "{name} line {}: skip= needs a reason",
                 block.line
             );
         }
@@ -83,14 +112,14 @@ fn blocks(text: &str) -> Vec<Block> {
             match attr.strip_prefix("exit=").map(str::parse) {
                 Some(Ok(code)) => block.exit = code,
                 _ => panic!(
-                    "README.md line {}: unknown fence attribute {attr:?} (exit=N, skip=REASON)",
+                    "{name} line {}: unknown fence attribute {attr:?} (exit=N, skip=REASON)",
                     block.line
                 ),
             }
         }
         open = Some(block);
     }
-    assert!(open.is_none(), "README.md ends inside a fenced block");
+    assert!(open.is_none(), "{name} ends inside a fenced block");
     blocks
 }
 
@@ -121,7 +150,7 @@ fn examples(block: &Block) -> Vec<Example> {
         let Some(first) = command else {
             assert!(
                 block.lang != "console" || i > 0,
-                "README.md line {}: a console block starts with `$ `",
+                "line {}: a console block starts with `$ `",
                 block.line
             );
             i += 1;
@@ -183,14 +212,18 @@ struct Run {
     lines: Vec<String>,
 }
 
-fn run(command: &str) -> Run {
+fn run(command: &str, dir: &Path) -> Run {
     let words = words(command);
     assert_eq!(
         words.first().map(String::as_str),
         Some("surface-viewer"),
         "{command:?}: only surface-viewer runs here; mark the block skip=REASON"
     );
-    let out = bin().args(&words[1..]).output().expect("the binary runs");
+    let out = bin()
+        .current_dir(dir)
+        .args(&words[1..])
+        .output()
+        .expect("the binary runs");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -263,71 +296,113 @@ fn mismatch(expected: &[String], actual: &[String]) -> Option<String> {
     })
 }
 
-#[test]
-fn every_readme_example_runs_as_shown() {
-    let text = readme();
-    let blocks = blocks(&text);
-    let mut ran = 0;
-    let mut compared = 0;
-    let mut failures = Vec::new();
-    for block in &blocks {
+/// What running one page's examples found.
+#[derive(Default)]
+struct Ran {
+    ran: usize,
+    compared: usize,
+    failures: Vec<String>,
+}
+
+/// Runs every example of the page `name` (its text `text`) from `dir`.
+fn run_page(name: &str, text: &str, dir: &Path, out: &mut Ran) {
+    for block in &blocks(name, text) {
         let examples = examples(block);
         if let Some(reason) = &block.skip {
             eprintln!(
-                "README.md line {}: skipped ({} command(s)): {reason}",
+                "{name} line {}: skipped ({} command(s)): {reason}",
                 block.line,
                 examples.len()
             );
             continue;
         }
         for example in examples {
-            ran += 1;
-            let got = run(&example.command);
-            let mut problems = Vec::new();
-            if got.code != Some(example.exit) {
-                problems.push(format!(
-                    "exit code {:?}, the README says {} (fence attribute exit=N)",
-                    got.code, example.exit
-                ));
-            }
-            if let Some(expected) = &example.expected {
-                compared += 1;
-                if let Some(diff) = mismatch(expected, &got.lines) {
-                    problems.push(format!(
-                        "output differs (- README, + actual):\n{diff}  the whole output, to paste (keep the README's `…` lines where it elides):\n{}",
-                        got.lines
-                            .iter()
-                            .map(|l| format!("    | {l}\n"))
-                            .collect::<String>()
-                    ));
-                }
-            }
-            if !problems.is_empty() {
-                failures.push(format!(
-                    "README.md block at line {}: $ {}\n  {}",
-                    example.line,
-                    example.command,
-                    problems.join("\n  ")
+            out.ran += 1;
+            out.compared += usize::from(example.expected.is_some());
+            if let Some(problems) = example_problems(&example, dir) {
+                out.failures.push(format!(
+                    "{name} block at line {}: $ {}\n  {problems}",
+                    example.line, example.command
                 ));
             }
         }
     }
-    eprintln!("{ran} README command(s) run, {compared} compared with the output shown");
-    assert!(
-        failures.is_empty(),
-        "{} README example(s) drifted:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
+}
+
+/// What differs between what `example` shows and what it does, run from `dir`.
+fn example_problems(example: &Example, dir: &Path) -> Option<String> {
+    let got = run(&example.command, dir);
+    let mut problems = Vec::new();
+    if got.code != Some(example.exit) {
+        problems.push(format!(
+            "exit code {:?}, the page says {} (fence attribute exit=N)",
+            got.code, example.exit
+        ));
+    }
+    if let Some(diff) = example
+        .expected
+        .as_ref()
+        .and_then(|expected| mismatch(expected, &got.lines))
+    {
+        problems.push(format!(
+            "output differs (- page, + actual):\n{diff}  the whole output, to paste (keep the page's `…` lines where it elides):\n{}",
+            got.lines
+                .iter()
+                .map(|l| format!("    | {l}\n"))
+                .collect::<String>()
+        ));
+    }
+    (!problems.is_empty()).then(|| problems.join("\n  "))
+}
+
+/// No example drifted, and at least `runs` commands ran, `compared` of them with their output:
+/// the extractor must find the examples (a page reformatted so that none is recognised would
+/// otherwise pass).
+fn assert_none_drifted(what: &str, ran: &Ran, (runs, compared): (usize, usize)) {
+    eprintln!(
+        "{} {what} command(s) run, {} compared with the output shown",
+        ran.ran, ran.compared
     );
-    // The extractor must find the examples: a README reformatted so that none is recognised
-    // would otherwise pass.
-    assert!(ran >= 8 && compared >= 8, "{ran} run, {compared} compared");
+    assert!(
+        ran.failures.is_empty(),
+        "{} {what} example(s) drifted:\n\n{}",
+        ran.failures.len(),
+        ran.failures.join("\n\n")
+    );
+    assert!(
+        ran.ran >= runs && ran.compared >= compared,
+        "{what}: {} run, {} compared",
+        ran.ran,
+        ran.compared
+    );
+}
+
+#[test]
+fn every_readme_example_runs_as_shown() {
+    let mut ran = Ran::default();
+    run_page("README.md", &readme(), root(), &mut ran);
+    assert_none_drifted("README", &ran, (8, 8));
+}
+
+#[test]
+fn every_docs_example_runs_as_shown() {
+    let scratch = tempfile::tempdir().expect("a scratch folder");
+    for shared in ["tests", "assets"] {
+        std::os::unix::fs::symlink(root().join(shared), scratch.path().join(shared))
+            .expect("a link into the repository");
+    }
+    let mut ran = Ran::default();
+    for name in docs_pages() {
+        run_page(&name, &page(&name), scratch.path(), &mut ran);
+    }
+    // docs/compare.md's two worked examples and docs/export.md's three exports at least.
+    assert_none_drifted("docs", &ran, (5, 2));
 }
 
 #[test]
 fn the_synopsis_names_every_subcommand() {
     let text = readme();
-    let synopsis = blocks(&text)
+    let synopsis = blocks("README.md", &text)
         .into_iter()
         .find(|b| b.lang == "text" && b.body.iter().any(|l| l.starts_with("surface-viewer check")))
         .expect("README.md has the command synopsis as a ```text block");

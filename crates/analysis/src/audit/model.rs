@@ -252,9 +252,4 @@ impl Audit {
         let k = self.replaces.binary_search_by_key(&idx, |r| r.event).ok()?;
         self.replaces.get(k)
     }
-
-    /// Position of the replace of event `idx` in [`Audit::replaces`].
-    pub fn position_of(&self, idx: EventIdx) -> Option<usize> {
-        self.replaces.binary_search_by_key(&idx, |r| r.event).ok()
-    }
 }

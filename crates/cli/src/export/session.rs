@@ -292,7 +292,7 @@ fn policy_input(p: &Passes<'_>) -> Option<PolicyInput> {
 }
 
 /// The policy's replays of `input` (verify, and the what-if when asked), written to `checks`.
-/// `Ok(None)` as for [`ledger_beside`].
+/// `Ok(None)` as for [`audit_and_ledger`].
 fn replays_beside(
     p: &Passes<'_>,
     input: Option<PolicyInput>,
