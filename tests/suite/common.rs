@@ -6,6 +6,11 @@ use std::path::{Path, PathBuf};
 use surface_engine::{EventLog, Surface};
 use surface_store::read_jsonl;
 
+/// The repository's root (the test binary's manifest folder).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// The upstream fixtures folder (`tests/fixtures/upstream`, copied byte for byte from the harness).
 pub fn upstream_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upstream")

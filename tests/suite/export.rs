@@ -9,6 +9,7 @@
 
 use crate::binary::{bin, run};
 use crate::common;
+use crate::common::repo_root as root;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,10 +42,6 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A cell read back.

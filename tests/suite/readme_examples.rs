@@ -13,6 +13,7 @@
 //! that writes, `export … --to fleet`, writes there).
 
 use crate::binary::bin;
+use crate::common::repo_root as root;
 use std::path::Path;
 
 /// One fenced block of README.md.
@@ -35,10 +36,6 @@ struct Example {
 }
 
 const ELISION: &str = "…";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A page's text, by its path from the repository's root.
 fn page(name: &str) -> String {
@@ -380,7 +377,7 @@ fn assert_none_drifted(what: &str, ran: &Ran, (runs, compared): (usize, usize)) 
 #[test]
 fn every_readme_example_runs_as_shown() {
     let mut ran = Ran::default();
-    run_page("README.md", &readme(), root(), &mut ran);
+    run_page("README.md", &readme(), &root(), &mut ran);
     assert_none_drifted("README", &ran, (8, 8));
 }
 

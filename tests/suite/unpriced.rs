@@ -6,6 +6,7 @@
 //! model than its agent (p01 with its summaries' model renamed) is the partly priced session.
 
 use crate::binary::{expect_exit, json_of, run, stdout};
+use crate::common::repo_root as root;
 
 use std::path::{Path, PathBuf};
 
@@ -17,10 +18,6 @@ const P11: &str = "tests/fixtures/policy/p11.jsonl";
 /// Prices for `mock-a` only, in EUR.
 const MOCK_A_ONLY: &str = r#"{"currency": "EUR", "per": 1000000, "models": {
     "mock-a": {"uncached": 0.28, "cache_read": 0.028, "cache_write": 0.28, "output": 0.42}}}"#;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
