@@ -5,7 +5,7 @@ use crate::common;
 
 use common::*;
 use proptest::prelude::*;
-use surface_engine::{EventIdx, EventLog, EventState, Surface};
+use surface_engine::{EventIdx, EventLog, EventState, Revisit, Surface};
 use surface_store::parse_body;
 
 /// One random event: what kind, and raw choices resolved against the seqs written so far.
@@ -177,6 +177,31 @@ proptest! {
             fresh.seek(&log, n);
             prop_assert_eq!(states(&log, &s), states(&log, &fresh));
         }
+    }
+
+    /// A second cursor over a surface processed to the end (checkpoints every `every` list
+    /// changes, 1–4) gives, at every jump, the reference's surface at that cursor, and the
+    /// surface it borrows stays where it was.
+    #[test]
+    fn revisits_match_the_reference(
+        steps in prop::collection::vec(step(), 0..80),
+        every in 1usize..5,
+        targets in prop::collection::vec(any::<prop::sample::Index>(), 1..24),
+    ) {
+        let log = log_of(&text_of(&lines_of(&steps)));
+        let mut s = Surface::with_checkpoint_every(&log, every);
+        s.seek(&log, log.len());
+        let at_end = node_seqs(&log, &s);
+        let mut revisit = Revisit::new(&s);
+        for t in targets {
+            let n = t.index(log.len() + 2);
+            revisit.seek(n);
+            let n = n.min(log.len());
+            prop_assert_eq!(revisit.cursor(), n);
+            let seqs: Vec<u64> = revisit.nodes().map(|i| log.event(i).seq).collect();
+            prop_assert_eq!(seqs, reference(&log, n), "revisit at {}", n);
+        }
+        prop_assert_eq!(node_seqs(&log, &s), at_end);
     }
 
     /// Checkpoints every `every` list changes (1–4, so that short logs have many): any mix

@@ -30,6 +30,7 @@ mod problem;
 mod readable;
 mod repair;
 mod request;
+mod revisit;
 mod skipped;
 mod summary;
 mod surface;
@@ -69,6 +70,7 @@ pub use request::{
     Estimate, Reported, Request, may_be_usage_chunk, reported_usage, request_at, request_cursor,
     request_of_step,
 };
+pub use revisit::Revisit;
 pub use skipped::{Skipped, skipped, skipped_warning};
 pub use summary::{SUMMARY_CHARS, one_line, summarize, summarize_with_op, text_of_blocks};
 pub use surface::{Mode, ReplaceCheck, Surface};

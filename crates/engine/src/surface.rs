@@ -413,85 +413,42 @@ impl Surface {
         self.checkpoint_nodes.shrink_to_fit();
     }
 
-    /// Number of list changes among the first `cursor` events.
-    fn changes_before(&self, cursor: usize) -> usize {
-        self.node_event.partition_point(|&i| (i as usize) < cursor)
+    /// Runs `change` on the node list with the processed history it reads (the list taken out
+    /// for the while: a few words moved, nothing copied).
+    fn change_links(&mut self, change: impl FnOnce(&Jumps<'_>, &mut Links)) {
+        let mut links = std::mem::take(&mut self.links);
+        change(&self.jumps(), &mut links);
+        self.links = links;
     }
 
-    /// The node list of checkpoint `k`.
-    fn checkpoint_list(&self, k: usize) -> &[u32] {
-        let start = self.checkpoints[k].start as usize;
-        let end = self
-            .checkpoints
-            .get(k + 1)
-            .map_or(self.checkpoint_nodes.len(), |c| c.start as usize);
-        &self.checkpoint_nodes[start..end]
+    /// The processed history a jump reads (for the surface's own cursor and a
+    /// [`crate::Revisit`]).
+    pub(crate) fn jumps(&self) -> Jumps<'_> {
+        Jumps {
+            effects: &self.effects,
+            replaces: &self.replaces,
+            node_event: &self.node_event,
+            shadow_list: &self.shadow_list,
+            checkpoints: &self.checkpoints,
+            checkpoint_nodes: &self.checkpoint_nodes,
+        }
     }
 
-    /// Moves the cursor to `target` within the processed prefix: by re-applying or undoing
-    /// the list changes in between, or, when that is more work, by restoring the nearest
-    /// checkpoint at or before `target` and re-applying the changes after it.
+    /// The node list at the cursor (for a [`crate::Revisit`] to start from).
+    pub(crate) fn links(&self) -> &Links {
+        &self.links
+    }
+
+    /// The event of node number `node` (for a [`crate::Revisit`]).
+    pub(crate) fn event_of_node(&self, node: u32) -> EventIdx {
+        self.event_of(node)
+    }
+
+    /// Moves the cursor to `target` within the processed prefix (see [`Jumps::move_list`]).
     fn replay_to(&mut self, target: usize) {
-        let have = self.changes_before(self.cursor);
-        let want = self.changes_before(target);
-        let direct = have.abs_diff(want);
-        // The latest checkpoint at or before `want` (None: the empty list before change 0).
-        let k = self
-            .checkpoints
-            .partition_point(|c| c.changes as usize <= want)
-            .checked_sub(1);
-        let (from, restore_len) = k.map_or((0, 0), |k| {
-            (
-                self.checkpoints[k].changes as usize,
-                self.checkpoint_list(k).len(),
-            )
-        });
-        if restore_len + (want - from) < direct {
-            match k {
-                Some(k) => {
-                    let start = self.checkpoints[k].start as usize;
-                    let end = start + restore_len;
-                    let nodes = std::mem::take(&mut self.checkpoint_nodes);
-                    self.links.restore(&nodes[start..end]);
-                    self.checkpoint_nodes = nodes;
-                }
-                None => self.links.restore(&[]),
-            }
-            self.redo_changes(from, want);
-        } else if want > have {
-            self.redo_changes(have, want);
-        } else {
-            self.undo_changes(want, have);
-        }
+        let from = self.cursor;
+        self.change_links(|jumps, links| jumps.move_list(links, from, target));
         self.cursor = target;
-    }
-
-    /// Re-applies list changes `from..to`. Change `c` is node `c`: the node of the next
-    /// applied replace (replaces are in node order) or else an append, so a jump reads
-    /// neither the event indices nor the effect slots.
-    fn redo_changes(&mut self, from: usize, to: usize) {
-        let mut r = self.replaces.partition_point(|x| (x.node as usize) < from);
-        for c in from..to {
-            if self.replaces.get(r).is_some_and(|x| x.node as usize == c) {
-                self.apply_replace(r);
-                r += 1;
-            } else {
-                self.links.append(c as u32);
-            }
-        }
-    }
-
-    /// Undoes list changes `from..to`, last first (see [`Surface::redo_changes`]).
-    fn undo_changes(&mut self, from: usize, to: usize) {
-        let mut r = self.replaces.partition_point(|x| (x.node as usize) < to);
-        for c in (from..to).rev() {
-            if r > 0 && self.replaces[r - 1].node as usize == c {
-                r -= 1;
-                self.unapply_replace(r);
-            } else {
-                self.links.undo_append(c as u32);
-            }
-        }
     }
 
     /// Takes a checkpoint when enough list changes happened since the last one.
@@ -599,25 +556,13 @@ impl Surface {
     }
 
     /// Splices applied replace `r` into the list.
-    #[inline(never)]
     fn apply_replace(&mut self, r: usize) {
-        let rep = &self.replaces[r];
-        self.links
-            .replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
+        self.change_links(|jumps, links| jumps.apply_replace(links, r));
     }
 
     /// Splices the nodes applied replace `r` shadowed back in place of its node.
-    #[inline(never)]
     fn unapply_replace(&mut self, r: usize) {
-        let rep = &self.replaces[r];
-        let start = rep.shadowed_start as usize;
-        let chain = &self.shadow_list[start..start + rep.count as usize];
-        // Shadowed events are nodes by construction.
-        let (effects, replaces) = (&self.effects, &self.replaces);
-        let nodes = chain
-            .iter()
-            .filter_map(|e| node_in(effects, replaces, e.get()));
-        self.links.undo_replace(nodes, rep.node);
+        self.change_links(|jumps, links| jumps.unapply_replace(links, r));
     }
 
     /// Numbers a new node for event `idx`.
@@ -709,6 +654,112 @@ impl Surface {
         Unpacked::Replaced {
             replace: self.replaces.len() as u32 - 1,
         }
+    }
+}
+
+/// What a jump over the processed prefix reads: everything the surface learned the first time
+/// its cursor passed each event. A jump moves only a node list ([`Links`]), so the surface's
+/// own cursor and a [`crate::Revisit`] share this code.
+pub(crate) struct Jumps<'s> {
+    effects: &'s EffectSlots,
+    replaces: &'s [AppliedReplace],
+    node_event: &'s [u32],
+    shadow_list: &'s [EventIdx],
+    checkpoints: &'s [Checkpoint],
+    checkpoint_nodes: &'s [u32],
+}
+
+impl Jumps<'_> {
+    /// Number of list changes among the first `cursor` events.
+    fn changes_before(&self, cursor: usize) -> usize {
+        self.node_event.partition_point(|&i| (i as usize) < cursor)
+    }
+
+    /// The node list of checkpoint `k`.
+    fn checkpoint_list(&self, k: usize) -> &[u32] {
+        let start = self.checkpoints[k].start as usize;
+        let end = self
+            .checkpoints
+            .get(k + 1)
+            .map_or(self.checkpoint_nodes.len(), |c| c.start as usize);
+        &self.checkpoint_nodes[start..end]
+    }
+
+    /// Moves `links`, the list at cursor `from`, to the list at `target` (both within the
+    /// processed prefix): by re-applying or undoing the list changes in between, or, when that
+    /// is more work, by restoring the nearest checkpoint at or before `target` and re-applying
+    /// the changes after it.
+    pub(crate) fn move_list(&self, links: &mut Links, from: usize, target: usize) {
+        let have = self.changes_before(from);
+        let want = self.changes_before(target);
+        let direct = have.abs_diff(want);
+        // The latest checkpoint at or before `want` (None: the empty list before change 0).
+        let k = self
+            .checkpoints
+            .partition_point(|c| c.changes as usize <= want)
+            .checked_sub(1);
+        let (restored, restore_len) = k.map_or((0, 0), |k| {
+            (
+                self.checkpoints[k].changes as usize,
+                self.checkpoint_list(k).len(),
+            )
+        });
+        if restore_len + (want - restored) < direct {
+            links.restore(k.map_or(&[], |k| self.checkpoint_list(k)));
+            self.redo_changes(links, restored, want);
+        } else if want > have {
+            self.redo_changes(links, have, want);
+        } else {
+            self.undo_changes(links, want, have);
+        }
+    }
+
+    /// Re-applies list changes `from..to`. Change `c` is node `c`: the node of the next
+    /// applied replace (replaces are in node order) or else an append, so a jump reads
+    /// neither the event indices nor the effect slots.
+    fn redo_changes(&self, links: &mut Links, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < from);
+        for c in from..to {
+            if self.replaces.get(r).is_some_and(|x| x.node as usize == c) {
+                self.apply_replace(links, r);
+                r += 1;
+            } else {
+                links.append(c as u32);
+            }
+        }
+    }
+
+    /// Undoes list changes `from..to`, last first (see [`Jumps::redo_changes`]).
+    fn undo_changes(&self, links: &mut Links, from: usize, to: usize) {
+        let mut r = self.replaces.partition_point(|x| (x.node as usize) < to);
+        for c in (from..to).rev() {
+            if r > 0 && self.replaces[r - 1].node as usize == c {
+                r -= 1;
+                self.unapply_replace(links, r);
+            } else {
+                links.undo_append(c as u32);
+            }
+        }
+    }
+
+    /// Splices applied replace `r` into the list.
+    #[inline(never)]
+    fn apply_replace(&self, links: &mut Links, r: usize) {
+        let rep = &self.replaces[r];
+        links.replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
+    }
+
+    /// Splices the nodes applied replace `r` shadowed back in place of its node.
+    #[inline(never)]
+    fn unapply_replace(&self, links: &mut Links, r: usize) {
+        let rep = &self.replaces[r];
+        let start = rep.shadowed_start as usize;
+        let chain = &self.shadow_list[start..start + rep.count as usize];
+        // Shadowed events are nodes by construction.
+        let nodes = chain
+            .iter()
+            .filter_map(|e| node_in(self.effects, self.replaces, e.get()));
+        links.undo_replace(nodes, rep.node);
     }
 }
 

@@ -16,7 +16,7 @@ use super::compactions::CompactionFacts;
 use super::first_change::{Block, Cause, FirstChange};
 use super::ledger::LedgerParts;
 use super::request_shape::{RequestShape, ShapeInputs};
-use surface_engine::{EventLog, Meter, Surface};
+use surface_engine::{EventLog, Meter, Revisit, Surface};
 
 /// One request's first change and what it cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -97,12 +97,12 @@ pub fn cache_breaks(
     };
     let (agents, caching) = super::ledger::agents_and_caching(parts);
     let noise_median = noise(&agents, &parts.replaces).1;
-    let mut scratch = surface.clone();
+    let mut earlier = Revisit::new(surface);
     let mut prev = RequestShape::default();
     let mut prev_seq = None;
     let mut requests = Vec::with_capacity(parts.calls.len());
     for (k, call) in parts.calls.iter().enumerate() {
-        let shape = inputs.shape_of(&prev, call, &mut scratch);
+        let shape = inputs.shape_of(&prev, call, &mut earlier);
         let (first_change, prefix_tokens) = first_change(&inputs, &prev, &shape, parts);
         let resent_tokens = prev.total().saturating_sub(prefix_tokens);
         let reported = caching && call.reported;

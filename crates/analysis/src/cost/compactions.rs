@@ -6,7 +6,7 @@
 use super::calls::Call;
 use crate::audit::ReplaceKind;
 use surface_engine::compactions::{Link, Scan};
-use surface_engine::{EventIdx, EventLog, Meter, Surface};
+use surface_engine::{EventIdx, EventLog, Meter, Revisit, Surface};
 
 /// One compaction, as the ledger needs it (a what-if replay can make these up too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,25 +89,20 @@ pub fn compaction_facts(
 }
 
 /// Fills in the surface position of the compactions `which` (indices into `facts`): how many
-/// nodes preceded each one's first shadowed node just before it was applied. Seeks a copy of
-/// `surface` (a processed one) to each.
-pub fn fill_positions(
-    log: &EventLog,
-    surface: &Surface,
-    facts: &mut [CompactionFacts],
-    which: &[usize],
-) {
+/// nodes preceded each one's first shadowed node just before it was applied. Revisits
+/// `surface` (a processed one) at each.
+pub fn fill_positions(surface: &Surface, facts: &mut [CompactionFacts], which: &[usize]) {
     if which.is_empty() {
         return;
     }
-    let mut scratch = surface.clone();
+    let mut earlier = Revisit::new(surface);
     for &k in which {
         let Some(f) = facts.get_mut(k) else { continue };
         let Some(rep) = surface.replace_of(f.event) else {
             continue;
         };
-        scratch.seek(log, f.event.get());
-        f.position = scratch.nodes().position(|n| n == rep.first);
+        earlier.seek(f.event.get());
+        f.position = earlier.nodes().position(|n| n == rep.first);
     }
 }
 

@@ -103,7 +103,7 @@ pub fn parts_with(log: &EventLog, surface: &Surface, meter: &Meter, scan: &Scan)
             (k > 0 && next[k - 1] == next[k]) || next.get(k + 1).is_some_and(|&n| n == next[k])
         })
         .collect();
-    fill_positions(log, surface, &mut compactions, &shared);
+    fill_positions(surface, &mut compactions, &shared);
     let mut replaces: Vec<usize> = surface
         .applied_replaces()
         .iter()

@@ -8,7 +8,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::calls::Call;
 use surface_engine::meter::RequestHeader;
-use surface_engine::{Effect, EventIdx, EventLog, Meter, Surface, message_of};
+use surface_engine::{Effect, EventIdx, EventLog, Meter, Revisit, Surface, message_of};
 
 /// One request's route, header and messages with their running prices.
 #[derive(Clone, Debug, Default)]
@@ -75,12 +75,13 @@ pub struct ShapeInputs<'a> {
 
 impl<'a> ShapeInputs<'a> {
     /// The shape of `call`'s request, built from `prev` when only appends ran between them,
-    /// else from `scratch` sought to the call's cursor.
+    /// else from `earlier` (a second cursor over the processed surface) sought to the call's
+    /// cursor.
     pub fn shape_of(
         &self,
         prev: &RequestShape<'a>,
         call: &Call,
-        scratch: &mut Surface,
+        earlier: &mut Revisit<'_>,
     ) -> RequestShape<'a> {
         let mut shape = RequestShape {
             route: Some(call.route),
@@ -100,8 +101,8 @@ impl<'a> ShapeInputs<'a> {
                 }
             }
         } else {
-            scratch.seek(self.log, call.cursor);
-            for n in scratch.nodes() {
+            earlier.seek(call.cursor);
+            for n in earlier.nodes() {
                 shape.push(n, self.meter.price(n));
             }
         }
