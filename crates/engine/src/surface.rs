@@ -555,12 +555,15 @@ impl Surface {
         }
     }
 
-    /// Splices applied replace `r` into the list.
+    /// Splices applied replace `r` into the list (out of line: the step loop stays small).
+    #[inline(never)]
     fn apply_replace(&mut self, r: usize) {
         self.change_links(|jumps, links| jumps.apply_replace(links, r));
     }
 
-    /// Splices the nodes applied replace `r` shadowed back in place of its node.
+    /// Splices the nodes applied replace `r` shadowed back in place of its node (out of line,
+    /// as above).
+    #[inline(never)]
     fn unapply_replace(&mut self, r: usize) {
         self.change_links(|jumps, links| jumps.unapply_replace(links, r));
     }
@@ -743,14 +746,12 @@ impl Jumps<'_> {
     }
 
     /// Splices applied replace `r` into the list.
-    #[inline(never)]
     fn apply_replace(&self, links: &mut Links, r: usize) {
         let rep = &self.replaces[r];
         links.replace(rep.first_node, rep.last_node, rep.count as usize, rep.node);
     }
 
     /// Splices the nodes applied replace `r` shadowed back in place of its node.
-    #[inline(never)]
     fn unapply_replace(&self, links: &mut Links, r: usize) {
         let rep = &self.replaces[r];
         let start = rep.shadowed_start as usize;
