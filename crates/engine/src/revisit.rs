@@ -9,7 +9,7 @@ use super::links::Links;
 use super::surface::Surface;
 
 /// The surface at its own cursor, within the processed prefix of the surface it borrows.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Revisit<'s> {
     surface: &'s Surface,
     links: Links,
@@ -43,6 +43,6 @@ impl<'s> Revisit<'s> {
 
     /// The surface nodes at the cursor, in order.
     pub fn nodes(&self) -> impl Iterator<Item = EventIdx> + '_ {
-        self.links.iter().map(|n| self.surface.event_of_node(n))
+        self.links.iter().map(|n| self.surface.event_of(n))
     }
 }

@@ -214,7 +214,7 @@ impl Surface {
     }
 
     /// The event of node number `node`.
-    fn event_of(&self, node: u32) -> EventIdx {
+    pub(crate) fn event_of(&self, node: u32) -> EventIdx {
         EventIdx(self.node_event[node as usize])
     }
 
@@ -437,11 +437,6 @@ impl Surface {
     /// The node list at the cursor (for a [`crate::Revisit`] to start from).
     pub(crate) fn links(&self) -> &Links {
         &self.links
-    }
-
-    /// The event of node number `node` (for a [`crate::Revisit`]).
-    pub(crate) fn event_of_node(&self, node: u32) -> EventIdx {
-        self.event_of(node)
     }
 
     /// Moves the cursor to `target` within the processed prefix (see [`Jumps::move_list`]).
